@@ -1,0 +1,280 @@
+#include "jobspec/validation.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "fmt/format.h"
+#include "jobspec/custom_job_json.h"
+#include "jobspec/internal/closest_match.h"
+#include "jobspec/internal/proto_enums.h"
+
+namespace trainpkg::jobspec {
+namespace {
+
+constexpr size_t kMaxDisplayNameLength = 128;
+constexpr size_t kMaxLabels = 64;
+constexpr size_t kMaxLabelLength = 63;
+constexpr size_t kMaxWorkerPools = 4;
+constexpr size_t kMaxEnvVars = 100;
+constexpr size_t kMaxJobIdLength = 128;
+constexpr std::string_view kLocalScheme = "local:";
+
+class IssueList {
+ public:
+  void Add(std::string field, std::string message) {
+    issues_.push_back({std::move(field), std::move(message)});
+  }
+  std::vector<ValidationIssue> Take() && { return std::move(issues_); }
+
+ private:
+  std::vector<ValidationIssue> issues_;
+};
+
+// Unicode code points in valid UTF-8 (continuation bytes are not counted).
+size_t CodePointCount(std::string_view text) {
+  size_t count = 0;
+  for (char c : text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;
+  }
+  return count;
+}
+
+bool IsInternational(char c) { return static_cast<unsigned char>(c) >= 0x80; }
+
+bool IsLowerOrInternational(char c) { return absl::ascii_islower(c) || IsInternational(c); }
+
+// Label keys and values: lowercase letters (international ones too), digits,
+// '_' and '-'.
+bool IsLabelText(std::string_view text) {
+  for (char c : text) {
+    if (!IsLowerOrInternational(c) && !absl::ascii_isdigit(c) && c != '_' && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+constexpr std::string_view kLabelCharacters =
+    "only lowercase letters, digits, '_' and '-' are allowed";
+
+void CheckLabels(const std::map<std::string, std::string>& labels, IssueList& issues) {
+  if (labels.size() > kMaxLabels) {
+    issues.Add("labels",
+               fmt::format("has {} labels; at most {} are allowed", labels.size(), kMaxLabels));
+  }
+  for (const auto& [key, value] : labels) {
+    std::string field = key.empty() ? "labels" : fmt::format("labels.{}", key);
+    size_t key_length = CodePointCount(key);
+    if (key_length == 0 || key_length > kMaxLabelLength) {
+      issues.Add(field, fmt::format("key must be 1 to {} characters long; it has {}",
+                                    kMaxLabelLength, key_length));
+    } else if (!IsLowerOrInternational(key[0])) {
+      issues.Add(field, fmt::format("key '{}' must start with a lowercase letter", key));
+    } else if (!IsLabelText(key)) {
+      issues.Add(field, fmt::format("key '{}': {}", key, kLabelCharacters));
+    }
+    if (CodePointCount(value) > kMaxLabelLength) {
+      issues.Add(field, fmt::format("value must be at most {} characters long; it has {}",
+                                    kMaxLabelLength, CodePointCount(value)));
+    } else if (!IsLabelText(value)) {
+      issues.Add(field, fmt::format("value '{}': {}", value, kLabelCharacters));
+    }
+  }
+}
+
+bool IsCIdentifier(std::string_view name) {
+  if (name.empty() || absl::ascii_isdigit(name[0])) return false;
+  for (char c : name) {
+    if (!absl::ascii_isalnum(c) && c != '_') return false;
+  }
+  return true;
+}
+
+void CheckEnv(const std::vector<EnvVar>& env, const std::string& path, IssueList& issues) {
+  const std::string env_path = fmt::format("{}.env", path);
+  if (env.size() > kMaxEnvVars) {
+    issues.Add(env_path,
+               fmt::format("has {} variables; at most {} are allowed", env.size(), kMaxEnvVars));
+  }
+  std::map<std::string_view, size_t> first_index;
+  for (size_t i = 0; i < env.size(); ++i) {
+    std::string field = fmt::format("{}[{}].name", env_path, i);
+    const std::string& name = env[i].name;
+    if (name.empty()) {
+      issues.Add(field, "required: the variable's name");
+    } else if (!IsCIdentifier(name)) {
+      issues.Add(field, fmt::format("'{}{}", name,
+                                    "' is not a valid C identifier (letters, digits and '_', "
+                                    "not starting with a digit)"));
+    } else if (auto [it, inserted] = first_index.emplace(name, i); !inserted) {
+      issues.Add(field, fmt::format("'{}' is already set by env[{}]; each name may appear once",
+                                    name, it->second));
+    }
+  }
+}
+
+void CheckImageUri(const std::string& uri, const std::string& field, IssueList& issues) {
+  if (uri.empty()) {
+    issues.Add(field,
+               "required: the container image to run, e.g. us-docker.pkg.dev/p/repo/trainer:1 "
+               "(or local:/abs/path/to/executable to run a process)");
+  } else if (uri == kLocalScheme) {
+    issues.Add(field,
+               "'local:' names no executable; write local:/abs/path/to/executable or a path "
+               "relative to the directory the job is started from, e.g. local:build/bin/train");
+  }
+}
+
+void CheckMachineSpec(const std::optional<MachineSpec>& machine, const std::string& path,
+                      IssueList& issues) {
+  const std::string machine_path = fmt::format("{}.machineSpec", path);
+  if (!machine.has_value() || machine->machine_type.empty()) {
+    issues.Add(fmt::format("{}.machineType", machine_path), "required, e.g. n1-standard-4");
+  }
+  if (!machine.has_value()) return;
+  const std::string type_field = fmt::format("{}.acceleratorType", machine_path);
+  const std::string count_field = fmt::format("{}.acceleratorCount", machine_path);
+  if (machine->accelerator_type.empty()) {
+    if (machine->accelerator_count != 0) {
+      issues.Add(count_field,
+                 "set without acceleratorType; set both (e.g. acceleratorType: NVIDIA_TESLA_T4) "
+                 "or neither");
+    }
+    return;
+  }
+  std::vector<std::string_view> known = internal::AcceleratorTypeEnum().SpecifiedNames();
+  if (std::find(known.begin(), known.end(), machine->accelerator_type) == known.end()) {
+    issues.Add(type_field, fmt::format("unknown accelerator type '{}'{}; valid types: {}",
+                                       machine->accelerator_type,
+                                       internal::DidYouMean(machine->accelerator_type, known),
+                                       fmt::join(known, ", ")));
+  }
+  if (machine->accelerator_count == 0) {
+    issues.Add(count_field, "required with acceleratorType: the number of accelerators, 1 or more");
+  } else if (machine->accelerator_count < 0) {
+    issues.Add(count_field, fmt::format("must be at least 1; got {}", machine->accelerator_count));
+  }
+}
+
+void CheckTask(const WorkerPoolSpec& pool, const std::string& path, IssueList& issues) {
+  const bool has_container = pool.container_spec.has_value();
+  const bool has_python = pool.python_package_spec.has_value();
+  if (has_container && has_python) {
+    issues.Add(path, "both containerSpec and pythonPackageSpec are set; keep exactly one");
+    return;
+  }
+  if (!has_container && !has_python) {
+    issues.Add(path,
+               "exactly one of containerSpec or pythonPackageSpec is required; neither is set");
+    return;
+  }
+  if (has_container) {
+    const std::string spec_path = fmt::format("{}.containerSpec", path);
+    CheckImageUri(pool.container_spec->image_uri, fmt::format("{}.imageUri", spec_path), issues);
+    CheckEnv(pool.container_spec->env, spec_path, issues);
+    return;
+  }
+  const PythonPackageSpec& python = *pool.python_package_spec;
+  const std::string spec_path = fmt::format("{}.pythonPackageSpec", path);
+  if (python.executor_image_uri.empty()) {
+    issues.Add(fmt::format("{}.executorImageUri", spec_path),
+               "required: the image that runs the Python package, e.g. a prebuilt training image");
+  }
+  if (python.python_module.empty()) {
+    issues.Add(fmt::format("{}.pythonModule", spec_path),
+               "required: the module to run, e.g. trainer.task");
+  }
+  CheckEnv(python.env, spec_path, issues);
+}
+
+void CheckWorkerPool(const WorkerPoolSpec& pool, size_t index, IssueList& issues) {
+  const std::string path = fmt::format("jobSpec.workerPoolSpecs[{}]", index);
+  if (pool.IsEmpty()) {
+    if (index == 0) {
+      issues.Add(path,
+                 "the first pool (the chief) must not be empty; only later pools may be "
+                 "placeholders ({})");
+    }
+    return;
+  }
+  const std::string replicas = fmt::format("{}.replicaCount", path);
+  if (index == 0 && pool.replica_count != 1) {
+    issues.Add(replicas, fmt::format("must be 1 for the first pool (the chief); got {}; put "
+                                     "further replicas in workerPoolSpecs[1]",
+                                     pool.replica_count));
+  } else if (pool.replica_count < 1) {
+    issues.Add(replicas, fmt::format("must be at least 1; got {}", pool.replica_count));
+  }
+  CheckMachineSpec(pool.machine_spec, path, issues);
+  CheckTask(pool, path, issues);
+}
+
+void CheckJobSpec(const CustomJobSpec& spec, IssueList& issues) {
+  const auto& pools = spec.worker_pool_specs;
+  if (pools.empty()) {
+    issues.Add("jobSpec.workerPoolSpecs", "at least one worker pool (the chief) is required");
+  } else if (pools.size() > kMaxWorkerPools) {
+    issues.Add(
+        "jobSpec.workerPoolSpecs",
+        fmt::format(
+            "has {} pools; at most {} are allowed (chief, workers, parameter servers, evaluators)",
+            pools.size(), kMaxWorkerPools));
+  }
+  for (size_t i = 0; i < pools.size(); ++i) CheckWorkerPool(pools[i], i, issues);
+  if (spec.scheduling.has_value() && spec.scheduling->timeout.has_value() &&
+      *spec.scheduling->timeout <= absl::ZeroDuration()) {
+    issues.Add("jobSpec.scheduling.timeout",
+               fmt::format("must be positive, e.g. \"3600s\"; got \"{}\"",
+                           jobspec::FormatDuration(*spec.scheduling->timeout)));
+  }
+}
+
+}  // namespace
+
+std::vector<ValidationIssue> CollectValidationIssues(const CustomJob& job) {
+  IssueList issues;
+  size_t name_length = CodePointCount(job.display_name);
+  if (name_length == 0) {
+    issues.Add("displayName", "required: a name for the job, up to 128 characters");
+  } else if (name_length > kMaxDisplayNameLength) {
+    issues.Add("displayName", fmt::format("must be at most {} characters long; it has {}",
+                                          kMaxDisplayNameLength, name_length));
+  }
+  CheckLabels(job.labels, issues);
+  CheckJobSpec(job.job_spec, issues);
+  return std::move(issues).Take();
+}
+
+absl::Status ValidateCustomJob(const CustomJob& job) {
+  std::vector<ValidationIssue> issues = CollectValidationIssues(job);
+  if (issues.empty()) return absl::OkStatus();
+  std::string message = fmt::format("invalid job: {}{}", issues.size(),
+                                    issues.size() == 1 ? " problem" : " problems");
+  for (const ValidationIssue& issue : issues) {
+    message += fmt::format("\n  {}: {}", issue.field, issue.message);
+  }
+  return absl::InvalidArgumentError(message);
+}
+
+absl::Status ValidateJobId(std::string_view job_id) {
+  if (job_id.empty()) return absl::InvalidArgumentError("job ID is empty");
+  if (job_id.size() > kMaxJobIdLength) {
+    return absl::InvalidArgumentError(fmt::format(
+        "job ID is {} characters long; at most {} are allowed", job_id.size(), kMaxJobIdLength));
+  }
+  if (!absl::ascii_isalpha(static_cast<unsigned char>(job_id[0]))) {
+    return absl::InvalidArgumentError(fmt::format("job ID '{}' must start with a letter", job_id));
+  }
+  for (char c : job_id) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_') {
+      return absl::InvalidArgumentError(
+          fmt::format("job ID '{}' may contain only letters, digits and underscores; found '{}'",
+                      job_id, std::string(1, c)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trainpkg::jobspec

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs every Debian package trainpkg needs to build, test and run its demo.
+# Idempotent: packages already present are skipped, so a second run is quick.
+# Needs root (or sudo) and Debian 12 package sources; downloads nothing else.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential g++ cmake ninja-build pkg-config git ca-certificates clang-format python3
+  # libraries
+  libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libyaml-cpp-dev
+  libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libgloo-dev libopenblas-dev libeigen3-dev
+  libgtest-dev libgmock-dev googletest
+  # real components used by integration tests and later backends
+  docker-registry apache2-utils skopeo umoci runc busybox-static
+  slurm-wlm slurmrestd munge
+  procps psmisc curl
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+echo "install-deps: installing ${#missing[@]} package(s): ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

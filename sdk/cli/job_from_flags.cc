@@ -1,0 +1,57 @@
+#include "sdk/cli/job_from_flags.h"
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "jobspec/job_file.h"
+#include "jobspec/worker_pool_flag.h"
+
+namespace trainpkg::cli {
+
+absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Time now) {
+  if (flags.config.empty() && flags.worker_pool_specs.empty()) {
+    return absl::InvalidArgumentError("one of --config or --worker-pool-spec is required");
+  }
+  jobspec::CustomJob job;
+  if (!flags.config.empty()) {
+    TP_ASSIGN_OR_RETURN(job, jobspec::LoadJobFile(flags.config));
+  }
+  if (!flags.worker_pool_specs.empty()) {
+    job.job_spec.worker_pool_specs.clear();
+    for (size_t i = 0; i < flags.worker_pool_specs.size(); ++i) {
+      absl::StatusOr<jobspec::WorkerPoolSpec> pool =
+          jobspec::ParseWorkerPoolSpecFlag(flags.worker_pool_specs[i]);
+      if (!pool.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--worker-pool-spec #", i + 1, ": ", pool.status().message()));
+      }
+      job.job_spec.worker_pool_specs.push_back(*std::move(pool));
+    }
+  }
+  for (jobspec::WorkerPoolSpec& pool : job.job_spec.worker_pool_specs) {
+    if (pool.container_spec.has_value()) {
+      if (!flags.command.empty()) pool.container_spec->command = flags.command;
+      pool.container_spec->args.insert(pool.container_spec->args.end(), flags.args.begin(),
+                                       flags.args.end());
+    } else if (pool.python_package_spec.has_value()) {
+      pool.python_package_spec->args.insert(pool.python_package_spec->args.end(),
+                                            flags.args.begin(), flags.args.end());
+    }
+  }
+  for (const std::string& label : flags.labels) {
+    size_t eq = label.find('=');
+    if (eq == std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--labels: \"", label, "\" is not of the form KEY=VALUE"));
+    }
+    job.labels[label.substr(0, eq)] = label.substr(eq + 1);
+  }
+  if (!flags.display_name.empty()) job.display_name = flags.display_name;
+  if (job.display_name.empty()) {
+    job.display_name = absl::StrCat(
+        "CustomJob ", absl::FormatTime("%Y-%m-%d %H:%M:%E3S", now, absl::LocalTimeZone()));
+  }
+  if (!flags.base_output_dir.empty()) job.job_spec.base_output_directory = flags.base_output_dir;
+  return job;
+}
+
+}  // namespace trainpkg::cli

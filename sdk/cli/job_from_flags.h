@@ -1,0 +1,38 @@
+// `trainpkg run`'s flags and the CustomJob they describe.
+#ifndef TRAINPKG_SDK_CLI_JOB_FROM_FLAGS_H_
+#define TRAINPKG_SDK_CLI_JOB_FROM_FLAGS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "jobspec/custom_job.h"
+
+namespace trainpkg::cli {
+
+struct RunFlags {
+  std::string config;                          // --config FILE
+  std::vector<std::string> worker_pool_specs;  // --worker-pool-spec, one per pool, in order
+  std::string display_name;                    // --display-name
+  std::string base_output_dir;                 // --base-output-dir
+  std::vector<std::string> args;               // --args (already split at commas)
+  std::vector<std::string> command;            // --command (already split at commas)
+  std::vector<std::string> labels;             // --labels entries "key=value"
+  std::string job_id;                          // --job-id
+  bool detach = false;
+  bool validate_only = false;
+  bool quiet = false;
+};
+
+// The job file (if any) with the flags applied on top: --worker-pool-spec
+// replaces the pools, --command replaces and --args extends every pool's
+// containerSpec, --labels are merged, --display-name and --base-output-dir
+// override. Without a display name the job is called "CustomJob <now>", as
+// the Python SDK does. InvalidArgument naming the file or flag; the job is
+// not validated here.
+absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Time now);
+
+}  // namespace trainpkg::cli
+
+#endif  // TRAINPKG_SDK_CLI_JOB_FROM_FLAGS_H_

@@ -1,0 +1,29 @@
+// How `trainpkg jobs` shows jobs to people and scripts.
+#ifndef TRAINPKG_SDK_CLI_JOB_VIEW_H_
+#define TRAINPKG_SDK_CLI_JOB_VIEW_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "sdk/job_client.h"
+
+namespace trainpkg::cli {
+
+// Columns ID, DISPLAY NAME, STATE, CREATED (local time), DURATION (start to
+// end, or to `now` while running; "-" before it starts).
+std::string FormatJobTable(const std::vector<sdk::JobInfo>& jobs, absl::Time now);
+
+// A JSON array of the jobs as Vertex REST resources.
+std::string FormatJobListJson(const std::vector<sdk::JobInfo>& jobs);
+
+// The job's JSON followed by the local details: job directory, supervisor,
+// and for each replica its pid, address, exit status and log file.
+std::string FormatJobDescription(const sdk::JobInfo& job, const sdk::JobStore& store);
+
+// "850ms", "12.3s", "4m05s", "2h03m".
+std::string FormatElapsed(absl::Duration d);
+
+}  // namespace trainpkg::cli
+
+#endif  // TRAINPKG_SDK_CLI_JOB_VIEW_H_

@@ -1,0 +1,73 @@
+#include "sdk/cli/jobs_command.h"
+
+#include "absl/strings/str_cat.h"
+#include "base/environment.h"
+#include "base/status_macros.h"
+#include "jobspec/job_state.h"
+#include "sdk/cli/exit_codes.h"
+#include "sdk/cli/job_view.h"
+#include "sdk/job_client.h"
+#include "sdk/job_logs.h"
+
+namespace trainpkg::cli {
+namespace {
+
+// Long enough for a supervisor to stop replicas after the default 10 s
+// grace period.
+constexpr absl::Duration kCancelTimeout = absl::Seconds(30);
+
+absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out) {
+  TP_ASSIGN_OR_RETURN(std::filesystem::path home,
+                      sdk::DefaultJobStoreHome(base::ProcessEnvironment()));
+  sdk::JobClient client{sdk::JobStore(home)};
+  if (commands.list->parsed()) {
+    TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> jobs, client.ListJobs());
+    out << (flags.format == "json" ? FormatJobListJson(jobs) : FormatJobTable(jobs, absl::Now()));
+    return absl::OkStatus();
+  }
+  if (commands.describe->parsed()) {
+    TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.GetJob(flags.id));
+    out << FormatJobDescription(info, client.store());
+    return absl::OkStatus();
+  }
+  if (commands.logs->parsed()) {
+    return sdk::WriteJobLogs(client, flags.id,
+                             sdk::JobLogsOptions{.replica = flags.replica, .follow = flags.follow},
+                             out);
+  }
+  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, client.CancelJob(flags.id, kCancelTimeout));
+  out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
+  JobsCommands commands;
+  commands.jobs = app.add_subcommand("jobs", "Inspect and cancel local jobs");
+  commands.jobs->require_subcommand(1);
+  commands.list = commands.jobs->add_subcommand("list", "List jobs, newest first");
+  commands.list->add_option("--format", flags.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  commands.describe =
+      commands.jobs->add_subcommand("describe", "Print a job (Vertex JSON) and its processes");
+  commands.describe->add_option("id", flags.id, "Job id")->required();
+  commands.logs = commands.jobs->add_subcommand(
+      "logs", "Print a job's replica output, every replica prefixed with its name");
+  commands.logs->add_option("id", flags.id, "Job id")->required();
+  commands.logs->add_option("--replica", flags.replica,
+                            "Only this replica (e.g. workerpool1-0), without prefixes");
+  commands.logs->add_flag("-f,--follow", flags.follow, "Keep printing until the job ends");
+  commands.cancel = commands.jobs->add_subcommand(
+      "cancel", "Cancel a job: its replicas get SIGTERM, then SIGKILL after the grace period");
+  commands.cancel->add_option("id", flags.id, "Job id")->required();
+  return commands;
+}
+
+int RunJobsCommand(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out,
+                   std::ostream& err) {
+  absl::Status status = Run(commands, flags, out);
+  return status.ok() ? kExitOk : ReportError(err, status, kExitFailed);
+}
+
+}  // namespace trainpkg::cli

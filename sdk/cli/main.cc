@@ -1,0 +1,48 @@
+// trainpkg: run Vertex AI CustomJobs locally.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "sdk/cli/exit_codes.h"
+#include "sdk/cli/jobs_command.h"
+#include "sdk/cli/run_command.h"
+
+namespace {
+
+// CLI11 reads "--flag=" (an empty value, e.g. gcloud's placeholder worker
+// pool) as a flag without value and takes the next argument instead, so
+// "--flag=" is passed on as "--flag" "".
+std::vector<std::string> SplitEmptyAssignments(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) {  // CLI11 wants them in reverse order
+    std::string arg = argv[i];
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.find('=') == arg.size() - 1) {
+      args.push_back("");
+      arg.pop_back();
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace trainpkg::cli;
+  CLI::App app("Run Vertex AI CustomJobs locally.", "trainpkg");
+  app.set_version_flag("--version", "trainpkg " TRAINPKG_VERSION);
+  app.require_subcommand(1);
+  RunFlags run_flags;
+  CLI::App* run = AddRunCommand(app, run_flags);
+  JobsFlags jobs_flags;
+  JobsCommands jobs = AddJobsCommands(app, jobs_flags);
+  try {
+    std::vector<std::string> args = SplitEmptyAssignments(argc, argv);
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
+  if (run->parsed()) return RunCommand(run_flags, std::cout, std::cerr);
+  return RunJobsCommand(jobs, jobs_flags, std::cout, std::cerr);
+}

@@ -1,0 +1,98 @@
+#include "sdk/cli/run_command.h"
+
+#include <signal.h>
+
+#include "jobspec/custom_job_json.h"
+#include "jobspec/validation.h"
+#include "sdk/cli/detach.h"
+#include "sdk/cli/exit_codes.h"
+#include "sdk/cli/signal_watcher.h"
+#include "sdk/custom_job.h"
+
+namespace trainpkg::cli {
+namespace {
+
+int RunForeground(sdk::CustomJob job, std::ostream& err) {
+  if (absl::Status status = job.Submit(); !status.ok()) {
+    return ReportError(err, status, kExitUsage);
+  }
+  absl::StatusOr<jobspec::CustomJob> done;
+  {
+    SignalWatcher watcher([&job](int /*signal*/, int count) {
+      if (count == 1) {
+        job.Cancel();
+      } else {
+        job.Kill();
+      }
+    });
+    done = job.Wait();
+  }
+  if (!done.ok()) return ReportError(err, done.status(), kExitFailed);
+  return ExitCodeForState(done->state);
+}
+
+}  // namespace
+
+CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags) {
+  CLI::App* run = app.add_subcommand("run", "Run a CustomJob locally and wait for it");
+  run->footer(
+      "Each replica of each worker pool runs the executable of its imageUri \"local:<path>\" as a "
+      "process (a relative path is resolved against the current directory), with the environment "
+      "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Ctrl-C cancels the job; a "
+      "second Ctrl-C kills it.\nExit code: 0 succeeded, 1 failed, 130 cancelled, 2 invalid job "
+      "(nothing ran).");
+  run->add_option("--config", flags.config,
+                  "Job file (YAML or JSON): a CustomJob or a CustomJobSpec, as gcloud takes it");
+  run->add_option("--worker-pool-spec", flags.worker_pool_specs,
+                  "A worker pool, gcloud syntax: machine-type=M,replica-count=N,"
+                  "container-image-uri=local:PATH. Repeat for pools 1, 2, 3; "
+                  "--worker-pool-spec= is an empty pool")
+      ->take_all();
+  run->add_option("--display-name", flags.display_name, "Display name of the job");
+  run->add_option("--base-output-dir", flags.base_output_dir,
+                  "baseOutputDirectory (default <job dir>/output/); sets AIP_MODEL_DIR etc.");
+  run->add_option("--args", flags.args,
+                  "Comma-separated arguments appended to every pool's containerSpec.args")
+      ->delimiter(',');
+  run->add_option("--command", flags.command,
+                  "Comma-separated command replacing every pool's entrypoint")
+      ->delimiter(',');
+  run->add_option("--labels", flags.labels, "Comma-separated KEY=VALUE labels")->delimiter(',');
+  run->add_option("--job-id", flags.job_id,
+                  "Job id (letters, digits, underscores; starts with a letter). Default: a "
+                  "numeric id");
+  run->add_flag("--detach", flags.detach,
+                "Start the job in a background supervisor, print its id and return");
+  run->add_flag("--validate-only", flags.validate_only,
+                "Validate, print the job as JSON and exit without running it");
+  run->add_flag("--quiet", flags.quiet, "Do not stream the replicas' output");
+  return run;
+}
+
+int RunCommand(const RunFlags& flags, std::ostream& out, std::ostream& err) {
+  BlockTerminationSignals();
+  ::signal(SIGPIPE, SIG_IGN);
+  absl::StatusOr<jobspec::CustomJob> spec = JobFromFlags(flags, absl::Now());
+  if (!spec.ok()) return ReportError(err, spec.status(), kExitUsage);
+  if (!flags.job_id.empty()) {
+    if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
+      return ReportError(err,
+                         absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
+                         kExitUsage);
+    }
+  }
+  sdk::CustomJobOptions options;
+  options.job_id = flags.job_id;
+  options.log_stream = flags.detach ? nullptr : &out;
+  options.stream_replica_output = !flags.quiet;
+  absl::StatusOr<sdk::CustomJob> job = sdk::CustomJob::Create(*spec, std::move(options));
+  if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
+  if (flags.validate_only) {
+    out << jobspec::FormatCustomJobJson(*spec);
+    return kExitOk;
+  }
+  if (flags.detach) return RunDetached(*std::move(job), out, err);
+  return RunForeground(*std::move(job), err);
+}
+
+}  // namespace trainpkg::cli

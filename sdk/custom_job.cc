@@ -1,0 +1,186 @@
+#include "sdk/custom_job.h"
+
+#include <mutex>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "base/environment.h"
+#include "base/status_macros.h"
+#include "jobspec/validation.h"
+#include "sdk/internal/job_backend.h"
+#include "sdk/internal/job_id.h"
+#include "sdk/internal/job_recorder.h"
+#include "sdk/internal/line_stream.h"
+#include "sdk/internal/local_process_backend.h"
+#include "sdk/internal/replica_plan.h"
+#include "sdk/job_store.h"
+
+namespace trainpkg::sdk {
+namespace {
+
+// A local base output directory is made absolute and created, as Vertex
+// creates a missing gs:// prefix; URIs ("gs://", "file://") are left alone.
+absl::Status PrepareOutputDirectory(std::string& dir, const std::filesystem::path& cwd) {
+  if (absl::StrContains(dir, "://")) return absl::OkStatus();
+  std::filesystem::path path(dir);
+  if (path.is_relative()) dir = (cwd / path).lexically_normal().string();
+  if (!absl::EndsWith(dir, "/")) dir += "/";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("jobSpec.baseOutputDirectory: creating ", dir, ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+class CustomJob::Impl {
+ public:
+  Impl(jobspec::CustomJob job, CustomJobOptions options, std::string id,
+       std::map<std::string, std::string> environment)
+      : options_(std::move(options)),
+        environment_(std::move(environment)),
+        id_(std::move(id)),
+        name_(internal::JobResourceName(options_.project_id, id_)),
+        store_(options_.home),
+        job_dir_(store_.JobDir(id_)),
+        log_(options_.log_stream),
+        job_(std::move(job)) {
+    job_.name = name_;
+  }
+
+  absl::Status Submit() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (backend_ != nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat("job ", id_, " was already submitted"));
+    }
+    log_.WriteLine("", "Creating CustomJob");
+    jobspec::CustomJob job = job_;
+    std::error_code ec;
+    std::filesystem::path cwd = std::filesystem::current_path(ec);
+    if (ec)
+      return absl::InternalError(absl::StrCat("reading the current directory: ", ec.message()));
+    internal::AbsolutizeLocalImages(job.job_spec, cwd);
+    TP_ASSIGN_OR_RETURN(std::vector<internal::ReplicaPlan> plans,
+                        internal::PlanReplicas(job.job_spec));
+    auto path = environment_.find("PATH");
+    TP_RETURN_IF_ERROR(internal::CheckExecutables(
+        plans, path == environment_.end() ? std::string() : path->second));
+    TP_RETURN_IF_ERROR(store_.CreateJobDir(id_));
+    std::string& output = job.job_spec.base_output_directory;
+    if (output.empty()) output = (job_dir_ / "output/").string();
+    TP_RETURN_IF_ERROR(PrepareOutputDirectory(output, cwd));
+
+    auto recorder =
+        std::make_shared<internal::JobRecorder>(store_, id_, job, &log_, options_.clock);
+    TP_RETURN_IF_ERROR(recorder->Create());
+    log_.WriteLine("", absl::StrCat("CustomJob created. Resource name: ", name_));
+    log_.WriteLine(
+        "",
+        absl::StrCat("To use this CustomJob in another session:\ntrainpkg jobs describe ", id_));
+    internal::LocalProcessBackendConfig config{
+        .job_id = id_,
+        .project_id = options_.project_id,
+        .spec = job.job_spec,
+        .plans = std::move(plans),
+        .environment = environment_,
+        .grace_period = options_.cancel_grace_period,
+        .launcher = options_.launcher,
+        .store = store_,
+        .live = options_.stream_replica_output ? &log_ : nullptr,
+    };
+    auto backend = std::make_unique<internal::LocalProcessBackend>(std::move(config), recorder);
+    TP_RETURN_IF_ERROR(backend->Start());
+    recorder_ = std::move(recorder);
+    backend_ = std::move(backend);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<jobspec::CustomJob> Wait() {
+    internal::JobBackend* backend = Backend();
+    if (backend == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat("job ", id_, " was not submitted"));
+    }
+    backend->Wait();
+    return recorder_->job();
+  }
+
+  void Cancel(bool immediately) {
+    internal::JobBackend* backend = Backend();
+    if (backend == nullptr || jobspec::IsTerminal(recorder_->job().state)) return;
+    if (!cancel_logged_.exchange(true)) {
+      log_.WriteLine("", absl::StrCat("Cancelling CustomJob run: ", name_));
+    }
+    backend->Cancel(immediately);
+  }
+
+  jobspec::CustomJob job() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return recorder_ != nullptr ? recorder_->job() : job_;
+  }
+
+  const std::string& id() const { return id_; }
+  const std::string& name() const { return name_; }
+  const std::filesystem::path& job_dir() const { return job_dir_; }
+
+ private:
+  // The backend once submitted, else nullptr. Neither it nor recorder_
+  // changes afterwards, so callers may use them without the lock.
+  internal::JobBackend* Backend() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return backend_.get();
+  }
+
+  const CustomJobOptions options_;
+  const std::map<std::string, std::string> environment_;
+  const std::string id_;
+  const std::string name_;
+  const JobStore store_;
+  const std::filesystem::path job_dir_;
+  internal::LineStream log_;
+  std::atomic<bool> cancel_logged_{false};
+  mutable std::mutex mu_;
+  jobspec::CustomJob job_;                           // as created; guarded by mu_
+  std::shared_ptr<internal::JobRecorder> recorder_;  // set once by Submit()
+  std::unique_ptr<internal::JobBackend> backend_;    // set once by Submit(); destroyed first
+};
+
+absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOptions options) {
+  TP_RETURN_IF_ERROR(jobspec::ValidateCustomJob(job));
+  TP_RETURN_IF_ERROR(internal::PlanReplicas(job.job_spec).status());
+  std::map<std::string, std::string> environment =
+      options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment();
+  if (options.home.empty()) {
+    TP_ASSIGN_OR_RETURN(options.home, DefaultJobStoreHome(base::MapEnvironment(environment)));
+  }
+  if (!options.clock) options.clock = [] { return absl::Now(); };
+  if (options.launcher == nullptr) options.launcher = DefaultProcessLauncher();
+  std::string id = options.job_id;
+  if (id.empty()) {
+    id = internal::GenerateJobId(options.clock());
+  } else {
+    TP_RETURN_IF_ERROR(jobspec::ValidateJobId(id));
+  }
+  return CustomJob(std::make_shared<Impl>(std::move(job), std::move(options), std::move(id),
+                                          std::move(environment)));
+}
+
+absl::StatusOr<jobspec::CustomJob> CustomJob::Run() {
+  TP_RETURN_IF_ERROR(Submit());
+  return Wait();
+}
+
+absl::Status CustomJob::Submit() { return impl_->Submit(); }
+absl::StatusOr<jobspec::CustomJob> CustomJob::Wait() { return impl_->Wait(); }
+void CustomJob::Cancel() { impl_->Cancel(/*immediately=*/false); }
+void CustomJob::Kill() { impl_->Cancel(/*immediately=*/true); }
+jobspec::CustomJob CustomJob::job() const { return impl_->job(); }
+const std::string& CustomJob::job_id() const { return impl_->id(); }
+const std::string& CustomJob::resource_name() const { return impl_->name(); }
+const std::filesystem::path& CustomJob::job_dir() const { return impl_->job_dir(); }
+
+}  // namespace trainpkg::sdk

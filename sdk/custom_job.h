@@ -1,0 +1,127 @@
+// Running a Vertex AI CustomJob, the C++ counterpart of the Python SDK's
+// aiplatform.CustomJob (run(), submit(), wait(), cancel()).
+//
+//   TP_ASSIGN_OR_RETURN(sdk::CustomJob job, sdk::CustomJob::Create(spec, {.log_stream =
+//   &std::cout})); TP_ASSIGN_OR_RETURN(jobspec::CustomJob done, job.Run()); if (done.state !=
+//   jobspec::JobState::kSucceeded) ...  // done.error says why
+//
+// This release runs jobs locally, in process mode: every worker pool's
+// containerSpec.imageUri must be "local:<path to an executable>" (a relative
+// path is resolved against the current directory at Submit()). Each replica
+// of each pool runs that executable as a host process, argv =
+// containerSpec.command (when set, it replaces the entrypoint, as on Vertex)
+// or [executable], followed by containerSpec.args. Each replica gets a free
+// 127.0.0.1 port and the environment Vertex injects (CLUSTER_SPEC, TF_CONFIG,
+// AIP_*, CLOUD_ML_*; jobspec/cluster_env.h) on top of this process's
+// environment, then containerSpec.env with $(VAR) expansion. A job without
+// baseOutputDirectory gets <job dir>/output/.
+//
+// States: QUEUED (record created) -> PENDING (ports, env, processes being
+// started) -> RUNNING -> SUCCEEDED | FAILED | CANCELLING -> CANCELLED.
+//   SUCCEEDED  every replica of pools 0 (chief), 1 (workers) and 3
+//              (evaluators) exited 0. Parameter servers (pool 2) serve until
+//              the job ends, so they are then stopped (SIGTERM, SIGKILL after
+//              the grace period) and their exit status is not judged.
+//   FAILED     a replica exited non-zero or was killed by a signal (code 3,
+//              "The replica workerpool1-0 exited with a non-zero status of 3.
+//              To find out more ... check the logs: <job dir>/logs/workerpool1-0.log"),
+//              could not be started (code 3), or scheduling.timeout passed
+//              (code 4). The other replicas are stopped.
+//   CANCELLED  Cancel() (here or via JobClient::CancelJob): code 1 "CANCELLED".
+// Stopping sends SIGTERM to each replica's process group and SIGKILL after
+// the grace period; when a replica's main process exits, the rest of its
+// process group is killed, and replicas die with the supervising thread
+// (PR_SET_PDEATHSIG). So no process outlives the job, except one that left
+// its replica's process group on purpose (setsid/setpgid).
+//
+// The job is recorded in the job store (job_store.h) so other processes can
+// list, inspect and cancel it (job_client.h).
+#ifndef TRAINPKG_SDK_CUSTOM_JOB_H_
+#define TRAINPKG_SDK_CUSTOM_JOB_H_
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "jobspec/custom_job.h"
+#include "sdk/process_launcher.h"
+
+namespace trainpkg::sdk {
+
+struct CustomJobOptions {
+  // Job store home; "" means $TRAINPKG_HOME, else $HOME/.trainpkg (read
+  // from `environment`).
+  std::filesystem::path home;
+  // Receives the Python-SDK-like state lines ("Creating CustomJob", ...) and,
+  // when stream_replica_output, every replica output line prefixed
+  // "[workerpool1-0] ". Not owned; must outlive the job. Lines are written
+  // whole, under a lock. nullptr: silent.
+  std::ostream* log_stream = nullptr;
+  bool stream_replica_output = true;
+  // Time between SIGTERM and SIGKILL when replicas are stopped.
+  absl::Duration cancel_grace_period = absl::Seconds(10);
+  std::string project_id = "local";  // the "projects/<p>" of the resource name
+  // "" generates a numeric id like Vertex's (epoch millis + 3 random digits);
+  // otherwise it must pass jobspec::ValidateJobId.
+  std::string job_id;
+  // Seams. The environment replicas inherit (and home is read from); nullopt
+  // means this process's environment, read at Create().
+  std::optional<std::map<std::string, std::string>> environment;
+  std::shared_ptr<ProcessLauncher> launcher;  // nullptr: DefaultProcessLauncher()
+  std::function<absl::Time()> clock;          // nullptr: absl::Now
+};
+
+// A handle to one job. Copies share the job. All methods are thread-safe.
+// Destroying the last copy of a submitted, unfinished job cancels it and
+// waits for the replicas to stop.
+class CustomJob {
+ public:
+  // Validates `job` (jobspec::ValidateCustomJob, the job id, and that every
+  // pool runs a local: executable) before anything runs: InvalidArgument
+  // listing each field path and reason, Unimplemented for container images
+  // and pythonPackageSpec. Nothing is written or started.
+  static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
+
+  // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with
+  // `error` set, not an error Status.
+  absl::StatusOr<jobspec::CustomJob> Run();
+
+  // Records the job (QUEUED) and starts it in the background. Errors: NotFound
+  // / PermissionDenied when an executable is missing or not executable,
+  // AlreadyExists when the job id is taken, store errors when the job store
+  // is not writable, FailedPrecondition when already submitted.
+  absl::Status Submit();
+
+  // Blocks until the job is terminal and returns it. FailedPrecondition
+  // before Submit().
+  absl::StatusOr<jobspec::CustomJob> Wait();
+
+  // Stops the job: CANCELLING, replicas get SIGTERM, SIGKILL after the grace
+  // period, then CANCELLED. Idempotent; no effect before Submit() or once the
+  // job is terminal.
+  void Cancel();
+  // Like Cancel() but without the grace period: SIGKILL right away.
+  void Kill();
+
+  // The job as it is now (state, times, error).
+  jobspec::CustomJob job() const;
+  const std::string& job_id() const;
+  const std::string& resource_name() const;  // projects/<p>/locations/local/customJobs/<id>
+  const std::filesystem::path& job_dir() const;
+
+ private:
+  class Impl;
+  explicit CustomJob(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace trainpkg::sdk
+
+#endif  // TRAINPKG_SDK_CUSTOM_JOB_H_

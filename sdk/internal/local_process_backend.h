@@ -1,0 +1,91 @@
+// The local backend in process mode: every replica is a host process
+// (see sdk/custom_job.h for the behaviour users see).
+//
+// One supervisor thread per job starts the replicas (so that their
+// PR_SET_PDEATHSIG is bound to a thread that lives until the job ends),
+// watches them and stops them; a reaper thread and a log pump per replica.
+#ifndef TRAINPKG_SDK_INTERNAL_LOCAL_PROCESS_BACKEND_H_
+#define TRAINPKG_SDK_INTERNAL_LOCAL_PROCESS_BACKEND_H_
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "jobspec/custom_job.h"
+#include "sdk/internal/job_backend.h"
+#include "sdk/internal/job_recorder.h"
+#include "sdk/internal/line_stream.h"
+#include "sdk/internal/replica_plan.h"
+#include "sdk/internal/running_replica.h"
+#include "sdk/job_store.h"
+#include "sdk/process_launcher.h"
+
+namespace trainpkg::sdk::internal {
+
+struct LocalProcessBackendConfig {
+  std::string job_id;
+  std::string project_id;
+  jobspec::CustomJobSpec spec;                     // as recorded (absolute paths, output dir set)
+  std::vector<ReplicaPlan> plans;                  // PlanReplicas(spec)
+  std::map<std::string, std::string> environment;  // inherited by every replica
+  absl::Duration grace_period;
+  std::shared_ptr<ProcessLauncher> launcher;
+  JobStore store;
+  LineStream* live = nullptr;  // replica output; not owned, may be null
+  // How often the supervisor looks for a cancel request from another process.
+  absl::Duration cancel_poll_interval = absl::Milliseconds(100);
+};
+
+class LocalProcessBackend final : public JobBackend {
+ public:
+  LocalProcessBackend(LocalProcessBackendConfig config, std::shared_ptr<JobRecorder> recorder);
+  ~LocalProcessBackend() override;
+
+  absl::Status Start() override;
+  void Wait() override;
+  void Cancel(bool immediately) override;
+
+ private:
+  struct Replica {
+    const ReplicaPlan* plan;
+    ReplicaDetails details;
+    std::unique_ptr<RunningReplica> running;
+    std::optional<ExitStatus> exit;  // guarded by mu_
+    int exit_sequence = 0;           // 1 for the first replica to exit; guarded by mu_
+  };
+  enum class Outcome { kSucceeded, kFailed, kCancelled };
+
+  void Supervise();
+  // Reserves ports and starts every replica. Returns the failure, if any.
+  std::optional<jobspec::RpcStatus> StartReplicas();
+  // Waits for the job to succeed, fail, time out or be cancelled.
+  Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
+  // SIGTERM to every replica still running (on success: the parameter
+  // servers), SIGKILL after the grace period, and waits until all of them
+  // are reaped.
+  void Stop();
+  // True once cancellation was asked for here or through the job store.
+  bool CancelRequested();
+  void OnExit(size_t index, ExitStatus status);
+
+  const LocalProcessBackendConfig config_;
+  const std::shared_ptr<JobRecorder> recorder_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Replica> replicas_;  // the vector is only resized before the reapers start
+  bool cancel_ = false;            // guarded by mu_
+  bool kill_now_ = false;          // guarded by mu_
+  bool done_ = false;              // guarded by mu_
+  int exits_ = 0;                  // guarded by mu_
+  std::thread supervisor_;
+};
+
+}  // namespace trainpkg::sdk::internal
+
+#endif  // TRAINPKG_SDK_INTERNAL_LOCAL_PROCESS_BACKEND_H_

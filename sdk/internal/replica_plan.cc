@@ -1,0 +1,85 @@
+#include "sdk/internal/replica_plan.h"
+
+#include "absl/strings/str_cat.h"
+#include "sdk/internal/find_executable.h"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+constexpr char kLocalScheme[] = "local:";
+
+std::string PoolField(size_t pool) { return absl::StrCat("jobSpec.workerPoolSpecs[", pool, "]"); }
+
+}  // namespace
+
+std::optional<std::string_view> LocalImagePath(std::string_view image_uri) {
+  std::string_view scheme = kLocalScheme;
+  if (image_uri.substr(0, scheme.size()) != scheme) return std::nullopt;
+  return image_uri.substr(scheme.size());
+}
+
+absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSpec& spec) {
+  std::vector<ReplicaPlan> plans;
+  for (size_t pool = 0; pool < spec.worker_pool_specs.size(); ++pool) {
+    const jobspec::WorkerPoolSpec& pool_spec = spec.worker_pool_specs[pool];
+    if (pool_spec.IsEmpty()) continue;
+    if (pool_spec.python_package_spec.has_value()) {
+      return absl::UnimplementedError(absl::StrCat(
+          PoolField(pool),
+          ".pythonPackageSpec: Python packages are not supported by the local backend yet; use "
+          "containerSpec with imageUri \"local:<path to an executable>\""));
+    }
+    if (!pool_spec.container_spec.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(PoolField(pool), ": containerSpec is required"));
+    }
+    const jobspec::ContainerSpec& container = *pool_spec.container_spec;
+    std::optional<std::string_view> executable = LocalImagePath(container.image_uri);
+    if (!executable.has_value() || executable->empty()) {
+      return absl::UnimplementedError(absl::StrCat(
+          PoolField(pool), ".containerSpec.imageUri: \"", container.image_uri,
+          "\" is a container image; container images run under runc in a later release. "
+          "\"local:<path>\" runs an executable directly as a host process"));
+    }
+    ReplicaPlan plan;
+    if (container.command.empty()) {
+      plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.imageUri");
+      plan.program = std::string(*executable);
+      plan.argv = {plan.program};
+    } else {
+      plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.command[0]");
+      plan.program = container.command[0];
+      plan.argv = container.command;
+    }
+    plan.argv.insert(plan.argv.end(), container.args.begin(), container.args.end());
+    plan.env = container.env;
+    for (int64_t index = 0; index < pool_spec.replica_count; ++index) {
+      plan.ref = jobspec::ReplicaRef{.pool = static_cast<int>(pool), .index = index};
+      plans.push_back(plan);
+    }
+  }
+  return plans;
+}
+
+void AbsolutizeLocalImages(jobspec::CustomJobSpec& spec, const std::filesystem::path& cwd) {
+  for (jobspec::WorkerPoolSpec& pool : spec.worker_pool_specs) {
+    if (!pool.container_spec.has_value()) continue;
+    std::optional<std::string_view> path = LocalImagePath(pool.container_spec->image_uri);
+    if (!path.has_value() || path->empty() || path->front() == '/') continue;
+    pool.container_spec->image_uri =
+        absl::StrCat(kLocalScheme, (cwd / *path).lexically_normal().string());
+  }
+}
+
+absl::Status CheckExecutables(const std::vector<ReplicaPlan>& plans, std::string_view path_env) {
+  for (const ReplicaPlan& plan : plans) {
+    absl::StatusOr<std::string> found = FindExecutable(plan.program, path_env);
+    if (!found.ok()) {
+      return absl::Status(found.status().code(),
+                          absl::StrCat(plan.program_field, ": ", found.status().message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trainpkg::sdk::internal

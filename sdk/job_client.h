@@ -1,0 +1,62 @@
+// Inspecting and cancelling local jobs from any process, e.g. the one that
+// runs `trainpkg jobs ...` while another process supervises the job.
+//
+// Reading a job also repairs it when its supervisor died (killed, crashed,
+// machine rebooted) before the job finished: whatever is left of its replica
+// process groups is killed and the job is marked FAILED with code 13 and
+// "The job supervisor (pid N) exited before the job finished", so no job
+// stays RUNNING forever.
+#ifndef TRAINPKG_SDK_JOB_CLIENT_H_
+#define TRAINPKG_SDK_JOB_CLIENT_H_
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "jobspec/custom_job.h"
+#include "sdk/job_store.h"
+#include "sdk/local_job_details.h"
+
+namespace trainpkg::sdk {
+
+struct JobInfo {
+  std::string id;
+  jobspec::CustomJob job;
+  LocalJobDetails local;
+  std::filesystem::path job_dir;
+  bool supervisor_running = false;
+};
+
+// Thread-safe; holds only the store.
+class JobClient {
+ public:
+  explicit JobClient(JobStore store) : store_(std::move(store)) {}
+
+  const JobStore& store() const { return store_; }
+
+  // Every job, newest first (by create time). Jobs that cannot be read are
+  // skipped.
+  absl::StatusOr<std::vector<JobInfo>> ListJobs() const;
+
+  // NotFound when there is no job `id`.
+  absl::StatusOr<JobInfo> GetJob(std::string_view id) const;
+
+  // Asks the job's supervisor to cancel it and waits up to `timeout` for the
+  // job to become terminal; the supervisor stops the replicas (SIGTERM, then
+  // SIGKILL after its grace period) and records CANCELLED. A terminal job is
+  // returned unchanged. When the supervisor is gone, the replica process
+  // groups are killed here and the job is marked CANCELLED (or FAILED with
+  // the supervisor message when no replica was running).
+  // DeadlineExceeded when the job is still not terminal after `timeout`.
+  absl::StatusOr<jobspec::CustomJob> CancelJob(std::string_view id, absl::Duration timeout) const;
+
+ private:
+  JobStore store_;
+};
+
+}  // namespace trainpkg::sdk
+
+#endif  // TRAINPKG_SDK_JOB_CLIENT_H_

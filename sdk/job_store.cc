@@ -1,0 +1,163 @@
+#include "sdk/job_store.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "jobspec/custom_job_json.h"
+#include "nlohmann/json.hpp"
+
+namespace trainpkg::sdk {
+namespace {
+
+absl::Status MakeDir(const std::filesystem::path& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0) {
+    return base::ErrnoToStatus(errno, absl::StrCat("creating ", dir.string()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<HistoryEntry> ParseHistoryLine(std::string_view line) {
+  nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json.contains("state") || !json["state"].is_string() ||
+      !json.contains("time") || !json["time"].is_string()) {
+    return absl::InvalidArgumentError(fmt::format("bad history line: {}", line));
+  }
+  HistoryEntry entry;
+  TP_ASSIGN_OR_RETURN(entry.state, jobspec::ParseJobState(json["state"].get<std::string>()));
+  TP_ASSIGN_OR_RETURN(entry.time, jobspec::ParseTimestamp(json["time"].get<std::string>()));
+  return entry;
+}
+
+}  // namespace
+
+absl::StatusOr<std::filesystem::path> DefaultJobStoreHome(const base::Environment& env) {
+  if (std::optional<std::string> home = env.Get("TRAINPKG_HOME"); home && !home->empty()) {
+    return std::filesystem::path(*home);
+  }
+  if (std::optional<std::string> home = env.Get("HOME"); home && !home->empty()) {
+    return std::filesystem::path(*home) / ".trainpkg";
+  }
+  return absl::FailedPreconditionError(
+      "cannot locate the job store: neither TRAINPKG_HOME nor HOME is set");
+}
+
+std::filesystem::path JobStore::JobDir(std::string_view id) const {
+  return home_ / "jobs" / std::string(id);
+}
+std::filesystem::path JobStore::JobFile(std::string_view id) const {
+  return JobDir(id) / "job.json";
+}
+std::filesystem::path JobStore::HistoryFile(std::string_view id) const {
+  return JobDir(id) / "history.jsonl";
+}
+std::filesystem::path JobStore::LocalFile(std::string_view id) const {
+  return JobDir(id) / "local.json";
+}
+std::filesystem::path JobStore::LogDir(std::string_view id) const { return JobDir(id) / "logs"; }
+std::filesystem::path JobStore::LogFile(std::string_view id, std::string_view replica) const {
+  return LogDir(id) / fmt::format("{}.log", replica);
+}
+std::filesystem::path JobStore::CancelRequestFile(std::string_view id) const {
+  return JobDir(id) / "cancel_request";
+}
+
+absl::Status JobStore::CreateJobDir(std::string_view id) const {
+  std::error_code ec;
+  std::filesystem::create_directories(home_ / "jobs", ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("creating job store ", (home_ / "jobs").string(), ": ", ec.message()));
+  }
+  TP_RETURN_IF_ERROR(MakeDir(JobDir(id)));
+  return MakeDir(LogDir(id));
+}
+
+absl::Status JobStore::WriteJob(std::string_view id, const jobspec::CustomJob& job) const {
+  return base::WriteFileAtomic(JobFile(id), jobspec::FormatCustomJobJson(job));
+}
+
+absl::Status JobStore::AppendHistory(std::string_view id, const HistoryEntry& entry) const {
+  nlohmann::json line = {{"state", jobspec::JobStateName(entry.state)},
+                         {"time", jobspec::FormatTimestamp(entry.time)}};
+  return base::AppendToFile(HistoryFile(id), line.dump() + "\n");
+}
+
+absl::Status JobStore::WriteLocalDetails(std::string_view id,
+                                         const LocalJobDetails& details) const {
+  return base::WriteFileAtomic(LocalFile(id), FormatLocalJobDetails(details));
+}
+
+absl::Status JobStore::RequestCancel(std::string_view id) const {
+  return base::WriteFileAtomic(CancelRequestFile(id), "");
+}
+
+bool JobStore::CancelRequested(std::string_view id) const {
+  struct stat st {};
+  return ::stat(CancelRequestFile(id).c_str(), &st) == 0;
+}
+
+absl::StatusOr<jobspec::CustomJob> JobStore::ReadJob(std::string_view id) const {
+  absl::StatusOr<std::string> text = base::ReadFile(JobFile(id));
+  if (absl::IsNotFound(text.status())) {
+    return absl::NotFoundError(fmt::format("no job {} in {}", id, home_.string()));
+  }
+  if (!text.ok()) return text.status();
+  absl::StatusOr<jobspec::CustomJob> job = jobspec::ParseCustomJobJson(*text);
+  if (!job.ok()) {
+    return absl::DataLossError(absl::StrCat(JobFile(id).string(), ": ", job.status().message()));
+  }
+  return job;
+}
+
+absl::StatusOr<std::vector<HistoryEntry>> JobStore::ReadHistory(std::string_view id) const {
+  TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(HistoryFile(id)));
+  std::vector<HistoryEntry> entries;
+  std::vector<std::string> lines = absl::StrSplit(text, '\n', absl::SkipEmpty());
+  for (const std::string& line : lines) {
+    absl::StatusOr<HistoryEntry> entry = ParseHistoryLine(line);
+    if (!entry.ok()) {
+      return absl::DataLossError(
+          absl::StrCat(HistoryFile(id).string(), ": ", entry.status().message()));
+    }
+    entries.push_back(*entry);
+  }
+  return entries;
+}
+
+absl::StatusOr<LocalJobDetails> JobStore::ReadLocalDetails(std::string_view id) const {
+  TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(LocalFile(id)));
+  absl::StatusOr<LocalJobDetails> details = ParseLocalJobDetails(text);
+  if (!details.ok()) {
+    return absl::DataLossError(
+        absl::StrCat(LocalFile(id).string(), ": ", details.status().message()));
+  }
+  return details;
+}
+
+absl::StatusOr<std::vector<std::string>> JobStore::ListJobIds() const {
+  std::vector<std::string> ids;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(home_ / "jobs", ec);
+  if (ec == std::errc::no_such_file_or_directory) return ids;
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("listing ", (home_ / "jobs").string(), ": ", ec.message()));
+  }
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::string id = it->path().filename().string();
+    std::error_code exists_ec;
+    if (std::filesystem::exists(JobFile(id), exists_ec)) ids.push_back(std::move(id));
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace trainpkg::sdk

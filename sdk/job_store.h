@@ -1,0 +1,76 @@
+// The on-disk record of local jobs, shared by every process that runs or
+// inspects them:
+//
+//   <home>/jobs/<id>/job.json        the CustomJob as Vertex REST JSON (atomic rewrites)
+//                    history.jsonl   {"state":"JOB_STATE_RUNNING","time":"..."} per change
+//                    local.json      supervisor and replica processes (local_job_details.h)
+//                    logs/<replica>.log  raw stdout+stderr of each replica
+//                    cancel_request  present once someone asked the job to stop
+//
+// A JobStore only knows the layout; it holds no state besides the home
+// path and is safe to use from any thread. Errors name the file.
+#ifndef TRAINPKG_SDK_JOB_STORE_H_
+#define TRAINPKG_SDK_JOB_STORE_H_
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "base/environment.h"
+#include "jobspec/custom_job.h"
+#include "sdk/local_job_details.h"
+
+namespace trainpkg::sdk {
+
+// $TRAINPKG_HOME, else $HOME/.trainpkg. FailedPrecondition when neither is set.
+absl::StatusOr<std::filesystem::path> DefaultJobStoreHome(const base::Environment& env);
+
+struct HistoryEntry {
+  jobspec::JobState state = jobspec::JobState::kUnspecified;
+  absl::Time time;
+  bool operator==(const HistoryEntry&) const = default;
+};
+
+class JobStore {
+ public:
+  explicit JobStore(std::filesystem::path home) : home_(std::move(home)) {}
+
+  const std::filesystem::path& home() const { return home_; }
+  std::filesystem::path JobDir(std::string_view id) const;
+  std::filesystem::path JobFile(std::string_view id) const;
+  std::filesystem::path HistoryFile(std::string_view id) const;
+  std::filesystem::path LocalFile(std::string_view id) const;
+  std::filesystem::path LogDir(std::string_view id) const;
+  std::filesystem::path LogFile(std::string_view id, std::string_view replica) const;
+  std::filesystem::path CancelRequestFile(std::string_view id) const;
+
+  // Creates the job directory and its logs/ folder. AlreadyExists when the
+  // id is taken; PermissionDenied/Internal when home is not writable.
+  absl::Status CreateJobDir(std::string_view id) const;
+
+  absl::Status WriteJob(std::string_view id, const jobspec::CustomJob& job) const;
+  absl::Status AppendHistory(std::string_view id, const HistoryEntry& entry) const;
+  absl::Status WriteLocalDetails(std::string_view id, const LocalJobDetails& details) const;
+  // Creates the cancel_request marker the supervisor watches.
+  absl::Status RequestCancel(std::string_view id) const;
+  bool CancelRequested(std::string_view id) const;
+
+  // NotFound when the job (or the file) does not exist.
+  absl::StatusOr<jobspec::CustomJob> ReadJob(std::string_view id) const;
+  absl::StatusOr<std::vector<HistoryEntry>> ReadHistory(std::string_view id) const;
+  absl::StatusOr<LocalJobDetails> ReadLocalDetails(std::string_view id) const;
+
+  // Ids of every job with a job.json, sorted. An absent home is an empty list.
+  absl::StatusOr<std::vector<std::string>> ListJobIds() const;
+
+ private:
+  std::filesystem::path home_;
+};
+
+}  // namespace trainpkg::sdk
+
+#endif  // TRAINPKG_SDK_JOB_STORE_H_

@@ -1,0 +1,67 @@
+#include "base/file_util.h"
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace trainpkg::base {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FileUtilTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("trainpkg_file_util_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(FileUtilTest, WriteAtomicCreatesParentsAndReadsBack) {
+  fs::path path = dir_ / "a" / "b" / "file.txt";
+  ASSERT_TRUE(WriteFileAtomic(path, "hello\n").ok());
+  auto read = ReadFile(path);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, "hello\n");
+}
+
+TEST_F(FileUtilTest, WriteAtomicReplacesAndLeavesNoTemporaries) {
+  fs::path path = dir_ / "file.txt";
+  ASSERT_TRUE(WriteFileAtomic(path, "one").ok());
+  ASSERT_TRUE(WriteFileAtomic(path, "two").ok());
+  EXPECT_EQ(*ReadFile(path), "two");
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 1);
+}
+
+TEST_F(FileUtilTest, ReadMissingIsNotFoundAndNamesPath) {
+  auto read = ReadFile(dir_ / "missing");
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(read.status().message().find("missing"), std::string::npos);
+}
+
+TEST_F(FileUtilTest, AppendAppends) {
+  fs::path path = dir_ / "log";
+  ASSERT_TRUE(AppendToFile(path, "a\n").ok());
+  ASSERT_TRUE(AppendToFile(path, "b\n").ok());
+  EXPECT_EQ(*ReadFile(path), "a\nb\n");
+}
+
+TEST(ErrnoToStatusTest, MapsCommonCodes) {
+  EXPECT_EQ(ErrnoToStatus(ENOENT, "x").code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ErrnoToStatus(EACCES, "x").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(ErrnoToStatus(EIO, "x").code(), absl::StatusCode::kInternal);
+  EXPECT_NE(ErrnoToStatus(ENOENT, "opening f").message().find("opening f: "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace trainpkg::base

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Proves scripts/check_deps.py catches each kind of violation and passes a clean tree.
+set -euo pipefail
+script="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+expect_fail() {  # expect_fail <file> <include line> <message fragment>
+  rm -rf "$tmp/tree" && mkdir -p "$tmp/tree/$(dirname "$1")"
+  printf '%s\n' "$2" > "$tmp/tree/$1"
+  if out="$(python3 "$script" "$tmp/tree")"; then
+    echo "FAIL: $1 with '$2' passed the check"; exit 1
+  fi
+  grep -q -- "$3" <<<"$out" || { echo "FAIL: expected '$3' in: $out"; exit 1; }
+}
+
+expect_fail trainer_runtime/a.cc '#include "sdk/custom_job.h"' "may not include sdk/custom_job.h"
+expect_fail trainer_runtime/a.cc '#include <curl/curl.h>' "must not include <curl/curl.h>"
+expect_fail jobspec/a.h '#include "trainer_runtime/cluster_info.h"' "jobspec/ may not include"
+expect_fail registry/oci/a.cc '#include "registry/client.h"' "registry/oci/ may not include"
+expect_fail sdk/cli/main.cc '#include "sdk/internal/x.h"' "internal to sdk/"
+expect_fail samples/x/main.cc '#include "jobspec/internal/y.h"' "public headers only"
+
+rm -rf "$tmp/tree" && mkdir -p "$tmp/tree/sdk" "$tmp/tree/trainer_runtime"
+echo '#include "jobspec/custom_job.h"' > "$tmp/tree/sdk/a.cc"
+echo '#include "sdk/internal/x.h"' > "$tmp/tree/sdk/b.cc"
+echo '#include "jobspec/cluster_env.h"' > "$tmp/tree/trainer_runtime/c.cc"
+python3 "$script" "$tmp/tree" >/dev/null || { echo "FAIL: clean tree rejected"; exit 1; }
+echo "check_deps self-test: 7 cases passed"

@@ -1,0 +1,83 @@
+#include "sdk/cli/job_from_flags.h"
+
+#include "base/file_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::cli {
+namespace {
+
+using sdk::testing::TempDir;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr char kPool[] =
+    "machine-type=n1-standard-4,replica-count=1,container-image-uri=local:/bin/true";
+
+TEST(JobFromFlagsTest, WorkerPoolSpecsInFlagOrderWithArgsCommandAndLabels) {
+  RunFlags flags;
+  flags.worker_pool_specs = {kPool, "", kPool};
+  flags.args = {"--epochs=2", "--x"};
+  flags.command = {"sh", "-c"};
+  flags.labels = {"team=ml", "env=dev"};
+  flags.display_name = "flags";
+  flags.base_output_dir = "/tmp/out";
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 3u);
+  EXPECT_TRUE(job->job_spec.worker_pool_specs[1].IsEmpty());
+  const jobspec::ContainerSpec& container = *job->job_spec.worker_pool_specs[2].container_spec;
+  EXPECT_THAT(container.args, ElementsAre("--epochs=2", "--x"));
+  EXPECT_THAT(container.command, ElementsAre("sh", "-c"));
+  EXPECT_EQ(job->labels.at("team"), "ml");
+  EXPECT_EQ(job->display_name, "flags");
+  EXPECT_EQ(job->job_spec.base_output_directory, "/tmp/out");
+}
+
+TEST(JobFromFlagsTest, FlagsOverrideTheConfigFile) {
+  TempDir dir;
+  std::filesystem::path config = dir.path() / "job.yaml";
+  ASSERT_TRUE(base::WriteFileAtomic(config, R"(displayName: from-file
+labels: {team: file}
+jobSpec:
+  workerPoolSpecs:
+    - machineSpec: {machineType: n1-standard-4}
+      replicaCount: 1
+      containerSpec: {imageUri: "local:/bin/true", args: ["--from-file"]}
+)")
+                  .ok());
+  RunFlags flags;
+  flags.config = config.string();
+  flags.display_name = "from-flag";
+  flags.args = {"--from-flag"};
+  flags.labels = {"team=flag"};
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->display_name, "from-flag");
+  EXPECT_EQ(job->labels.at("team"), "flag");
+  EXPECT_THAT(job->job_spec.worker_pool_specs[0].container_spec->args,
+              ElementsAre("--from-file", "--from-flag"));
+}
+
+TEST(JobFromFlagsTest, ErrorsNameTheFlag) {
+  RunFlags flags;
+  EXPECT_THAT(JobFromFlags(flags, absl::Now()).status().message(), HasSubstr("--config"));
+  flags.worker_pool_specs = {kPool, "replica-count=x"};
+  EXPECT_THAT(JobFromFlags(flags, absl::Now()).status().message(),
+              HasSubstr("--worker-pool-spec #2"));
+  flags.worker_pool_specs = {kPool};
+  flags.labels = {"novalue"};
+  EXPECT_THAT(JobFromFlags(flags, absl::Now()).status().message(), HasSubstr("--labels"));
+}
+
+TEST(JobFromFlagsTest, DefaultsTheDisplayNameLikeThePythonSdk) {
+  RunFlags flags;
+  flags.worker_pool_specs = {kPool};
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok());
+  EXPECT_THAT(job->display_name, ::testing::StartsWith("CustomJob 20"));
+}
+
+}  // namespace
+}  // namespace trainpkg::cli

@@ -1,0 +1,95 @@
+#include "sdk/job_store.h"
+
+#include "gtest/gtest.h"
+#include "jobspec/custom_job_json.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::sdk {
+namespace {
+
+using testing::MakeJob;
+using testing::TempDir;
+
+TEST(DefaultJobStoreHomeTest, PrefersTrainpkgHomeThenHome) {
+  using Vars = std::map<std::string, std::string>;
+  EXPECT_EQ(
+      *DefaultJobStoreHome(base::MapEnvironment(Vars{{"TRAINPKG_HOME", "/a"}, {"HOME", "/h"}})),
+      "/a");
+  EXPECT_EQ(*DefaultJobStoreHome(base::MapEnvironment(Vars{{"HOME", "/h"}})), "/h/.trainpkg");
+  EXPECT_EQ(DefaultJobStoreHome(base::MapEnvironment()).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
+  TempDir home;
+  JobStore store(home.path());
+  ASSERT_TRUE(store.CreateJobDir("1700000000000123").ok());
+  EXPECT_EQ(store.CreateJobDir("1700000000000123").code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_TRUE(std::filesystem::is_directory(store.LogDir("1700000000000123")));
+
+  jobspec::CustomJob job = MakeJob("/bin/true", {{1, {"--a"}}, {2, {}}});
+  job.name = "projects/local/locations/local/customJobs/1700000000000123";
+  job.state = jobspec::JobState::kFailed;
+  job.create_time = absl::FromUnixMillis(1700000000000);
+  job.error = jobspec::RpcStatus{.code = 3, .message = "The replica workerpool0-0 exited"};
+  ASSERT_TRUE(store.WriteJob("1700000000000123", job).ok());
+  absl::StatusOr<jobspec::CustomJob> read = store.ReadJob("1700000000000123");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, job);
+
+  std::vector<HistoryEntry> history = {
+      {jobspec::JobState::kQueued, absl::FromUnixMillis(1700000000000)},
+      {jobspec::JobState::kRunning, absl::FromUnixMillis(1700000000500)}};
+  for (const HistoryEntry& entry : history) {
+    ASSERT_TRUE(store.AppendHistory("1700000000000123", entry).ok());
+  }
+  EXPECT_EQ(*store.ReadHistory("1700000000000123"), history);
+
+  LocalJobDetails local;
+  local.supervisor = {.pid = 42, .start_time = 777};
+  local.replicas.push_back({.name = "workerpool0-0",
+                            .pid = 43,
+                            .pgid = 43,
+                            .start_time = 778,
+                            .address = "127.0.0.1:40000",
+                            .argv = {"/bin/true", "--a"},
+                            .exit_status = ExitStatus{.code = 3}});
+  local.replicas.push_back({.name = "workerpool1-0",
+                            .pid = 44,
+                            .pgid = 44,
+                            .start_time = 779,
+                            .address = "127.0.0.1:40001",
+                            .argv = {"/bin/true"},
+                            .exit_status = ExitStatus{.signal = 9}});
+  ReplicaDetails running;
+  running.name = "workerpool1-1";
+  running.pid = 45;
+  running.pgid = 45;
+  local.replicas.push_back(running);
+  ASSERT_TRUE(store.WriteLocalDetails("1700000000000123", local).ok());
+  EXPECT_EQ(*store.ReadLocalDetails("1700000000000123"), local);
+
+  EXPECT_FALSE(store.CancelRequested("1700000000000123"));
+  ASSERT_TRUE(store.RequestCancel("1700000000000123").ok());
+  EXPECT_TRUE(store.CancelRequested("1700000000000123"));
+}
+
+TEST(JobStoreTest, ListsOnlyJobsWithAJobFile) {
+  TempDir home;
+  JobStore store(home.path());
+  EXPECT_TRUE(store.ListJobIds()->empty());
+  ASSERT_TRUE(store.CreateJobDir("b").ok());
+  ASSERT_TRUE(store.CreateJobDir("a").ok());
+  ASSERT_TRUE(store.CreateJobDir("half_created").ok());
+  ASSERT_TRUE(store.WriteJob("b", MakeJob("/bin/true", {{1, {}}})).ok());
+  ASSERT_TRUE(store.WriteJob("a", MakeJob("/bin/true", {{1, {}}})).ok());
+  EXPECT_EQ(*store.ListJobIds(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(JobStoreTest, MissingJobIsNotFound) {
+  TempDir home;
+  EXPECT_EQ(JobStore(home.path()).ReadJob("nope").status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk

@@ -1,0 +1,75 @@
+#include "sdk/internal/replica_plan.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::MakeJob;
+
+TEST(ReplicaPlanTest, EveryReplicaOfEveryPoolInOrder) {
+  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {"--chief"}}, {0, {}}, {2, {"--ps"}}});
+  absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
+  ASSERT_TRUE(plans.ok()) << plans.status();
+  ASSERT_EQ(plans->size(), 3u);
+  EXPECT_EQ((*plans)[0].ref.Name(), "workerpool0-0");
+  EXPECT_EQ((*plans)[1].ref.Name(), "workerpool2-0");
+  EXPECT_EQ((*plans)[2].ref.Name(), "workerpool2-1");
+  EXPECT_EQ((*plans)[0].program, "/opt/train");
+  EXPECT_THAT((*plans)[0].argv, ElementsAre("/opt/train", "--chief"));
+  EXPECT_THAT((*plans)[2].argv, ElementsAre("/opt/train", "--ps"));
+}
+
+TEST(ReplicaPlanTest, CommandReplacesTheEntrypoint) {
+  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {"a"}}});
+  job.job_spec.worker_pool_specs[0].container_spec->command = {"sh", "-c", "echo"};
+  absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
+  ASSERT_TRUE(plans.ok());
+  EXPECT_EQ((*plans)[0].program, "sh");
+  EXPECT_EQ((*plans)[0].program_field, "jobSpec.workerPoolSpecs[0].containerSpec.command[0]");
+  EXPECT_THAT((*plans)[0].argv, ElementsAre("sh", "-c", "echo", "a"));
+}
+
+TEST(ReplicaPlanTest, ContainerImagesAndPythonPackagesAreUnimplemented) {
+  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {}}, {1, {}}});
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "us-docker.pkg.dev/p/r/img:1";
+  absl::Status status = PlanReplicas(job.job_spec).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(status.message(), HasSubstr("jobSpec.workerPoolSpecs[1].containerSpec.imageUri"));
+  EXPECT_THAT(status.message(), HasSubstr("runc"));
+  EXPECT_THAT(status.message(), HasSubstr("local:"));
+
+  jobspec::WorkerPoolSpec& pool = job.job_spec.worker_pool_specs[1];
+  pool.container_spec.reset();
+  pool.python_package_spec.emplace().python_module = "trainer.task";
+  status = PlanReplicas(job.job_spec).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(status.message(), HasSubstr("pythonPackageSpec"));
+}
+
+TEST(ReplicaPlanTest, RelativeLocalImagesBecomeAbsolute) {
+  jobspec::CustomJob job = MakeJob("build/bin/train", {{1, {}}, {1, {}}});
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "local:/abs/train";
+  AbsolutizeLocalImages(job.job_spec, "/work/dir");
+  EXPECT_EQ(job.job_spec.worker_pool_specs[0].container_spec->image_uri,
+            "local:/work/dir/build/bin/train");
+  EXPECT_EQ(job.job_spec.worker_pool_specs[1].container_spec->image_uri, "local:/abs/train");
+}
+
+TEST(ReplicaPlanTest, CheckExecutablesNamesTheField) {
+  jobspec::CustomJob job = MakeJob("/nonexistent/train", {{1, {}}});
+  absl::Status status = CheckExecutables(*PlanReplicas(job.job_spec), "/usr/bin:/bin");
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(status.message(), HasSubstr("jobSpec.workerPoolSpecs[0].containerSpec.imageUri"));
+  EXPECT_THAT(status.message(), HasSubstr("/nonexistent/train"));
+
+  job.job_spec.worker_pool_specs[0].container_spec->command = {"sh", "-c", "true"};
+  EXPECT_TRUE(CheckExecutables(*PlanReplicas(job.job_spec), "/usr/bin:/bin").ok());
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk::internal

@@ -1,0 +1,76 @@
+#include "tests/sdk/sdk_test_util.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "sdk/internal/proc_stat.h"
+
+namespace trainpkg::sdk::testing {
+
+TempDir::TempDir() {
+  const char* base = std::getenv("TEST_TMPDIR");
+  std::string pattern = std::string(base != nullptr ? base : "/tmp") + "/trainpkg_sdk_test.XXXXXX";
+  char* made = ::mkdtemp(pattern.data());
+  if (made == nullptr) std::abort();
+  path_ = made;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+jobspec::CustomJob MakeJob(const std::string& executable, const std::vector<PoolArgs>& pools) {
+  jobspec::CustomJob job;
+  job.display_name = "sdk-test";
+  for (const PoolArgs& pool : pools) {
+    jobspec::WorkerPoolSpec spec;
+    if (pool.replica_count > 0) {
+      spec.replica_count = pool.replica_count;
+      spec.machine_spec.emplace().machine_type = "n1-standard-4";
+      spec.container_spec.emplace();
+      spec.container_spec->image_uri = "local:" + executable;
+      spec.container_spec->args = pool.args;
+    }
+    job.job_spec.worker_pool_specs.push_back(std::move(spec));
+  }
+  return job;
+}
+
+std::string ReplicaProbePath() { return REPLICA_PROBE_PATH; }
+
+bool ProcessGone(int pid) {
+  if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+  absl::StatusOr<internal::ProcStat> stat = internal::ReadProcStat(pid);
+  return !stat.ok() || stat->state == 'Z';
+}
+
+bool WaitFor(const std::function<bool()>& condition, absl::Duration timeout) {
+  absl::Time deadline = absl::Now() + timeout;
+  while (!condition()) {
+    if (absl::Now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+std::vector<int> PidsInDir(const std::filesystem::path& dir, const std::string& prefix) {
+  std::vector<int> pids;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    int pid = 0;
+    if (name.rfind(prefix, 0) == 0 && absl::SimpleAtoi(name.substr(prefix.size()), &pid)) {
+      pids.push_back(pid);
+    }
+  }
+  return pids;
+}
+
+}  // namespace trainpkg::sdk::testing

@@ -1,0 +1,52 @@
+// Helpers shared by the sdk tests: temporary job store homes, job specs
+// running replica_probe, and checks that processes are gone.
+#ifndef TRAINPKG_TESTS_SDK_SDK_TEST_UTIL_H_
+#define TRAINPKG_TESTS_SDK_SDK_TEST_UTIL_H_
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "jobspec/custom_job.h"
+
+namespace trainpkg::sdk::testing {
+
+// A fresh directory under $TEST_TMPDIR or /tmp, removed on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct PoolArgs {
+  int64_t replica_count = 1;
+  std::vector<std::string> args;
+};
+
+// A valid job whose pools run `executable` (as "local:<executable>") with
+// the given args; an empty PoolArgs{0, {}} is a placeholder pool.
+jobspec::CustomJob MakeJob(const std::string& executable, const std::vector<PoolArgs>& pools);
+
+// Path of the replica_probe test program.
+std::string ReplicaProbePath();
+
+// True when `pid` no longer exists or is a zombie.
+bool ProcessGone(int pid);
+
+// Polls `condition` every 20 ms until it holds or `timeout` passes.
+bool WaitFor(const std::function<bool()>& condition, absl::Duration timeout);
+
+// Pids named by the files "<prefix><pid>" in `dir` (replica_probe --pid-dir).
+std::vector<int> PidsInDir(const std::filesystem::path& dir, const std::string& prefix);
+
+}  // namespace trainpkg::sdk::testing
+
+#endif  // TRAINPKG_TESTS_SDK_SDK_TEST_UTIL_H_

@@ -1,0 +1,141 @@
+#include "trainer_runtime/slurm_hostlist.h"
+
+#include <charconv>
+
+#include "fmt/format.h"
+
+namespace trainpkg::runtime {
+namespace {
+
+constexpr size_t kMaxHosts = size_t{1} << 20;
+constexpr size_t kMaxDigits = 18;  // fits int64_t
+
+absl::Status Invalid(std::string_view part, std::string_view what) {
+  return absl::InvalidArgumentError(fmt::format("\"{}\": {}", part, what));
+}
+
+// Splits on commas that are not inside brackets.
+std::vector<std::string_view> SplitTopLevel(std::string_view text) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') ++depth;
+    if (text[i] == ']') --depth;
+    if (text[i] == ',' && depth == 0) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+std::vector<std::string_view> Split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t at = text.find(separator); at != std::string_view::npos;
+       at = text.find(separator, start)) {
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+bool ParseDigits(std::string_view text, int64_t& out) {
+  if (text.empty() || text.size() > kMaxDigits) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size() && text.front() != '-';
+}
+
+// The numbers of "1-3,05,7" as strings, padded to their lower bound's width.
+absl::StatusOr<std::vector<std::string>> ExpandRanges(std::string_view body) {
+  std::vector<std::string> out;
+  for (std::string_view range : Split(body, ',')) {
+    size_t dash = range.find('-');
+    std::string_view lo_text = range.substr(0, dash);
+    std::string_view hi_text = dash == std::string_view::npos ? lo_text : range.substr(dash + 1);
+    int64_t lo = 0;
+    int64_t hi = 0;
+    if (!ParseDigits(lo_text, lo) || !ParseDigits(hi_text, hi)) {
+      return Invalid(range, "expected a number or a range like 1-4");
+    }
+    if (lo > hi) return Invalid(range, "range runs backwards");
+    if (static_cast<uint64_t>(hi - lo) >= kMaxHosts - out.size()) {
+      return Invalid(range, fmt::format("more than {} hosts", kMaxHosts));
+    }
+    for (int64_t n = lo; n <= hi; ++n) {
+      out.push_back(fmt::format("{:0{}}", n, lo_text.size()));
+    }
+  }
+  return out;
+}
+
+// Appends every expansion of one hostname pattern (no top-level commas).
+absl::Status ExpandName(std::string_view name, std::vector<std::string>& out) {
+  size_t open = name.find('[');
+  if (open == std::string_view::npos) {
+    if (name.find(']') != std::string_view::npos) return Invalid(name, "unbalanced ']'");
+    if (out.size() >= kMaxHosts) return Invalid(name, fmt::format("more than {} hosts", kMaxHosts));
+    out.emplace_back(name);
+    return absl::OkStatus();
+  }
+  size_t close = name.find(']', open);
+  if (close == std::string_view::npos) return Invalid(name, "unbalanced '['");
+  std::string_view body = name.substr(open + 1, close - open - 1);
+  if (body.find('[') != std::string_view::npos) return Invalid(name, "nested '['");
+  if (name.substr(0, open).find(']') != std::string_view::npos) {
+    return Invalid(name, "unbalanced ']'");
+  }
+  absl::StatusOr<std::vector<std::string>> numbers = ExpandRanges(body);
+  if (!numbers.ok()) return numbers.status();
+  std::vector<std::string> tails;
+  if (absl::Status s = ExpandName(name.substr(close + 1), tails); !s.ok()) return s;
+  std::string_view prefix = name.substr(0, open);
+  for (const std::string& number : *numbers) {
+    for (const std::string& tail : tails) {
+      if (out.size() >= kMaxHosts) {
+        return Invalid(name, fmt::format("more than {} hosts", kMaxHosts));
+      }
+      out.push_back(fmt::format("{}{}{}", prefix, number, tail));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> ExpandHostlist(std::string_view hostlist) {
+  std::vector<std::string> hosts;
+  for (std::string_view name : SplitTopLevel(hostlist)) {
+    if (name.empty()) return Invalid(hostlist, "empty host name");
+    if (absl::Status s = ExpandName(name, hosts); !s.ok()) return s;
+  }
+  return hosts;
+}
+
+absl::StatusOr<std::vector<int64_t>> ExpandTasksPerNode(std::string_view text) {
+  std::vector<int64_t> counts;
+  for (std::string_view entry : Split(text, ',')) {
+    std::string_view count_text = entry;
+    int64_t repeat = 1;
+    if (size_t paren = entry.find("(x"); paren != std::string_view::npos) {
+      count_text = entry.substr(0, paren);
+      std::string_view repeat_text = entry.substr(paren + 2);
+      if (!repeat_text.ends_with(')') ||
+          !ParseDigits(repeat_text.substr(0, repeat_text.size() - 1), repeat) || repeat < 1 ||
+          static_cast<size_t>(repeat) > kMaxHosts - counts.size()) {
+        return Invalid(entry, "expected N or N(xM)");
+      }
+    }
+    int64_t count = 0;
+    if (!ParseDigits(count_text, count) || count < 1) {
+      return Invalid(entry, "expected N or N(xM)");
+    }
+    counts.insert(counts.end(), static_cast<size_t>(repeat), count);
+  }
+  return counts;
+}
+
+}  // namespace trainpkg::runtime
