@@ -16,8 +16,8 @@
 // environment, then containerSpec.env with $(VAR) expansion. A job without
 // baseOutputDirectory gets <job dir>/output/.
 //
-// States: QUEUED (record created) -> PENDING (ports, env, processes being
-// started) -> RUNNING -> SUCCEEDED | FAILED | CANCELLING -> CANCELLED.
+// States: QUEUED (record created) -> PENDING (ports and env being prepared)
+// -> RUNNING (from the first replica's start) -> SUCCEEDED | FAILED | CANCELLING -> CANCELLED.
 //   SUCCEEDED  every replica of pools 0 (chief), 1 (workers) and 3
 //              (evaluators) exited 0. Parameter servers (pool 2) serve until
 //              the job ends, so they are then stopped (SIGTERM, SIGKILL after

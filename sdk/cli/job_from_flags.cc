@@ -21,8 +21,12 @@ absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Tim
       absl::StatusOr<jobspec::WorkerPoolSpec> pool =
           jobspec::ParseWorkerPoolSpecFlag(flags.worker_pool_specs[i]);
       if (!pool.ok()) {
+        // The parser's message starts with "--worker-pool-spec: "; say which one.
+        std::string message(pool.status().message());
+        constexpr std::string_view kPrefix = "--worker-pool-spec: ";
+        if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
         return absl::InvalidArgumentError(
-            absl::StrCat("--worker-pool-spec #", i + 1, ": ", pool.status().message()));
+            absl::StrCat("--worker-pool-spec #", i + 1, ": ", message));
       }
       job.job_spec.worker_pool_specs.push_back(*std::move(pool));
     }

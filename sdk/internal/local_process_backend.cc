@@ -73,12 +73,7 @@ void LocalProcessBackend::Supervise() {
   std::optional<jobspec::RpcStatus> failure = StartReplicas();
   Outcome outcome = Outcome::kFailed;
   if (!failure.has_value()) {
-    if (CancelRequested()) {
-      outcome = Outcome::kCancelled;
-    } else {
-      recorder_->SetState(jobspec::JobState::kRunning);
-      outcome = Monitor(failure);
-    }
+    outcome = CancelRequested() ? Outcome::kCancelled : Monitor(failure);
   }
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
   Stop();
@@ -144,6 +139,10 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     specs.push_back(std::move(spec));
   }
   ports->Release();
+  // RUNNING from the first spawn on (Vertex's startTime), so no replica
+  // output precedes it and short jobs get a true duration.
+  if (CancelRequested()) return std::nullopt;
+  recorder_->SetState(jobspec::JobState::kRunning);
   for (size_t i = 0; i < specs.size(); ++i) {
     if (CancelRequested()) return std::nullopt;
     absl::StatusOr<std::unique_ptr<RunningReplica>> running = RunningReplica::Start(
