@@ -44,17 +44,7 @@ void WriteAll(int fd, std::string_view data) {
   if (!submitted.ok()) ::_exit(kExitUsage);
   std::string log = (job.job_dir() / "supervisor.log").string();
   RedirectTo(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, {STDOUT_FILENO, STDERR_FILENO});
-  absl::StatusOr<jobspec::CustomJob> done;
-  {
-    SignalWatcher watcher([&job](int /*signal*/, int count) {
-      if (count == 1) {
-        job.Cancel();
-      } else {
-        job.Kill();
-      }
-    });
-    done = job.Wait();
-  }
+  absl::StatusOr<jobspec::CustomJob> done = WaitCancellingOnSignals(job);
   ::_exit(done.ok() ? ExitCodeForState(done->state) : kExitFailed);
 }
 

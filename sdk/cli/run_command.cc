@@ -16,17 +16,7 @@ int RunForeground(sdk::CustomJob job, std::ostream& err) {
   if (absl::Status status = job.Submit(); !status.ok()) {
     return ReportError(err, status, kExitUsage);
   }
-  absl::StatusOr<jobspec::CustomJob> done;
-  {
-    SignalWatcher watcher([&job](int /*signal*/, int count) {
-      if (count == 1) {
-        job.Cancel();
-      } else {
-        job.Kill();
-      }
-    });
-    done = job.Wait();
-  }
+  absl::StatusOr<jobspec::CustomJob> done = WaitCancellingOnSignals(job);
   if (!done.ok()) return ReportError(err, done.status(), kExitFailed);
   return ExitCodeForState(done->state);
 }

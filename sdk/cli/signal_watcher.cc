@@ -39,4 +39,15 @@ SignalWatcher::~SignalWatcher() {
   thread_.join();
 }
 
+absl::StatusOr<jobspec::CustomJob> WaitCancellingOnSignals(sdk::CustomJob& job) {
+  SignalWatcher watcher([&job](int /*signal*/, int count) {
+    if (count == 1) {
+      job.Cancel();
+    } else {
+      job.Kill();
+    }
+  });
+  return job.Wait();
+}
+
 }  // namespace trainpkg::cli

@@ -8,6 +8,10 @@
 #include <functional>
 #include <thread>
 
+#include "absl/status/statusor.h"
+#include "jobspec/custom_job.h"
+#include "sdk/custom_job.h"
+
 namespace trainpkg::cli {
 
 // Blocks SIGINT and SIGTERM in the calling thread, and so in every thread it
@@ -30,6 +34,11 @@ class SignalWatcher {
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
+
+// Waits for a submitted job while the first SIGINT/SIGTERM cancels it
+// (grace period) and any further one kills it at once. Returns Wait()'s
+// result. Same REQUIRES as SignalWatcher.
+absl::StatusOr<jobspec::CustomJob> WaitCancellingOnSignals(sdk::CustomJob& job);
 
 }  // namespace trainpkg::cli
 
