@@ -7,6 +7,7 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates clang-format python3
+  clang-14 libclang-rt-14-dev  # optional libFuzzer build of the Dockerfile parser fuzz target
   # libraries
   libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libyaml-cpp-dev
   libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev
@@ -17,6 +18,8 @@ PACKAGES=(
   docker-registry apache2-utils skopeo umoci runc busybox-static
   slurm-wlm slurmrestd munge
   procps psmisc curl
+  # peers the layer tests measure against
+  pigz
 )
 
 missing=()

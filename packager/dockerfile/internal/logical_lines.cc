@@ -1,0 +1,159 @@
+#include "packager/dockerfile/internal/logical_lines.h"
+
+#include <optional>
+#include <set>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "fmt/format.h"
+
+namespace trainpkg::packager::dockerfile::internal {
+namespace {
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+
+std::string_view TrimLeft(std::string_view s) {
+  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
+  return s;
+}
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsAlnum(char c) { return IsAlpha(c) || (c >= '0' && c <= '9'); }
+
+struct Directive {
+  std::string key;  // lowercased
+  std::string value;
+};
+
+// `#` blanks NAME blanks `=` blanks VALUE (VALUE non-empty, trailing blanks
+// dropped); NAME is a letter then letters/digits.
+std::optional<Directive> MatchDirective(std::string_view line) {
+  if (line.empty() || line.front() != '#') return std::nullopt;
+  line = TrimLeft(line.substr(1));
+  size_t n = 0;
+  if (line.empty() || !IsAlpha(line[0])) return std::nullopt;
+  while (n < line.size() && IsAlnum(line[n])) ++n;
+  std::string key = absl::AsciiStrToLower(std::string(line.substr(0, n)));
+  line = TrimLeft(line.substr(n));
+  if (line.empty() || line.front() != '=') return std::nullopt;
+  std::string_view value = TrimRight(TrimLeft(line.substr(1)));
+  if (value.empty()) return std::nullopt;
+  return Directive{std::move(key), std::string(value)};
+}
+
+class DirectiveReader {
+ public:
+  DirectiveReader(std::string_view path, LexedDockerfile& out) : path_(path), out_(out) {}
+
+  // Reads `line` (left-trimmed) as a directive while directives may still
+  // appear; the first line that is not a known directive ends them.
+  absl::Status Read(std::string_view line, int line_no) {
+    if (done_) return absl::OkStatus();
+    std::optional<Directive> d = MatchDirective(line);
+    if (!d || (d->key != "escape" && d->key != "syntax" && d->key != "check")) {
+      done_ = true;
+      return absl::OkStatus();
+    }
+    if (!seen_.insert(d->key).second) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}:{}: only one '{}' parser directive can be used; directives go once, at the top",
+          path_, line_no, d->key));
+    }
+    if (d->key == "escape") {
+      if (d->value != "\\" && d->value != "`") {
+        return absl::InvalidArgumentError(fmt::format(
+            "{}:{}: invalid escape token '{}'; valid: \\ or `", path_, line_no, d->value));
+      }
+      out_.escape = d->value[0];
+    } else if (d->key == "syntax") {
+      out_.syntax = d->value;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string_view path_;
+  LexedDockerfile& out_;
+  bool done_ = false;
+  std::set<std::string> seen_;
+};
+
+bool IsComment(std::string_view raw) {
+  std::string_view t = TrimLeft(raw);
+  return !t.empty() && t.front() == '#';
+}
+
+// Removes a trailing escape (plus blanks after it); true when one was there.
+bool TrimContinuation(std::string& line, char escape) {
+  size_t end = line.size();
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
+  if (end == 0 || line[end - 1] != escape) return false;
+  line.resize(end - 1);
+  return true;
+}
+
+std::vector<std::string_view> PhysicalLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+}  // namespace
+
+absl::StatusOr<LexedDockerfile> SplitLogicalLines(std::string_view text, std::string_view path) {
+  LexedDockerfile out;
+  DirectiveReader directives(path, out);
+  std::vector<std::string_view> physical = PhysicalLines(text);
+  size_t i = 0;
+  while (i < physical.size()) {
+    const int first = static_cast<int>(i) + 1;
+    std::string_view start = TrimLeft(physical[i]);
+    if (absl::Status s = directives.Read(start, first); !s.ok()) return s;
+    ++i;
+    if (!start.empty() && start.front() == '#') continue;
+    std::string line(start);
+    bool continues = TrimContinuation(line, out.escape);
+    if (!continues && TrimLeft(line).empty()) continue;
+    bool empty_continuation = false;
+    while (continues && i < physical.size()) {
+      std::string_view raw = physical[i];
+      if (absl::Status s = directives.Read(TrimLeft(raw), static_cast<int>(i) + 1); !s.ok()) {
+        return s;
+      }
+      ++i;
+      if (IsComment(raw)) continue;
+      if (TrimLeft(raw).empty()) {
+        empty_continuation = true;
+        continue;
+      }
+      std::string next(raw);
+      continues = TrimContinuation(next, out.escape);
+      line += next;
+    }
+    const int last = static_cast<int>(i);
+    if (empty_continuation) {
+      out.warnings.push_back(fmt::format(
+          "{}:{}: empty continuation line (Docker will make this an error); remove the blank "
+          "line or the trailing escape before it",
+          path, first));
+    }
+    if (TrimLeft(line).empty()) continue;
+    out.lines.push_back({std::move(line), {first, last}});
+  }
+  return out;
+}
+
+}  // namespace trainpkg::packager::dockerfile::internal

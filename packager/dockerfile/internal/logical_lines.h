@@ -1,0 +1,32 @@
+// Splits Dockerfile text into logical lines: parser directives read, comments
+// dropped, continuations joined (BuildKit's rules, see logical_lines.cc).
+#ifndef TRAINPKG_PACKAGER_DOCKERFILE_INTERNAL_LOGICAL_LINES_H_
+#define TRAINPKG_PACKAGER_DOCKERFILE_INTERNAL_LOGICAL_LINES_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "packager/dockerfile/instruction.h"
+
+namespace trainpkg::packager::dockerfile::internal {
+
+struct LogicalLine {
+  std::string text;  // continuation characters removed, lines concatenated
+  SourceRange lines;
+};
+
+struct LexedDockerfile {
+  char escape = '\\';
+  std::string syntax;
+  std::vector<LogicalLine> lines;
+  std::vector<std::string> warnings;  // "path:line: text"
+};
+
+// InvalidArgument "path:line: ..." for a bad or repeated directive.
+absl::StatusOr<LexedDockerfile> SplitLogicalLines(std::string_view text, std::string_view path);
+
+}  // namespace trainpkg::packager::dockerfile::internal
+
+#endif  // TRAINPKG_PACKAGER_DOCKERFILE_INTERNAL_LOGICAL_LINES_H_

@@ -1,0 +1,87 @@
+// What goes into a layer: entries that map files of a source root (the build
+// context) to paths in the image, plus whiteouts for deletion layers.
+//
+//   LayerSource src{.root = "/ctx", .entries = {
+//       LayerEntry::Copy("app/bin", "/usr/local/bin/app", {.mode = 0755}),
+//       LayerEntry::Copy("data", "/srv/data", {.owner = Owner{1000, 1000}}),
+//       LayerEntry::Whiteout("/etc/motd"),
+//       LayerEntry::OpaqueWhiteout("/var/cache")}};
+//   LayerSource tree = LayerSource::DirectoryTree("/rootfs");  // the whole tree at /
+//
+// Paths:
+// - `source` is relative to `root` (a leading '/' is read as relative to it,
+//   like a Dockerfile COPY source). It is resolved with symlinks followed; it
+//   must stay inside `root`, lexically ("../x") and after resolution (a symlink
+//   to "/etc"), otherwise WriteLayer fails with InvalidArgument naming it.
+// - `destination` is the final path in the image: a file source lands exactly
+//   there, a directory source's contents land under it (Dockerfile trailing-
+//   slash rules are the caller's). It is normalised: leading '/', "." and ".."
+//   are resolved lexically; one that climbs above "/" is InvalidArgument.
+// Inside a copied directory symlinks are kept as symlinks (never followed),
+// and files sharing an inode are kept as hardlinks.
+#ifndef TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
+#define TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainpkg::packager {
+
+// Numeric owner of an entry (COPY --chown after name resolution).
+struct Owner {
+  uint32_t uid = 0;
+  uint32_t gid = 0;
+  friend bool operator==(const Owner&, const Owner&) = default;
+};
+
+// Per-entry overrides; absent fields take the reproducible defaults (root
+// owner; modes 0755 for directories and executables, 0644 for other files).
+struct EntryOverrides {
+  std::optional<Owner> owner;    // --chown: every entry the copy produces
+  std::optional<uint32_t> mode;  // --chmod: permission bits (& 07777) of files and dirs
+};
+
+struct LayerEntry {
+  enum class Kind {
+    kCopy,            // copy `source` (file, directory or symlink target) to `destination`
+    kWhiteout,        // delete `destination` from lower layers (".wh.<name>")
+    kOpaqueWhiteout,  // hide every lower-layer child of `destination` (".wh..wh..opq")
+  };
+
+  static LayerEntry Copy(std::filesystem::path source, std::string destination,
+                         EntryOverrides overrides = {}) {
+    return LayerEntry{Kind::kCopy, std::move(source), std::move(destination), overrides};
+  }
+  static LayerEntry Whiteout(std::string destination) {
+    return LayerEntry{Kind::kWhiteout, {}, std::move(destination), {}};
+  }
+  static LayerEntry OpaqueWhiteout(std::string destination) {
+    return LayerEntry{Kind::kOpaqueWhiteout, {}, std::move(destination), {}};
+  }
+
+  Kind kind = Kind::kCopy;
+  std::filesystem::path source;  // kCopy only
+  std::string destination;
+  EntryOverrides overrides;
+};
+
+struct LayerSource {
+  // The whole tree under `root` as the image root (a rootfs, a RUN diff).
+  static LayerSource DirectoryTree(std::filesystem::path root) {
+    LayerSource source{std::move(root), {}};
+    source.entries.push_back(LayerEntry::Copy(".", "/"));
+    return source;
+  }
+
+  std::filesystem::path root;  // the build context; must exist
+  // Applied in order: a later entry for the same image path replaces an
+  // earlier one (a layer never holds two entries for one path).
+  std::vector<LayerEntry> entries;
+};
+
+}  // namespace trainpkg::packager
+
+#endif  // TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_

@@ -1,0 +1,43 @@
+// How a layer is written: timestamps and compression.
+#ifndef TRAINPKG_PACKAGER_LAYER_LAYER_OPTIONS_H_
+#define TRAINPKG_PACKAGER_LAYER_LAYER_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace trainpkg::packager {
+
+// What an entry's mtime becomes, given epoch E = source_date_epoch or 0.
+enum class MtimePolicy {
+  // min(file mtime, E), never below 0: like `tar --clamp-mtime`, umoci, and
+  // BuildKit's rewrite-timestamp. Files newer than E (a fresh checkout) get E.
+  kClamp,
+  // E for every entry, whatever the file says (`tar --mtime=@E`, ko).
+  kSet,
+};
+
+enum class LayerCompression {
+  kGzip,  // application/vnd.oci.image.layer.v1.tar+gzip
+  kNone,  // application/vnd.oci.image.layer.v1.tar (digest == diff_id)
+};
+
+struct LayerOptions {
+  // SOURCE_DATE_EPOCH (see source_date_epoch.h). Unset: E = 0, so every
+  // mtime is 1970-01-01T00:00:00Z under either policy.
+  std::optional<int64_t> source_date_epoch;
+  MtimePolicy mtime_policy = MtimePolicy::kClamp;
+
+  LayerCompression compression = LayerCompression::kGzip;
+  // libdeflate level 0..12. 6 by measurement (docs/adr/2026-11-22-layer-compression.md).
+  int gzip_level = 6;
+  // Bytes of tar per gzip member. Part of the output's identity: the same
+  // input, level and block size give the same digest.
+  size_t gzip_block_size = size_t{1} << 20;
+  // Compression threads (>= 1). Never changes the output bytes.
+  int threads = 2;
+};
+
+}  // namespace trainpkg::packager
+
+#endif  // TRAINPKG_PACKAGER_LAYER_LAYER_OPTIONS_H_

@@ -1,0 +1,36 @@
+// An HttpTransport decorator that authorizes requests for one set of scopes
+// on one registry: it attaches what the Authenticator knows and, on a 401
+// with a challenge, answers it and sends the request once more (only when
+// its body can be replayed).
+#ifndef TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_
+#define TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "registry/auth/authenticator.h"
+#include "registry/http_transport.h"
+
+namespace trainpkg::registry {
+
+// Thread-safe when `inner` is.
+class AuthTransport final : public HttpTransport {
+ public:
+  AuthTransport(std::shared_ptr<HttpTransport> inner, std::shared_ptr<Authenticator> auth,
+                std::vector<std::string> scopes)
+      : inner_(std::move(inner)), auth_(std::move(auth)), scopes_(std::move(scopes)) {}
+
+  // A 401 that cannot be answered comes back as the response; a failure to
+  // get a token comes back as its Status.
+  absl::StatusOr<HttpResponse> Send(const HttpRequest& request) override;
+
+ private:
+  std::shared_ptr<HttpTransport> inner_;
+  std::shared_ptr<Authenticator> auth_;
+  std::vector<std::string> scopes_;
+};
+
+}  // namespace trainpkg::registry
+
+#endif  // TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_

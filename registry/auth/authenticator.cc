@@ -1,0 +1,170 @@
+#include "registry/auth/authenticator.h"
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_join.h"
+#include "base/log.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "registry/auth/scope.h"
+#include "registry/internal/url.h"
+#include "registry/registry_error.h"
+
+namespace trainpkg::registry {
+namespace {
+
+constexpr char kClientId[] = "trainpkg";
+constexpr int64_t kDefaultTokenSeconds = 60;  // token.md: default and minimum
+
+std::string BasicHeader(const Credential& c) {
+  return "Basic " + absl::Base64Escape(c.username + ":" + c.password);
+}
+
+bool HasPassword(const Credential& c) { return !c.username.empty() || !c.password.empty(); }
+
+const Challenge* Find(const std::vector<Challenge>& challenges, std::string_view scheme) {
+  for (const Challenge& c : challenges) {
+    if (c.scheme == scheme) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Authenticator::Authenticator(std::string registry, std::shared_ptr<Keychain> keychain,
+                             std::shared_ptr<HttpTransport> transport, Clock& clock)
+    : registry_(std::move(registry)),
+      keychain_(std::move(keychain)),
+      transport_(std::move(transport)),
+      clock_(clock) {}
+
+absl::StatusOr<Credential> Authenticator::CredentialLocked() {
+  if (!credential_.has_value()) {
+    absl::StatusOr<Credential> resolved = keychain_->Resolve(registry_);
+    if (!resolved.ok()) {
+      return absl::Status(resolved.status().code(),
+                          fmt::format("finding credentials for {}: {}", registry_,
+                                      std::string(resolved.status().message())));
+    }
+    credential_ = *resolved;
+  }
+  return *credential_;
+}
+
+absl::StatusOr<std::optional<std::string>> Authenticator::AuthorizationFor(
+    const std::vector<std::string>& scopes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (scheme_ == "basic") {
+    TP_ASSIGN_OR_RETURN(Credential credential, CredentialLocked());
+    if (!HasPassword(credential)) return std::nullopt;
+    return BasicHeader(credential);
+  }
+  if (scheme_ == "bearer") return BearerLocked(scopes, /*fresh=*/false);
+  return std::nullopt;
+}
+
+absl::StatusOr<std::optional<std::string>> Authenticator::Answer(
+    const std::vector<Challenge>& challenges, const std::vector<std::string>& scopes,
+    const std::optional<std::string>& rejected) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::optional<std::string> header;
+  if (const Challenge* bearer = Find(challenges, "bearer")) {
+    scheme_ = "bearer";
+    realm_ = bearer->Param("realm");
+    service_ = bearer->Param("service");
+    if (realm_.empty()) {
+      return absl::UnauthenticatedError(
+          fmt::format("{} asked for a bearer token but named no realm to get it from", registry_));
+    }
+    std::vector<std::string> wanted = MergeScopes(scopes, bearer->Param("scope"));
+    bool token_rejected = rejected.has_value() && rejected->starts_with("Bearer ");
+    TP_ASSIGN_OR_RETURN(header, BearerLocked(wanted, token_rejected));
+  } else if (Find(challenges, "basic") != nullptr) {
+    scheme_ = "basic";
+    TP_ASSIGN_OR_RETURN(Credential credential, CredentialLocked());
+    if (HasPassword(credential)) header = BasicHeader(credential);
+  }
+  if (header == rejected) return std::nullopt;
+  return header;
+}
+
+absl::StatusOr<std::string> Authenticator::BearerLocked(const std::vector<std::string>& scopes,
+                                                        bool fresh) {
+  std::string key = absl::StrJoin(scopes, " ");
+  auto cached = tokens_.find(key);
+  if (!fresh && cached != tokens_.end() && clock_.Now() < cached->second.expires) {
+    return cached->second.header;
+  }
+  TP_ASSIGN_OR_RETURN(Credential credential, CredentialLocked());
+  TP_ASSIGN_OR_RETURN(Token token, FetchToken(credential, scopes));
+  tokens_[key] = token;
+  return token.header;
+}
+
+absl::StatusOr<Authenticator::Token> Authenticator::FetchToken(
+    const Credential& credential, const std::vector<std::string>& scopes) {
+  if (!credential.registry_token.empty()) {
+    return Token{"Bearer " + credential.registry_token, absl::InfiniteFuture()};
+  }
+  std::string context = fmt::format("getting a token for \"{}\" from {}",
+                                    absl::StrJoin(scopes, " "), internal::UrlForDisplay(realm_));
+  if (!credential.identity_token.empty()) {
+    TP_ASSIGN_OR_RETURN(HttpResponse posted, PostOAuth(credential, scopes));
+    if (posted.status != 404 && posted.status != 405) return ParseToken(posted, context);
+    TP_LOG(INFO, "{} has no OAuth2 endpoint (HTTP {}); using GET", realm_, posted.status);
+  }
+  TP_ASSIGN_OR_RETURN(HttpResponse got, GetToken(credential, scopes));
+  return ParseToken(got, context);
+}
+
+absl::StatusOr<HttpResponse> Authenticator::PostOAuth(const Credential& credential,
+                                                      const std::vector<std::string>& scopes) {
+  std::string form = fmt::format(
+      "grant_type=refresh_token&client_id={}&service={}&scope={}&refresh_token={}", kClientId,
+      internal::UrlEncode(service_), internal::UrlEncode(absl::StrJoin(scopes, " ")),
+      internal::UrlEncode(credential.identity_token));
+  StringBodySource body(std::move(form));
+  HttpRequest request = MakeRequest("POST", realm_, true);
+  request.body = &body;
+  request.headers.Add("Content-Type", "application/x-www-form-urlencoded");
+  return transport_->Send(request);
+}
+
+absl::StatusOr<HttpResponse> Authenticator::GetToken(const Credential& credential,
+                                                     const std::vector<std::string>& scopes) {
+  std::string url = realm_ + (realm_.find('?') == std::string::npos ? "?" : "&");
+  url += "service=" + internal::UrlEncode(service_);
+  for (const std::string& scope : scopes) url += "&scope=" + internal::UrlEncode(scope);
+  HttpRequest request = MakeRequest("GET", url, true);
+  if (HasPassword(credential)) request.headers.Add("Authorization", BasicHeader(credential));
+  return transport_->Send(request);
+}
+
+absl::StatusOr<Authenticator::Token> Authenticator::ParseToken(const HttpResponse& response,
+                                                               std::string_view context) {
+  if (response.status != 200) return StatusFromResponse(response, context);
+  nlohmann::json doc = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  std::string token;
+  if (doc.is_object()) {
+    if (doc.contains("token") && doc["token"].is_string()) token = doc["token"];
+    if (token.empty() && doc.contains("access_token") && doc["access_token"].is_string()) {
+      token = doc["access_token"];
+    }
+  }
+  if (token.empty()) {
+    return absl::UnauthenticatedError(
+        fmt::format("{}: the response holds no \"token\" or \"access_token\"", context));
+  }
+  int64_t seconds = kDefaultTokenSeconds;
+  if (doc.contains("expires_in") && doc["expires_in"].is_number_integer()) {
+    seconds = std::max(kDefaultTokenSeconds, doc["expires_in"].get<int64_t>());
+  }
+  if (doc.contains("refresh_token") && doc["refresh_token"].is_string() && credential_) {
+    credential_->identity_token = doc["refresh_token"];
+  }
+  // Renew at 90% of the lifetime, before the registry starts refusing it.
+  absl::Time expires = clock_.Now() + absl::Seconds(seconds) * 0.9;
+  return Token{"Bearer " + token, expires};
+}
+
+}  // namespace trainpkg::registry

@@ -1,0 +1,79 @@
+// Answers a registry's WWW-Authenticate challenges for one registry host:
+// Basic with the keychain's username and password, or Bearer by asking the
+// challenge's token realm (GET with Basic or anonymous credentials; POST
+// grant_type=refresh_token when the credential is an identity token, falling
+// back to GET when the server has no OAuth2 endpoint). Tokens are cached per
+// scope set and fetched again shortly before they expire.
+#ifndef TRAINPKG_REGISTRY_AUTH_AUTHENTICATOR_H_
+#define TRAINPKG_REGISTRY_AUTH_AUTHENTICATOR_H_
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "registry/auth/challenge.h"
+#include "registry/auth/credential.h"
+#include "registry/clock.h"
+#include "registry/http_transport.h"
+
+namespace trainpkg::registry {
+
+// Thread-safe. `keychain` is asked once, on the first challenge.
+class Authenticator {
+ public:
+  // `transport` carries the token requests; `clock` must outlive this.
+  Authenticator(std::string registry, std::shared_ptr<Keychain> keychain,
+                std::shared_ptr<HttpTransport> transport, Clock& clock);
+
+  // The Authorization header value for a request needing `scopes`, once a
+  // challenge told us the scheme (a token is fetched if none is cached);
+  // nullopt before any challenge was seen.
+  absl::StatusOr<std::optional<std::string>> AuthorizationFor(
+      const std::vector<std::string>& scopes);
+
+  // Handles a 401 carrying `challenges` for a request that needed `scopes`
+  // and was sent with `rejected` (nullopt: sent without). Returns the header
+  // to retry with, or nullopt when there is nothing new to try (the 401 is
+  // then the answer). Unauthenticated when the token server refuses;
+  // secrets never appear in a Status.
+  absl::StatusOr<std::optional<std::string>> Answer(const std::vector<Challenge>& challenges,
+                                                    const std::vector<std::string>& scopes,
+                                                    const std::optional<std::string>& rejected);
+
+ private:
+  struct Token {
+    std::string header;
+    absl::Time expires;
+  };
+
+  absl::StatusOr<Credential> CredentialLocked();
+  absl::StatusOr<std::string> BearerLocked(const std::vector<std::string>& scopes, bool fresh);
+  absl::StatusOr<Token> FetchToken(const Credential& credential,
+                                   const std::vector<std::string>& scopes);
+  absl::StatusOr<HttpResponse> PostOAuth(const Credential& credential,
+                                         const std::vector<std::string>& scopes);
+  absl::StatusOr<HttpResponse> GetToken(const Credential& credential,
+                                        const std::vector<std::string>& scopes);
+  absl::StatusOr<Token> ParseToken(const HttpResponse& response, std::string_view context);
+
+  const std::string registry_;
+  const std::shared_ptr<Keychain> keychain_;
+  const std::shared_ptr<HttpTransport> transport_;
+  Clock& clock_;
+
+  std::mutex mu_;
+  std::optional<Credential> credential_;
+  std::string scheme_;  // "", "basic" or "bearer"
+  std::string realm_;   // bearer token endpoint
+  std::string service_;
+  std::map<std::string, Token> tokens_;  // by joined scopes
+};
+
+}  // namespace trainpkg::registry
+
+#endif  // TRAINPKG_REGISTRY_AUTH_AUTHENTICATOR_H_

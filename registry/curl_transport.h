@@ -1,0 +1,37 @@
+// The libcurl HttpTransport: connection reuse across requests and threads,
+// HTTP/2 when the server offers it over TLS, certificates verified against the
+// system CAs plus a per-registry CA file like docker's certs.d.
+#ifndef TRAINPKG_REGISTRY_CURL_TRANSPORT_H_
+#define TRAINPKG_REGISTRY_CURL_TRANSPORT_H_
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "registry/http_transport.h"
+
+namespace trainpkg::registry {
+
+struct CurlTransportOptions {
+  // `<certs_dir>/<host[:port]>/ca.crt`, when present, is trusted for that
+  // host in addition to the system CAs (docker's layout).
+  std::filesystem::path certs_dir = "/etc/docker/certs.d";
+  // Hosts ("host[:port]") whose certificates are not verified: docker's
+  // insecure-registries. Empty by default.
+  std::vector<std::string> insecure_registries;
+  absl::Duration connect_timeout = absl::Seconds(30);
+  // A transfer moving no bytes for this long fails with kTimeout.
+  absl::Duration stall_timeout = absl::Seconds(60);
+  std::string user_agent = "trainpkg/0.1";
+};
+
+// Failures: kConnect/kReset → Unavailable, kTimeout → DeadlineExceeded,
+// kTlsHandshake/kTlsVerify → FailedPrecondition (naming the CA file that
+// would be read), kAborted → the source's or sink's Status. Thread-safe.
+std::unique_ptr<HttpTransport> MakeCurlTransport(CurlTransportOptions options);
+
+}  // namespace trainpkg::registry
+
+#endif  // TRAINPKG_REGISTRY_CURL_TRANSPORT_H_

@@ -1,0 +1,127 @@
+#include "registry/oci/image_index.h"
+
+#include <utility>
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "registry/oci/internal/canonical_json.h"
+#include "registry/oci/internal/descriptor_json.h"
+#include "registry/oci/internal/json_reader.h"
+#include "registry/oci/internal/media_type_rules.h"
+
+namespace trainpkg::oci {
+namespace {
+
+using internal::IndexPath;
+using internal::ObjectReader;
+using internal::OrderedJson;
+using internal::PathError;
+
+absl::StatusOr<ImageIndex> IndexFromJson(const nlohmann::json& json) {
+  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
+  ImageIndex index;
+  index.media_type.clear();
+  int64_t schema_version = 0;
+  TP_RETURN_IF_ERROR(reader.Require("schemaVersion"));
+  TP_RETURN_IF_ERROR(reader.ReadInt64("schemaVersion", &schema_version));
+  index.schema_version = static_cast<int>(schema_version);
+  if (index.schema_version != schema_version) {
+    return PathError("schemaVersion", fmt::format("{} is out of range", schema_version));
+  }
+  TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &index.media_type));
+  TP_RETURN_IF_ERROR(reader.ReadString("artifactType", &index.artifact_type));
+  TP_RETURN_IF_ERROR(reader.Require("manifests"));
+  TP_RETURN_IF_ERROR(reader.ForEach(
+      "manifests", [&index](const nlohmann::json& item, const std::string& path) -> absl::Status {
+        TP_ASSIGN_OR_RETURN(Descriptor entry, internal::DescriptorFromJson(item, path));
+        index.manifests.push_back(std::move(entry));
+        return absl::OkStatus();
+      }));
+  if (const nlohmann::json* subject = reader.Find("subject"); subject != nullptr) {
+    TP_ASSIGN_OR_RETURN(index.subject, internal::DescriptorFromJson(*subject, "subject"));
+  }
+  TP_RETURN_IF_ERROR(reader.ReadStringMap("annotations", &index.annotations));
+  return index;
+}
+
+}  // namespace
+
+absl::StatusOr<ImageIndex> ParseImageIndex(std::string_view json) {
+  absl::StatusOr<nlohmann::json> parsed = internal::ParseJsonText(json);
+  absl::StatusOr<ImageIndex> index =
+      parsed.ok() ? IndexFromJson(*parsed) : absl::StatusOr<ImageIndex>(parsed.status());
+  if (!index.ok()) {
+    return absl::InvalidArgumentError(
+        fmt::format("image index: {}", std::string(index.status().message())));
+  }
+  return index;
+}
+
+std::string SerializeImageIndex(const ImageIndex& index) {
+  OrderedJson json = OrderedJson::object();
+  json["schemaVersion"] = index.schema_version;
+  internal::PutString(json, "mediaType", index.media_type);
+  internal::PutString(json, "artifactType", index.artifact_type);
+  OrderedJson manifests = OrderedJson::array();
+  for (const Descriptor& entry : index.manifests) {
+    manifests.push_back(internal::DescriptorToJson(entry));
+  }
+  json["manifests"] = std::move(manifests);
+  if (index.subject.has_value()) json["subject"] = internal::DescriptorToJson(*index.subject);
+  internal::PutStringMap(json, "annotations", index.annotations);
+  return internal::CanonicalDump(json);
+}
+
+absl::Status ValidateImageIndex(const ImageIndex& index) {
+  if (index.schema_version != 2) {
+    return PathError("schemaVersion", fmt::format("must be 2, got {}", index.schema_version));
+  }
+  if (!index.media_type.empty() && !IsIndexMediaType(index.media_type)) {
+    return PathError(
+        "mediaType",
+        fmt::format("\"{}\" is not an image index media type (expected {} or {})", index.media_type,
+                    media_types::kOciImageIndex, media_types::kDockerManifestList));
+  }
+  MediaTypeFamily family =
+      index.media_type.empty() ? MediaTypeFamily::kOci : FamilyOf(index.media_type);
+  for (size_t i = 0; i < index.manifests.size(); ++i) {
+    const Descriptor& entry = index.manifests[i];
+    std::string path = IndexPath("manifests", i);
+    TP_RETURN_IF_ERROR(ValidateDescriptor(entry, path));
+    TP_RETURN_IF_ERROR(internal::CheckSameFamily(entry, path, family, "index"));
+    if (family == MediaTypeFamily::kDocker) {
+      if (entry.media_type != media_types::kDockerManifest) {
+        return PathError(path + ".mediaType",
+                         fmt::format("a Docker manifest list holds only {}, got \"{}\"",
+                                     media_types::kDockerManifest, entry.media_type));
+      }
+      if (!entry.platform.has_value()) {
+        return PathError(path + ".platform", "required in a Docker manifest list");
+      }
+    }
+  }
+  if (index.subject.has_value()) {
+    TP_RETURN_IF_ERROR(ValidateDescriptor(*index.subject, "subject"));
+  }
+  if (family == MediaTypeFamily::kDocker &&
+      (index.subject.has_value() || !index.artifact_type.empty())) {
+    return PathError(index.subject.has_value() ? "subject" : "artifactType",
+                     "OCI-only field in a Docker manifest list");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Descriptor> SelectManifest(const ImageIndex& index, const Platform& wanted) {
+  std::vector<std::string> offered;
+  for (const Descriptor& entry : index.manifests) {
+    if (!entry.platform.has_value()) continue;
+    if (PlatformMatches(*entry.platform, wanted)) return entry;
+    offered.push_back(FormatPlatform(*entry.platform));
+  }
+  return absl::NotFoundError(
+      fmt::format("no manifest for platform {} in the index (it has: {})", FormatPlatform(wanted),
+                  offered.empty() ? std::string("no platform entries")
+                                  : fmt::format("{}", fmt::join(offered, ", "))));
+}
+
+}  // namespace trainpkg::oci

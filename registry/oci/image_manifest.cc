@@ -1,0 +1,147 @@
+#include "registry/oci/image_manifest.h"
+
+#include <utility>
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "registry/oci/internal/canonical_json.h"
+#include "registry/oci/internal/descriptor_json.h"
+#include "registry/oci/internal/json_reader.h"
+#include "registry/oci/internal/media_type_rules.h"
+
+namespace trainpkg::oci {
+namespace {
+
+using internal::IndexPath;
+using internal::ObjectReader;
+using internal::OrderedJson;
+using internal::PathError;
+
+absl::StatusOr<ImageManifest> ManifestFromJson(const nlohmann::json& json) {
+  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
+  ImageManifest manifest;
+  manifest.media_type.clear();
+  int64_t schema_version = 0;
+  TP_RETURN_IF_ERROR(reader.Require("schemaVersion"));
+  TP_RETURN_IF_ERROR(reader.ReadInt64("schemaVersion", &schema_version));
+  manifest.schema_version = static_cast<int>(schema_version);
+  if (manifest.schema_version != schema_version) {
+    return PathError("schemaVersion", fmt::format("{} is out of range", schema_version));
+  }
+  TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &manifest.media_type));
+  TP_RETURN_IF_ERROR(reader.ReadString("artifactType", &manifest.artifact_type));
+  TP_RETURN_IF_ERROR(reader.Require("config"));
+  TP_ASSIGN_OR_RETURN(manifest.config,
+                      internal::DescriptorFromJson(*reader.Find("config"), "config"));
+  TP_RETURN_IF_ERROR(reader.ForEach(
+      "layers", [&manifest](const nlohmann::json& item, const std::string& path) -> absl::Status {
+        TP_ASSIGN_OR_RETURN(Descriptor layer, internal::DescriptorFromJson(item, path));
+        manifest.layers.push_back(std::move(layer));
+        return absl::OkStatus();
+      }));
+  if (const nlohmann::json* subject = reader.Find("subject"); subject != nullptr) {
+    TP_ASSIGN_OR_RETURN(manifest.subject, internal::DescriptorFromJson(*subject, "subject"));
+  }
+  TP_RETURN_IF_ERROR(reader.ReadStringMap("annotations", &manifest.annotations));
+  return manifest;
+}
+
+}  // namespace
+
+absl::StatusOr<ImageManifest> ParseImageManifest(std::string_view json) {
+  absl::StatusOr<nlohmann::json> parsed = internal::ParseJsonText(json);
+  absl::StatusOr<ImageManifest> manifest =
+      parsed.ok() ? ManifestFromJson(*parsed) : absl::StatusOr<ImageManifest>(parsed.status());
+  if (!manifest.ok()) {
+    return absl::InvalidArgumentError(
+        fmt::format("image manifest: {}", std::string(manifest.status().message())));
+  }
+  return manifest;
+}
+
+std::string SerializeImageManifest(const ImageManifest& manifest) {
+  OrderedJson json = OrderedJson::object();
+  json["schemaVersion"] = manifest.schema_version;
+  internal::PutString(json, "mediaType", manifest.media_type);
+  internal::PutString(json, "artifactType", manifest.artifact_type);
+  json["config"] = internal::DescriptorToJson(manifest.config);
+  OrderedJson layers = OrderedJson::array();
+  for (const Descriptor& layer : manifest.layers)
+    layers.push_back(internal::DescriptorToJson(layer));
+  json["layers"] = std::move(layers);
+  if (manifest.subject.has_value()) json["subject"] = internal::DescriptorToJson(*manifest.subject);
+  internal::PutStringMap(json, "annotations", manifest.annotations);
+  return internal::CanonicalDump(json);
+}
+
+MediaTypeFamily ManifestFamily(const ImageManifest& manifest) {
+  if (manifest.media_type.empty()) return MediaTypeFamily::kOci;
+  return FamilyOf(manifest.media_type);
+}
+
+absl::Status ValidateImageManifest(const ImageManifest& manifest) {
+  if (manifest.schema_version != 2) {
+    return PathError("schemaVersion", fmt::format("must be 2, got {}", manifest.schema_version));
+  }
+  if (!manifest.media_type.empty() && !IsManifestMediaType(manifest.media_type)) {
+    return PathError("mediaType",
+                     fmt::format("\"{}\" is not an image manifest media type (expected {} or {})",
+                                 manifest.media_type, media_types::kOciImageManifest,
+                                 media_types::kDockerManifest));
+  }
+  MediaTypeFamily family = ManifestFamily(manifest);
+  std::string_view kind = "manifest";
+  TP_RETURN_IF_ERROR(ValidateDescriptor(manifest.config, "config"));
+  TP_RETURN_IF_ERROR(internal::CheckSameFamily(manifest.config, "config", family, kind));
+  for (size_t i = 0; i < manifest.layers.size(); ++i) {
+    std::string path = IndexPath("layers", i);
+    TP_RETURN_IF_ERROR(ValidateDescriptor(manifest.layers[i], path));
+    TP_RETURN_IF_ERROR(internal::CheckSameFamily(manifest.layers[i], path, family, kind));
+  }
+  if (manifest.subject.has_value()) {
+    TP_RETURN_IF_ERROR(ValidateDescriptor(*manifest.subject, "subject"));
+  }
+  if (family == MediaTypeFamily::kDocker) {
+    if (manifest.config.media_type != media_types::kDockerConfig) {
+      return PathError("config.mediaType",
+                       fmt::format("a Docker manifest needs config type {}, got \"{}\"",
+                                   media_types::kDockerConfig, manifest.config.media_type));
+    }
+    if (manifest.subject.has_value()) {
+      return PathError("subject", "OCI-only field in a Docker manifest");
+    }
+    if (!manifest.artifact_type.empty()) {
+      return PathError("artifactType", "OCI-only field in a Docker manifest");
+    }
+  }
+  if (manifest.config.media_type == media_types::kOciEmpty && manifest.artifact_type.empty()) {
+    return PathError("artifactType",
+                     fmt::format("required when config.mediaType is {}", media_types::kOciEmpty));
+  }
+  if (IsImageConfigMediaType(manifest.config.media_type)) {
+    for (size_t i = 0; i < manifest.layers.size(); ++i) {
+      if (!IsLayerMediaType(manifest.layers[i].media_type)) {
+        return PathError(IndexPath("layers", i) + ".mediaType",
+                         fmt::format("\"{}\" is not a layer media type (the config is an image "
+                                     "config)",
+                                     manifest.layers[i].media_type));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateImage(const ImageManifest& manifest, const ImageConfig& config) {
+  if (!IsImageConfigMediaType(manifest.config.media_type)) {
+    return PathError("config.mediaType", fmt::format("\"{}\" is not an image config media type",
+                                                     manifest.config.media_type));
+  }
+  if (manifest.layers.size() != config.rootfs.diff_ids.size()) {
+    return absl::InvalidArgumentError(
+        fmt::format("the manifest has {} layers but the config's rootfs.diff_ids has {}",
+                    manifest.layers.size(), config.rootfs.diff_ids.size()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trainpkg::oci

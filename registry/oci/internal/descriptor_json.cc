@@ -1,0 +1,70 @@
+#include "registry/oci/internal/descriptor_json.h"
+
+#include <utility>
+
+#include "base/status_macros.h"
+#include "registry/oci/internal/json_reader.h"
+
+namespace trainpkg::oci::internal {
+
+absl::StatusOr<Descriptor> DescriptorFromJson(const nlohmann::json& json, const std::string& path) {
+  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, path));
+  Descriptor descriptor;
+  TP_RETURN_IF_ERROR(reader.Require("mediaType"));
+  TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &descriptor.media_type));
+  TP_RETURN_IF_ERROR(reader.Require("digest"));
+  TP_RETURN_IF_ERROR(reader.ReadDigest("digest", &descriptor.digest));
+  TP_RETURN_IF_ERROR(reader.Require("size"));
+  TP_RETURN_IF_ERROR(reader.ReadInt64("size", &descriptor.size));
+  TP_RETURN_IF_ERROR(reader.ReadStringList("urls", &descriptor.urls));
+  TP_RETURN_IF_ERROR(reader.ReadStringMap("annotations", &descriptor.annotations));
+  if (reader.Find("data") != nullptr) {
+    std::string data;
+    TP_RETURN_IF_ERROR(reader.ReadString("data", &data));
+    descriptor.data = std::move(data);
+  }
+  if (const nlohmann::json* platform = reader.Find("platform"); platform != nullptr) {
+    TP_ASSIGN_OR_RETURN(descriptor.platform,
+                        PlatformFromJson(*platform, reader.PathOf("platform")));
+  }
+  TP_RETURN_IF_ERROR(reader.ReadString("artifactType", &descriptor.artifact_type));
+  return descriptor;
+}
+
+OrderedJson DescriptorToJson(const Descriptor& descriptor) {
+  OrderedJson json = OrderedJson::object();
+  json["mediaType"] = descriptor.media_type;
+  json["digest"] = descriptor.digest.ToString();
+  json["size"] = descriptor.size;
+  PutStringList(json, "urls", descriptor.urls);
+  PutStringMap(json, "annotations", descriptor.annotations);
+  if (descriptor.data.has_value()) json["data"] = *descriptor.data;
+  if (descriptor.platform.has_value()) json["platform"] = PlatformToJson(*descriptor.platform);
+  PutString(json, "artifactType", descriptor.artifact_type);
+  return json;
+}
+
+absl::StatusOr<Platform> PlatformFromJson(const nlohmann::json& json, const std::string& path) {
+  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, path));
+  Platform platform;
+  TP_RETURN_IF_ERROR(reader.ReadString("architecture", &platform.architecture));
+  TP_RETURN_IF_ERROR(reader.ReadString("os", &platform.os));
+  TP_RETURN_IF_ERROR(reader.ReadString("os.version", &platform.os_version));
+  TP_RETURN_IF_ERROR(reader.ReadStringList("os.features", &platform.os_features));
+  TP_RETURN_IF_ERROR(reader.ReadString("variant", &platform.variant));
+  TP_RETURN_IF_ERROR(reader.ReadStringList("features", &platform.features));
+  return platform;
+}
+
+OrderedJson PlatformToJson(const Platform& platform) {
+  OrderedJson json = OrderedJson::object();
+  json["architecture"] = platform.architecture;
+  json["os"] = platform.os;
+  PutString(json, "os.version", platform.os_version);
+  PutStringList(json, "os.features", platform.os_features);
+  PutString(json, "variant", platform.variant);
+  PutStringList(json, "features", platform.features);
+  return json;
+}
+
+}  // namespace trainpkg::oci::internal

@@ -1,0 +1,289 @@
+#include "registry/registry_client.h"
+
+#include <algorithm>
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "registry/auth/auth_transport.h"
+#include "registry/auth/scope.h"
+#include "registry/internal/digest.h"
+#include "registry/internal/url.h"
+#include "registry/registry_error.h"
+
+namespace trainpkg::registry {
+namespace {
+
+constexpr size_t kMaxManifestBytes = 4 * 1024 * 1024;
+
+std::string ShortDigest(std::string_view digest) {
+  return std::string(digest.substr(0, std::min<size_t>(digest.size(), 19))) + "…";
+}
+
+std::string MediaTypeOf(const HttpResponse& response) {
+  std::string type = response.headers.Get("Content-Type").value_or("");
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  return type;
+}
+
+// The URL in `Link: <url>; rel="next"`, or "".
+std::string NextLink(const HttpResponse& response) {
+  std::string link = response.headers.Get("Link").value_or("");
+  size_t open = link.find('<');
+  size_t close = link.find('>', open);
+  if (open == std::string::npos || close == std::string::npos) return "";
+  if (link.find("rel=\"next\"", close) == std::string::npos) return "";
+  return link.substr(open + 1, close - open - 1);
+}
+
+absl::Status CheckDigestSyntax(std::string_view digest) {
+  TP_RETURN_IF_ERROR(internal::ValidateDigest(digest));
+  if (!digest.starts_with("sha256:")) {
+    return absl::UnimplementedError(
+        fmt::format("digest {}: only sha256 content is verified", digest));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const std::vector<std::string>& DefaultManifestAccept() {
+  static const std::vector<std::string>* const types = new std::vector<std::string>{
+      "application/vnd.oci.image.manifest.v1+json",
+      "application/vnd.oci.image.index.v1+json",
+      "application/vnd.docker.distribution.manifest.v2+json",
+      "application/vnd.docker.distribution.manifest.list.v2+json",
+  };
+  return *types;
+}
+
+RegistryClient::RegistryClient(RegistryClientOptions options)
+    : keychain_(options.keychain ? options.keychain : std::make_shared<AnonymousKeychain>()),
+      insecure_(options.insecure_registries),
+      clock_(options.clock ? *options.clock : RealClock()) {
+  std::shared_ptr<HttpTransport> base = options.transport;
+  if (!base) {
+    CurlTransportOptions curl = options.curl;
+    curl.insecure_registries.insert(curl.insecure_registries.end(), insecure_.begin(),
+                                    insecure_.end());
+    base = MakeCurlTransport(std::move(curl));
+  }
+  transport_ = std::make_shared<RetryTransport>(std::move(base), options.retry, clock_);
+}
+
+absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string_view registry) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = endpoints_.find(std::string(registry));
+    if (it != endpoints_.end()) return it->second;
+  }
+  std::string host = RegistryApiHost(registry);
+  bool insecure = std::find(insecure_.begin(), insecure_.end(), registry) != insecure_.end();
+  bool allow_http = insecure || IsLoopbackRegistry(registry);
+  absl::Status last;
+  for (std::string_view scheme : {"https", "http"}) {
+    if (scheme == "http" && !allow_http) break;
+    std::string base_url = fmt::format("{}://{}", scheme, host);
+    absl::StatusOr<HttpResponse> probe =
+        transport_->Send(MakeRequest("GET", base_url + "/v2/", true));
+    if (probe.ok()) {
+      Endpoint endpoint{base_url, std::make_shared<Authenticator>(std::string(registry), keychain_,
+                                                                  transport_, clock_)};
+      std::lock_guard<std::mutex> lock(mu_);
+      return endpoints_.emplace(std::string(registry), endpoint).first->second;
+    }
+    last = probe.status();
+    TransportFailure failure = TransportFailureOf(last);
+    bool tls_refused = failure == TransportFailure::kTlsHandshake ||
+                       (insecure && failure == TransportFailure::kTlsVerify);
+    if (!tls_refused) break;
+  }
+  return absl::Status(
+      last.code(), fmt::format("reaching registry {}: {}", registry, std::string(last.message())));
+}
+
+absl::StatusOr<HttpResponse> RegistryClient::Send(const Endpoint& endpoint,
+                                                  const std::vector<std::string>& scopes,
+                                                  const HttpRequest& request) {
+  return AuthTransport(transport_, endpoint.auth, scopes).Send(request);
+}
+
+absl::Status RegistryClient::Ping(std::string_view registry) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(registry));
+  HttpRequest request = MakeRequest("GET", endpoint.base_url + "/v2/", true);
+  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, {}, request));
+  if (response.status == 200) return absl::OkStatus();
+  return StatusFromResponse(response, fmt::format("checking registry {}", registry));
+}
+
+absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repository& repo,
+                                                                 std::string_view digest) {
+  TP_RETURN_IF_ERROR(internal::ValidateDigest(digest));
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  HttpRequest request = MakeRequest(
+      "HEAD", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest), true);
+  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), request));
+  if (response.status == 404) return std::nullopt;
+  if (response.status != 200) {
+    return StatusFromResponse(
+        response, fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name()));
+  }
+  BlobInfo info{
+      .digest = response.headers.Get("Docker-Content-Digest").value_or(std::string(digest)),
+      .size = 0};
+  std::string length = response.headers.Get("Content-Length").value_or("0");
+  info.size = std::strtoull(length.c_str(), nullptr, 10);
+  return info;
+}
+
+absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo, std::string_view digest,
+                                                   const BodySink& sink) {
+  TP_RETURN_IF_ERROR(CheckDigestSyntax(digest));
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  internal::Sha256 sha;
+  uint64_t bytes = 0;
+  HttpRequest request = MakeRequest(
+      "GET", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest), true);
+  request.response_sink = [&](std::string_view chunk) {
+    sha.Update(chunk);
+    bytes += chunk.size();
+    return sink(chunk);
+  };
+  std::string context = fmt::format("pulling blob {} from {}", ShortDigest(digest), repo.Name());
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
+  if (!response.ok()) {
+    return absl::Status(response.status().code(),
+                        fmt::format("{}: {}", context, std::string(response.status().message())));
+  }
+  if (response->status != 200) return StatusFromResponse(*response, context);
+  std::string actual = sha.Finish();
+  if (actual != digest) {
+    return absl::DataLossError(
+        fmt::format("{}: the {} bytes received hash to {}", context, bytes, actual));
+  }
+  return bytes;
+}
+
+absl::Status RegistryClient::PushBlob(const Repository& repo, std::string_view digest,
+                                      BodySource& content) {
+  TP_RETURN_IF_ERROR(internal::ValidateDigest(digest));
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  std::string context = fmt::format("pushing blob {} to {}", ShortDigest(digest), repo.Name());
+  std::vector<std::string> scopes = PushScopes(repo.path);
+  // Starting a session twice only leaves an unused session behind, so the
+  // POST may be retried like an idempotent request.
+  HttpRequest start = MakeRequest(
+      "POST", fmt::format("{}/v2/{}/blobs/uploads/", endpoint.base_url, repo.path), true);
+  TP_ASSIGN_OR_RETURN(HttpResponse started, Send(endpoint, scopes, start));
+  if (started.status != 202) return StatusFromResponse(started, context);
+  std::optional<std::string> location = started.headers.Get("Location");
+  if (!location.has_value() || location->empty()) {
+    return absl::InternalError(fmt::format("{}: the registry sent no upload Location", context));
+  }
+  std::string url = internal::ResolveUrl(start.url, *location);
+  url +=
+      (url.find('?') == std::string::npos ? "?digest=" : "&digest=") + internal::UrlEncode(digest);
+  HttpRequest put = MakeRequest("PUT", url, false);
+  put.body = &content;
+  put.headers.Add("Content-Type", "application/octet-stream");
+  absl::StatusOr<HttpResponse> done = Send(endpoint, scopes, put);
+  if (!done.ok()) {
+    return absl::Status(done.status().code(),
+                        fmt::format("{}: {}", context, std::string(done.status().message())));
+  }
+  if (done->status != 201) return StatusFromResponse(*done, context);
+  std::optional<std::string> stored = done->headers.Get("Docker-Content-Digest");
+  if (stored.has_value() && *stored != digest) {
+    return absl::DataLossError(fmt::format("{}: the registry stored it as {}", context, *stored));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> RegistryClient::PutManifest(const Reference& ref,
+                                                        std::string_view media_type,
+                                                        std::string bytes) {
+  std::string digest = internal::Sha256Digest(bytes);
+  std::string context = fmt::format("pushing manifest {}", ref.String());
+  if (!ref.digest.empty() && ref.digest != digest) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: the manifest's digest is {}, not the one in the reference", context, digest));
+  }
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
+  StringBodySource body(std::move(bytes));
+  std::string identifier = ref.tag.empty() ? ref.Identifier() : ref.tag;
+  HttpRequest put = MakeRequest(
+      "PUT",
+      fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url, ref.repository.path, identifier),
+      true);
+  put.body = &body;
+  put.headers.Add("Content-Type", std::string(media_type));
+  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PushScopes(ref.repository.path), put));
+  if (response.status != 201) return StatusFromResponse(response, context);
+  std::optional<std::string> stored = response.headers.Get("Docker-Content-Digest");
+  if (stored.has_value() && *stored != digest) {
+    return absl::DataLossError(
+        fmt::format("{}: we sent {} but the registry reports {}", context, digest, *stored));
+  }
+  return digest;
+}
+
+absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
+                                                     const std::vector<std::string>& accept) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
+  std::string context = fmt::format("pulling manifest {}", ref.String());
+  ManifestBlob manifest;
+  HttpRequest get = MakeRequest("GET",
+                                fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url,
+                                            ref.repository.path, ref.Identifier()),
+                                true);
+  get.response_sink = [&](std::string_view chunk) {
+    if (manifest.bytes.size() + chunk.size() > kMaxManifestBytes) {
+      return absl::ResourceExhaustedError("the manifest is over 4 MiB");
+    }
+    manifest.bytes.append(chunk);
+    return absl::OkStatus();
+  };
+  for (const std::string& type : accept) get.headers.Add("Accept", type);
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(ref.repository.path), get);
+  if (!response.ok()) {
+    return absl::Status(response.status().code(),
+                        fmt::format("{}: {}", context, std::string(response.status().message())));
+  }
+  if (response->status != 200) return StatusFromResponse(*response, context);
+  manifest.media_type = MediaTypeOf(*response);
+  manifest.digest = internal::Sha256Digest(manifest.bytes);
+  std::string expected =
+      ref.digest.empty() ? response->headers.Get("Docker-Content-Digest").value_or("") : ref.digest;
+  if (expected.starts_with("sha256:") && expected != manifest.digest) {
+    return absl::DataLossError(fmt::format("{}: expected {}, received bytes hashing to {}", context,
+                                           expected, manifest.digest));
+  }
+  return manifest;
+}
+
+absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Repository& repo) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  std::string context = fmt::format("listing tags of {}", repo.Name());
+  std::vector<std::string> tags;
+  std::string url = fmt::format("{}/v2/{}/tags/list?n=1000", endpoint.base_url, repo.path);
+  while (!url.empty()) {
+    HttpRequest get = MakeRequest("GET", url, true);
+    TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), get));
+    if (response.status != 200) return StatusFromResponse(response, context);
+    nlohmann::json doc = nlohmann::json::parse(response.body, nullptr, false);
+    if (!doc.is_object()) {
+      return absl::InternalError(fmt::format("{}: the response is not a JSON object", context));
+    }
+    if (doc.contains("tags") && doc["tags"].is_array()) {
+      for (const nlohmann::json& tag : doc["tags"]) {
+        if (tag.is_string()) tags.push_back(tag);
+      }
+    }
+    std::string next = NextLink(response);
+    url = next.empty() ? "" : internal::ResolveUrl(url, next);
+  }
+  return tags;
+}
+
+}  // namespace trainpkg::registry

@@ -1,0 +1,117 @@
+// The distribution-API client: ping, blobs (stat, streamed download with
+// digest verification, monolithic upload), manifests (put, get, both
+// verified against their digest) and tags, over any OCI registry. Requests go
+// through AuthTransport → RetryTransport → the HTTP transport.
+#ifndef TRAINPKG_REGISTRY_REGISTRY_CLIENT_H_
+#define TRAINPKG_REGISTRY_REGISTRY_CLIENT_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "registry/auth/authenticator.h"
+#include "registry/auth/credential.h"
+#include "registry/clock.h"
+#include "registry/curl_transport.h"
+#include "registry/http_transport.h"
+#include "registry/reference.h"
+#include "registry/retry_transport.h"
+
+namespace trainpkg::registry {
+
+struct RegistryClientOptions {
+  std::shared_ptr<Keychain> keychain;  // null: anonymous
+  // Registries ("host[:port]") that may be spoken to over plain HTTP and
+  // whose certificates are not verified (docker's insecure-registries).
+  // Loopback registries may use plain HTTP too, but a TLS one is verified.
+  std::vector<std::string> insecure_registries;
+  CurlTransportOptions curl;                 // used when `transport` is null
+  std::shared_ptr<HttpTransport> transport;  // null: libcurl
+  RetryPolicy retry;
+  Clock* clock = nullptr;  // null: RealClock(); must outlive the client
+};
+
+struct BlobInfo {
+  std::string digest;
+  uint64_t size = 0;
+};
+
+struct ManifestBlob {
+  std::string media_type;  // the response's Content-Type, without parameters
+  std::string digest;      // sha256 of `bytes`
+  std::string bytes;       // exactly as stored
+};
+
+// The types GetManifest accepts by default: OCI and Docker v2 manifests and
+// indexes.
+const std::vector<std::string>& DefaultManifestAccept();
+
+// Thread-safe. Errors name the operation and the object ("pushing blob
+// sha256:ab12… to 127.0.0.1:5000/app: HTTP 401: UNAUTHORIZED: …"); codes
+// follow StatusFromResponse.
+class RegistryClient {
+ public:
+  explicit RegistryClient(RegistryClientOptions options);
+
+  // GET /v2/, authenticating when challenged: OK when the registry accepts
+  // our credentials. Also settles the scheme (https, or http where allowed).
+  absl::Status Ping(std::string_view registry);
+
+  // HEAD of a blob: its size and digest, or nullopt when the repository
+  // does not have it.
+  absl::StatusOr<std::optional<BlobInfo>> StatBlob(const Repository& repo, std::string_view digest);
+
+  // Streams the blob to `sink` and checks its digest (sha256) at the end:
+  // DataLoss when it differs, in which case what reached the sink must be
+  // discarded. Returns the number of bytes.
+  absl::StatusOr<uint64_t> FetchBlob(const Repository& repo, std::string_view digest,
+                                     const BodySink& sink);
+
+  // Uploads `content` as the blob `digest` in one request (POST, then PUT
+  // ?digest= to the returned Location, relative or absolute). The upload
+  // PUT is never replayed; a retry must start a new session.
+  absl::Status PushBlob(const Repository& repo, std::string_view digest, BodySource& content);
+
+  // PUTs `bytes` as `ref` (its tag, else its digest) with Content-Type
+  // `media_type`. Returns the digest, checked against the registry's
+  // Docker-Content-Digest and against `ref`'s digest when it has one.
+  absl::StatusOr<std::string> PutManifest(const Reference& ref, std::string_view media_type,
+                                          std::string bytes);
+
+  // GETs `ref` (up to 4 MiB) and checks it against `ref`'s digest, else the
+  // registry's Docker-Content-Digest (DataLoss on mismatch).
+  absl::StatusOr<ManifestBlob> GetManifest(
+      const Reference& ref, const std::vector<std::string>& accept = DefaultManifestAccept());
+
+  // Every tag of `repo`, following Link pagination.
+  absl::StatusOr<std::vector<std::string>> ListTags(const Repository& repo);
+
+ private:
+  struct Endpoint {
+    std::string base_url;  // "https://host:port"
+    std::shared_ptr<Authenticator> auth;
+  };
+
+  absl::StatusOr<Endpoint> EndpointFor(std::string_view registry);
+  absl::StatusOr<HttpResponse> Send(const Endpoint& endpoint,
+                                    const std::vector<std::string>& scopes,
+                                    const HttpRequest& request);
+
+  std::shared_ptr<Keychain> keychain_;
+  std::vector<std::string> insecure_;
+  Clock& clock_;
+  std::shared_ptr<HttpTransport> transport_;  // retrying
+  std::mutex mu_;
+  std::map<std::string, Endpoint> endpoints_;
+};
+
+}  // namespace trainpkg::registry
+
+#endif  // TRAINPKG_REGISTRY_REGISTRY_CLIENT_H_

@@ -1,0 +1,96 @@
+#include "registry/registry_error.h"
+
+#include <vector>
+
+#include "absl/strings/cord.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace trainpkg::registry {
+namespace {
+
+constexpr char kCodePayload[] = "trainpkg.registry/oci-error-code";
+constexpr size_t kMaxQuoted = 200;
+
+absl::StatusCode CodeForHttpStatus(int status) {
+  switch (status) {
+    case 400:
+    case 405:
+    case 413:
+    case 416:
+      return absl::StatusCode::kInvalidArgument;
+    case 401:
+      return absl::StatusCode::kUnauthenticated;
+    case 403:
+      return absl::StatusCode::kPermissionDenied;
+    case 404:
+      return absl::StatusCode::kNotFound;
+    case 408:
+      return absl::StatusCode::kDeadlineExceeded;
+    case 409:
+      return absl::StatusCode::kAborted;
+    case 429:
+      return absl::StatusCode::kResourceExhausted;
+    default:
+      return status >= 500 ? absl::StatusCode::kUnavailable : absl::StatusCode::kUnknown;
+  }
+}
+
+std::string Shorten(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  if (text.size() > kMaxQuoted) text = text.substr(0, kMaxQuoted) + "…";
+  return text;
+}
+
+struct OciError {
+  std::string code;
+  std::string message;
+  std::string detail;
+};
+
+std::vector<OciError> ParseErrors(const std::string& body) {
+  std::vector<OciError> out;
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("errors") || !doc["errors"].is_array()) return out;
+  for (const nlohmann::json& e : doc["errors"]) {
+    if (!e.is_object()) continue;
+    OciError error;
+    if (e.contains("code") && e["code"].is_string()) error.code = e["code"];
+    if (e.contains("message") && e["message"].is_string()) error.message = e["message"];
+    if (e.contains("detail") && !e["detail"].is_null()) {
+      error.detail = e["detail"].is_string() ? e["detail"].get<std::string>() : e["detail"].dump();
+    }
+    out.push_back(std::move(error));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status StatusFromResponse(const HttpResponse& response, std::string_view context) {
+  std::vector<OciError> errors = ParseErrors(response.body);
+  std::string text;
+  for (const OciError& e : errors) {
+    if (!text.empty()) text += "; ";
+    text += e.code.empty() ? e.message : fmt::format("{}: {}", e.code, e.message);
+    if (!e.detail.empty()) text += fmt::format(" ({})", Shorten(e.detail));
+  }
+  if (errors.empty() && !response.body.empty()) text = Shorten(response.body);
+  std::string message = fmt::format("{}: HTTP {}", context, response.status);
+  if (!text.empty()) message += ": " + text;
+  absl::Status status(CodeForHttpStatus(response.status), message);
+  if (!errors.empty() && !errors.front().code.empty()) {
+    status.SetPayload(kCodePayload, absl::Cord(errors.front().code));
+  }
+  return status;
+}
+
+std::string RegistryErrorCode(const absl::Status& status) {
+  auto payload = status.GetPayload(kCodePayload);
+  return payload.has_value() ? std::string(*payload) : std::string();
+}
+
+}  // namespace trainpkg::registry

@@ -1,0 +1,173 @@
+// N ranks as threads of one process: a real coordination server on 127.0.0.1,
+// real clients, and Gloo over loopback TCP.
+#include "trainer_runtime/collectives/gloo_communicator.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "trainer_runtime/coordination/coordination_client.h"
+#include "trainer_runtime/coordination/coordination_server.h"
+#include "trainer_runtime/coordination/rank_names.h"
+
+namespace trainpkg::collectives {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+coordination::CoordinationOptions FastOptions() {
+  return {.heartbeat_interval = absl::Milliseconds(100),
+          .heartbeat_timeout = absl::Seconds(1),
+          .rendezvous_timeout = absl::Seconds(5),
+          .shutdown_timeout = absl::Seconds(2)};
+}
+
+template <typename Fn>
+void OnEveryRank(int n, Fn fn) {
+  std::vector<std::thread> threads;
+  for (int r = 0; r < n; ++r) threads.emplace_back(fn, r);
+  for (auto& t : threads) t.join();
+}
+
+// A job of n ranks with a registered client and a Gloo communicator each.
+class Job {
+ public:
+  explicit Job(int n, absl::Duration gloo_timeout = absl::Seconds(10)) : n_(n) {
+    std::vector<std::string> names;
+    for (int r = 0; r < n; ++r) names.push_back(coordination::PlainRankName(r));
+    auto server = coordination::CoordinationServer::Start("127.0.0.1:0", names, FastOptions());
+    EXPECT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    clients_.resize(n);
+    comms_.resize(n);
+    OnEveryRank(n, [&](int r) {
+      auto client =
+          coordination::CoordinationClient::Create(server_->address(), r, names, FastOptions());
+      ASSERT_TRUE(client.ok()) << client.status();
+      clients_[r] = *std::move(client);
+      ASSERT_TRUE(clients_[r]->Register().ok());
+      auto comm = CreateGlooCommunicator(*clients_[r], {.timeout = gloo_timeout});
+      ASSERT_TRUE(comm.ok()) << comm.status();
+      comms_[r] = *std::move(comm);
+    });
+  }
+
+  int size() const { return n_; }
+  Communicator& comm(int r) { return *comms_[r]; }
+  std::unique_ptr<coordination::CoordinationClient>& client(int r) { return clients_[r]; }
+
+ private:
+  int n_;
+  std::unique_ptr<coordination::CoordinationServer> server_;
+  std::vector<std::unique_ptr<coordination::CoordinationClient>> clients_;
+  std::vector<std::unique_ptr<Communicator>> comms_;
+};
+
+// Integers small enough that every sum is exact in float.
+float Value(int rank, size_t i) {
+  return static_cast<float>((i * 7 + static_cast<size_t>(rank) * 13) % 1021);
+}
+
+TEST(GlooCommunicatorTest, AllReduceSumIsExactOnManySizes) {
+  Job job(3);
+  // 1 float, odd sizes not divisible by the rank count or Gloo's segments,
+  // and sizes either side of the BCube/ring switch.
+  for (size_t n : {1UL, 7UL, 1000UL, 65535UL, 65537UL, 300001UL}) {
+    OnEveryRank(3, [&](int r) {
+      std::vector<float> data(n);
+      for (size_t i = 0; i < n; ++i) data[i] = Value(r, i);
+      ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum).ok());
+      for (size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(data[i], Value(0, i) + Value(1, i) + Value(2, i)) << "n=" << n << " i=" << i;
+      }
+    });
+  }
+}
+
+TEST(GlooCommunicatorTest, AllReduceMeanDividesTheExactSumOnce) {
+  Job job(3);
+  constexpr size_t kN = 100003;
+  OnEveryRank(3, [&](int r) {
+    std::vector<float> data(kN);
+    for (size_t i = 0; i < kN; ++i) data[i] = Value(r, i);
+    ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kMean).ok());
+    for (size_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(data[i], (Value(0, i) + Value(1, i) + Value(2, i)) / 3.0f) << i;
+    }
+  });
+}
+
+TEST(GlooCommunicatorTest, BroadcastCopiesTheRootsBuffer) {
+  Job job(3);
+  for (size_t n : {5UL, 70001UL}) {
+    OnEveryRank(3, [&](int r) {
+      std::vector<float> data(n, static_cast<float>(r));
+      if (r == 1) {
+        for (size_t i = 0; i < n; ++i) data[i] = Value(1, i);
+      }
+      ASSERT_TRUE(job.comm(r).Broadcast(std::span(data), /*root=*/1).ok());
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(data[i], Value(1, i));
+    });
+  }
+}
+
+TEST(GlooCommunicatorTest, AllGatherOrdersByRank) {
+  Job job(3);
+  constexpr size_t kN = 1001;
+  OnEveryRank(3, [&](int r) {
+    std::vector<float> input(kN);
+    for (size_t i = 0; i < kN; ++i) input[i] = Value(r, i);
+    std::vector<float> output(kN * 3);
+    ASSERT_TRUE(job.comm(r).AllGather(std::span<const float>(input), std::span(output)).ok());
+    for (int from = 0; from < 3; ++from) {
+      for (size_t i = 0; i < kN; ++i) ASSERT_EQ(output[from * kN + i], Value(from, i));
+    }
+  });
+}
+
+TEST(GlooCommunicatorTest, BarrierAndAccessors) {
+  Job job(2);
+  OnEveryRank(2, [&](int r) {
+    EXPECT_EQ(job.comm(r).rank(), r);
+    EXPECT_EQ(job.comm(r).size(), 2);
+    EXPECT_TRUE(job.comm(r).Barrier().ok());
+  });
+}
+
+TEST(GlooCommunicatorTest, RejectsBadArguments) {
+  Job job(1);
+  std::vector<float> data(4);
+  EXPECT_TRUE(absl::IsInvalidArgument(job.comm(0).Broadcast(std::span(data), 1)));
+  std::vector<float> out(3);
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(job.comm(0).AllGather(std::span<const float>(data), std::span(out))));
+  // A one-rank job reduces to itself.
+  data = {1, 2, 3, 4};
+  ASSERT_TRUE(job.comm(0).AllReduce(std::span(data), ReduceOp::kMean).ok());
+  EXPECT_EQ(data, (std::vector<float>{1, 2, 3, 4}));
+}
+
+TEST(GlooCommunicatorTest, HungPeerFailsTheOthersNamingIt) {
+  Job job(3, /*gloo_timeout=*/absl::Seconds(2));
+  job.client(2).reset();  // rank 2 hangs: no heartbeats, no collectives
+  const absl::Time start = absl::Now();
+  OnEveryRank(2, [&](int r) {
+    std::vector<float> data(1000, 1.0f);
+    absl::Status status = job.comm(r).AllReduce(std::span(data), ReduceOp::kSum);
+    EXPECT_TRUE(absl::IsAborted(status)) << status;
+    EXPECT_THAT(std::string(status.message()),
+                AllOf(HasSubstr("allreduce"), HasSubstr("rank 2"), HasSubstr("missed heartbeats")));
+    // The communicator stays broken.
+    EXPECT_EQ(job.comm(r).Barrier(), status);
+  });
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+}
+
+}  // namespace
+}  // namespace trainpkg::collectives

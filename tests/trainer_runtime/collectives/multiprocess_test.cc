@@ -1,0 +1,181 @@
+// Three replicas as real processes, each given the env Vertex would give it
+// (jobspec::MakeClusterEnv): one chief and two workers on 127.0.0.1.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "jobspec/cluster_env.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+// A free port on 127.0.0.1 (bound, read, released).
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+trainpkg::jobspec::WorkerPoolSpec Pool(int64_t replicas) {
+  trainpkg::jobspec::WorkerPoolSpec pool;
+  pool.machine_spec.emplace().machine_type = "n1-standard-4";
+  pool.container_spec.emplace().image_uri = "local:collectives_test_rank";
+  pool.replica_count = replicas;
+  return pool;
+}
+
+struct Replica {
+  pid_t pid = -1;
+  fs::path log;
+  int exit_code = -1;
+  absl::Duration ran_for;
+};
+
+class ThreeReplicas {
+ public:
+  ThreeReplicas(int iterations, int pause_ms) {
+    dir_ = fs::temp_directory_path() / fmt::format("trainpkg-collectives-{}", getpid());
+    fs::create_directories(dir_);
+    trainpkg::jobspec::ClusterEnvRequest request;
+    request.spec.worker_pool_specs = {Pool(1), Pool(2)};
+    request.job_id = "42";
+    request.addresses = {
+        {fmt::format("127.0.0.1:{}", FreePort())},
+        {fmt::format("127.0.0.1:{}", FreePort()), fmt::format("127.0.0.1:{}", FreePort())}};
+    const std::string program = COLLECTIVES_TEST_RANK;
+    start_ = absl::Now();
+    for (int rank = 0; rank < 3; ++rank) {
+      request.replica = rank == 0 ? trainpkg::jobspec::ReplicaRef{0, 0}
+                                  : trainpkg::jobspec::ReplicaRef{1, rank - 1};
+      auto env = trainpkg::jobspec::MakeClusterEnv(request);
+      EXPECT_TRUE(env.ok()) << env.status();
+      std::vector<std::string> vars;
+      for (const auto& [name, value] : *env) vars.push_back(name + "=" + value);
+      std::vector<char*> envp;
+      for (auto& v : vars) envp.push_back(v.data());
+      envp.push_back(nullptr);
+      Replica replica;
+      replica.log = dir_ / fmt::format("rank{}.log", rank);
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, 1, replica.log.c_str(),
+                                       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      posix_spawn_file_actions_adddup2(&actions, 1, 2);
+      std::string its = std::to_string(iterations), pause = std::to_string(pause_ms);
+      char* argv[] = {const_cast<char*>(program.c_str()), its.data(), pause.data(), nullptr};
+      EXPECT_EQ(posix_spawn(&replica.pid, program.c_str(), &actions, nullptr, argv, envp.data()),
+                0);
+      posix_spawn_file_actions_destroy(&actions);
+      replicas_.push_back(replica);
+    }
+  }
+
+  ~ThreeReplicas() {
+    for (Replica& r : replicas_) {
+      if (r.exit_code == -1 && r.pid > 0) {
+        kill(r.pid, SIGKILL);
+        waitpid(r.pid, nullptr, 0);
+      }
+    }
+    fs::remove_all(dir_);
+  }
+
+  Replica& operator[](int rank) { return replicas_[rank]; }
+
+  // Waits for every replica still running; SIGKILLs what outlives `limit`.
+  void WaitAll(absl::Duration limit) {
+    const absl::Time deadline = absl::Now() + limit;
+    for (Replica& r : replicas_) {
+      while (r.exit_code == -1) {
+        int status = 0;
+        pid_t done = waitpid(r.pid, &status, WNOHANG);
+        if (done == r.pid) {
+          r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+          r.ran_for = absl::Now() - start_;
+        } else if (absl::Now() > deadline) {
+          kill(r.pid, SIGKILL);
+        } else {
+          absl::SleepFor(absl::Milliseconds(20));
+        }
+      }
+    }
+  }
+
+  void Kill(int rank) {
+    kill(replicas_[rank].pid, SIGKILL);
+    waitpid(replicas_[rank].pid, nullptr, 0);
+    replicas_[rank].exit_code = 128 + SIGKILL;
+  }
+
+  static std::string Log(const Replica& r) {
+    std::ifstream in(r.log);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  // Waits until rank's log shows it got past its first allreduce.
+  bool WaitUntilRunning(int rank, absl::Duration limit) {
+    const absl::Time deadline = absl::Now() + limit;
+    while (absl::Now() < deadline) {
+      if (Log(replicas_[rank]).find("running") != std::string::npos) return true;
+      absl::SleepFor(absl::Milliseconds(20));
+    }
+    return false;
+  }
+
+ private:
+  fs::path dir_;
+  absl::Time start_;
+  std::vector<Replica> replicas_;
+};
+
+TEST(MultiProcessTest, ThreeProcessesAllReduce) {
+  ThreeReplicas job(/*iterations=*/20, /*pause_ms=*/0);
+  job.WaitAll(absl::Seconds(20));
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_EQ(job[rank].exit_code, 0) << ThreeReplicas::Log(job[rank]);
+    EXPECT_THAT(ThreeReplicas::Log(job[rank]), HasSubstr(fmt::format("rank {} done", rank)));
+  }
+}
+
+TEST(MultiProcessTest, KilledProcessFailsTheOthersNamingIt) {
+  ThreeReplicas job(/*iterations=*/1000, /*pause_ms=*/20);
+  ASSERT_TRUE(job.WaitUntilRunning(2, absl::Seconds(10))) << ThreeReplicas::Log(job[2]);
+  job.Kill(2);
+  const absl::Time killed = absl::Now();
+  job.WaitAll(absl::Seconds(10));
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::string log = ThreeReplicas::Log(job[rank]);
+    EXPECT_EQ(job[rank].exit_code, 1) << log;
+    EXPECT_THAT(log,
+                AllOf(HasSubstr("rank 2 (worker 1, 127.0.0.1:"), HasSubstr("missed heartbeats")));
+  }
+  EXPECT_LT(absl::Now() - killed, absl::Seconds(6));
+}
+
+}  // namespace

@@ -1,0 +1,70 @@
+#include "trainer_runtime/nn/dropout.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/trainer_runtime/nn/gradient_check.h"
+
+namespace trainpkg::nn {
+namespace {
+
+using testing::ExpectGradientsMatchFiniteDifferences;
+using testing::RandomTensor;
+
+TEST(DropoutTest, InferencePassesThrough) {
+  auto dropout = Dropout::Create(0.5f);
+  ASSERT_TRUE(dropout.ok());
+  const Tensor input = RandomTensor({4, 8}, 41);
+  Tensor output(input.shape());
+  (*dropout)->Forward(input, /*training=*/false, &output);
+  EXPECT_EQ(std::vector<float>(output.values().begin(), output.values().end()),
+            std::vector<float>(input.values().begin(), input.values().end()));
+}
+
+TEST(DropoutTest, TrainingKeepsAboutOneMinusRateAndScales) {
+  auto dropout = Dropout::Create(0.25f, {.seed = 3});
+  ASSERT_TRUE(dropout.ok());
+  Tensor input({100, 100});
+  input.Fill(1.0f);
+  Tensor output(input.shape());
+  (*dropout)->Forward(input, true, &output);
+  int kept = 0;
+  for (float v : output.values()) {
+    if (v != 0.0f) {
+      EXPECT_FLOAT_EQ(v, 1.0f / 0.75f);
+      ++kept;
+    }
+  }
+  // Binomial(10000, 0.75): standard deviation 43.
+  EXPECT_NEAR(kept, 7500, 200);
+}
+
+TEST(DropoutTest, SameSeedSameMask) {
+  auto a = Dropout::Create(0.5f, {.seed = 9});
+  auto b = Dropout::Create(0.5f, {.seed = 9});
+  const Tensor input = RandomTensor({8, 8}, 42);
+  Tensor out_a(input.shape());
+  Tensor out_b(input.shape());
+  (*a)->Forward(input, true, &out_a);
+  (*b)->Forward(input, true, &out_b);
+  EXPECT_EQ(std::vector<float>(out_a.values().begin(), out_a.values().end()),
+            std::vector<float>(out_b.values().begin(), out_b.values().end()));
+}
+
+TEST(DropoutTest, GradientsMatchFiniteDifferences) {
+  auto dropout = Dropout::Create(0.4f);
+  ASSERT_TRUE(dropout.ok());
+  Dropout& layer = **dropout;
+  // Replays one mask for every probe.
+  ExpectGradientsMatchFiniteDifferences(layer, RandomTensor({3, 5}, 43),
+                                        {.before_forward = [&layer] { layer.Reseed(5); }});
+  ExpectGradientsMatchFiniteDifferences(layer, RandomTensor({3, 5}, 44), {.training = false});
+}
+
+TEST(DropoutTest, RejectsBadRates) {
+  EXPECT_FALSE(Dropout::Create(1.0f).ok());
+  EXPECT_FALSE(Dropout::Create(-0.1f).ok());
+}
+
+}  // namespace
+}  // namespace trainpkg::nn

@@ -1,0 +1,108 @@
+// Optimizer steps against values computed by hand (in double, from the
+// formulas in sgd.h, adam.h and adagrad.h) for w0 = 1, lr 0.1 and gradients
+// 0.5, -1, 0.25.
+#include <memory>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "trainer_runtime/nn/adagrad.h"
+#include "trainer_runtime/nn/adam.h"
+#include "trainer_runtime/nn/sgd.h"
+
+namespace trainpkg::nn {
+namespace {
+
+constexpr float kGradients[] = {0.5f, -1.0f, 0.25f};
+
+// Runs the three steps and returns w after each.
+std::vector<float> Steps(Optimizer& optimizer) {
+  Parameter p("w", {1});
+  p.value.data()[0] = 1.0f;
+  std::vector<Parameter*> params = {&p};
+  std::vector<float> trajectory;
+  for (float g : kGradients) {
+    p.grad.data()[0] = g;
+    EXPECT_TRUE(optimizer.Apply(params).ok());
+    trajectory.push_back(p.value.data()[0]);
+  }
+  return trajectory;
+}
+
+void ExpectTrajectory(const std::vector<float>& actual, const std::vector<double>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], 1e-6) << i;  // float rounding, 3 steps
+}
+
+TEST(SgdTest, PlainStep) {
+  auto sgd = Sgd::Create({.learning_rate = 0.1f});
+  ASSERT_TRUE(sgd.ok());
+  ExpectTrajectory(Steps(**sgd), {0.95, 1.05, 1.025});
+}
+
+TEST(SgdTest, Momentum) {
+  // b: 0.5, -0.55, -0.245;  w -= 0.1 b.
+  auto sgd = Sgd::Create({.learning_rate = 0.1f, .momentum = 0.9f});
+  ASSERT_TRUE(sgd.ok());
+  ExpectTrajectory(Steps(**sgd), {0.95, 1.005, 1.0295});
+}
+
+TEST(SgdTest, NesterovMomentum) {
+  // b: 0.5, -0.55, -0.245; direction g + 0.9 b: 0.95, -1.495, 0.0295.
+  auto sgd = Sgd::Create({.learning_rate = 0.1f, .momentum = 0.9f, .nesterov = true});
+  ASSERT_TRUE(sgd.ok());
+  ExpectTrajectory(Steps(**sgd), {0.905, 1.0545, 1.05155});
+}
+
+TEST(AdamTest, BiasCorrectedSteps) {
+  // t=1: m 0.05, v 2.5e-4, m^ 0.5, v^ 0.25 -> w = 1 - 0.1 * 0.5 / (0.5 + 1e-8).
+  // t=2: m -0.055, v 1.24975e-3, m^ -0.28947, v^ 0.62519 -> +0.036610.
+  auto adam = Adam::Create({.learning_rate = 0.1f});
+  ASSERT_TRUE(adam.ok());
+  ExpectTrajectory(Steps(**adam), {0.900000002, 0.9366103542405654, 0.9502794203389762});
+  EXPECT_EQ((*adam)->iterations(), 3);
+}
+
+TEST(AdagradTest, AccumulatesSquares) {
+  // sum: 0.35, 1.35, 1.4125; w -= 0.1 g / sqrt(sum).
+  auto adagrad = Adagrad::Create({.learning_rate = 0.1f, .initial_accumulator_value = 0.1f});
+  ASSERT_TRUE(adagrad.ok());
+  ExpectTrajectory(Steps(**adagrad), {0.9154845745414341, 1.0015508711164136, 0.9805157130226});
+}
+
+TEST(OptimizerTest, LearningRateChangesBetweenSteps) {
+  auto sgd = Sgd::Create({.learning_rate = 0.1f});
+  ASSERT_TRUE(sgd.ok());
+  Parameter p("w", {1});
+  std::vector<Parameter*> params = {&p};
+  p.grad.data()[0] = 1.0f;
+  ASSERT_TRUE((*sgd)->Apply(params).ok());
+  (*sgd)->set_learning_rate(0.5f);
+  ASSERT_TRUE((*sgd)->Apply(params).ok());
+  EXPECT_FLOAT_EQ(p.value.data()[0], -0.6f);
+  EXPECT_EQ((*sgd)->learning_rate(), 0.5f);
+}
+
+TEST(OptimizerTest, RejectsAChangedParameterList) {
+  auto adam = Adam::Create();
+  ASSERT_TRUE(adam.ok());
+  Parameter a("a", {2});
+  Parameter b("b", {3});
+  std::vector<Parameter*> first = {&a};
+  ASSERT_TRUE((*adam)->Apply(first).ok());
+  std::vector<Parameter*> longer = {&a, &b};
+  EXPECT_EQ((*adam)->Apply(longer).code(), absl::StatusCode::kFailedPrecondition);
+  std::vector<Parameter*> resized = {&b};
+  EXPECT_EQ((*adam)->Apply(resized).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ((*adam)->iterations(), 1);
+}
+
+TEST(OptimizerTest, RejectsBadOptions) {
+  EXPECT_FALSE(Sgd::Create({.learning_rate = -1.0f}).ok());
+  EXPECT_FALSE(Sgd::Create({.nesterov = true}).ok());
+  EXPECT_FALSE(Adam::Create({.beta_1 = 1.0f}).ok());
+  EXPECT_FALSE(Adagrad::Create({.epsilon = -1.0f}).ok());
+}
+
+}  // namespace
+}  // namespace trainpkg::nn

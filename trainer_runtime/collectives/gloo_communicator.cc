@@ -1,0 +1,170 @@
+#include "trainer_runtime/collectives/gloo_communicator.h"
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <utility>
+
+#include "fmt/format.h"
+#include "gloo/allgather.h"
+#include "gloo/allreduce.h"
+#include "gloo/barrier.h"
+#include "gloo/broadcast.h"
+#include "gloo/math.h"
+#include "gloo/rendezvous/context.h"
+#include "gloo/rendezvous/prefix_store.h"
+#include "gloo/transport/tcp/device.h"
+#include "trainer_runtime/collectives/internal/gloo_store.h"
+
+namespace trainpkg::collectives {
+namespace {
+
+// Below this many bytes BCube's 2·log(p) steps beat the ring's 2·(p-1).
+constexpr size_t kRingMinBytes = 256 * 1024;
+
+using ReduceFn = void (*)(void*, const void*, const void*, size_t);
+
+class GlooCommunicator final : public Communicator {
+ public:
+  GlooCommunicator(coordination::CoordinationClient& client,
+                   std::shared_ptr<gloo::rendezvous::Context> context, absl::Duration timeout)
+      : client_(client),
+        context_(std::move(context)),
+        timeout_(absl::ToChronoMilliseconds(timeout)) {}
+
+  int rank() const override { return context_->rank; }
+  int size() const override { return context_->size; }
+
+  absl::Status AllReduce(std::span<float> data, ReduceOp op) override {
+    if (data.empty()) return absl::OkStatus();
+    absl::Status status = Run("allreduce", [&](uint32_t tag) {
+      gloo::AllreduceOptions opts(context_);
+      opts.setOutput(data.data(), data.size());
+      opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<float>));
+      opts.setAlgorithm(data.size_bytes() >= kRingMinBytes
+                            ? gloo::AllreduceOptions::Algorithm::RING
+                            : gloo::AllreduceOptions::Algorithm::BCUBE);
+      opts.setTag(tag);
+      opts.setTimeout(timeout_);
+      gloo::allreduce(opts);
+    });
+    if (!status.ok() || op != ReduceOp::kMean) return status;
+    const float n = static_cast<float>(size());
+    for (float& x : data) x /= n;
+    return absl::OkStatus();
+  }
+
+  absl::Status Broadcast(std::span<float> data, int root) override {
+    if (root < 0 || root >= size()) {
+      return absl::InvalidArgumentError(
+          fmt::format("broadcast root {} is outside the {} ranks", root, size()));
+    }
+    if (data.empty()) return absl::OkStatus();
+    return Run("broadcast", [&](uint32_t tag) {
+      gloo::BroadcastOptions opts(context_);
+      opts.setOutput(data.data(), data.size());
+      opts.setRoot(root);
+      opts.setTag(tag);
+      opts.setTimeout(timeout_);
+      gloo::broadcast(opts);
+    });
+  }
+
+  absl::Status AllGather(std::span<const float> input, std::span<float> output) override {
+    if (output.size() != input.size() * static_cast<size_t>(size())) {
+      return absl::InvalidArgumentError(fmt::format(
+          "allgather of {} floats from {} ranks needs {} output floats, got {}", input.size(),
+          size(), input.size() * static_cast<size_t>(size()), output.size()));
+    }
+    if (input.empty()) return absl::OkStatus();
+    return Run("allgather", [&](uint32_t tag) {
+      gloo::AllgatherOptions opts(context_);
+      // Gloo only reads the input; its API takes a non-const pointer.
+      opts.setInput(const_cast<float*>(input.data()), input.size());
+      opts.setOutput(output.data(), output.size());
+      opts.setTag(tag);
+      opts.setTimeout(timeout_);
+      gloo::allgather(opts);
+    });
+  }
+
+  absl::Status Barrier() override {
+    return Run("barrier", [&](uint32_t tag) {
+      gloo::BarrierOptions opts(context_);
+      opts.setTag(tag);
+      opts.setTimeout(timeout_);
+      gloo::barrier(opts);
+    });
+  }
+
+ private:
+  // Runs one Gloo collective with the next tag, turning its exceptions into
+  // the Status the contract promises.
+  absl::Status Run(std::string_view what, const std::function<void(uint32_t)>& op) {
+    if (!broken_.ok()) return broken_;
+    if (absl::Status job = client_.JobStatus(); !job.ok()) {
+      broken_ = absl::AbortedError(fmt::format("{}: {}", what, std::string(job.message())));
+      return broken_;
+    }
+    try {
+      op(next_tag_++);
+      return absl::OkStatus();
+    } catch (const std::exception& e) {
+      // A peer's connection broke or timed out: let the coordinator say why.
+      absl::Status job = client_.WaitForJobFailure(client_.FailureDetectionBound());
+      if (!job.ok()) {
+        broken_ = absl::AbortedError(fmt::format("{}: {}", what, std::string(job.message())));
+      } else {
+        broken_ = absl::UnavailableError(fmt::format("{} on rank {}: {}", what, rank(), e.what()));
+      }
+      return broken_;
+    }
+  }
+
+  coordination::CoordinationClient& client_;
+  std::shared_ptr<gloo::rendezvous::Context> context_;
+  const std::chrono::milliseconds timeout_;
+  uint32_t next_tag_ = 0;
+  absl::Status broken_;
+};
+
+}  // namespace
+
+GlooOptions GlooOptionsFor(const runtime::ClusterInfo& info) {
+  GlooOptions options;
+  options.hostname.clear();
+  if (info.rank >= 0 && static_cast<size_t>(info.rank) < info.worker_addresses.size()) {
+    const std::string& address = info.worker_addresses[static_cast<size_t>(info.rank)];
+    options.hostname = address.substr(0, address.rfind(':'));
+  }
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<Communicator>> CreateGlooCommunicator(
+    coordination::CoordinationClient& client, const GlooOptions& options) {
+  internal::GlooStore store(client, options.timeout);
+  gloo::rendezvous::PrefixStore prefixed(fmt::format("gloo/{}", options.name), store);
+  auto context = std::make_shared<gloo::rendezvous::Context>(client.rank(), client.world_size());
+  context->setTimeout(absl::ToChronoMilliseconds(options.timeout));
+  std::shared_ptr<gloo::transport::Device> device;
+  try {
+    gloo::transport::tcp::attr attr;
+    attr.hostname = options.hostname;
+    device = gloo::transport::tcp::CreateDevice(attr);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(
+        fmt::format("gloo cannot use host '{}': {}", options.hostname, e.what()));
+  }
+  try {
+    context->connectFullMesh(prefixed, device);
+  } catch (const std::exception& e) {
+    if (!store.error().ok()) return store.error();
+    absl::Status job = client.WaitForJobFailure(client.FailureDetectionBound());
+    if (!job.ok()) return job;
+    return absl::UnavailableError(
+        fmt::format("gloo rendezvous of rank {}: {}", client.rank(), e.what()));
+  }
+  return std::make_unique<GlooCommunicator>(client, std::move(context), options.timeout);
+}
+
+}  // namespace trainpkg::collectives

@@ -1,0 +1,34 @@
+#include "trainer_runtime/nn/cpu/elementwise.h"
+
+#include <algorithm>
+
+namespace trainpkg::nn::cpu {
+
+void AddRowVector(int64_t rows, int64_t cols, const float* row, float* out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* o = out + r * cols;
+    for (int64_t c = 0; c < cols; ++c) o[c] += row[c];
+  }
+}
+
+void SumRows(int64_t rows, int64_t cols, const float* in, float* out) {
+  std::fill(out, out + cols, 0.0f);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* i = in + r * cols;
+    for (int64_t c = 0; c < cols; ++c) out[c] += i[c];
+  }
+}
+
+void ReluForward(int64_t n, const float* x, float* y) {
+  for (int64_t i = 0; i < n; ++i) y[i] = std::max(x[i], 0.0f);
+}
+
+void ReluBackward(int64_t n, const float* y, const float* dy, float* dx) {
+  for (int64_t i = 0; i < n; ++i) dx[i] = y[i] > 0.0f ? dy[i] : 0.0f;
+}
+
+void Multiply(int64_t n, const float* a, const float* b, float* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+}
+
+}  // namespace trainpkg::nn::cpu

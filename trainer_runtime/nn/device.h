@@ -1,0 +1,20 @@
+// Where a tensor's storage lives. Every tensor carries its device so kernels
+// can be chosen per tensor: the CPU kernels (nn/cpu/, OpenBLAS) today, the
+// CUDA kernels (nn/cuda/, cuBLAS) with the same signatures when they land.
+#ifndef TRAINPKG_TRAINER_RUNTIME_NN_DEVICE_H_
+#define TRAINPKG_TRAINER_RUNTIME_NN_DEVICE_H_
+
+#include <string_view>
+
+namespace trainpkg::nn {
+
+enum class Device { kCpu, kCuda };
+
+// "cpu" or "cuda".
+constexpr std::string_view DeviceName(Device device) {
+  return device == Device::kCpu ? "cpu" : "cuda";
+}
+
+}  // namespace trainpkg::nn
+
+#endif  // TRAINPKG_TRAINER_RUNTIME_NN_DEVICE_H_

@@ -1,0 +1,57 @@
+// The interface of the optimizers (Sgd, Adam, Adagrad): one Apply per
+// training step updates every parameter from its gradient.
+//
+// The optimizer keeps per-parameter state (momentum, moments, accumulators)
+// sized on the first Apply and tied to that parameter list's order and
+// shapes. The learning rate can change between steps (warmup schedules).
+// Not thread-safe.
+#ifndef TRAINPKG_TRAINER_RUNTIME_NN_OPTIMIZER_H_
+#define TRAINPKG_TRAINER_RUNTIME_NN_OPTIMIZER_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "trainer_runtime/nn/parameter.h"
+
+namespace trainpkg::nn {
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+
+  // Updates each parameter's value from its gradient, then counts one
+  // iteration. FailedPrecondition (nothing updated) when the list differs in
+  // length or in any parameter's size from the list of the first call.
+  // REQUIRES: every value and grad of the same shape, on the CPU.
+  absl::Status Apply(std::span<Parameter* const> parameters);
+
+  float learning_rate() const { return learning_rate_; }
+  // Takes effect from the next Apply. REQUIRES: learning_rate >= 0.
+  void set_learning_rate(float learning_rate);
+  // The number of successful Apply calls.
+  int64_t iterations() const { return iterations_; }
+
+ protected:
+  // Each parameter gets `slots` state buffers of its size, starting at
+  // `initial_slot_value`.
+  Optimizer(float learning_rate, int slots, float initial_slot_value);
+
+  // Updates one parameter of n values. `state` holds the slots one after the
+  // other (slot k at state + k * n). `step` is iterations() + 1.
+  virtual void Update(int64_t n, float* value, const float* grad, float* state, int64_t step) = 0;
+
+ private:
+  float learning_rate_;
+  int slots_;
+  float initial_slot_value_;
+  int64_t iterations_ = 0;
+  std::vector<std::vector<float>> state_;
+};
+
+}  // namespace trainpkg::nn
+
+#endif  // TRAINPKG_TRAINER_RUNTIME_NN_OPTIMIZER_H_

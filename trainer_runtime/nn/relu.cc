@@ -1,0 +1,27 @@
+#include "trainer_runtime/nn/relu.h"
+
+#include "absl/status/status.h"
+#include "fmt/format.h"
+#include "trainer_runtime/nn/cpu/elementwise.h"
+
+namespace trainpkg::nn {
+
+absl::StatusOr<Shape> ReLU::OutputShape(const Shape& input_shape) const {
+  if (input_shape.empty()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: expects an input with a batch dimension, got []", label()));
+  }
+  return input_shape;
+}
+
+void ReLU::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
+  cpu::ReluForward(input.num_elements(), input.data(), output->data());
+}
+
+void ReLU::Backward(const Tensor& /*input*/, const Tensor& output, const Tensor& output_grad,
+                    Tensor* input_grad) {
+  if (input_grad == nullptr) return;
+  cpu::ReluBackward(output.num_elements(), output.data(), output_grad.data(), input_grad->data());
+}
+
+}  // namespace trainpkg::nn
