@@ -23,6 +23,7 @@ struct Exchange {
   const HttpRequest* request = nullptr;
   HttpResponse response;
   absl::Status callback_status;  // why a callback aborted the transfer
+  bool started = false;          // response_start was called
 };
 
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
@@ -48,6 +49,12 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   long code = 0;
   curl_easy_getinfo(ex->handle, CURLINFO_RESPONSE_CODE, &code);
   if (code >= 200 && code < 300 && ex->request->response_sink) {
+    if (!ex->started && ex->request->response_start) {
+      ex->started = true;
+      ex->callback_status =
+          ex->request->response_start(static_cast<int>(code), ex->response.headers);
+      if (!ex->callback_status.ok()) return 0;
+    }
     ex->callback_status = ex->request->response_sink(std::string_view(data, n));
     return ex->callback_status.ok() ? n : 0;
   }

@@ -66,6 +66,11 @@ class StringBodySource final : public BodySource {
 // transfer and becomes the result of Send.
 using BodySink = std::function<absl::Status(std::string_view chunk)>;
 
+// Told the status and headers of a 2xx response before its first body byte
+// reaches the BodySink (a ranged GET learns whether it got 206 or 200); a
+// non-OK Status aborts the transfer. Not called for an empty body.
+using ResponseStart = std::function<absl::Status(int status, const HttpHeaders& headers)>;
+
 struct HttpRequest {
   std::string method = "GET";
   std::string url;  // absolute
@@ -73,6 +78,8 @@ struct HttpRequest {
   BodySource* body = nullptr;  // not owned; must outlive Send; null: no body
   // When set, a 2xx response body streams here instead of HttpResponse::body.
   BodySink response_sink;
+  // When set with response_sink, called once before the first streamed byte.
+  ResponseStart response_start;
   // True when sending the request twice has the effect of sending it once
   // (GET, HEAD, manifest PUT). Only such requests are retried.
   bool idempotent = false;

@@ -5,7 +5,6 @@
 
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "registry/internal/digest.h"
 
 namespace trainpkg::registry {
 namespace {
@@ -169,7 +168,7 @@ absl::StatusOr<Repository> ParseName(std::string_view text, std::string_view nam
 }  // namespace
 
 std::string Reference::Identifier() const {
-  if (!digest.empty()) return digest;
+  if (!digest.empty()) return digest.ToString();
   if (!tag.empty()) return tag;
   return "latest";
 }
@@ -177,7 +176,7 @@ std::string Reference::Identifier() const {
 std::string Reference::String() const {
   std::string out = repository.Name();
   if (!tag.empty()) out += ":" + tag;
-  if (!digest.empty()) out += "@" + digest;
+  if (!digest.empty()) out += "@" + digest.ToString();
   return out;
 }
 
@@ -187,9 +186,9 @@ absl::StatusOr<Reference> ParseReference(std::string_view text) {
   std::string_view rest = text;
   size_t at = rest.find('@');
   if (at != std::string_view::npos) {
-    absl::Status digest_ok = internal::ValidateDigest(rest.substr(at + 1));
-    if (!digest_ok.ok()) return Invalid(text, std::string(digest_ok.message()));
-    ref.digest = std::string(rest.substr(at + 1));
+    absl::StatusOr<oci::Digest> digest = oci::Digest::Parse(rest.substr(at + 1));
+    if (!digest.ok()) return Invalid(text, std::string(digest.status().message()));
+    ref.digest = *std::move(digest);
     rest = rest.substr(0, at);
   }
   size_t colon = rest.rfind(':');

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "registry/oci/digest.h"
 
 namespace trainpkg::registry {
 
@@ -31,7 +32,7 @@ struct Repository {
 struct Reference {
   Repository repository;
   std::string tag;
-  std::string digest;  // "<algorithm>:<hex>"
+  oci::Digest digest;  // sha256 or sha512 (the algorithms OCI registers)
 
   // What to put after /manifests/: the digest, else the tag, else "latest".
   std::string Identifier() const;

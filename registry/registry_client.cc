@@ -7,8 +7,9 @@
 #include "nlohmann/json.hpp"
 #include "registry/auth/auth_transport.h"
 #include "registry/auth/scope.h"
-#include "registry/internal/digest.h"
+#include "registry/internal/upload_range.h"
 #include "registry/internal/url.h"
+#include "registry/oci/digest_builder.h"
 #include "registry/registry_error.h"
 
 namespace trainpkg::registry {
@@ -16,8 +17,35 @@ namespace {
 
 constexpr size_t kMaxManifestBytes = 4 * 1024 * 1024;
 
-std::string ShortDigest(std::string_view digest) {
-  return std::string(digest.substr(0, std::min<size_t>(digest.size(), 19))) + "…";
+std::string ShortDigest(const oci::Digest& digest) {
+  std::string text = digest.ToString();
+  return text.substr(0, std::min<size_t>(text.size(), 19)) + "…";
+}
+
+// `status` with `context` in front of its message; payloads (the transport
+// failure kind, the OCI error code) are kept.
+absl::Status WithContext(const absl::Status& status, std::string_view context) {
+  absl::Status out(status.code(), fmt::format("{}: {}", context, std::string(status.message())));
+  status.ForEachPayload(
+      [&](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  return out;
+}
+
+// The session a response's Location names, resolved against `request_url`.
+absl::StatusOr<UploadSession> SessionFrom(const HttpResponse& response,
+                                          std::string_view request_url, std::string_view context) {
+  std::optional<std::string> location = response.headers.Get("Location");
+  if (!location.has_value() || location->empty()) {
+    return absl::InternalError(fmt::format("{}: the registry sent no upload Location", context));
+  }
+  absl::StatusOr<uint64_t> held = internal::UploadedBytes(response.headers.Get("Range"));
+  if (!held.ok()) return WithContext(held.status(), context);
+  return UploadSession{internal::ResolveUrl(request_url, *location), *held};
+}
+
+std::string WithDigestParam(std::string url, const oci::Digest& digest) {
+  url += (url.find('?') == std::string::npos ? "?digest=" : "&digest=");
+  return url + internal::UrlEncode(digest.ToString());
 }
 
 std::string MediaTypeOf(const HttpResponse& response) {
@@ -37,12 +65,8 @@ std::string NextLink(const HttpResponse& response) {
   return link.substr(open + 1, close - open - 1);
 }
 
-absl::Status CheckDigestSyntax(std::string_view digest) {
-  TP_RETURN_IF_ERROR(internal::ValidateDigest(digest));
-  if (!digest.starts_with("sha256:")) {
-    return absl::UnimplementedError(
-        fmt::format("digest {}: only sha256 content is verified", digest));
-  }
+absl::Status CheckVerifiable(const oci::Digest& digest) {
+  if (digest.empty()) return absl::InvalidArgumentError("an empty digest names no blob");
   return absl::OkStatus();
 }
 
@@ -118,96 +142,185 @@ absl::Status RegistryClient::Ping(std::string_view registry) {
 }
 
 absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repository& repo,
-                                                                 std::string_view digest) {
-  TP_RETURN_IF_ERROR(internal::ValidateDigest(digest));
+                                                                 const oci::Digest& digest) {
+  TP_RETURN_IF_ERROR(CheckVerifiable(digest));
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
   HttpRequest request = MakeRequest(
-      "HEAD", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest), true);
+      "HEAD", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
+      true);
   TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), request));
   if (response.status == 404) return std::nullopt;
   if (response.status != 200) {
     return StatusFromResponse(
         response, fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name()));
   }
-  BlobInfo info{
-      .digest = response.headers.Get("Docker-Content-Digest").value_or(std::string(digest)),
-      .size = 0};
+  BlobInfo info{.digest = digest, .size = 0};
   std::string length = response.headers.Get("Content-Length").value_or("0");
-  info.size = std::strtoull(length.c_str(), nullptr, 10);
+  info.size = std::strtoll(length.c_str(), nullptr, 10);
   return info;
 }
 
-absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo, std::string_view digest,
-                                                   const BodySink& sink) {
-  TP_RETURN_IF_ERROR(CheckDigestSyntax(digest));
+absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
+    const Repository& repo, const oci::Digest& digest, uint64_t offset,
+    const std::function<absl::Status(uint64_t from)>& start, const BodySink& sink) {
+  TP_RETURN_IF_ERROR(CheckVerifiable(digest));
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
-  internal::Sha256 sha;
   uint64_t bytes = 0;
   HttpRequest request = MakeRequest(
-      "GET", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest), true);
+      "GET", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
+      true);
+  if (offset > 0) request.headers.Add("Range", fmt::format("bytes={}-", offset));
+  request.response_start = [&](int status, const HttpHeaders&) {
+    return start(status == 206 ? offset : 0);
+  };
   request.response_sink = [&](std::string_view chunk) {
-    sha.Update(chunk);
     bytes += chunk.size();
     return sink(chunk);
   };
   std::string context = fmt::format("pulling blob {} from {}", ShortDigest(digest), repo.Name());
   absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
-  if (!response.ok()) {
-    return absl::Status(response.status().code(),
-                        fmt::format("{}: {}", context, std::string(response.status().message())));
-  }
-  if (response->status != 200) return StatusFromResponse(*response, context);
-  std::string actual = sha.Finish();
-  if (actual != digest) {
-    return absl::DataLossError(
-        fmt::format("{}: the {} bytes received hash to {}", context, bytes, actual));
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status != 200 && response->status != 206) {
+    return StatusFromResponse(*response, context);
   }
   return bytes;
 }
 
-absl::Status RegistryClient::PushBlob(const Repository& repo, std::string_view digest,
+absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo,
+                                                   const oci::Digest& digest,
+                                                   const BodySink& sink) {
+  oci::DigestBuilder hash(digest.algorithm());
+  TP_ASSIGN_OR_RETURN(uint64_t bytes,
+                      ReadBlob(
+                          repo, digest, 0, [](uint64_t) { return absl::OkStatus(); },
+                          [&](std::string_view chunk) {
+                            hash.Update(chunk);
+                            return sink(chunk);
+                          }));
+  oci::Digest actual = hash.Finish();
+  if (actual != digest) {
+    return absl::DataLossError(
+        fmt::format("pulling blob {} from {}: the {} bytes received hash to {}",
+                    ShortDigest(digest), repo.Name(), bytes, actual.ToString()));
+  }
+  return bytes;
+}
+
+absl::Status RegistryClient::PushBlob(const Repository& repo, const oci::Digest& digest,
                                       BodySource& content) {
-  TP_RETURN_IF_ERROR(internal::ValidateDigest(digest));
+  TP_RETURN_IF_ERROR(CheckVerifiable(digest));
+  TP_ASSIGN_OR_RETURN(UploadSession session, StartUpload(repo));
+  return CompleteUpload(repo, session.url, digest, &content);
+}
+
+absl::StatusOr<UploadSession> RegistryClient::StartUpload(const Repository& repo) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
-  std::string context = fmt::format("pushing blob {} to {}", ShortDigest(digest), repo.Name());
-  std::vector<std::string> scopes = PushScopes(repo.path);
+  std::string context = fmt::format("starting a blob upload to {}", repo.Name());
   // Starting a session twice only leaves an unused session behind, so the
   // POST may be retried like an idempotent request.
   HttpRequest start = MakeRequest(
       "POST", fmt::format("{}/v2/{}/blobs/uploads/", endpoint.base_url, repo.path), true);
-  TP_ASSIGN_OR_RETURN(HttpResponse started, Send(endpoint, scopes, start));
-  if (started.status != 202) return StatusFromResponse(started, context);
-  std::optional<std::string> location = started.headers.Get("Location");
-  if (!location.has_value() || location->empty()) {
-    return absl::InternalError(fmt::format("{}: the registry sent no upload Location", context));
+  absl::StatusOr<HttpResponse> started = Send(endpoint, PushScopes(repo.path), start);
+  if (!started.ok()) return WithContext(started.status(), context);
+  if (started->status != 202) return StatusFromResponse(*started, context);
+  return SessionFrom(*started, start.url, context);
+}
+
+absl::StatusOr<MountResult> RegistryClient::MountBlob(const Repository& repo,
+                                                      const oci::Digest& digest,
+                                                      const Repository& source) {
+  TP_RETURN_IF_ERROR(CheckVerifiable(digest));
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  std::string context = fmt::format("mounting blob {} from {} into {}", ShortDigest(digest),
+                                    source.path, repo.Name());
+  HttpRequest post = MakeRequest(
+      "POST",
+      fmt::format("{}/v2/{}/blobs/uploads/?mount={}&from={}", endpoint.base_url, repo.path,
+                  internal::UrlEncode(digest.ToString()), internal::UrlEncode(source.path)),
+      true);
+  absl::StatusOr<HttpResponse> response =
+      Send(endpoint, PushScopes(repo.path, {source.path}), post);
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status == 201) return MountResult{.mounted = true, .session = {}};
+  if (response->status != 202) return StatusFromResponse(*response, context);
+  TP_ASSIGN_OR_RETURN(UploadSession session, SessionFrom(*response, post.url, context));
+  return MountResult{.mounted = false, .session = std::move(session)};
+}
+
+absl::StatusOr<UploadSession> RegistryClient::PatchUpload(const Repository& repo,
+                                                          const UploadSession& session,
+                                                          BodySource& chunk) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  std::optional<uint64_t> length = chunk.Size();
+  if (!length.has_value() || *length == 0) {
+    return absl::InvalidArgumentError("an upload chunk needs a known, non-zero length");
   }
-  std::string url = internal::ResolveUrl(start.url, *location);
-  url +=
-      (url.find('?') == std::string::npos ? "?digest=" : "&digest=") + internal::UrlEncode(digest);
-  HttpRequest put = MakeRequest("PUT", url, false);
-  put.body = &content;
+  std::string context = fmt::format("uploading bytes {}-{} to {}", session.offset,
+                                    session.offset + *length - 1, repo.Name());
+  HttpRequest patch = MakeRequest("PATCH", session.url, false);
+  patch.body = &chunk;
+  patch.headers.Add("Content-Type", "application/octet-stream");
+  patch.headers.Add("Content-Range", internal::ContentRange(session.offset, *length));
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), patch);
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status != 202) return StatusFromResponse(*response, context);
+  return SessionFrom(*response, patch.url, context);
+}
+
+absl::StatusOr<UploadSession> RegistryClient::GetUploadStatus(const Repository& repo,
+                                                              std::string_view url) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  std::string context = fmt::format("asking {} for the state of upload {}", repo.Name(),
+                                    internal::UrlForDisplay(url));
+  HttpRequest get = MakeRequest("GET", std::string(url), true);
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), get);
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status != 204) return StatusFromResponse(*response, context);
+  return SessionFrom(*response, url, context);
+}
+
+absl::Status RegistryClient::CompleteUpload(const Repository& repo, std::string_view url,
+                                            const oci::Digest& digest, BodySource* body) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  std::string context = fmt::format("pushing blob {} to {}", ShortDigest(digest), repo.Name());
+  HttpRequest put = MakeRequest("PUT", WithDigestParam(std::string(url), digest), false);
+  StringBodySource empty("");
+  put.body = body != nullptr ? body : &empty;
   put.headers.Add("Content-Type", "application/octet-stream");
-  absl::StatusOr<HttpResponse> done = Send(endpoint, scopes, put);
-  if (!done.ok()) {
-    return absl::Status(done.status().code(),
-                        fmt::format("{}: {}", context, std::string(done.status().message())));
-  }
+  absl::StatusOr<HttpResponse> done = Send(endpoint, PushScopes(repo.path), put);
+  if (!done.ok()) return WithContext(done.status(), context);
   if (done->status != 201) return StatusFromResponse(*done, context);
   std::optional<std::string> stored = done->headers.Get("Docker-Content-Digest");
-  if (stored.has_value() && *stored != digest) {
+  if (stored.has_value() && *stored != digest.ToString()) {
     return absl::DataLossError(fmt::format("{}: the registry stored it as {}", context, *stored));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> RegistryClient::PutManifest(const Reference& ref,
+absl::Status RegistryClient::CancelUpload(const Repository& repo, std::string_view url) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
+  HttpRequest del = MakeRequest("DELETE", std::string(url), true);
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), del);
+  std::string context =
+      fmt::format("cancelling upload {} to {}", internal::UrlForDisplay(url), repo.Name());
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status == 204 || response->status == 202 || response->status == 200 ||
+      response->status == 404) {
+    return absl::OkStatus();
+  }
+  return StatusFromResponse(*response, context);
+}
+
+absl::StatusOr<oci::Digest> RegistryClient::PutManifest(const Reference& ref,
                                                         std::string_view media_type,
                                                         std::string bytes) {
-  std::string digest = internal::Sha256Digest(bytes);
+  oci::Digest digest = oci::ComputeDigest(
+      bytes, ref.digest.empty() ? oci::DigestAlgorithm::kSha256 : ref.digest.algorithm());
   std::string context = fmt::format("pushing manifest {}", ref.String());
   if (!ref.digest.empty() && ref.digest != digest) {
-    return absl::InvalidArgumentError(fmt::format(
-        "{}: the manifest's digest is {}, not the one in the reference", context, digest));
+    return absl::InvalidArgumentError(
+        fmt::format("{}: the manifest's digest is {}, not the one in the reference", context,
+                    digest.ToString()));
   }
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
   StringBodySource body(std::move(bytes));
@@ -221,15 +334,15 @@ absl::StatusOr<std::string> RegistryClient::PutManifest(const Reference& ref,
   TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PushScopes(ref.repository.path), put));
   if (response.status != 201) return StatusFromResponse(response, context);
   std::optional<std::string> stored = response.headers.Get("Docker-Content-Digest");
-  if (stored.has_value() && *stored != digest) {
-    return absl::DataLossError(
-        fmt::format("{}: we sent {} but the registry reports {}", context, digest, *stored));
+  if (stored.has_value() && *stored != digest.ToString()) {
+    return absl::DataLossError(fmt::format("{}: we sent {} but the registry reports {}", context,
+                                           digest.ToString(), *stored));
   }
   return digest;
 }
 
 absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
-                                                     const std::vector<std::string>& accept) {
+                                                         const std::vector<std::string>& accept) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
   std::string context = fmt::format("pulling manifest {}", ref.String());
   ManifestBlob manifest;
@@ -252,12 +365,18 @@ absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
   }
   if (response->status != 200) return StatusFromResponse(*response, context);
   manifest.media_type = MediaTypeOf(*response);
-  manifest.digest = internal::Sha256Digest(manifest.bytes);
-  std::string expected =
-      ref.digest.empty() ? response->headers.Get("Docker-Content-Digest").value_or("") : ref.digest;
-  if (expected.starts_with("sha256:") && expected != manifest.digest) {
+  oci::Digest expected = ref.digest;
+  if (expected.empty()) {
+    // Only a digest we can parse can be checked; a registry that omits the
+    // header is still served (the bytes hashed with sha256).
+    expected = oci::Digest::Parse(response->headers.Get("Docker-Content-Digest").value_or(""))
+                   .value_or(oci::Digest());
+  }
+  manifest.digest = oci::ComputeDigest(
+      manifest.bytes, expected.empty() ? oci::DigestAlgorithm::kSha256 : expected.algorithm());
+  if (!expected.empty() && expected != manifest.digest) {
     return absl::DataLossError(fmt::format("{}: expected {}, received bytes hashing to {}", context,
-                                           expected, manifest.digest));
+                                           expected.ToString(), manifest.digest.ToString()));
   }
   return manifest;
 }

@@ -1,11 +1,13 @@
-// The distribution-API client: ping, blobs (stat, streamed download with
-// digest verification, monolithic upload), manifests (put, get, both
-// verified against their digest) and tags, over any OCI registry. Requests go
+// The distribution-API client: ping, blobs (stat, streamed and ranged
+// download, monolithic upload, the upload-session steps: start, mount,
+// patch, status, complete, cancel), manifests (put, get, both verified
+// against their digest) and tags, over any OCI registry. Requests go
 // through AuthTransport → RetryTransport → the HTTP transport.
 #ifndef TRAINPKG_REGISTRY_REGISTRY_CLIENT_H_
 #define TRAINPKG_REGISTRY_REGISTRY_CLIENT_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +23,7 @@
 #include "registry/clock.h"
 #include "registry/curl_transport.h"
 #include "registry/http_transport.h"
+#include "registry/oci/digest.h"
 #include "registry/reference.h"
 #include "registry/retry_transport.h"
 
@@ -39,14 +42,29 @@ struct RegistryClientOptions {
 };
 
 struct BlobInfo {
-  std::string digest;
-  uint64_t size = 0;
+  oci::Digest digest;
+  int64_t size = 0;
 };
 
 struct ManifestBlob {
   std::string media_type;  // the response's Content-Type, without parameters
-  std::string digest;      // sha256 of `bytes`
+  oci::Digest digest;      // sha256 of `bytes`
   std::string bytes;       // exactly as stored
+};
+
+// An open blob upload session (distribution spec "Location"): where the next
+// request goes and how many bytes the registry holds.
+struct UploadSession {
+  std::string url;  // absolute; always the newest Location the registry sent
+  uint64_t offset = 0;
+};
+
+// The answer to a cross-repository mount request: either the registry
+// linked the blob (201), or it opened an upload session instead (202), which
+// the caller must use or cancel.
+struct MountResult {
+  bool mounted = false;
+  UploadSession session;  // when !mounted
 };
 
 // The types GetManifest accepts by default: OCI and Docker v2 manifests and
@@ -66,23 +84,58 @@ class RegistryClient {
 
   // HEAD of a blob: its size and digest, or nullopt when the repository
   // does not have it.
-  absl::StatusOr<std::optional<BlobInfo>> StatBlob(const Repository& repo, std::string_view digest);
+  absl::StatusOr<std::optional<BlobInfo>> StatBlob(const Repository& repo,
+                                                   const oci::Digest& digest);
 
-  // Streams the blob to `sink` and checks its digest (sha256) at the end:
-  // DataLoss when it differs, in which case what reached the sink must be
-  // discarded. Returns the number of bytes.
-  absl::StatusOr<uint64_t> FetchBlob(const Repository& repo, std::string_view digest,
+  // Streams the blob to `sink` and checks its digest at the end: DataLoss
+  // when it differs, in which case what reached the sink must be discarded.
+  // Returns the number of bytes.
+  absl::StatusOr<uint64_t> FetchBlob(const Repository& repo, const oci::Digest& digest,
                                      const BodySink& sink);
+
+  // Streams the blob from byte `offset` on (a "Range: bytes=<offset>-"
+  // request when offset > 0) to `sink`, unverified: the caller hashes.
+  // Before the first byte, `start(from)` learns where the body begins:
+  // `offset` when the registry answered 206, 0 when it sent the whole blob
+  // (200). Returns the bytes received; after a transport failure, what
+  // reached the sink is a valid prefix, so the caller may resume from there.
+  absl::StatusOr<uint64_t> ReadBlob(const Repository& repo, const oci::Digest& digest,
+                                    uint64_t offset,
+                                    const std::function<absl::Status(uint64_t from)>& start,
+                                    const BodySink& sink);
 
   // Uploads `content` as the blob `digest` in one request (POST, then PUT
   // ?digest= to the returned Location, relative or absolute). The upload
   // PUT is never replayed; a retry must start a new session.
-  absl::Status PushBlob(const Repository& repo, std::string_view digest, BodySource& content);
+  absl::Status PushBlob(const Repository& repo, const oci::Digest& digest, BodySource& content);
+
+  // The upload protocol step by step (blob_upload.h drives it). Relative
+  // Location headers are resolved; each call returns the newest session.
+  //
+  // POST /blobs/uploads/: a fresh session at offset 0.
+  absl::StatusOr<UploadSession> StartUpload(const Repository& repo);
+  // POST /blobs/uploads/?mount=<digest>&from=<source path>.
+  absl::StatusOr<MountResult> MountBlob(const Repository& repo, const oci::Digest& digest,
+                                        const Repository& source);
+  // PATCH `chunk` at session.offset with Content-Range; 202 gives the new
+  // session (its offset from the Range header). Never replayed: on any
+  // failure ask GetUploadStatus where the session stands.
+  absl::StatusOr<UploadSession> PatchUpload(const Repository& repo, const UploadSession& session,
+                                            BodySource& chunk);
+  // GET of the session: 204 with Location and Range. NotFound when the
+  // registry dropped the session (the caller starts a new one).
+  absl::StatusOr<UploadSession> GetUploadStatus(const Repository& repo, std::string_view url);
+  // PUT <url>?digest=, with the last bytes in `body` (null: none). Checks
+  // the registry's Docker-Content-Digest. Never replayed.
+  absl::Status CompleteUpload(const Repository& repo, std::string_view url,
+                              const oci::Digest& digest, BodySource* body);
+  // DELETE of the session (cancel). OK when the registry already forgot it.
+  absl::Status CancelUpload(const Repository& repo, std::string_view url);
 
   // PUTs `bytes` as `ref` (its tag, else its digest) with Content-Type
   // `media_type`. Returns the digest, checked against the registry's
   // Docker-Content-Digest and against `ref`'s digest when it has one.
-  absl::StatusOr<std::string> PutManifest(const Reference& ref, std::string_view media_type,
+  absl::StatusOr<oci::Digest> PutManifest(const Reference& ref, std::string_view media_type,
                                           std::string bytes);
 
   // GETs `ref` (up to 4 MiB) and checks it against `ref`'s digest, else the

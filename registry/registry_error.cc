@@ -79,6 +79,11 @@ absl::Status StatusFromResponse(const HttpResponse& response, std::string_view c
     if (!e.detail.empty()) text += fmt::format(" ({})", Shorten(e.detail));
   }
   if (errors.empty() && !response.body.empty()) text = Shorten(response.body);
+  if (text.empty()) {
+    // A HEAD (or a terse registry) gives no body: say what the status means.
+    if (response.status == 401) text = "unauthorized: authentication required (trainpkg login?)";
+    if (response.status == 403) text = "denied: the credentials lack access";
+  }
   std::string message = fmt::format("{}: HTTP {}", context, response.status);
   if (!text.empty()) message += ": " + text;
   absl::Status status(CodeForHttpStatus(response.status), message);

@@ -9,7 +9,7 @@ PACKAGES=(
   build-essential g++ cmake ninja-build pkg-config git ca-certificates clang-format python3
   clang-14 libclang-rt-14-dev  # optional libFuzzer build of the Dockerfile parser fuzz target
   # libraries
-  libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libyaml-cpp-dev
+  libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libyaml-cpp-dev libcpp-httplib-dev
   libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libgloo-dev libopenblas-dev libeigen3-dev

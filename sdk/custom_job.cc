@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "jobspec/validation.h"
@@ -16,6 +17,8 @@
 #include "sdk/internal/local_process_backend.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/job_store.h"
+#include "sdk/vertex/internal/vertex_backend.h"
+#include "sdk/vertex/vertex_client_factory.h"
 
 namespace trainpkg::sdk {
 namespace {
@@ -41,13 +44,16 @@ absl::Status PrepareOutputDirectory(std::string& dir, const std::filesystem::pat
 class CustomJob::Impl {
  public:
   Impl(jobspec::CustomJob job, CustomJobOptions options, std::string id,
-       std::map<std::string, std::string> environment)
+       std::map<std::string, std::string> environment,
+       std::shared_ptr<vertex::VertexClient> vertex_client)
       : options_(std::move(options)),
         environment_(std::move(environment)),
+        vertex_client_(std::move(vertex_client)),
         id_(std::move(id)),
-        name_(internal::JobResourceName(options_.project_id, id_)),
+        name_(id_.empty() ? std::string()
+                          : internal::JobResourceName(options_.project_id, options_.location, id_)),
         store_(options_.home),
-        job_dir_(store_.JobDir(id_)),
+        job_dir_(id_.empty() ? std::filesystem::path() : store_.JobDir(id_)),
         log_(options_.log_stream),
         job_(std::move(job)) {
     job_.name = name_;
@@ -59,6 +65,7 @@ class CustomJob::Impl {
       return absl::FailedPreconditionError(absl::StrCat("job ", id_, " was already submitted"));
     }
     log_.WriteLine("", "Creating CustomJob");
+    if (vertex_client_ != nullptr) return SubmitToVertex();
     jobspec::CustomJob job = job_;
     std::error_code ec;
     std::filesystem::path cwd = std::filesystem::current_path(ec);
@@ -106,12 +113,13 @@ class CustomJob::Impl {
       return absl::FailedPreconditionError(absl::StrCat("job ", id_, " was not submitted"));
     }
     backend->Wait();
+    if (vertex_ != nullptr) return vertex_->Result();
     return recorder_->job();
   }
 
   void Cancel(bool immediately) {
     internal::JobBackend* backend = Backend();
-    if (backend == nullptr || jobspec::IsTerminal(recorder_->job().state)) return;
+    if (backend == nullptr || jobspec::IsTerminal(Current().state)) return;
     if (!cancel_logged_.exchange(true)) {
       log_.WriteLine("", absl::StrCat("Cancelling CustomJob run: ", name_));
     }
@@ -120,7 +128,7 @@ class CustomJob::Impl {
 
   jobspec::CustomJob job() const {
     std::lock_guard<std::mutex> lock(mu_);
-    return recorder_ != nullptr ? recorder_->job() : job_;
+    return backend_ != nullptr ? Current() : job_;
   }
 
   const std::string& id() const { return id_; }
@@ -128,6 +136,25 @@ class CustomJob::Impl {
   const std::filesystem::path& job_dir() const { return job_dir_; }
 
  private:
+  // The submitted job as the backend sees it. REQUIRES: submitted.
+  jobspec::CustomJob Current() const {
+    return vertex_ != nullptr ? vertex_->job() : recorder_->job();
+  }
+
+  // Creates the job on the service; id_ and name_ become the service's.
+  // REQUIRES: mu_ held, not yet submitted.
+  absl::Status SubmitToVertex() {
+    auto backend = std::make_unique<vertex::internal::VertexBackend>(vertex_client_,
+                                                                     options_.vertex, job_, &log_);
+    TP_RETURN_IF_ERROR(backend->Start());
+    name_ = backend->job().name;
+    std::vector<std::string> parts = absl::StrSplit(name_, '/');
+    id_ = parts.back();
+    vertex_ = backend.get();
+    backend_ = std::move(backend);
+    return absl::OkStatus();
+  }
+
   // The backend once submitted, else nullptr. Neither it nor recorder_
   // changes afterwards, so callers may use them without the lock.
   internal::JobBackend* Backend() const {
@@ -137,20 +164,31 @@ class CustomJob::Impl {
 
   const CustomJobOptions options_;
   const std::map<std::string, std::string> environment_;
-  const std::string id_;
-  const std::string name_;
+  const std::shared_ptr<vertex::VertexClient> vertex_client_;  // kVertex only
+  std::string id_;                                             // kVertex: set once by Submit()
+  std::string name_;                                           // kVertex: set once by Submit()
   const JobStore store_;
   const std::filesystem::path job_dir_;
   internal::LineStream log_;
   std::atomic<bool> cancel_logged_{false};
   mutable std::mutex mu_;
-  jobspec::CustomJob job_;                           // as created; guarded by mu_
-  std::shared_ptr<internal::JobRecorder> recorder_;  // set once by Submit()
-  std::unique_ptr<internal::JobBackend> backend_;    // set once by Submit(); destroyed first
+  jobspec::CustomJob job_;                             // as created; guarded by mu_
+  std::shared_ptr<internal::JobRecorder> recorder_;    // set once by Submit()
+  vertex::internal::VertexBackend* vertex_ = nullptr;  // backend_ when kVertex
+  std::unique_ptr<internal::JobBackend> backend_;      // set once by Submit(); destroyed first
 };
 
 absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOptions options) {
   TP_RETURN_IF_ERROR(jobspec::ValidateCustomJob(job));
+  if (options.backend == JobBackendKind::kVertex) {
+    std::map<std::string, std::string> environment =
+        options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment();
+    TP_ASSIGN_OR_RETURN(
+        std::shared_ptr<vertex::VertexClient> client,
+        vertex::MakeVertexClient(options.vertex, base::MapEnvironment(environment)));
+    return CustomJob(std::make_shared<Impl>(std::move(job), std::move(options), std::string(),
+                                            std::move(environment), std::move(client)));
+  }
   TP_RETURN_IF_ERROR(internal::PlanReplicas(job.job_spec).status());
   std::map<std::string, std::string> environment =
       options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment();
@@ -166,7 +204,7 @@ absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOpt
     TP_RETURN_IF_ERROR(jobspec::ValidateJobId(id));
   }
   return CustomJob(std::make_shared<Impl>(std::move(job), std::move(options), std::move(id),
-                                          std::move(environment)));
+                                          std::move(environment), nullptr));
 }
 
 absl::StatusOr<jobspec::CustomJob> CustomJob::Run() {

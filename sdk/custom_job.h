@@ -36,6 +36,15 @@
 //
 // The job is recorded in the job store (job_store.h) so other processes can
 // list, inspect and cancel it (job_client.h).
+//
+// With `backend = JobBackendKind::kVertex` the same job runs on Vertex AI (or
+// on anything speaking its REST v1 API, e.g. `trainpkg serve`): Submit()
+// creates the CustomJob there (the service assigns the id and name), then a
+// background thread polls it with growing intervals and writes the Python
+// SDK's state lines; Wait() returns the terminal job as the service reports
+// it, or the error that stopped polling; Cancel() and Kill() ask the service
+// to cancel. Images are not checked locally, and nothing is recorded in the
+// local job store. Destroying the last copy stops polling; the job goes on.
 #ifndef TRAINPKG_SDK_CUSTOM_JOB_H_
 #define TRAINPKG_SDK_CUSTOM_JOB_H_
 
@@ -52,10 +61,16 @@
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
 #include "sdk/process_launcher.h"
+#include "sdk/vertex/vertex_backend_options.h"
 
 namespace trainpkg::sdk {
 
+enum class JobBackendKind { kLocal, kVertex };
+
 struct CustomJobOptions {
+  // Where the job runs: kLocal (this machine) or kVertex (`vertex` below).
+  JobBackendKind backend = JobBackendKind::kLocal;
+  vertex::VertexBackendOptions vertex;
   // Job store home; "" means $TRAINPKG_HOME, else $HOME/.trainpkg (read
   // from `environment`).
   std::filesystem::path home;
@@ -68,6 +83,7 @@ struct CustomJobOptions {
   // Time between SIGTERM and SIGKILL when replicas are stopped.
   absl::Duration cancel_grace_period = absl::Seconds(10);
   std::string project_id = "local";  // the "projects/<p>" of the resource name
+  std::string location = "local";    // the "locations/<l>" of the resource name
   // "" generates a numeric id like Vertex's (epoch millis + 3 random digits);
   // otherwise it must pass jobspec::ValidateJobId.
   std::string job_id;
@@ -86,7 +102,9 @@ class CustomJob {
   // Validates `job` (jobspec::ValidateCustomJob, the job id, and that every
   // pool runs a local: executable) before anything runs: InvalidArgument
   // listing each field path and reason, Unimplemented for container images
-  // and pythonPackageSpec. Nothing is written or started.
+  // and pythonPackageSpec. Nothing is written or started. kVertex: only
+  // ValidateCustomJob, plus InvalidArgument without project or location and
+  // the credential file errors of ADC (sdk/auth/google_default_credentials.h).
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with
@@ -112,9 +130,11 @@ class CustomJob {
 
   // The job as it is now (state, times, error).
   jobspec::CustomJob job() const;
+  // kVertex: "" until Submit() returned (the service assigns them); do not
+  // call these concurrently with Submit().
   const std::string& job_id() const;
-  const std::string& resource_name() const;  // projects/<p>/locations/local/customJobs/<id>
-  const std::filesystem::path& job_dir() const;
+  const std::string& resource_name() const;      // projects/<p>/locations/<l>/customJobs/<id>
+  const std::filesystem::path& job_dir() const;  // kVertex: empty
 
  private:
   class Impl;

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/status/statusor.h"
 
@@ -36,6 +37,17 @@ class Keychain {
 class AnonymousKeychain final : public Keychain {
  public:
   absl::StatusOr<Credential> Resolve(std::string_view) override { return Credential{}; }
+};
+
+// A keychain that gives one credential for every registry (checking a
+// login before it is saved).
+class StaticKeychain final : public Keychain {
+ public:
+  explicit StaticKeychain(Credential credential) : credential_(std::move(credential)) {}
+  absl::StatusOr<Credential> Resolve(std::string_view) override { return credential_; }
+
+ private:
+  Credential credential_;
 };
 
 }  // namespace trainpkg::registry

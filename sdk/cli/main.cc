@@ -4,9 +4,15 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "sdk/cli/build_command.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/cli/images_command.h"
 #include "sdk/cli/jobs_command.h"
+#include "sdk/cli/login_command.h"
+#include "sdk/cli/pull_command.h"
+#include "sdk/cli/push_command.h"
 #include "sdk/cli/run_command.h"
+#include "sdk/cli/serve_command.h"
 
 namespace {
 
@@ -30,19 +36,40 @@ std::vector<std::string> SplitEmptyAssignments(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace trainpkg::cli;
-  CLI::App app("Run Vertex AI CustomJobs locally.", "trainpkg");
+  CLI::App app("Run Vertex AI CustomJobs locally or on Vertex AI.", "trainpkg");
   app.set_version_flag("--version", "trainpkg " TRAINPKG_VERSION);
   app.require_subcommand(1);
   RunFlags run_flags;
-  CLI::App* run = AddRunCommand(app, run_flags);
+  BackendFlags backend_flags;
+  CLI::App* run = AddRunCommand(app, run_flags, backend_flags);
+  ServeFlags serve_flags;
+  CLI::App* serve = AddServeCommand(app, serve_flags);
   JobsFlags jobs_flags;
   JobsCommands jobs = AddJobsCommands(app, jobs_flags);
+  BuildFlags build_flags;
+  CLI::App* build = AddBuildCommand(app, build_flags);
+  ImagesFlags images_flags;
+  CLI::App* images = AddImagesCommand(app, images_flags);
+  PushFlags push_flags;
+  CLI::App* push = AddPushCommand(app, push_flags);
+  PullFlags pull_flags;
+  CLI::App* pull = AddPullCommand(app, pull_flags);
+  LoginFlags login_flags;
+  LoginCommands login = AddLoginCommands(app, login_flags);
   try {
     std::vector<std::string> args = SplitEmptyAssignments(argc, argv);
     app.parse(args);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
-  if (run->parsed()) return RunCommand(run_flags, std::cout, std::cerr);
+  if (run->parsed()) return RunCommand(run_flags, backend_flags, std::cout, std::cerr);
+  if (serve->parsed()) return ServeCommand(serve_flags, std::cout, std::cerr);
+  if (build->parsed()) return RunBuildCommand(build_flags, std::cout, std::cerr);
+  if (images->parsed()) return RunImagesCommand(images_flags, std::cout, std::cerr);
+  if (push->parsed()) return PushCommand(push_flags, std::cout, std::cerr);
+  if (pull->parsed()) return PullCommand(pull_flags, std::cout, std::cerr);
+  if (login.login->parsed() || login.logout->parsed()) {
+    return RunLoginCommand(login, login_flags, std::cin, std::cout, std::cerr);
+  }
   return RunJobsCommand(jobs, jobs_flags, std::cout, std::cerr);
 }

@@ -12,19 +12,31 @@
 namespace trainpkg::cli {
 namespace {
 
-int RunForeground(sdk::CustomJob job, std::ostream& err) {
+int RunForeground(sdk::CustomJob job, std::ostream& err, bool remote) {
   if (absl::Status status = job.Submit(); !status.ok()) {
-    return ReportError(err, status, kExitUsage);
+    // A service refusing the job is not a usage error of ours.
+    return ReportError(
+        err, status,
+        remote && status.code() != absl::StatusCode::kInvalidArgument ? kExitFailed : kExitUsage);
   }
   absl::StatusOr<jobspec::CustomJob> done = WaitCancellingOnSignals(job);
   if (!done.ok()) return ReportError(err, done.status(), kExitFailed);
   return ExitCodeForState(done->state);
 }
 
+// The job lives on the service: creating it is all --detach has to do.
+int SubmitDetachedToVertex(sdk::CustomJob& job, std::ostream& out, std::ostream& err) {
+  if (absl::Status status = job.Submit(); !status.ok())
+    return ReportError(err, status, kExitFailed);
+  out << job.resource_name() << std::endl;
+  return kExitOk;
+}
+
 }  // namespace
 
-CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags) {
-  CLI::App* run = app.add_subcommand("run", "Run a CustomJob locally and wait for it");
+CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
+  CLI::App* run =
+      app.add_subcommand("run", "Run a CustomJob locally or on Vertex AI and wait for it");
   run->footer(
       "Each replica of each worker pool runs the executable of its imageUri \"local:<path>\" as a "
       "process (a relative path is resolved against the current directory), with the environment "
@@ -56,10 +68,12 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags) {
   run->add_flag("--validate-only", flags.validate_only,
                 "Validate, print the job as JSON and exit without running it");
   run->add_flag("--quiet", flags.quiet, "Do not stream the replicas' output");
+  AddBackendFlags(*run, backend);
   return run;
 }
 
-int RunCommand(const RunFlags& flags, std::ostream& out, std::ostream& err) {
+int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream& out,
+               std::ostream& err) {
   BlockTerminationSignals();
   ::signal(SIGPIPE, SIG_IGN);
   absl::StatusOr<jobspec::CustomJob> spec = JobFromFlags(flags, absl::Now());
@@ -75,14 +89,24 @@ int RunCommand(const RunFlags& flags, std::ostream& out, std::ostream& err) {
   options.job_id = flags.job_id;
   options.log_stream = flags.detach ? nullptr : &out;
   options.stream_replica_output = !flags.quiet;
+  if (absl::Status status = ApplyBackendFlags(backend, options); !status.ok()) {
+    return ReportError(err, status, kExitUsage);
+  }
+  if (options.backend == sdk::JobBackendKind::kVertex && !flags.job_id.empty()) {
+    return ReportError(
+        err, absl::InvalidArgumentError("--job-id: Vertex AI assigns the id; drop the flag"),
+        kExitUsage);
+  }
+  const bool options_backend_is_vertex = options.backend == sdk::JobBackendKind::kVertex;
   absl::StatusOr<sdk::CustomJob> job = sdk::CustomJob::Create(*spec, std::move(options));
   if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
   if (flags.validate_only) {
     out << jobspec::FormatCustomJobJson(*spec);
     return kExitOk;
   }
+  if (flags.detach && options_backend_is_vertex) return SubmitDetachedToVertex(*job, out, err);
   if (flags.detach) return RunDetached(*std::move(job), out, err);
-  return RunForeground(*std::move(job), err);
+  return RunForeground(*std::move(job), err, options_backend_is_vertex);
 }
 
 }  // namespace trainpkg::cli

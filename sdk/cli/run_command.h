@@ -1,22 +1,27 @@
-// `trainpkg run`: run a CustomJob locally, in the foreground or detached.
+// `trainpkg run`: run a CustomJob locally or on Vertex AI (--backend vertex),
+// in the foreground or detached.
 #ifndef TRAINPKG_SDK_CLI_RUN_COMMAND_H_
 #define TRAINPKG_SDK_CLI_RUN_COMMAND_H_
 
 #include <ostream>
 
 #include "CLI/CLI.hpp"
+#include "sdk/cli/backend_flags.h"
 #include "sdk/cli/job_from_flags.h"
 
 namespace trainpkg::cli {
 
 // Declares the subcommand and its flags on `app`; values land in `flags`.
-CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags);
+CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend);
 
 // Runs the job the flags describe. Returns 0 SUCCEEDED, 1 FAILED, 130
 // CANCELLED (Ctrl-C cancels; a second Ctrl-C kills), 2 when the flags or the
 // job file are invalid and nothing ran. Must run before any other thread is
-// started: it blocks SIGINT/SIGTERM, and --detach forks.
-int RunCommand(const RunFlags& flags, std::ostream& out, std::ostream& err);
+// started: it blocks SIGINT/SIGTERM, and --detach forks. With --backend
+// vertex, Ctrl-C asks the service to cancel, and --detach prints the
+// resource name once the job is created and returns.
+int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream& out,
+               std::ostream& err);
 
 }  // namespace trainpkg::cli
 

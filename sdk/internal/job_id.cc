@@ -13,8 +13,9 @@ std::string GenerateJobId(absl::Time now) {
   return absl::StrFormat("%d%03d", absl::ToUnixMillis(now), digits(device));
 }
 
-std::string JobResourceName(std::string_view project, std::string_view id) {
-  return fmt::format("projects/{}/locations/local/customJobs/{}", project, id);
+std::string JobResourceName(std::string_view project, std::string_view location,
+                            std::string_view id) {
+  return fmt::format("projects/{}/locations/{}/customJobs/{}", project, location, id);
 }
 
 }  // namespace trainpkg::sdk::internal

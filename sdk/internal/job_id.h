@@ -12,8 +12,9 @@ namespace trainpkg::sdk::internal {
 
 std::string GenerateJobId(absl::Time now);
 
-// "projects/<project>/locations/local/customJobs/<id>".
-std::string JobResourceName(std::string_view project, std::string_view id);
+// "projects/<project>/locations/<location>/customJobs/<id>".
+std::string JobResourceName(std::string_view project, std::string_view location,
+                            std::string_view id);
 
 }  // namespace trainpkg::sdk::internal
 

@@ -32,6 +32,10 @@ absl::StatusOr<HttpResponse> ScriptedTransport::Send(const HttpRequest& request)
     }
   }
   if (reply.ok() && reply->status >= 200 && reply->status < 300 && request.response_sink) {
+    if (request.response_start && !reply->body.empty()) {
+      absl::Status started = request.response_start(reply->status, reply->headers);
+      if (!started.ok()) return started;
+    }
     absl::Status sunk = request.response_sink(reply->body);
     if (!sunk.ok()) return sunk;
     reply->body.clear();

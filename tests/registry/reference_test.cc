@@ -50,14 +50,14 @@ TEST(ReferenceTest, ParsesAndNormalisesGoldenCases) {
     EXPECT_EQ(ref->repository.registry, c.registry);
     EXPECT_EQ(ref->repository.path, c.path);
     EXPECT_EQ(ref->tag, c.tag);
-    EXPECT_EQ(ref->digest, c.digest);
+    EXPECT_EQ(ref->digest.ToString(), c.digest);
   }
 }
 
 TEST(ReferenceTest, ParsesDigestsWithAndWithoutTags) {
   auto by_digest = ParseReference(std::string("gcr.io/p/app@") + kSha);
   ASSERT_TRUE(by_digest.ok()) << by_digest.status();
-  EXPECT_EQ(by_digest->digest, kSha);
+  EXPECT_EQ(by_digest->digest.ToString(), kSha);
   EXPECT_EQ(by_digest->tag, "");
   EXPECT_EQ(by_digest->Identifier(), kSha);
 
@@ -68,8 +68,9 @@ TEST(ReferenceTest, ParsesDigestsWithAndWithoutTags) {
   EXPECT_EQ(both->Identifier(), kSha);
   EXPECT_EQ(both->String(), std::string("localhost:5000/app:v1@") + kSha);
 
-  auto other_alg = ParseReference("app@sha384:0123456789abcdef0123456789abcdef0123");
-  EXPECT_TRUE(other_alg.ok()) << other_alg.status();
+  auto sha512 = ParseReference("app@sha512:" + std::string(128, 'a'));
+  ASSERT_TRUE(sha512.ok()) << sha512.status();
+  EXPECT_EQ(sha512->digest.algorithm(), oci::DigestAlgorithm::kSha512);
 }
 
 TEST(ReferenceTest, IdentifierDefaultsToLatestAndStringIsNormalised) {
@@ -97,8 +98,8 @@ TEST(ReferenceTest, RejectsInvalidReferencesNamingThePart) {
       {"app:" + std::string(129, 'a'), "1 to 128"},
       {"app@sha256:abc", "sha256 needs 64 hex digits"},
       {"app@sha256:" + std::string(64, 'A'), "lowercase hex"},
-      {"app@md5", "<algorithm>:<hex>"},
-      {"app@sha384:xyz", "hex digits"},
+      {"app@md5", "<algorithm>:<encoded>"},
+      {"app@sha384:" + std::string(96, 'a'), "unsupported digest algorithm \"sha384\""},
       {"app@1sha:0123456789abcdef0123456789abcdef", "algorithm"},
       {"a__-b", "path component \"a__-b\""},
       {"a/-b", "path component \"-b\""},

@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/auth/docker_config.h"
-#include "registry/internal/digest.h"
+#include "registry/oci/digest_builder.h"
 #include "registry/registry_client.h"
 #include "registry/registry_error.h"
 #include "tests/registry/registry_server.h"
@@ -34,19 +34,19 @@ RegistryClientOptions FastRetries(RegistryClientOptions options = {}) {
 }
 
 struct PushedImage {
-  std::string manifest_digest;
+  oci::Digest manifest_digest;
   std::string layer;
-  std::string layer_digest;
+  oci::Digest layer_digest;
 };
 
 // Pushes a layer, a config and an OCI manifest tagged `tag`; checks every step.
 PushedImage PushImage(RegistryClient& client, const Reference& ref) {
   PushedImage image;
   image.layer = Bytes(3 * 1024 * 1024 + 17, 7);
-  image.layer_digest = internal::Sha256Digest(image.layer);
+  image.layer_digest = oci::Sha256Digest(image.layer);
   std::string config = R"({"architecture":"amd64","os":"linux","rootfs":{"type":"layers",)"
                        R"("diff_ids":[]}})";
-  std::string config_digest = internal::Sha256Digest(config);
+  oci::Digest config_digest = oci::Sha256Digest(config);
   StringBodySource layer_body(image.layer), config_body(config);
   EXPECT_TRUE(client.PushBlob(ref.repository, image.layer_digest, layer_body).ok());
   EXPECT_TRUE(client.PushBlob(ref.repository, config_digest, config_body).ok());
@@ -54,11 +54,12 @@ PushedImage PushImage(RegistryClient& client, const Reference& ref) {
       R"({{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":)"
       R"("application/vnd.oci.image.config.v1+json","digest":"{}","size":{}}},"layers":[{{)"
       R"("mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"{}","size":{}}}]}})",
-      kOciManifest, config_digest, config.size(), image.layer_digest, image.layer.size());
+      kOciManifest, config_digest.ToString(), config.size(), image.layer_digest.ToString(),
+      image.layer.size());
   auto digest = client.PutManifest(ref, kOciManifest, manifest);
   EXPECT_TRUE(digest.ok()) << digest.status();
-  image.manifest_digest = digest.value_or("");
-  EXPECT_EQ(image.manifest_digest, internal::Sha256Digest(manifest));
+  image.manifest_digest = digest.value_or(oci::Digest());
+  EXPECT_EQ(image.manifest_digest, oci::Sha256Digest(manifest));
   return image;
 }
 
@@ -74,7 +75,7 @@ TEST(RegistryIntegrationTest, PushesAndPullsOverPlainHttpOnLoopback) {
   auto stat = client.StatBlob(ref->repository, image.layer_digest);
   ASSERT_TRUE(stat.ok()) << stat.status();
   ASSERT_TRUE(stat->has_value());
-  EXPECT_EQ((*stat)->size, image.layer.size());
+  EXPECT_EQ((*stat)->size, static_cast<int64_t>(image.layer.size()));
   std::string pulled;
   auto n = client.FetchBlob(ref->repository, image.layer_digest, [&](std::string_view chunk) {
     pulled.append(chunk);
@@ -105,14 +106,14 @@ TEST(RegistryIntegrationTest, MissingThingsAreNotFoundWithTheOciCode) {
   ASSERT_TRUE(server.Start({}).ok());
   RegistryClient client(FastRetries());
   Repository repo{server.host(), "team/app"};
-  std::string absent = internal::Sha256Digest("absent");
+  oci::Digest absent = oci::Sha256Digest("absent");
   auto stat = client.StatBlob(repo, absent);
   ASSERT_TRUE(stat.ok()) << stat.status();
   EXPECT_FALSE(stat->has_value());
   auto fetched = client.FetchBlob(repo, absent, [](std::string_view) { return absl::OkStatus(); });
   EXPECT_EQ(fetched.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(RegistryErrorCode(fetched.status()), "BLOB_UNKNOWN");
-  auto manifest = client.GetManifest({repo, "nope", ""});
+  auto manifest = client.GetManifest({repo, "nope", {}});
   EXPECT_EQ(manifest.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(RegistryErrorCode(manifest.status()), "MANIFEST_UNKNOWN");
   EXPECT_THAT(std::string(manifest.status().message()),
@@ -127,17 +128,17 @@ TEST(RegistryIntegrationTest, WrongDigestAndMissingBlobsAreRejected) {
   RegistryClient client(FastRetries());
   Repository repo{server.host(), "app"};
   StringBodySource body("hello");
-  auto wrong = client.PushBlob(repo, internal::Sha256Digest("other"), body);
+  auto wrong = client.PushBlob(repo, oci::Sha256Digest("other"), body);
   EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RegistryErrorCode(wrong), "DIGEST_INVALID");
   StringBodySource again("hello");
-  EXPECT_TRUE(client.PushBlob(repo, internal::Sha256Digest("hello"), again).ok())
+  EXPECT_TRUE(client.PushBlob(repo, oci::Sha256Digest("hello"), again).ok())
       << "relative Location URLs are resolved";
   std::string manifest = fmt::format(
       R"({{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":"a","digest":"{}",)"
       R"("size":1}},"layers":[]}})",
-      kOciManifest, internal::Sha256Digest("missing"));
-  auto put = client.PutManifest({repo, "v1", ""}, kOciManifest, manifest);
+      kOciManifest, oci::Sha256Digest("missing").ToString());
+  auto put = client.PutManifest({repo, "v1", {}}, kOciManifest, manifest);
   EXPECT_EQ(put.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RegistryErrorCode(put.status()), "MANIFEST_BLOB_UNKNOWN");
 }
@@ -180,7 +181,7 @@ TEST_F(HtpasswdTest, WrongPasswordIsUnauthenticatedWithTheRegistrysMessage) {
   EXPECT_THAT(std::string(ping.message()), HasSubstr("UNAUTHORIZED: authentication required"));
   EXPECT_THAT(std::string(ping.message()), ::testing::Not(HasSubstr("wrong")));
   StringBodySource body("x");
-  absl::Status push = client.PushBlob({server_.host(), "app"}, internal::Sha256Digest("x"), body);
+  absl::Status push = client.PushBlob({server_.host(), "app"}, oci::Sha256Digest("x"), body);
   EXPECT_EQ(push.code(), absl::StatusCode::kUnauthenticated);
 }
 

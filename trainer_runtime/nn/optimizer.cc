@@ -1,5 +1,7 @@
 #include "trainer_runtime/nn/optimizer.h"
 
+#include <utility>
+
 #include "fmt/format.h"
 #include "trainer_runtime/nn/internal/check.h"
 
@@ -13,6 +15,23 @@ Optimizer::Optimizer(float learning_rate, int slots, float initial_slot_value)
 void Optimizer::set_learning_rate(float learning_rate) {
   TP_NN_CHECK(learning_rate >= 0.0f, "learning rate {}", learning_rate);
   learning_rate_ = learning_rate;
+}
+
+absl::Status Optimizer::RestoreState(int64_t iterations, std::vector<std::vector<float>> state) {
+  if (iterations < 0) {
+    return absl::InvalidArgumentError(
+        fmt::format("optimizer state: iterations {} (must be >= 0)", iterations));
+  }
+  for (size_t i = 0; i < state.size(); ++i) {
+    if (slots_ > 0 && state[i].size() % static_cast<size_t>(slots_) != 0) {
+      return absl::InvalidArgumentError(
+          fmt::format("optimizer state: buffer {} has {} values, not a multiple of {} slots", i,
+                      state[i].size(), slots_));
+    }
+  }
+  iterations_ = iterations;
+  state_ = std::move(state);
+  return absl::OkStatus();
 }
 
 absl::Status Optimizer::Apply(std::span<Parameter* const> parameters) {

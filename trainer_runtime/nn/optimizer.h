@@ -35,6 +35,16 @@ class Optimizer {
   // The number of successful Apply calls.
   int64_t iterations() const { return iterations_; }
 
+  // Checkpointing. state(): one buffer per parameter of the first Apply's
+  // list, slots() blocks of the parameter's size each (slot k at k * n);
+  // empty before the first Apply. RestoreState puts back what iterations()
+  // and state() returned; the next Apply checks the buffers against its
+  // parameters. InvalidArgument (nothing changed) for negative iterations or
+  // a buffer whose size is not a multiple of slots().
+  int slots() const { return slots_; }
+  const std::vector<std::vector<float>>& state() const { return state_; }
+  absl::Status RestoreState(int64_t iterations, std::vector<std::vector<float>> state);
+
  protected:
   // Each parameter gets `slots` state buffers of its size, starting at
   // `initial_slot_value`.

@@ -1,0 +1,100 @@
+// `docker build` without a daemon: Dockerfile + context -> an OCI image whose
+// layers, config and manifest are blobs of `store` (a layout; the local image
+// store's). Base layers are referenced, never downloaded; ExportImage
+// (image_export.h) then copies into an output layout what it lacks.
+//
+//   Builder builder({.store = store, .cache_dir = home / "build-cache"});
+//   TP_ASSIGN_OR_RETURN(BuiltImage image, builder.Build(request));
+//
+// Steps: every instruction of the stages the target needs, in order. FROM,
+// metadata instructions (history with empty_layer) and COPY/ADD (one layer
+// each, through the layer cache, layer_cache.h). RUN is not supported: a
+// Dockerfile whose built stages contain RUN fails before anything is read
+// or written. `created` (config, history, annotation) is SOURCE_DATE_EPOCH,
+// else 1970-01-01T00:00:00Z, so the same inputs give the same digests.
+//
+// Errors: InvalidArgument "DOCKERFILE:LINE: KEYWORD: what" for Dockerfile and
+// context problems (missing file, path or symlink leaving the context, bad
+// flags); NotFound for a missing Dockerfile/context/base; I/O codes naming
+// the path. Not thread-safe; builds in several processes may share a store.
+#ifndef TRAINPKG_PACKAGER_BUILDER_BUILDER_H_
+#define TRAINPKG_PACKAGER_BUILDER_BUILDER_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "packager/builder/base_image.h"
+#include "packager/dockerfile/build_plan.h"
+#include "registry/oci/descriptor.h"
+#include "registry/oci/image_config.h"
+#include "registry/oci/image_manifest.h"
+#include "registry/oci/layout.h"
+
+namespace trainpkg::packager::builder {
+
+struct BuildRequest {
+  std::filesystem::path context_dir;
+  std::filesystem::path dockerfile;  // "": CONTEXT/Dockerfile
+  std::map<std::string, std::string> build_args;
+  std::string target;                         // "": the last stage
+  std::string platform = "linux/amd64";       // --platform
+  std::map<std::string, std::string> labels;  // --label, applied last
+  std::optional<int64_t> source_date_epoch;   // created + clamped mtimes
+  std::string source;                         // org.opencontainers.image.source
+  std::string revision;                       // org.opencontainers.image.revision
+  int threads = 2;                            // gzip threads
+};
+
+// One step as it starts ("FROM ...", "COPY ...") and, for layer steps, once
+// more when done with `cached` set.
+struct BuildStep {
+  int index = 0;  // 1-based
+  int total = 0;
+  std::string text;  // the instruction as written, continuations joined
+  bool done = false;
+  bool cached = false;
+};
+
+struct BuildStats {
+  int layers_written = 0;
+  int layers_cached = 0;
+  int64_t files_hashed = 0;  // context files whose content was read for cache keys
+};
+
+struct BuiltImage {
+  oci::Descriptor manifest_descriptor;  // media type, digest, size
+  std::string manifest_bytes;
+  oci::ImageManifest manifest;
+  oci::Descriptor config_descriptor;
+  oci::ImageConfig config;
+  std::optional<oci::Layout> base_layout;  // an oci: base's layout (its layer blobs)
+  size_t base_layer_count = 0;             // manifest.layers[0..n) are the base's
+  BuildStats stats;
+  std::vector<std::string> warnings;
+};
+
+struct BuilderOptions {
+  oci::Layout store;                               // where blobs are written
+  std::filesystem::path cache_dir;                 // layer keys + file digest cache
+  RegistryBaseSource* registry = nullptr;          // registry bases; not owned, may be null
+  std::function<void(const BuildStep&)> progress;  // may be empty
+};
+
+class Builder {
+ public:
+  explicit Builder(BuilderOptions options) : options_(std::move(options)) {}
+  absl::StatusOr<BuiltImage> Build(const BuildRequest& request);
+
+ private:
+  BuilderOptions options_;
+};
+
+}  // namespace trainpkg::packager::builder
+
+#endif  // TRAINPKG_PACKAGER_BUILDER_BUILDER_H_

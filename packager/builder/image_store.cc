@@ -1,0 +1,64 @@
+#include "packager/builder/image_store.h"
+
+#include <algorithm>
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "registry/reference.h"
+
+namespace trainpkg::packager::builder {
+namespace {
+
+// docker.io/library/x -> x, docker.io/u/x -> u/x, as `docker images` shows.
+std::string DisplayRepository(const registry::Repository& repo) {
+  if (repo.registry != registry::kDockerHubDomain) return repo.Name();
+  if (repo.path.rfind("library/", 0) == 0) return repo.path.substr(8);
+  return repo.path;
+}
+
+}  // namespace
+
+absl::StatusOr<ImageStore> ImageStore::Open(const std::filesystem::path& dir) {
+  TP_ASSIGN_OR_RETURN(oci::Layout layout, oci::Layout::Create(dir));
+  return ImageStore(std::move(layout));
+}
+
+absl::StatusOr<std::string> ImageStore::Tag(const oci::Descriptor& manifest,
+                                            std::string_view reference) const {
+  TP_ASSIGN_OR_RETURN(registry::Reference ref, registry::ParseReference(reference));
+  if (!ref.digest.empty()) {
+    return absl::InvalidArgumentError(
+        fmt::format("-t {}: a tag cannot carry a digest; use NAME[:TAG]", reference));
+  }
+  if (ref.tag.empty()) ref.tag = "latest";
+  const std::string name = ref.String();
+  TP_RETURN_IF_ERROR(layout_.Tag(manifest, name));
+  return name;
+}
+
+absl::StatusOr<std::vector<StoredImage>> ImageStore::List() const {
+  TP_ASSIGN_OR_RETURN(std::vector<oci::LayoutTag> tags, layout_.ListTags());
+  std::vector<StoredImage> out;
+  for (const oci::LayoutTag& tag : tags) {
+    auto ref = registry::ParseReference(tag.tag);
+    if (!ref.ok()) continue;  // a tag not written by Tag(): not an image name
+    StoredImage image;
+    image.repository = DisplayRepository(ref->repository);
+    image.tag = ref->tag;
+    image.manifest_digest = tag.descriptor.digest;
+    TP_ASSIGN_OR_RETURN(oci::LayoutImage read, layout_.ReadImage(tag.tag));
+    image.config_digest = read.manifest.config.digest;
+    if (read.config) image.created = read.config->created;
+    image.size = read.manifest.config.size;
+    for (const oci::Descriptor& layer : read.manifest.layers) {
+      if (layout_.HasBlob(layer.digest)) image.size += layer.size;
+    }
+    out.push_back(std::move(image));
+  }
+  std::sort(out.begin(), out.end(), [](const StoredImage& a, const StoredImage& b) {
+    return std::tie(a.repository, a.tag) < std::tie(b.repository, b.tag);
+  });
+  return out;
+}
+
+}  // namespace trainpkg::packager::builder

@@ -1,0 +1,30 @@
+#include "packager/builder/layer_cache.h"
+
+#include "base/file_util.h"
+#include "nlohmann/json.hpp"
+
+namespace trainpkg::packager::builder {
+
+std::optional<CachedLayer> LayerCache::Lookup(const std::string& key) const {
+  auto text = base::ReadFile(dir_ / (key + ".json"));
+  if (!text.ok()) return std::nullopt;
+  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json["descriptor"].is_string() || !json["diff_id"].is_string()) {
+    return std::nullopt;
+  }
+  auto descriptor = oci::ParseDescriptor(json["descriptor"].get<std::string>());
+  auto diff_id = oci::Digest::Parse(json["diff_id"].get<std::string>());
+  if (!descriptor.ok() || !diff_id.ok() || !blobs_.HasBlob(descriptor->digest)) return std::nullopt;
+  return CachedLayer{*descriptor, *diff_id};
+}
+
+absl::Status LayerCache::Record(const std::string& key, const CachedLayer& layer) const {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) return base::ErrnoToStatus(ec.value(), "creating " + dir_.string());
+  nlohmann::json json = {{"descriptor", oci::SerializeDescriptor(layer.descriptor)},
+                         {"diff_id", layer.diff_id.ToString()}};
+  return base::WriteFileAtomic(dir_ / (key + ".json"), json.dump());
+}
+
+}  // namespace trainpkg::packager::builder

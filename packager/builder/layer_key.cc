@@ -1,0 +1,95 @@
+#include "packager/builder/layer_key.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "registry/oci/digest_builder.h"
+
+namespace trainpkg::packager::builder {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Sha256Hex(std::string_view text) {
+  oci::DigestBuilder builder(oci::DigestAlgorithm::kSha256);
+  builder.Update(text);
+  return builder.Finish().hex();
+}
+
+// The context path an entry's source resolves to ("." for the root), or ""
+// when it leaves the context (WriteLayer then reports it).
+std::string ResolvedRel(const BuildContext& ctx, const fs::path& source) {
+  std::error_code ec;
+  fs::path resolved = fs::weakly_canonical(ctx.root() / source.relative_path(), ec);
+  if (ec) return "";
+  fs::path inside = resolved.lexically_relative(ctx.root());
+  if (inside.empty() || *inside.begin() == "..") return "";
+  return inside.generic_string();
+}
+
+int64_t ClampedMtime(const ContextFile& f, const LayerOptions& options) {
+  int64_t epoch = std::max<int64_t>(0, options.source_date_epoch.value_or(0));
+  if (options.mtime_policy == MtimePolicy::kSet) return epoch;
+  return std::clamp<int64_t>(f.mtime_sec, 0, epoch);
+}
+
+}  // namespace
+
+std::string ChainKey(std::string_view parent_chain, std::string_view step) {
+  return Sha256Hex(fmt::format("{}\n{}", parent_chain, step));
+}
+
+absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
+                                            std::string_view instruction,
+                                            const std::vector<LayerEntry>& entries,
+                                            const LayerOptions& options, const BuildContext& ctx,
+                                            FileDigestCache* digests) {
+  std::string text = fmt::format(
+      "trainpkg-layer-key v1\nparent {}\ninstruction {}\nepoch {} policy {} compression {} "
+      "level {} block {}\n",
+      parent_chain, instruction, options.source_date_epoch.value_or(-1),
+      static_cast<int>(options.mtime_policy), static_cast<int>(options.compression),
+      options.gzip_level, options.gzip_block_size);
+  std::map<std::pair<uint64_t, uint64_t>, std::string> hardlinks;
+  for (const LayerEntry& entry : entries) {
+    text += fmt::format("entry {} {} -> {} owner {} mode {}\n", static_cast<int>(entry.kind),
+                        entry.source.string(), entry.destination,
+                        entry.overrides.owner ? fmt::format("{}:{}", entry.overrides.owner->uid,
+                                                            entry.overrides.owner->gid)
+                                              : "-",
+                        entry.overrides.mode ? fmt::format("{:o}", *entry.overrides.mode) : "-");
+    if (entry.kind != LayerEntry::Kind::kCopy) continue;
+    std::string rel = ResolvedRel(ctx, entry.source);
+    if (rel.empty()) continue;
+    std::vector<const ContextFile*> files = ctx.Beneath(rel);
+    if (const ContextFile* self = ctx.Find(rel)) files.insert(files.begin(), self);
+    for (const ContextFile* f : files) {
+      text += fmt::format("  {} t{} s{} x{} m{}", f->rel, static_cast<int>(f->type), f->size,
+                          (f->mode & 0111) != 0 ? 1 : 0, ClampedMtime(*f, options));
+      if (f->type == ContextFile::Type::kFile) {
+        if (f->links > 1) {
+          auto [it, inserted] = hardlinks.emplace(std::make_pair(f->device, f->inode), f->rel);
+          if (!inserted) text += fmt::format(" link={}", it->second);
+        }
+        TP_ASSIGN_OR_RETURN(std::string digest, digests->Digest(ctx.root() / f->rel, *f));
+        text += " " + digest;
+      } else if (f->type == ContextFile::Type::kSymlink) {
+        std::error_code ec;
+        fs::path target = fs::read_symlink(ctx.root() / f->rel, ec);
+        if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("readlink {}", f->rel));
+        text += " -> " + target.string();
+      }
+      text += "\n";
+    }
+  }
+  return Sha256Hex(text);
+}
+
+}  // namespace trainpkg::packager::builder

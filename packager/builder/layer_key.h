@@ -1,0 +1,39 @@
+// The layer cache key of a COPY/ADD step: sha256 over
+//   - the parent chain (base manifest digest, then every earlier step's key),
+//   - the instruction as written, the layer options that change the bytes
+//     (SOURCE_DATE_EPOCH, mtime policy, compression, gzip level, block size),
+//   - each entry's source, destination and --chown/--chmod,
+//   - every context path the entry reads: path, type, size, executable bit,
+//     mtime as the layer writer clamps it, hardlink group, symlink target, and
+//     the content digest of regular files (through FileDigestCache, so an
+//     unchanged file is stat'ed, not read).
+// The key is what would change the layer's bytes, and nothing else: touching
+// a file (newer mtime, clamped to the same epoch) keeps the key.
+#ifndef TRAINPKG_PACKAGER_BUILDER_LAYER_KEY_H_
+#define TRAINPKG_PACKAGER_BUILDER_LAYER_KEY_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "packager/builder/build_context.h"
+#include "packager/builder/file_digest_cache.h"
+#include "packager/layer/layer_entry.h"
+#include "packager/layer/layer_options.h"
+
+namespace trainpkg::packager::builder {
+
+// sha256 hex. Errors: reading a file or link fails (naming it).
+absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
+                                            std::string_view instruction,
+                                            const std::vector<LayerEntry>& entries,
+                                            const LayerOptions& options, const BuildContext& ctx,
+                                            FileDigestCache* digests);
+
+// The chain key after a step: sha256(parent_chain + "\n" + step) hex.
+std::string ChainKey(std::string_view parent_chain, std::string_view step);
+
+}  // namespace trainpkg::packager::builder
+
+#endif  // TRAINPKG_PACKAGER_BUILDER_LAYER_KEY_H_

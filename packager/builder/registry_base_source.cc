@@ -1,0 +1,66 @@
+#include "packager/builder/registry_base_source.h"
+
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+#include "registry/oci/image_index.h"
+#include "registry/oci/image_manifest.h"
+#include "registry/oci/media_types.h"
+
+namespace trainpkg::packager::builder {
+namespace {
+
+absl::Status Context(const absl::Status& status, std::string_view reference) {
+  return absl::Status(status.code(),
+                      fmt::format("base image {}: {}", reference, std::string(status.message())));
+}
+
+}  // namespace
+
+absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view reference,
+                                                             const oci::Platform& platform) {
+  auto ref = registry::ParseReference(reference);
+  if (!ref.ok()) return Context(ref.status(), reference);
+  auto blob = client_->GetManifest(*ref);
+  if (!blob.ok()) return Context(blob.status(), reference);
+  if (oci::IsIndexMediaType(blob->media_type)) {
+    auto index = oci::ParseImageIndex(blob->bytes);
+    if (!index.ok()) return Context(index.status(), reference);
+    std::vector<std::string> offered;
+    const oci::Descriptor* chosen = nullptr;
+    for (const oci::Descriptor& entry : index->manifests) {
+      if (!entry.platform) continue;
+      offered.push_back(oci::FormatPlatform(*entry.platform));
+      if (chosen == nullptr && oci::PlatformMatches(*entry.platform, platform)) chosen = &entry;
+    }
+    if (chosen == nullptr) {
+      return absl::NotFoundError(
+          fmt::format("base image {}: no manifest for {} (the index has: {})", reference,
+                      oci::FormatPlatform(platform), absl::StrJoin(offered, ", ")));
+    }
+    registry::Reference by_digest = *ref;
+    by_digest.digest = chosen->digest;
+    blob = client_->GetManifest(by_digest);
+    if (!blob.ok()) return Context(blob.status(), reference);
+  }
+  auto manifest = oci::ParseImageManifest(blob->bytes);
+  if (!manifest.ok()) return Context(manifest.status(), reference);
+  std::string config_bytes;
+  auto fetched =
+      client_->FetchBlob(ref->repository, manifest->config.digest, [&](std::string_view chunk) {
+        config_bytes.append(chunk);
+        return absl::OkStatus();
+      });
+  if (!fetched.ok()) return Context(fetched.status(), reference);
+  auto config = oci::ParseImageConfig(config_bytes);
+  if (!config.ok()) return Context(config.status(), reference);
+  ResolvedBase base;
+  base.config = *std::move(config);
+  base.layers = ToOciLayers(manifest->layers);
+  registry::Reference name = *ref;
+  name.digest = oci::Digest();
+  base.name = name.String();
+  base.manifest_digest = blob->digest;
+  return base;
+}
+
+}  // namespace trainpkg::packager::builder

@@ -1,0 +1,141 @@
+#include "registry/image_puller.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "base/log.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "registry/internal/bounded_parallel.h"
+#include "registry/oci/blob_writer.h"
+#include "registry/oci/image_index.h"
+#include "registry/oci/image_manifest.h"
+#include "registry/oci/media_types.h"
+
+namespace trainpkg::registry {
+namespace {
+
+bool Resumable(const absl::Status& status) {
+  switch (TransportFailureOf(status)) {
+    case TransportFailure::kConnect:
+    case TransportFailure::kReset:
+    case TransportFailure::kTimeout:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Streams one blob into the layout, resuming with Range after a cut.
+absl::Status Download(RegistryClient& client, const Repository& repo, const oci::Layout& layout,
+                      const oci::Descriptor& blob, const PullOptions& options) {
+  std::optional<oci::BlobWriter> writer;
+  TP_ASSIGN_OR_RETURN(oci::BlobWriter first, layout.NewBlobWriter(blob.digest.algorithm()));
+  writer.emplace(std::move(first));
+  uint64_t received = 0;
+  uint64_t size = static_cast<uint64_t>(blob.size);
+  for (int resumes = 0;; ++resumes) {
+    auto start = [&](uint64_t from) -> absl::Status {
+      if (from == received) return absl::OkStatus();
+      // The registry ignored the Range: take the whole blob again.
+      TP_ASSIGN_OR_RETURN(oci::BlobWriter fresh, layout.NewBlobWriter(blob.digest.algorithm()));
+      writer.reset();
+      writer.emplace(std::move(fresh));
+      received = 0;
+      return absl::OkStatus();
+    };
+    auto sink = [&](std::string_view chunk) -> absl::Status {
+      TP_RETURN_IF_ERROR(writer->Write(chunk));
+      received += chunk.size();
+      if (options.progress) options.progress->Advanced(blob, received);
+      return absl::OkStatus();
+    };
+    absl::StatusOr<uint64_t> read = client.ReadBlob(repo, blob.digest, received, start, sink);
+    if (read.ok() && received >= size) break;
+    absl::Status failure =
+        read.ok() ? absl::DataLossError(fmt::format(
+                        "pulling blob {} from {}: the registry ended it after {} of {} bytes",
+                        blob.digest.ToString(), repo.Name(), received, size))
+                  : read.status();
+    if (!(read.ok() || Resumable(failure)) || resumes >= options.max_resumes) return failure;
+    TP_LOG(INFO, "{}; resuming at byte {}", std::string(failure.message()), received);
+  }
+  absl::StatusOr<oci::DigestAndSize> stored = writer->CommitExpecting(blob.digest, blob.size);
+  if (!stored.ok()) {
+    return absl::Status(stored.status().code(),
+                        fmt::format("pulling blob {} from {}: {}", blob.digest.ToString(),
+                                    repo.Name(), std::string(stored.status().message())));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+oci::Platform DefaultPlatform() {
+  oci::Platform platform;
+  platform.architecture = "amd64";
+  platform.os = "linux";
+  return platform;
+}
+
+absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference& source,
+                                         const oci::Layout& layout, std::string_view tag,
+                                         const PullOptions& options) {
+  if (options.jobs < 1) return absl::InvalidArgumentError("pull jobs must be at least 1");
+  TP_ASSIGN_OR_RETURN(ManifestBlob top, client.GetManifest(source));
+  ManifestBlob chosen = top;
+  std::optional<oci::Platform> platform;
+  if (oci::IsIndexMediaType(top.media_type)) {
+    TP_ASSIGN_OR_RETURN(oci::ImageIndex index, oci::ParseImageIndex(top.bytes));
+    absl::StatusOr<oci::Descriptor> entry = oci::SelectManifest(index, options.platform);
+    if (!entry.ok()) {
+      return absl::Status(
+          entry.status().code(),
+          fmt::format("pulling {}: {}", source.String(), std::string(entry.status().message())));
+    }
+    Reference pinned = source;
+    pinned.digest = entry->digest;
+    TP_ASSIGN_OR_RETURN(chosen, client.GetManifest(pinned));
+    platform = entry->platform;
+  }
+  if (!oci::IsManifestMediaType(chosen.media_type)) {
+    return absl::UnimplementedError(fmt::format(
+        "pulling {}: the registry served {} of type \"{}\", which is not an image manifest",
+        source.String(), chosen.digest.ToString(), chosen.media_type));
+  }
+  TP_ASSIGN_OR_RETURN(oci::ImageManifest manifest, oci::ParseImageManifest(chosen.bytes));
+  std::vector<oci::Descriptor> blobs{manifest.config};
+  for (const oci::Descriptor& layer : manifest.layers) {
+    if (std::none_of(blobs.begin(), blobs.end(),
+                     [&](const oci::Descriptor& b) { return b.digest == layer.digest; })) {
+      blobs.push_back(layer);
+    }
+  }
+  std::vector<BlobReport> reports(blobs.size());
+  absl::Status moved = internal::RunBounded(blobs.size(), options.jobs, [&](size_t i) {
+    const oci::Descriptor& blob = blobs[i];
+    BlobAction action = BlobAction::kPulled;
+    if (layout.HasBlob(blob.digest)) {
+      action = BlobAction::kExists;
+    } else if (oci::IsNondistributableLayerMediaType(blob.media_type)) {
+      action = BlobAction::kSkipped;
+    } else {
+      if (options.progress) options.progress->Started(blob);
+      TP_RETURN_IF_ERROR(Download(client, source.repository, layout, blob, options));
+    }
+    if (options.progress) options.progress->Finished(blob, action, "");
+    reports[i] = BlobReport{.descriptor = blob, .action = action, .source = ""};
+    return absl::OkStatus();
+  });
+  if (!moved.ok()) return moved;
+  oci::Descriptor root;
+  root.media_type = chosen.media_type;
+  root.digest = chosen.digest;
+  root.size = static_cast<int64_t>(chosen.bytes.size());
+  root.platform = platform;
+  TP_RETURN_IF_ERROR(layout.WriteBlob(root, chosen.bytes));
+  TP_RETURN_IF_ERROR(layout.Tag(root, tag));
+  return TransferResult{.reference = source.String(), .root = root, .blobs = std::move(reports)};
+}
+
+}  // namespace trainpkg::registry

@@ -1,0 +1,174 @@
+#include "registry/image_pusher.h"
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+#include "base/log.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "registry/internal/bounded_parallel.h"
+#include "registry/oci/annotations.h"
+#include "registry/oci/image_index.h"
+#include "registry/oci/image_manifest.h"
+#include "registry/oci/media_types.h"
+
+namespace trainpkg::registry {
+namespace {
+
+class Pusher {
+ public:
+  Pusher(RegistryClient& client, const oci::Layout& layout, const Reference& target,
+         const PushOptions& options)
+      : client_(client), layout_(layout), target_(target), options_(options) {}
+
+  absl::StatusOr<TransferResult> Run(std::string_view tag) {
+    TP_ASSIGN_OR_RETURN(oci::Descriptor root, layout_.Resolve(tag));
+    root.annotations.erase(std::string(oci::annotations::kRefName));
+    const Reference& tagged = target_;
+    if (oci::IsIndexMediaType(root.media_type)) {
+      TP_ASSIGN_OR_RETURN(std::string bytes, layout_.ReadBlob(root));
+      TP_ASSIGN_OR_RETURN(oci::ImageIndex index, oci::ParseImageIndex(bytes));
+      for (const oci::Descriptor& child : index.manifests) {
+        if (!oci::IsManifestMediaType(child.media_type)) {
+          return absl::UnimplementedError(fmt::format(
+              "index {} lists {} of type {}; only image manifests can be pushed inside an index",
+              root.digest.ToString(), child.digest.ToString(), child.media_type));
+        }
+        TP_RETURN_IF_ERROR(PushManifest(child, Reference{target_.repository, "", child.digest}));
+      }
+      TP_RETURN_IF_ERROR(PutManifest(root, std::move(bytes), tagged));
+    } else {
+      TP_RETURN_IF_ERROR(PushManifest(root, tagged));
+    }
+    return TransferResult{.reference = target_.String(), .root = root, .blobs = reports_};
+  }
+
+ private:
+  absl::Status PutManifest(const oci::Descriptor& descriptor, std::string bytes,
+                           const Reference& ref) {
+    TP_ASSIGN_OR_RETURN(oci::Digest stored,
+                        client_.PutManifest(ref, descriptor.media_type, std::move(bytes)));
+    if (stored != descriptor.digest) {
+      return absl::DataLossError(
+          fmt::format("pushing {}: the layout's manifest hashes to {}, not {}", ref.String(),
+                      stored.ToString(), descriptor.digest.ToString()));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status PushManifest(const oci::Descriptor& descriptor, const Reference& ref) {
+    TP_ASSIGN_OR_RETURN(std::string bytes, layout_.ReadBlob(descriptor));
+    TP_ASSIGN_OR_RETURN(oci::ImageManifest manifest, oci::ParseImageManifest(bytes));
+    TP_ASSIGN_OR_RETURN(std::vector<oci::Descriptor> missing, layout_.MissingBlobs(descriptor));
+    std::set<oci::Digest> absent;
+    for (const oci::Descriptor& blob : missing) absent.insert(blob.digest);
+    std::vector<Repository> sources = MountSources(manifest);
+    std::vector<oci::Descriptor> blobs;
+    blobs.push_back(manifest.config);
+    for (const oci::Descriptor& layer : manifest.layers) {
+      bool seen = std::any_of(blobs.begin(), blobs.end(),
+                              [&](const oci::Descriptor& b) { return b.digest == layer.digest; });
+      if (!seen && !pushed_.contains(layer.digest)) blobs.push_back(layer);
+    }
+    if (pushed_.contains(manifest.config.digest)) blobs.erase(blobs.begin());
+    std::vector<BlobReport> reports(blobs.size());
+    absl::Status moved = internal::RunBounded(blobs.size(), options_.jobs, [&](size_t i) {
+      absl::StatusOr<BlobReport> report =
+          PushBlob(blobs[i], absent.contains(blobs[i].digest), sources);
+      if (!report.ok()) return report.status();
+      reports[i] = *std::move(report);
+      return absl::OkStatus();
+    });
+    if (!moved.ok()) return moved;
+    for (BlobReport& report : reports) {
+      pushed_.insert(report.descriptor.digest);
+      reports_.push_back(std::move(report));
+    }
+    return PutManifest(descriptor, std::move(bytes), ref);
+  }
+
+  // The base image's repository (when on the target's registry), then the
+  // configured sources, without the target itself.
+  std::vector<Repository> MountSources(const oci::ImageManifest& manifest) const {
+    std::vector<Repository> sources;
+    auto base = manifest.annotations.find(std::string(oci::annotations::kBaseName));
+    if (base != manifest.annotations.end()) {
+      absl::StatusOr<Reference> ref = ParseReference(base->second);
+      if (ref.ok() && ref->repository.registry == target_.repository.registry) {
+        sources.push_back(ref->repository);
+      }
+    }
+    for (const Repository& source : options_.mount_sources) {
+      if (source.registry == target_.repository.registry &&
+          std::find(sources.begin(), sources.end(), source) == sources.end()) {
+        sources.push_back(source);
+      }
+    }
+    std::erase(sources, target_.repository);
+    return sources;
+  }
+
+  absl::StatusOr<BlobReport> PushBlob(const oci::Descriptor& blob, bool absent,
+                                      const std::vector<Repository>& sources) {
+    const Repository& repo = target_.repository;
+    if (oci::IsNondistributableLayerMediaType(blob.media_type)) {
+      return Report(blob, BlobAction::kSkipped, "");
+    }
+    TP_ASSIGN_OR_RETURN(std::optional<BlobInfo> there, client_.StatBlob(repo, blob.digest));
+    if (there.has_value()) return Report(blob, BlobAction::kExists, "");
+    std::optional<UploadSession> session;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      absl::StatusOr<MountResult> mount = client_.MountBlob(repo, blob.digest, sources[i]);
+      if (!mount.ok()) {
+        // Some registries refuse mounts outright (ggcr #1404, #1679): upload instead.
+        TP_LOG(INFO, "{}; not mounting", std::string(mount.status().message()));
+        continue;
+      }
+      if (mount->mounted) return Report(blob, BlobAction::kMounted, sources[i].path);
+      if (!absent && i + 1 == sources.size()) {
+        session = mount->session;  // the registry opened a session: upload into it
+        break;
+      }
+      absl::Status cancelled = client_.CancelUpload(repo, mount->session.url);
+      if (!cancelled.ok()) TP_LOG(WARNING, "{}", std::string(cancelled.message()));
+    }
+    if (absent) {
+      std::string tried;
+      for (const Repository& source : sources) tried += ", " + source.Name();
+      return absl::FailedPreconditionError(fmt::format(
+          "blob {} is not in {} and could not be mounted into {} (tried the target{}); pull the "
+          "base image into the layout to push to another registry",
+          blob.digest.ToString(), layout_.root().string(), repo.Name(), tried));
+    }
+    if (options_.progress) options_.progress->Started(blob);
+    TP_RETURN_IF_ERROR(UploadBlob(client_, repo, blob, layout_.BlobPath(blob.digest), session,
+                                  options_.upload, [&](uint64_t done) {
+                                    if (options_.progress) options_.progress->Advanced(blob, done);
+                                  }));
+    return Report(blob, BlobAction::kPushed, "");
+  }
+
+  BlobReport Report(const oci::Descriptor& blob, BlobAction action, std::string source) {
+    if (options_.progress) options_.progress->Finished(blob, action, source);
+    return BlobReport{.descriptor = blob, .action = action, .source = std::move(source)};
+  }
+
+  RegistryClient& client_;
+  const oci::Layout& layout_;
+  const Reference& target_;
+  const PushOptions& options_;
+  std::set<oci::Digest> pushed_;  // blobs handled by an earlier manifest of this push
+  std::vector<BlobReport> reports_;
+};
+
+}  // namespace
+
+absl::StatusOr<TransferResult> PushImage(RegistryClient& client, const oci::Layout& layout,
+                                         std::string_view tag, const Reference& target,
+                                         const PushOptions& options) {
+  if (options.jobs < 1) return absl::InvalidArgumentError("push jobs must be at least 1");
+  return Pusher(client, layout, target, options).Run(tag);
+}
+
+}  // namespace trainpkg::registry

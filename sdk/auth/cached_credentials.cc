@@ -1,0 +1,14 @@
+#include "sdk/auth/cached_credentials.h"
+
+namespace trainpkg::sdk::auth {
+
+absl::StatusOr<AccessToken> CachedCredentials::GetToken(absl::Time now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cached_.has_value() && now + slack_ < cached_->expiration) return *cached_;
+  absl::StatusOr<AccessToken> token = inner_->GetToken(now);
+  if (!token.ok()) return token.status();
+  cached_ = *token;
+  return token;
+}
+
+}  // namespace trainpkg::sdk::auth

@@ -1,0 +1,94 @@
+#include "sdk/auth/google_default_credentials.h"
+
+#include <system_error>
+
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "sdk/auth/authorized_user_credentials.h"
+#include "sdk/auth/cached_credentials.h"
+#include "sdk/auth/compute_engine_credentials.h"
+
+namespace trainpkg::sdk::auth {
+namespace {
+
+const base::Environment& EnvOf(const DefaultCredentialsOptions& options) {
+  return options.environment != nullptr ? *options.environment : base::ProcessEnvironment();
+}
+
+bool Exists(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
+}
+
+}  // namespace
+
+std::optional<std::filesystem::path> GcloudAdcFilePath(const base::Environment& env) {
+  constexpr char kFile[] = "application_default_credentials.json";
+  if (std::optional<std::string> config = env.Get("CLOUDSDK_CONFIG");
+      config.has_value() && !config->empty()) {
+    return std::filesystem::path(*config) / kFile;
+  }
+  if (std::optional<std::string> home = env.Get("HOME"); home.has_value() && !home->empty()) {
+    return std::filesystem::path(*home) / ".config" / "gcloud" / kFile;
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<std::shared_ptr<Credentials>> CredentialsFromFile(
+    const std::filesystem::path& path, const DefaultCredentialsOptions& options) {
+  if (!Exists(path)) {
+    return absl::NotFoundError(fmt::format("credentials file {} does not exist", path.string()));
+  }
+  TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(path));
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: not a JSON credentials file", path.string()));
+  }
+  std::string type = json.contains("type") && json["type"].is_string()
+                         ? json["type"].get<std::string>()
+                         : std::string();
+  std::shared_ptr<Credentials> credentials;
+  if (type == "service_account") {
+    TP_ASSIGN_OR_RETURN(ServiceAccountKey key, ServiceAccountKeyFromJson(json, path.string()));
+    ServiceAccountFlow flow = options.service_account_flow;
+    if (EnvOf(options).Get("GOOGLE_CLOUD_CPP_EXPERIMENTAL_DISABLE_SELF_SIGNED_JWT").has_value()) {
+      flow = ServiceAccountFlow::kOAuthJwtBearer;
+    }
+    credentials = std::make_shared<ServiceAccountCredentials>(std::move(key), flow,
+                                                              options.transport, options.scopes);
+  } else if (type == "authorized_user") {
+    TP_ASSIGN_OR_RETURN(AuthorizedUser user, AuthorizedUserFromJson(json, path.string()));
+    credentials = std::make_shared<AuthorizedUserCredentials>(std::move(user), options.transport);
+  } else {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: credentials \"type\" is \"{}\"; supported: \"service_account\", \"authorized_user\"",
+        path.string(), type));
+  }
+  return std::make_shared<CachedCredentials>(std::move(credentials));
+}
+
+absl::StatusOr<std::shared_ptr<Credentials>> MakeGoogleDefaultCredentials(
+    const DefaultCredentialsOptions& options) {
+  const base::Environment& env = EnvOf(options);
+  if (std::optional<std::string> path = env.Get("GOOGLE_APPLICATION_CREDENTIALS");
+      path.has_value() && !path->empty()) {
+    absl::StatusOr<std::shared_ptr<Credentials>> credentials = CredentialsFromFile(*path, options);
+    if (!credentials.ok()) {
+      return absl::Status(credentials.status().code(),
+                          fmt::format("GOOGLE_APPLICATION_CREDENTIALS: {}",
+                                      std::string(credentials.status().message())));
+    }
+    return credentials;
+  }
+  if (std::optional<std::filesystem::path> adc = GcloudAdcFilePath(env);
+      adc.has_value() && Exists(*adc)) {
+    return CredentialsFromFile(*adc, options);
+  }
+  return std::shared_ptr<Credentials>(std::make_shared<CachedCredentials>(
+      std::make_shared<ComputeEngineCredentials>(MetadataServerHost(env), options.transport)));
+}
+
+}  // namespace trainpkg::sdk::auth

@@ -1,0 +1,56 @@
+#include "sdk/auth/internal/token_response.h"
+
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace trainpkg::sdk::auth::internal {
+
+absl::StatusOr<AccessToken> ParseTokenResponse(const registry::HttpResponse& response,
+                                               absl::Time now, std::string_view what) {
+  nlohmann::json body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  if (response.status < 200 || response.status >= 300) {
+    std::string detail;
+    if (body.is_object() && body.contains("error")) {
+      const nlohmann::json& error = body["error"];
+      detail = error.is_string() ? error.get<std::string>() : error.dump();
+      if (body.contains("error_description") && body["error_description"].is_string()) {
+        detail += ": " + body["error_description"].get<std::string>();
+      }
+    }
+    std::string message =
+        fmt::format("{}: HTTP {}{}{}", what, response.status, detail.empty() ? "" : " ", detail);
+    if (response.status == 400 || response.status == 401 || response.status == 403) {
+      return absl::UnauthenticatedError(message);
+    }
+    return absl::UnavailableError(message);
+  }
+  if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string() ||
+      !body.contains("expires_in") || !body["expires_in"].is_number()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: the reply is not a token (expected JSON with access_token and expires_in)", what));
+  }
+  if (body.contains("token_type") && body["token_type"].is_string() &&
+      body["token_type"].get<std::string>() != "Bearer") {
+    return absl::InvalidArgumentError(fmt::format("{}: token_type is \"{}\", expected \"Bearer\"",
+                                                  what, body["token_type"].get<std::string>()));
+  }
+  return AccessToken{.token = body["access_token"].get<std::string>(),
+                     .expiration = now + absl::Seconds(body["expires_in"].get<double>())};
+}
+
+absl::StatusOr<AccessToken> PostTokenForm(registry::HttpTransport& transport,
+                                          const std::string& url, const std::string& form,
+                                          absl::Time now, std::string_view what) {
+  registry::StringBodySource body(form);
+  registry::HttpRequest request = registry::MakeRequest("POST", url, /*idempotent=*/false);
+  request.headers.Set("Content-Type", "application/x-www-form-urlencoded");
+  request.body = &body;
+  absl::StatusOr<registry::HttpResponse> response = transport.Send(request);
+  if (!response.ok()) {
+    return absl::Status(response.status().code(),
+                        fmt::format("{}: {}", what, std::string(response.status().message())));
+  }
+  return ParseTokenResponse(*response, now, what);
+}
+
+}  // namespace trainpkg::sdk::auth::internal

@@ -1,0 +1,39 @@
+// `trainpkg build [-f Dockerfile] [-t REF]... [--build-arg K=V]... [--target STAGE]
+//   [--output oci:DIR[:TAG]] [--label K=V]... [--platform OS/ARCH] CONTEXT`
+#ifndef TRAINPKG_SDK_CLI_BUILD_COMMAND_H_
+#define TRAINPKG_SDK_CLI_BUILD_COMMAND_H_
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace trainpkg::cli {
+
+struct BuildFlags {
+  std::string context;
+  std::string file;
+  std::vector<std::string> tags;
+  std::vector<std::string> build_args;  // K=V
+  std::string target;
+  std::string output;
+  std::vector<std::string> labels;  // K=V
+  std::string platform = "linux/amd64";
+  std::string source;
+  std::string revision;
+  bool lazy_base = false;
+  bool quiet = false;
+};
+
+CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags);
+
+// Builds; progress on `out` ("[2/6] COPY ... (cached)"), then a summary and
+// the image digest. 0 on success; 2 for bad flags (nothing built); 1 when the
+// build fails (the error, with the Dockerfile line, on `err`).
+int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace trainpkg::cli
+
+#endif  // TRAINPKG_SDK_CLI_BUILD_COMMAND_H_

@@ -1,0 +1,54 @@
+// `trainpkg push oci:DIR[:TAG] REF`: push an image or index from an
+// oci-layout to a registry. Also the registry flags and client wiring that
+// `pull` and `login` share.
+#ifndef TRAINPKG_SDK_CLI_PUSH_COMMAND_H_
+#define TRAINPKG_SDK_CLI_PUSH_COMMAND_H_
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "registry/progress.h"
+#include "registry/registry_client.h"
+
+namespace trainpkg::cli {
+
+// Flags every registry command takes.
+struct RegistryFlags {
+  std::vector<std::string> insecure_registries;  // --insecure-registry HOST (repeatable)
+};
+
+// Declares --insecure-registry on `command`.
+void AddRegistryFlags(CLI::App* command, RegistryFlags& flags);
+
+// A client using docker's config.json (DOCKER_CONFIG / ~/.docker) for
+// credentials, or `keychain` when given.
+std::unique_ptr<registry::RegistryClient> MakeRegistryClient(
+    const RegistryFlags& flags, std::shared_ptr<registry::Keychain> keychain = nullptr);
+
+// Progress on `out`: redrawn lines when it is a terminal (std::cout or
+// std::cerr attached to one), plain lines otherwise.
+std::unique_ptr<registry::Progress> MakeProgress(std::ostream& out,
+                                                 registry::TransferDirection direction);
+
+struct PushFlags {
+  std::string source;           // oci:DIR[:TAG]
+  std::string target;           // registry reference
+  std::string format = "text";  // text | json
+  int jobs = 4;
+  RegistryFlags registry;
+};
+
+CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags);
+
+// Progress goes to `out` (redrawn lines when `out` is a terminal, plain
+// lines otherwise) and ends with "<tag>: digest: <digest> size: <n>"; with
+// --format json, progress lines go to `err` and `out` gets one JSON summary.
+// Returns 0, 1 when the push failed, 2 for an invalid source or reference.
+int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace trainpkg::cli
+
+#endif  // TRAINPKG_SDK_CLI_PUSH_COMMAND_H_

@@ -1,0 +1,28 @@
+// `trainpkg serve`: a local job service speaking Vertex AI's REST v1
+// customJobs API on a loopback address, running jobs with the local backend
+// and recording them in the job store.
+#ifndef TRAINPKG_SDK_CLI_SERVE_COMMAND_H_
+#define TRAINPKG_SDK_CLI_SERVE_COMMAND_H_
+
+#include <ostream>
+#include <string>
+
+#include "CLI/CLI.hpp"
+
+namespace trainpkg::cli {
+
+struct ServeFlags {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: a free port
+};
+
+CLI::App* AddServeCommand(CLI::App& app, ServeFlags& flags);
+
+// Serves until SIGINT or SIGTERM, then cancels the jobs it started and
+// returns 0; 1 when it cannot listen or the job store home is unknown.
+// Must run before any other thread is started (it blocks the signals).
+int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace trainpkg::cli
+
+#endif  // TRAINPKG_SDK_CLI_SERVE_COMMAND_H_

@@ -1,0 +1,97 @@
+#include "sdk/image_builder.h"
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "packager/builder/image_export.h"
+#include "packager/builder/registry_base_source.h"
+#include "packager/layer/source_date_epoch.h"
+#include "registry/oci/layout_reference.h"
+#include "sdk/job_store.h"
+
+namespace trainpkg::sdk {
+
+namespace pb = packager::builder;
+
+absl::StatusOr<std::filesystem::path> ImageStoreDir(const base::Environment& environment) {
+  TP_ASSIGN_OR_RETURN(std::filesystem::path home, DefaultJobStoreHome(environment));
+  return home / "images";
+}
+
+absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
+  const base::Environment& env =
+      options.environment != nullptr ? *options.environment : base::ProcessEnvironment();
+  std::optional<oci::LayoutReference> output;
+  if (!options.output.empty()) {
+    auto parsed = oci::ParseLayoutReference(options.output);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(fmt::format("--output {}: {}; expected oci:DIR[:TAG]",
+                                                    options.output,
+                                                    std::string(parsed.status().message())));
+    }
+    output = *parsed;
+    if (output->tag.empty()) output->tag = "latest";
+  }
+  TP_ASSIGN_OR_RETURN(std::filesystem::path store_dir, ImageStoreDir(env));
+  TP_ASSIGN_OR_RETURN(pb::ImageStore store, pb::ImageStore::Open(store_dir));
+
+  std::optional<int64_t> epoch = options.source_date_epoch;
+  if (!epoch) {
+    TP_ASSIGN_OR_RETURN(epoch, packager::SourceDateEpochFromEnvironment(env));
+  }
+  std::shared_ptr<registry::RegistryClient> client = options.registry;
+  if (client == nullptr) {
+    client = std::make_shared<registry::RegistryClient>(registry::RegistryClientOptions{});
+  }
+  pb::RegistryClientBaseSource registry_source(client.get());
+  pb::BuilderOptions builder_options{store.layout(), store_dir.parent_path() / "build-cache",
+                                     &registry_source, options.progress};
+  pb::BuildRequest request;
+  request.context_dir = options.context_dir;
+  request.dockerfile = options.dockerfile;
+  request.build_args = options.build_args;
+  request.target = options.target;
+  request.platform = options.platform;
+  request.labels = options.labels;
+  request.source_date_epoch = epoch;
+  request.source = options.source;
+  request.revision = options.revision;
+  request.threads = options.threads;
+  pb::Builder builder(std::move(builder_options));
+  TP_ASSIGN_OR_RETURN(pb::BuiltImage image, builder.Build(request));
+
+  BuiltImage built;
+  built.manifest_digest = image.manifest_descriptor.digest.ToString();
+  built.image_id = image.config_descriptor.digest.ToString();
+  built.size = image.config_descriptor.size;
+  for (const oci::Descriptor& layer : image.manifest.layers) built.size += layer.size;
+  built.stats = image.stats;
+  built.warnings = image.warnings;
+  if (!options.tags.empty()) {
+    // The store keeps oci: base layers too, so stored images stay whole.
+    TP_RETURN_IF_ERROR(pb::CopyImageBlobs(image, store.layout(), store.layout(), false));
+  }
+  for (const std::string& tag : options.tags) {
+    TP_ASSIGN_OR_RETURN(std::string name, store.Tag(image.manifest_descriptor, tag));
+    built.tags.push_back(std::move(name));
+  }
+  if (output) {
+    TP_ASSIGN_OR_RETURN(oci::Layout layout, oci::Layout::Create(output->dir));
+    TP_RETURN_IF_ERROR(
+        pb::ExportImage(image, store.layout(), layout, output->tag, options.lazy_base));
+    built.output = oci::FormatLayoutReference(*output);
+    for (const oci::Descriptor& layer : image.manifest.layers) {
+      if (!layout.HasBlob(layer.digest))
+        built.missing_base_blobs.push_back(layer.digest.ToString());
+    }
+  }
+  return built;
+}
+
+absl::StatusOr<std::vector<packager::builder::StoredImage>> ListImages(
+    const base::Environment& environment) {
+  TP_ASSIGN_OR_RETURN(std::filesystem::path store_dir, ImageStoreDir(environment));
+  TP_ASSIGN_OR_RETURN(pb::ImageStore store, pb::ImageStore::Open(store_dir));
+  return store.List();
+}
+
+}  // namespace trainpkg::sdk

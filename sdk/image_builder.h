@@ -1,0 +1,78 @@
+// Building images from a Dockerfile, daemonless: the public API behind
+// `trainpkg build` and `trainpkg images`.
+//
+//   sdk::ImageBuildOptions options;
+//   options.context_dir = "trainer";
+//   options.tags = {"trainer:v1"};                 // into the local store
+//   options.output = "oci:out:v1";                 // and/or a layout
+//   TP_ASSIGN_OR_RETURN(sdk::BuiltImage image, sdk::BuildImage(options));
+//
+// The local store is $TRAINPKG_HOME/images (else $HOME/.trainpkg/images), an
+// oci-layout that also holds the layer cache's blobs; layer keys and the
+// file-digest cache live in .../build-cache. SOURCE_DATE_EPOCH (options, else
+// the environment) fixes every timestamp, so unchanged inputs give the same
+// digests on any day. Errors are those of packager/builder/builder.h plus
+// FailedPrecondition when no home can be found and InvalidArgument for a bad
+// --output, tag or SOURCE_DATE_EPOCH. Not thread-safe per store.
+#ifndef TRAINPKG_SDK_IMAGE_BUILDER_H_
+#define TRAINPKG_SDK_IMAGE_BUILDER_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/environment.h"
+#include "packager/builder/builder.h"
+#include "packager/builder/image_store.h"
+#include "registry/registry_client.h"
+
+namespace trainpkg::sdk {
+
+struct ImageBuildOptions {
+  std::filesystem::path context_dir;
+  std::filesystem::path dockerfile;  // "": CONTEXT/Dockerfile
+  std::vector<std::string> tags;     // references to store the image as
+  std::string output;                // "oci:DIR[:TAG]" (TAG default "latest"), "" for none
+  std::map<std::string, std::string> build_args;
+  std::string target;
+  std::string platform = "linux/amd64";
+  std::map<std::string, std::string> labels;
+  std::optional<int64_t> source_date_epoch;  // nullopt: $SOURCE_DATE_EPOCH, else 0
+  std::string source;                        // org.opencontainers.image.source
+  std::string revision;                      // org.opencontainers.image.revision
+  bool lazy_base = false;  // --output: reference oci: base layers instead of copying them
+  int threads = 2;
+  std::function<void(const packager::builder::BuildStep&)> progress;
+  const base::Environment* environment = nullptr;      // null: the process's
+  std::shared_ptr<registry::RegistryClient> registry;  // null: anonymous client
+};
+
+struct BuiltImage {
+  std::string manifest_digest;                  // "sha256:..."
+  std::string image_id;                         // the config digest
+  int64_t size = 0;                             // config + layers, bytes
+  std::vector<std::string> tags;                // normalised, as stored
+  std::string output;                           // the layout written, "" if none
+  std::vector<std::string> missing_base_blobs;  // base layers only referenced
+  packager::builder::BuildStats stats;
+  std::vector<std::string> warnings;
+};
+
+absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options);
+
+// The images of the local store.
+absl::StatusOr<std::vector<packager::builder::StoredImage>> ListImages(
+    const base::Environment& environment);
+
+// $TRAINPKG_HOME/images, else $HOME/.trainpkg/images.
+absl::StatusOr<std::filesystem::path> ImageStoreDir(const base::Environment& environment);
+
+}  // namespace trainpkg::sdk
+
+#endif  // TRAINPKG_SDK_IMAGE_BUILDER_H_

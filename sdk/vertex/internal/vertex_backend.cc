@@ -1,0 +1,135 @@
+#include "sdk/vertex/internal/vertex_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "fmt/format.h"
+#include "jobspec/job_state.h"
+
+namespace trainpkg::sdk::vertex::internal {
+
+std::string ConsoleLink(std::string_view custom_job_name) {
+  std::vector<std::string> parts = absl::StrSplit(std::string(custom_job_name), '/');
+  if (parts.size() != 6 || parts[0] != "projects" || parts[2] != "locations" ||
+      parts[4] != "customJobs") {
+    return "";
+  }
+  return fmt::format(
+      "https://console.cloud.google.com/vertex-ai/locations/{}/training/{}?project={}", parts[3],
+      parts[5], parts[1]);
+}
+
+VertexBackend::VertexBackend(std::shared_ptr<VertexClient> client,
+                             const VertexBackendOptions& options, jobspec::CustomJob job,
+                             sdk::internal::LineStream* log)
+    : client_(std::move(client)), options_(options), log_(log), job_(std::move(job)) {}
+
+VertexBackend::~VertexBackend() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (poller_.joinable()) poller_.join();
+}
+
+absl::Status VertexBackend::Start() {
+  std::string parent = LocationName(options_.project, options_.location);
+  absl::StatusOr<jobspec::CustomJob> created = client_->CreateCustomJob(parent, job());
+  if (!created.ok()) return created.status();
+  const std::string name = created->name;
+  if (log_ != nullptr) {
+    log_->WriteLine("", fmt::format("CustomJob created. Resource name: {}", name));
+    log_->WriteLine("", fmt::format("To use this CustomJob in another session:\ncurl -H "
+                                    "\"Authorization: Bearer $(gcloud auth print-access-token)\" "
+                                    "{}/v1/{}",
+                                    client_->endpoint(), name));
+    if (std::string link = ConsoleLink(name); !link.empty()) {
+      log_->WriteLine("", fmt::format("View Custom Job:\n{}", link));
+    }
+  }
+  SetJob(*std::move(created));
+  poller_ = std::thread(&VertexBackend::Poll, this);
+  return absl::OkStatus();
+}
+
+void VertexBackend::Wait() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return done_; });
+}
+
+void VertexBackend::Cancel(bool /*immediately: the service has no forced cancel*/) {
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_ || cancel_requested_ || job_.name.empty()) return;
+    cancel_requested_ = true;
+    name = job_.name;
+  }
+  absl::Status status = client_->CancelCustomJob(name);
+  if (!status.ok() && log_ != nullptr) {
+    log_->WriteLine("", fmt::format("Cancelling {} failed: {}", name, status.ToString()));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  wake_ = true;
+  cv_.notify_all();
+}
+
+jobspec::CustomJob VertexBackend::job() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return job_;
+}
+
+absl::StatusOr<jobspec::CustomJob> VertexBackend::Result() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!poll_error_.ok()) return poll_error_;
+  return job_;
+}
+
+void VertexBackend::SetJob(jobspec::CustomJob job) {
+  jobspec::JobState previous;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    previous = job_.state;
+    job_ = job;
+  }
+  if (log_ == nullptr || job.state == previous) return;
+  log_->WriteLine("", fmt::format("CustomJob {} current state:\n{}", job.name,
+                                  jobspec::JobStateName(job.state)));
+  if (job.state == jobspec::JobState::kSucceeded) {
+    log_->WriteLine("", fmt::format("CustomJob run completed. Resource name: {}", job.name));
+  } else if (jobspec::IsTerminal(job.state) && job.error.has_value()) {
+    log_->WriteLine("", fmt::format("Job failed with:\ncode: {}\nmessage: \"{}\"", job.error->code,
+                                    job.error->message));
+  }
+}
+
+void VertexBackend::Poll() {
+  absl::Duration interval = options_.initial_poll_interval;
+  std::string name = job().name;
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, absl::ToChronoNanoseconds(interval), [this] { return stop_ || wake_; });
+      wake_ = false;
+      if (stop_) break;
+    }
+    absl::StatusOr<jobspec::CustomJob> got = client_->GetCustomJob(name);
+    if (!got.ok()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      poll_error_ = got.status();
+      break;
+    }
+    bool terminal = jobspec::IsTerminal(got->state);
+    SetJob(*std::move(got));
+    if (terminal) break;
+    interval = std::min(options_.max_poll_interval, interval * options_.poll_multiplier);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ = true;
+  cv_.notify_all();
+}
+
+}  // namespace trainpkg::sdk::vertex::internal

@@ -1,0 +1,65 @@
+// The Vertex AI backend of sdk::CustomJob: Start() creates the CustomJob on
+// the service, a poller thread GETs it with growing intervals and writes the
+// Python SDK's state lines on each change until the job is terminal.
+// Destroying the backend stops polling; the job goes on on the service.
+#ifndef TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_
+#define TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "jobspec/custom_job.h"
+#include "sdk/internal/job_backend.h"
+#include "sdk/internal/line_stream.h"
+#include "sdk/vertex/vertex_backend_options.h"
+#include "sdk/vertex/vertex_client.h"
+
+namespace trainpkg::sdk::vertex::internal {
+
+// "https://console.cloud.google.com/vertex-ai/locations/<l>/training/<id>?project=<p>"
+// for "projects/<p>/locations/<l>/customJobs/<id>"; "" for other names.
+std::string ConsoleLink(std::string_view custom_job_name);
+
+class VertexBackend final : public sdk::internal::JobBackend {
+ public:
+  // `log` is not owned and may be null.
+  VertexBackend(std::shared_ptr<VertexClient> client, const VertexBackendOptions& options,
+                jobspec::CustomJob job, sdk::internal::LineStream* log);
+  ~VertexBackend() override;
+
+  // Creates the job; its errors are the client's. Then starts polling.
+  absl::Status Start() override;
+  void Wait() override;
+  // Asks the service to cancel (once) and polls at once.
+  void Cancel(bool immediately) override;
+
+  // The last job seen (the spec as given before Start()).
+  jobspec::CustomJob job() const;
+  // After Wait(): the terminal job, or the error that stopped polling.
+  absl::StatusOr<jobspec::CustomJob> Result() const;
+
+ private:
+  void Poll();
+  void SetJob(jobspec::CustomJob job);
+
+  const std::shared_ptr<VertexClient> client_;
+  const VertexBackendOptions options_;
+  sdk::internal::LineStream* const log_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  jobspec::CustomJob job_;         // guarded by mu_
+  absl::Status poll_error_;        // guarded by mu_
+  bool cancel_requested_ = false;  // guarded by mu_
+  bool wake_ = false;              // guarded by mu_
+  bool stop_ = false;              // guarded by mu_
+  bool done_ = false;              // guarded by mu_
+  std::thread poller_;
+};
+
+}  // namespace trainpkg::sdk::vertex::internal
+
+#endif  // TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_

@@ -1,0 +1,120 @@
+#include "sdk/vertex/rpc_error.h"
+
+#include "fmt/format.h"
+
+namespace trainpkg::sdk::vertex {
+namespace {
+
+constexpr int kLastCode = 16;  // UNAUTHENTICATED
+
+}  // namespace
+
+std::string StatusCodeName(absl::StatusCode code) { return absl::StatusCodeToString(code); }
+
+std::optional<absl::StatusCode> StatusCodeFromName(std::string_view name) {
+  for (int i = 0; i <= kLastCode; ++i) {
+    auto code = static_cast<absl::StatusCode>(i);
+    if (StatusCodeName(code) == name) return code;
+  }
+  return std::nullopt;
+}
+
+int HttpStatusForCode(absl::StatusCode code) {
+  switch (code) {
+    case absl::StatusCode::kOk:
+      return 200;
+    case absl::StatusCode::kCancelled:
+      return 499;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      return 400;
+    case absl::StatusCode::kDeadlineExceeded:
+      return 504;
+    case absl::StatusCode::kNotFound:
+      return 404;
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kAborted:
+      return 409;
+    case absl::StatusCode::kPermissionDenied:
+      return 403;
+    case absl::StatusCode::kUnauthenticated:
+      return 401;
+    case absl::StatusCode::kResourceExhausted:
+      return 429;
+    case absl::StatusCode::kUnimplemented:
+      return 501;
+    case absl::StatusCode::kUnavailable:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+absl::StatusCode CodeForHttpStatus(int http_status) {
+  switch (http_status) {
+    case 400:
+      return absl::StatusCode::kInvalidArgument;
+    case 401:
+      return absl::StatusCode::kUnauthenticated;
+    case 403:
+      return absl::StatusCode::kPermissionDenied;
+    case 404:
+      return absl::StatusCode::kNotFound;
+    case 409:
+      return absl::StatusCode::kAborted;
+    case 429:
+      return absl::StatusCode::kResourceExhausted;
+    case 499:
+      return absl::StatusCode::kCancelled;
+    case 501:
+      return absl::StatusCode::kUnimplemented;
+    case 503:
+      return absl::StatusCode::kUnavailable;
+    case 504:
+      return absl::StatusCode::kDeadlineExceeded;
+    default:
+      return http_status >= 400 && http_status < 500 ? absl::StatusCode::kFailedPrecondition
+                                                     : absl::StatusCode::kInternal;
+  }
+}
+
+absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::string_view what) {
+  absl::StatusCode code = CodeForHttpStatus(http_status);
+  std::string message;
+  nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json* error = nullptr;
+  if (json.is_object() && json.contains("error") && json["error"].is_object()) {
+    error = &json["error"];
+  }
+  if (error != nullptr) {
+    if (error->contains("status") && (*error)["status"].is_string()) {
+      if (auto named = StatusCodeFromName((*error)["status"].get<std::string>())) code = *named;
+    }
+    if (error->contains("message") && (*error)["message"].is_string()) {
+      message = (*error)["message"].get<std::string>();
+    }
+  } else {
+    message = std::string(body.substr(0, 200));
+  }
+  return absl::Status(
+      code, fmt::format("{}: HTTP {} {}: {}", what, http_status, StatusCodeName(code), message));
+}
+
+nlohmann::json ErrorJson(const absl::Status& status,
+                         const std::vector<FieldViolation>& violations) {
+  nlohmann::json error = {{"code", HttpStatusForCode(status.code())},
+                          {"message", std::string(status.message())},
+                          {"status", StatusCodeName(status.code())}};
+  if (!violations.empty()) {
+    nlohmann::json fields = nlohmann::json::array();
+    for (const FieldViolation& violation : violations) {
+      fields.push_back({{"field", violation.field}, {"description", violation.description}});
+    }
+    error["details"] = nlohmann::json::array(
+        {{{"@type", "type.googleapis.com/google.rpc.BadRequest"}, {"fieldViolations", fields}}});
+  }
+  return {{"error", error}};
+}
+
+}  // namespace trainpkg::sdk::vertex

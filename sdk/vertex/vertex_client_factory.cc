@@ -1,0 +1,39 @@
+#include "sdk/vertex/vertex_client_factory.h"
+
+#include "base/status_macros.h"
+#include "registry/curl_transport.h"
+#include "registry/retry_transport.h"
+#include "sdk/auth/google_default_credentials.h"
+
+namespace trainpkg::sdk::vertex {
+
+std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport() {
+  std::shared_ptr<registry::HttpTransport> curl =
+      registry::MakeCurlTransport(registry::CurlTransportOptions{});
+  return std::make_shared<registry::RetryTransport>(std::move(curl), registry::RetryPolicy{},
+                                                    registry::RealClock());
+}
+
+absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBackendOptions& options,
+                                                               const base::Environment& env) {
+  if (options.project.empty()) {
+    return absl::InvalidArgumentError("vertex backend: the project is required");
+  }
+  if (options.location.empty()) {
+    return absl::InvalidArgumentError("vertex backend: the location (region) is required");
+  }
+  std::shared_ptr<registry::HttpTransport> transport =
+      options.transport != nullptr ? options.transport : MakeDefaultVertexTransport();
+  std::shared_ptr<auth::Credentials> credentials = options.credentials;
+  if (credentials == nullptr) {
+    TP_ASSIGN_OR_RETURN(credentials, auth::MakeGoogleDefaultCredentials(
+                                         {.environment = &env, .transport = transport}));
+  }
+  return std::make_shared<VertexClient>(VertexClientOptions{
+      .endpoint = options.endpoint.empty() ? VertexEndpointFor(options.location) : options.endpoint,
+      .transport = std::move(transport),
+      .credentials = std::move(credentials),
+      .clock = nullptr});
+}
+
+}  // namespace trainpkg::sdk::vertex

@@ -1,0 +1,220 @@
+// The builder in-process: a Vertex-style trainer image on an oci: base
+// (config, manifest, history, annotations), reproducibility, the layer
+// cache, .dockerignore, multi-stage COPY --from, and the errors that must
+// name the Dockerfile line.
+#include "packager/builder/builder.h"
+
+#include <filesystem>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "registry/oci/annotations.h"
+#include "registry/oci/media_types.h"
+#include "tests/packager/builder/builder_test_util.h"
+
+namespace trainpkg::packager::builder {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Build;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::MakeBaseLayout;
+using testing::ScratchDir;
+using testing::WriteFile;
+
+class BuilderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base_manifest_ = MakeBaseLayout(dir_.path() / "base", "1");
+    ctx_ = dir_.path() / "ctx";
+    WriteFile(ctx_ / "trainer/task.py", "print('training')\n");
+    WriteFile(ctx_ / "trainer/util/io.py", "def save(): pass\n");
+    WriteFile(ctx_ / "trainer/run.sh", "#!/bin/sh\nexec python3 -m trainer.task\n", true);
+  }
+
+  void Dockerfile(const std::string& text) { WriteFile(ctx_ / "Dockerfile", text); }
+  std::string BaseRef() const { return "oci:" + (dir_.path() / "base").string() + ":1"; }
+  BuildRequest Request() const {
+    BuildRequest request;
+    request.context_dir = ctx_;
+    return request;
+  }
+  std::string VertexDockerfile() const {
+    return "FROM " + BaseRef() +
+           "\n"
+           "WORKDIR /app\n"
+           "COPY trainer /app/trainer/\n"
+           "ENV PYTHONUNBUFFERED=1 \\\n"
+           "    AIP_MODEL_DIR=/model\n"
+           "ENTRYPOINT [\"python3\", \"-m\", \"trainer.task\"]\n";
+  }
+
+  ScratchDir dir_;
+  fs::path ctx_;
+  oci::Descriptor base_manifest_;
+};
+
+TEST_F(BuilderTest, VertexTrainerConfigAndManifest) {
+  Dockerfile(VertexDockerfile());
+  auto run = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  const oci::ImageConfig& config = run.image->config;
+  EXPECT_EQ(config.created, "1970-01-01T00:00:00Z");
+  EXPECT_EQ(config.architecture, "amd64");
+  EXPECT_EQ(config.config.working_dir, "/app");
+  EXPECT_THAT(config.config.env,
+              ElementsAre("PATH=/bin", "PYTHONUNBUFFERED=1", "AIP_MODEL_DIR=/model"));
+  EXPECT_THAT(config.config.entrypoint, ElementsAre("python3", "-m", "trainer.task"));
+  EXPECT_TRUE(config.config.cmd.empty()) << "ENTRYPOINT resets the base's CMD";
+  ASSERT_EQ(config.rootfs.diff_ids.size(), 2u);
+  ASSERT_EQ(config.history.size(), 5u);
+  EXPECT_EQ(config.history[1].created_by, "WORKDIR /app");
+  EXPECT_TRUE(config.history[1].empty_layer);
+  EXPECT_EQ(config.history[2].created_by, "COPY trainer /app/trainer/ # buildkit");
+  EXPECT_FALSE(config.history[2].empty_layer);
+  EXPECT_EQ(config.history[3].created_by, "ENV PYTHONUNBUFFERED=1 AIP_MODEL_DIR=/model");
+  EXPECT_TRUE(config.history[4].empty_layer);
+
+  const oci::ImageManifest& manifest = run.image->manifest;
+  EXPECT_EQ(manifest.media_type, oci::media_types::kOciImageManifest);
+  ASSERT_EQ(manifest.layers.size(), 2u);
+  EXPECT_EQ(manifest.layers[1].media_type, oci::media_types::kOciLayerGzip);
+  EXPECT_EQ(manifest.annotations.at(std::string(oci::annotations::kBaseDigest)),
+            base_manifest_.digest.ToString());
+  EXPECT_EQ(manifest.annotations.at(std::string(oci::annotations::kCreated)),
+            "1970-01-01T00:00:00Z");
+  EXPECT_EQ(run.image->base_layer_count, 1u);
+  // Steps: FROM, WORKDIR, COPY (start + done), ENV, ENTRYPOINT.
+  ASSERT_EQ(run.steps.size(), 6u);
+  EXPECT_EQ(run.steps[0].text, "FROM " + BaseRef());
+  EXPECT_EQ(run.steps[0].total, 5);
+  EXPECT_TRUE(run.steps[3].done);
+  EXPECT_FALSE(run.steps[3].cached);
+}
+
+TEST_F(BuilderTest, SameContextGivesSameDigestsAcrossStoresMtimesAndDays) {
+  Dockerfile(VertexDockerfile());
+  BuildRequest request = Request();
+  request.source_date_epoch = 1700000000;
+  auto first = Build(dir_.path() / "home1", request);
+  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  // Fresh store and cache, files touched now (newer than the epoch: clamped).
+  for (const auto& entry : fs::recursive_directory_iterator(ctx_)) {
+    fs::last_write_time(entry.path(), fs::file_time_type::clock::now());
+  }
+  auto second = Build(dir_.path() / "home2", request);
+  ASSERT_TRUE(second.image.ok()) << second.image.status();
+  EXPECT_EQ(first.image->manifest_descriptor.digest, second.image->manifest_descriptor.digest);
+  EXPECT_EQ(second.image->stats.layers_written, 1);
+  EXPECT_EQ(first.image->config.created, "2023-11-14T22:13:20Z");
+
+  request.source_date_epoch = 1700086400;  // another day
+  auto other_day = Build(dir_.path() / "home3", request);
+  ASSERT_TRUE(other_day.image.ok());
+  EXPECT_NE(other_day.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
+}
+
+TEST_F(BuilderTest, UnchangedRebuildIsAllCachedAndReadsNoFile) {
+  Dockerfile(VertexDockerfile() + "COPY trainer/run.sh /usr/local/bin/\n");
+  auto first = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  EXPECT_EQ(first.image->stats.layers_written, 2);
+  auto second = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(second.image.ok()) << second.image.status();
+  EXPECT_EQ(second.image->stats.layers_written, 0);
+  EXPECT_EQ(second.image->stats.layers_cached, 2);
+  EXPECT_EQ(second.image->stats.files_hashed, 0);
+  EXPECT_EQ(second.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
+  int cached_steps = 0;
+  for (const BuildStep& step : second.steps) cached_steps += step.done && step.cached;
+  EXPECT_EQ(cached_steps, 2);
+
+  WriteFile(ctx_ / "trainer/task.py", "print('changed')\n");
+  auto third = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(third.image.ok());
+  EXPECT_EQ(third.image->stats.layers_written, 2) << "the changed layer and the one after it";
+  EXPECT_NE(third.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
+}
+
+TEST_F(BuilderTest, ScratchMultiStageAndDockerignore) {
+  WriteFile(ctx_ / ".dockerignore", "trainer/util\n*.md\n");
+  WriteFile(ctx_ / "NOTES.md", "notes\n");
+  Dockerfile(
+      "FROM scratch AS files\n"
+      "COPY trainer/ /src/\n"
+      "FROM scratch\n"
+      "COPY --from=files --chown=1000:1000 /src/task.py /app/\n"
+      "CMD [\"/app/task.py\"]\n");
+  auto run = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  EXPECT_EQ(run.image->manifest.layers.size(), 1u);
+  EXPECT_THAT(run.image->config.config.cmd, ElementsAre("/app/task.py"));
+  EXPECT_FALSE(run.image->manifest.annotations.count(std::string(oci::annotations::kBaseDigest)));
+
+  Dockerfile("FROM scratch\nCOPY *.md /docs/\n");
+  auto ignored = Build(dir_.path() / "home", Request());
+  ASSERT_FALSE(ignored.image.ok());
+  EXPECT_THAT(ignored.image.status().message(), HasSubstr("matches nothing"));
+}
+
+TEST_F(BuilderTest, ShellFormUsesShell) {
+  Dockerfile(
+      "FROM scratch\nSHELL [\"/bin/busybox\", \"sh\", \"-c\"]\nCMD echo hi\n"
+      "EXPOSE 8080 9000-9001/udp\nUSER 1000\nLABEL a=b\n");
+  BuildRequest request = Request();
+  request.labels = {{"org.example.team", "ml"}};
+  auto run = Build(dir_.path() / "home", request);
+  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  const oci::ContainerConfig& c = run.image->config.config;
+  EXPECT_THAT(c.cmd, ElementsAre("/bin/busybox", "sh", "-c", "echo hi"));
+  EXPECT_THAT(c.exposed_ports, ElementsAre("8080/tcp", "9000/udp", "9001/udp"));
+  EXPECT_EQ(c.user, "1000");
+  EXPECT_EQ(c.labels.at("a"), "b");
+  EXPECT_EQ(c.labels.at("org.example.team"), "ml");
+  EXPECT_TRUE(run.image->manifest.layers.empty());
+}
+
+struct ErrorCase {
+  std::string name;
+  std::string dockerfile;
+  std::string expected;  // substring, after "Dockerfile:LINE: "
+};
+
+class BuilderErrorTest : public BuilderTest, public ::testing::WithParamInterface<ErrorCase> {};
+
+TEST_P(BuilderErrorTest, NamesTheLine) {
+  fs::create_symlink("/etc/passwd", ctx_ / "leak");
+  fs::create_symlink("../..", ctx_ / "up");
+  Dockerfile(GetParam().dockerfile);
+  auto run = Build(dir_.path() / "home", Request());
+  ASSERT_FALSE(run.image.ok());
+  EXPECT_THAT(std::string(run.image.status().message()), HasSubstr(GetParam().expected));
+  EXPECT_FALSE(fs::exists(dir_.path() / "home/build-cache/layers"))
+      << "nothing is written for a failing build";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, BuilderErrorTest,
+    ::testing::Values(
+        ErrorCase{"UnknownInstruction", "FROM scratch\nCOPPY a b\n", "Dockerfile:2: "},
+        ErrorCase{"BadFlag", "FROM scratch\nCOPY --bogus=1 trainer /t\n", "Dockerfile:2: COPY"},
+        ErrorCase{"MissingFile", "FROM scratch\n\nCOPY nothere.txt /t\n",
+                  "Dockerfile:3: COPY: source \"nothere.txt\" not found"},
+        ErrorCase{"OutsideContext", "FROM scratch\nCOPY ../secret /t\n",
+                  "Dockerfile:2: COPY: source \"../secret\""},
+        ErrorCase{"SymlinkEscaping", "FROM scratch\nCOPY leak /t\n",
+                  "Dockerfile:2: COPY: source \"leak\" is a symlink"},
+        ErrorCase{"SymlinkDirEscaping", "FROM scratch\nCOPY up/etc/hosts /t\n",
+                  "Dockerfile:2: COPY: source \"up/etc/hosts\" is a symlink"},
+        ErrorCase{"Run", "FROM scratch\nCOPY trainer /t/\nRUN make\n",
+                  "Dockerfile:3: RUN: RUN is not supported yet"},
+        ErrorCase{"SeveralSourcesNeedDirectory",
+                  "FROM scratch\nCOPY trainer/task.py trainer/run.sh /t\n",
+                  "Dockerfile:2: COPY: 2 sources are copied"},
+        ErrorCase{"ChownName", "FROM scratch\nCOPY --chown=alice trainer /t\n",
+                  "Dockerfile:2: COPY: --chown: user \"alice\" is not numeric"}),
+    [](const ::testing::TestParamInfo<ErrorCase>& param_info) { return param_info.param.name; });
+
+}  // namespace
+}  // namespace trainpkg::packager::builder

@@ -1,0 +1,291 @@
+// `trainpkg serve` end to end: the built binary serves on a free loopback
+// port; our Vertex client, `trainpkg run --backend vertex` and curl drive it,
+// with replica_probe as the trainer.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "base/environment.h"
+#include "base/file_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "jobspec/custom_job_json.h"
+#include "nlohmann/json.hpp"
+#include "registry/curl_transport.h"
+#include "sdk/vertex/vertex_client.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::sdk::vertex {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::MakeJob;
+using testing::PidsInDir;
+using testing::ProcessGone;
+using testing::ReplicaProbePath;
+using testing::TempDir;
+using testing::WaitFor;
+
+constexpr char kParent[] = "projects/demo/locations/local-1";
+
+// Starts `argv` with stdout+stderr to `out_file` and env + extra.
+pid_t Spawn(std::vector<std::string> argv, const std::filesystem::path& out_file,
+            const std::map<std::string, std::string>& extra_env) {
+  std::vector<char*> cargv;
+  for (std::string& arg : argv) cargv.push_back(arg.data());
+  cargv.push_back(nullptr);
+  std::map<std::string, std::string> env_map = base::SnapshotProcessEnvironment();
+  for (const auto& [name, value] : extra_env) env_map[name] = value;
+  std::vector<std::string> env;
+  for (const auto& [name, value] : env_map) env.push_back(name + "=" + value);
+  std::vector<char*> cenv;
+  for (std::string& var : env) cenv.push_back(var.data());
+  cenv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), cenv.data()), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+int WaitExit(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string ReadText(const std::filesystem::path& path) {
+  absl::StatusOr<std::string> text = base::ReadFile(path);
+  return text.ok() ? *text : "";
+}
+
+class ServeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    server_pid_ = Spawn({TRAINPKG_PATH, "serve", "--port", "0"}, dir_->path() / "serve.out",
+                        {{"TRAINPKG_HOME", (dir_->path() / "home").string()}});
+    std::regex endpoint(R"((http://127\.0\.0\.1:[0-9]+)/v1/)");
+    ASSERT_TRUE(WaitFor(
+        [&] {
+          std::smatch match;
+          std::string out = ReadText(dir_->path() / "serve.out");
+          if (!std::regex_search(out, match, endpoint)) return false;
+          endpoint_ = new std::string(match[1].str());
+          return true;
+        },
+        absl::Seconds(10)))
+        << ReadText(dir_->path() / "serve.out");
+  }
+
+  static void TearDownTestSuite() {
+    if (server_pid_ > 0) {
+      ::kill(server_pid_, SIGTERM);
+      EXPECT_EQ(WaitExit(server_pid_), 0) << ReadText(dir_->path() / "serve.out");
+    }
+    delete endpoint_;
+    delete dir_;
+  }
+
+  void SetUp() override { ASSERT_NE(endpoint_, nullptr); }
+
+  VertexClient Client() {
+    return VertexClient({.endpoint = *endpoint_,
+                         .transport = registry::MakeCurlTransport({}),
+                         .credentials = std::make_shared<auth::AccessTokenCredentials>("test"),
+                         .clock = nullptr});
+  }
+
+  // Polls the job until it is terminal.
+  jobspec::CustomJob WaitTerminal(VertexClient& client, const std::string& name) {
+    jobspec::CustomJob last;
+    EXPECT_TRUE(WaitFor(
+        [&] {
+          absl::StatusOr<jobspec::CustomJob> job = client.GetCustomJob(name);
+          EXPECT_TRUE(job.ok()) << job.status();
+          if (!job.ok()) return true;
+          last = *job;
+          return jobspec::IsTerminal(job->state);
+        },
+        absl::Seconds(20)));
+    return last;
+  }
+
+  static std::string Curl(const std::string& args) {
+    std::string output;
+    FILE* pipe = popen(("curl -sS " + args).c_str(), "r");
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
+    EXPECT_EQ(pclose(pipe), 0) << output;
+    return output;
+  }
+
+  static TempDir* dir_;
+  static pid_t server_pid_;
+  static std::string* endpoint_;
+};
+
+TempDir* ServeTest::dir_ = nullptr;
+pid_t ServeTest::server_pid_ = 0;
+std::string* ServeTest::endpoint_ = nullptr;
+
+TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
+  VertexClient client = Client();
+  jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {}}, {2, {"--exit=0"}}});
+  spec.display_name = "served_ok";
+  absl::StatusOr<jobspec::CustomJob> created = client.CreateCustomJob(kParent, spec);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_THAT(created->name, HasSubstr(std::string(kParent) + "/customJobs/"));
+  jobspec::CustomJob done = WaitTerminal(client, created->name);
+  EXPECT_EQ(done.state, jobspec::JobState::kSucceeded) << jobspec::FormatCustomJobJson(done);
+  ASSERT_TRUE(done.start_time.has_value());
+
+  // A second job, then: filter, pagination, another parent.
+  spec.display_name = "served_other";
+  absl::StatusOr<jobspec::CustomJob> other = client.CreateCustomJob(kParent, spec);
+  ASSERT_TRUE(other.ok()) << other.status();
+  WaitTerminal(client, other->name);
+  absl::StatusOr<std::vector<jobspec::CustomJob>> listed = client.ListAllCustomJobs(
+      kParent, {.filter = R"(state="JOB_STATE_SUCCEEDED" AND display_name:"served_ok*")",
+                .page_size = 0,
+                .page_token = ""});
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].name, created->name);
+
+  absl::StatusOr<CustomJobPage> first = client.ListCustomJobs(
+      kParent, {.filter = R"(display_name:"served_*")", .page_size = 1, .page_token = ""});
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->jobs.size(), 1u);
+  EXPECT_EQ(first->jobs[0].name, other->name);  // newest first
+  ASSERT_FALSE(first->next_page_token.empty());
+  absl::StatusOr<CustomJobPage> second =
+      client.ListCustomJobs(kParent, {.filter = R"(display_name:"served_*")",
+                                      .page_size = 1,
+                                      .page_token = first->next_page_token});
+  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_EQ(second->jobs.size(), 1u);
+  EXPECT_EQ(second->jobs[0].name, created->name);
+  EXPECT_EQ(second->next_page_token, "");
+
+  absl::StatusOr<CustomJobPage> elsewhere =
+      client.ListCustomJobs("projects/demo/locations/elsewhere", {});
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_TRUE(elsewhere->jobs.empty());
+  EXPECT_EQ(client.ListCustomJobs(kParent, {.filter = "stat=1", .page_size = 0, .page_token = ""})
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+
+  // Deleting a finished job removes it.
+  ASSERT_TRUE(client.DeleteCustomJob(other->name).ok());
+  EXPECT_EQ(client.GetCustomJob(other->name).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(ServeTest, CancelStopsEveryReplica) {
+  VertexClient client = Client();
+  std::filesystem::path pids = dir_->path() / "pids";
+  std::filesystem::create_directories(pids);
+  std::string pid_flag = "--pid-dir=" + pids.string();
+  jobspec::CustomJob spec =
+      MakeJob(ReplicaProbePath(), {{1, {pid_flag, "--sleep=60"}}, {2, {pid_flag, "--sleep=60"}}});
+  spec.display_name = "served_long";
+  absl::StatusOr<jobspec::CustomJob> created = client.CreateCustomJob(kParent, spec);
+  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 3; }, absl::Seconds(10)));
+  // Deleting a running job is refused.
+  EXPECT_EQ(client.DeleteCustomJob(created->name).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(client.CancelCustomJob(created->name).ok());
+  jobspec::CustomJob done = WaitTerminal(client, created->name);
+  EXPECT_EQ(done.state, jobspec::JobState::kCancelled);
+  ASSERT_TRUE(done.error.has_value());
+  EXPECT_EQ(done.error->code, 1);
+  for (int pid : PidsInDir(pids, "replica-")) {
+    EXPECT_TRUE(WaitFor([&] { return ProcessGone(pid); }, absl::Seconds(5))) << pid;
+  }
+}
+
+TEST_F(ServeTest, InvalidJobIs400WithFieldPaths) {
+  VertexClient client = Client();
+  jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{2, {}}});
+  absl::StatusOr<jobspec::CustomJob> created = client.CreateCustomJob(kParent, spec);
+  EXPECT_EQ(created.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(created.status().message(), HasSubstr("HTTP 400 INVALID_ARGUMENT"));
+  EXPECT_THAT(created.status().message(), HasSubstr("jobSpec.workerPoolSpecs[0].replicaCount"));
+
+  nlohmann::json reply = nlohmann::json::parse(
+      Curl("-X POST -H 'Content-Type: application/json' -d '{\"jobSpec\":{}}' " + *endpoint_ +
+           "/v1/" + kParent + "/customJobs"));
+  EXPECT_EQ(reply["error"]["code"], 400);
+  EXPECT_EQ(reply["error"]["status"], "INVALID_ARGUMENT");
+  std::vector<std::string> fields;
+  for (const auto& violation : reply["error"]["details"][0]["fieldViolations"]) {
+    fields.push_back(violation["field"]);
+  }
+  EXPECT_THAT(fields, ::testing::Contains("displayName"));
+  EXPECT_THAT(fields, ::testing::Contains("jobSpec.workerPoolSpecs"));
+
+  nlohmann::json missing =
+      nlohmann::json::parse(Curl(*endpoint_ + "/v1/" + kParent + "/customJobs/999"));
+  EXPECT_EQ(missing["error"]["status"], "NOT_FOUND");
+}
+
+TEST_F(ServeTest, ServedJsonHasVertexShapes) {
+  VertexClient client = Client();
+  absl::StatusOr<jobspec::CustomJob> created =
+      client.CreateCustomJob(kParent, MakeJob(ReplicaProbePath(), {{1, {}}}));
+  ASSERT_TRUE(created.ok()) << created.status();
+  WaitTerminal(client, created->name);
+  nlohmann::json json = nlohmann::json::parse(
+      Curl("-H 'Authorization: Bearer test' " + *endpoint_ + "/v1/" + created->name));
+  EXPECT_EQ(json["name"], created->name);
+  EXPECT_EQ(json["state"], "JOB_STATE_SUCCEEDED");                        // enum by name
+  EXPECT_EQ(json["jobSpec"]["workerPoolSpecs"][0]["replicaCount"], "1");  // int64 as string
+  EXPECT_TRUE(json["createTime"].is_string());
+  EXPECT_THAT(json["createTime"].get<std::string>(), ::testing::EndsWith("Z"));
+}
+
+TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
+  std::filesystem::path out = dir_->path() / "run.out";
+  pid_t pid = Spawn(
+      {TRAINPKG_PATH, "run", "--backend", "vertex", "--project", "demo", "--region", "local-1",
+       "--endpoint", *endpoint_, "--access-token", "test", "--display-name", "served_cli",
+       "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1,"
+       "container-image-uri=local:" +
+           ReplicaProbePath(),
+       "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2,"
+       "container-image-uri=local:" +
+           ReplicaProbePath()},
+      out, {});
+  EXPECT_EQ(WaitExit(pid), 0) << ReadText(out);
+  std::string text = ReadText(out);
+  EXPECT_THAT(text, HasSubstr("CustomJob created. Resource name: projects/demo/locations/local-1/"
+                              "customJobs/"));
+  EXPECT_THAT(text, HasSubstr("current state:\nJOB_STATE_SUCCEEDED"));
+
+  VertexClient client = Client();
+  absl::StatusOr<std::vector<jobspec::CustomJob>> listed = client.ListAllCustomJobs(
+      kParent, {.filter = R"(display_name="served_cli")", .page_size = 0, .page_token = ""});
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].state, jobspec::JobState::kSucceeded);
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk::vertex

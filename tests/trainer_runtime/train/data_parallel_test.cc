@@ -1,0 +1,234 @@
+// Data parallelism: bucket plans, the allreduce order of the bucketed
+// reducer, the warmup schedule, and a 3-rank run (threads, real Gloo) that
+// ends with the weights of a 1-rank run on the same global batches.
+#include <cmath>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/trainer_runtime/train/test_job.h"
+#include "trainer_runtime/nn/sgd.h"
+#include "trainer_runtime/train/bucket_plan.h"
+#include "trainer_runtime/train/fit.h"
+#include "trainer_runtime/train/gradient_reducer.h"
+#include "trainer_runtime/train/learning_rate_warmup.h"
+#include "trainer_runtime/train/multi_worker_mirrored_strategy.h"
+
+namespace trainpkg::train {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::MakeDataset;
+using testing::MakeMlp;
+using testing::OnEveryRank;
+using testing::ShardedSource;
+using testing::ThreadJob;
+using testing::Weights;
+
+std::vector<size_t> Params(const Bucket& b) { return b.parameters; }
+
+TEST(BucketPlanTest, ReverseOrderSmallFirstBucketThenCap) {
+  // Sizes in floats; limits in bytes: first 40 B (10 floats), cap 100 B (25 floats).
+  const std::vector<int64_t> sizes = {30, 5, 8, 4, 6, 3};
+  const auto buckets = PlanBuckets(sizes, {.first_bucket_bytes = 40, .bucket_cap_bytes = 100});
+  // Reverse: 5(3) 4(6) -> 9 floats < 10, + 3(4) = 13 >= 10 closes bucket 0;
+  // then 2(8) 1(5) = 13 < 25, + 0(30) = 43 closes bucket 1.
+  ASSERT_EQ(buckets.size(), 2u);
+  EXPECT_THAT(Params(buckets[0]), ElementsAre(5, 4, 3));
+  EXPECT_EQ(buckets[0].num_elements, 13);
+  EXPECT_THAT(Params(buckets[1]), ElementsAre(2, 1, 0));
+  EXPECT_EQ(buckets[1].num_elements, 43);
+}
+
+TEST(BucketPlanTest, DefaultsAreDdpsOneAndTwentyFiveMiB) {
+  // A 64->256->128->10 MLP (digits reference) fits in the first bucket's
+  // 1 MiB? kernel 64x256 = 16384 floats = 64 KiB ... all 43,146 floats =
+  // 168 KiB < 1 MiB: one bucket, reverse order.
+  const std::vector<int64_t> mlp = {64 * 256, 256, 256 * 128, 128, 128 * 10, 10};
+  auto buckets = PlanBuckets(mlp, {});
+  ASSERT_EQ(buckets.size(), 1u);
+  EXPECT_THAT(Params(buckets[0]), ElementsAre(5, 4, 3, 2, 1, 0));
+  // 1M-float (4 MiB) kernels: the first closes bucket 0 at once (>= 1 MiB),
+  // then buckets fill to >= 25 MiB: 7 x 4 MiB = 28 MiB.
+  const std::vector<int64_t> big(10, int64_t{1} << 20);
+  buckets = PlanBuckets(big, {});
+  ASSERT_EQ(buckets.size(), 3u);
+  EXPECT_THAT(Params(buckets[0]), ElementsAre(9));
+  EXPECT_EQ(buckets[1].parameters.size(), 7u);
+  EXPECT_THAT(Params(buckets[2]), ElementsAre(1, 0));
+}
+
+// Records the size of every AllReduce before passing it on.
+class RecordingCommunicator final : public collectives::Communicator {
+ public:
+  explicit RecordingCommunicator(collectives::Communicator& inner) : inner_(inner) {}
+  int rank() const override { return inner_.rank(); }
+  int size() const override { return inner_.size(); }
+  absl::Status AllReduce(std::span<float> data, collectives::ReduceOp op) override {
+    sizes.push_back(data.size());
+    return inner_.AllReduce(data, op);
+  }
+  absl::Status Broadcast(std::span<float> data, int root) override {
+    return inner_.Broadcast(data, root);
+  }
+  absl::Status AllGather(std::span<const float> in, std::span<float> out) override {
+    return inner_.AllGather(in, out);
+  }
+  absl::Status Barrier() override { return inner_.Barrier(); }
+  std::vector<size_t> sizes;
+
+ private:
+  collectives::Communicator& inner_;
+};
+
+TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTheMean) {
+  ThreadJob job(3);
+  std::vector<std::vector<size_t>> issued(3);
+  std::vector<std::vector<size_t>> planned(3);
+  OnEveryRank(3, [&](int r) {
+    nn::Sequential model = MakeMlp(6, 12, 4, 1);
+    RecordingCommunicator comm(job.comm(r));
+    // Tiny limits so the 6 parameters make several buckets.
+    BucketedGradientReducer reducer(comm, model.parameters(),
+                                    {.first_bucket_bytes = 16, .bucket_cap_bytes = 200});
+    const auto& params = model.parameters();
+    for (int step = 0; step < 2; ++step) {
+      for (nn::Parameter* p : params) p->grad.Fill(static_cast<float>(r * 3 + step));
+      reducer.BeginStep();
+      // Rank 1 reports in registration order (the last bucket fills first),
+      // the others in backward's reverse order: the issue order must not
+      // depend on it.
+      if (r == 1) {
+        for (nn::Parameter* p : params) reducer.GradientReady(*p);
+      } else {
+        for (auto it = params.rbegin(); it != params.rend(); ++it) reducer.GradientReady(**it);
+      }
+      ASSERT_TRUE(reducer.FinishStep().ok());
+      for (nn::Parameter* p : params) {
+        for (float v : p->grad.values()) ASSERT_EQ(v, (0 + 3 + 6) / 3.0f + step);
+      }
+    }
+    issued[static_cast<size_t>(r)] = comm.sizes;
+    for (const Bucket& b : reducer.buckets()) {
+      planned[static_cast<size_t>(r)].push_back(static_cast<size_t>(b.num_elements));
+    }
+  });
+  ASSERT_GT(planned[0].size(), 2u);
+  std::vector<size_t> two_steps = planned[0];
+  two_steps.insert(two_steps.end(), planned[0].begin(), planned[0].end());
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(issued[static_cast<size_t>(r)], two_steps) << "rank " << r;
+}
+
+TEST(WarmupTest, LinearFromLrOverSizeToLr) {
+  // lr 0.4, 4 replicas, 2 warmup epochs of 10 steps.
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 4, 2, 0, 0, 10), 0.1f);
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 4, 2, 0, 5, 10), 0.1f * (0.5f * 3 / 2 + 1));
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 4, 2, 1, 0, 10), 0.1f * (1.0f * 3 / 2 + 1));
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 4, 2, 1, 9, 10), 0.1f * (1.9f * 3 / 2 + 1));
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 4, 2, 2, 0, 10), 0.4f);
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 4, 0, 0, 0, 10), 0.4f);  // no warmup
+  EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 1, 2, 0, 0, 10), 0.4f);  // one replica
+}
+
+struct RunResult {
+  std::vector<float> weights;
+  History history;
+  std::string progress;
+};
+
+// Trains the MLP with SGD (momentum) for 3 epochs: per-replica batch 16 on
+// `replicas` ranks, or one rank with the 48-example global batch.
+RunResult TrainOnce(Strategy& strategy, int replicas, const testing::Dataset& data,
+                    const testing::Dataset& val, double warmup) {
+  nn::Sequential model = MakeMlp(8, 32, 4, /*seed=*/7 + strategy.rank());  // differs per rank
+  auto sgd = nn::Sgd::Create({.learning_rate = 0.1f, .momentum = 0.9f});
+  EXPECT_TRUE(sgd.ok());
+  const int batch = 48 / replicas;
+  ShardedSource train(data, batch, strategy.rank(), replicas, /*seed=*/11);
+  ShardedSource validation(val, 8, strategy.rank(), replicas, 5);
+  std::ostringstream progress;
+  FitOptions options;
+  options.epochs = 3;
+  options.warmup_epochs = warmup;
+  options.progress = &progress;
+  auto history = Fit(strategy, model, **sgd, train, &validation, options);
+  EXPECT_TRUE(history.ok()) << history.status();
+  return {Weights(model), history.ok() ? *history : History{}, progress.str()};
+}
+
+TEST(DataParallelTest, ThreeRanksMatchOneRankOnTheSameGlobalBatches) {
+  const auto data = MakeDataset(480, 8, 4, 3);
+  const auto val = MakeDataset(96, 8, 4, 4);
+  for (double warmup : {0.0, 1.5}) {
+    OneDeviceStrategy one;
+    const RunResult single = TrainOnce(one, 1, data, val, warmup);
+
+    ThreadJob job(3);
+    std::vector<RunResult> ranks(3);
+    OnEveryRank(3, [&](int r) {
+      MultiWorkerMirroredStrategy strategy(
+          job.comm(r), BucketOptions{.first_bucket_bytes = 256, .bucket_cap_bytes = 2048});
+      ranks[static_cast<size_t>(r)] = TrainOnce(strategy, 3, data, val, warmup);
+    });
+    // Every replica holds bit-identical weights (they applied identical
+    // averaged gradients to identical broadcast weights).
+    EXPECT_EQ(ranks[1].weights, ranks[0].weights);
+    EXPECT_EQ(ranks[2].weights, ranks[0].weights);
+    if (warmup > 0) {
+      // Warmup changes the 3-rank run (lr/3 at first) but not the 1-rank run.
+      EXPECT_LT(ranks[0].history.epochs[0].learning_rate, 0.1);
+      continue;
+    }
+    // Against the 1-rank run: the same math, summed in a different order
+    // (16-example partial sums averaged over 3 ranks vs one 48-example sum),
+    // so float rounding differs by a few ulps per step; after 30 SGD steps
+    // with momentum the weights (|w| ~ 0.1-1) agree to 1e-5.
+    ASSERT_EQ(single.weights.size(), ranks[0].weights.size());
+    float max_diff = 0;
+    for (size_t i = 0; i < single.weights.size(); ++i) {
+      max_diff = std::max(max_diff, std::abs(single.weights[i] - ranks[0].weights[i]));
+    }
+    std::printf("max |w_1rank - w_3rank| = %g over %zu weights\n", max_diff, single.weights.size());
+    EXPECT_LT(max_diff, 1e-5f);
+    // Metrics are summed across ranks: every rank reports the same numbers,
+    // and they are the 1-rank run's (same examples) up to rounding.
+    for (int r = 1; r < 3; ++r) {
+      for (size_t e = 0; e < 3; ++e) {
+        const EpochLogs& a = ranks[0].history.epochs[e];
+        const EpochLogs& b = ranks[static_cast<size_t>(r)].history.epochs[e];
+        EXPECT_EQ(a.loss, b.loss);
+        EXPECT_EQ(a.accuracy, b.accuracy);
+        EXPECT_EQ(a.val_loss, b.val_loss);
+        EXPECT_EQ(a.seconds, b.seconds);
+      }
+    }
+    for (size_t e = 0; e < 3; ++e) {
+      EXPECT_EQ(ranks[0].history.epochs[e].examples, 480);
+      EXPECT_EQ(single.history.epochs[e].examples, 480);
+      EXPECT_NEAR(ranks[0].history.epochs[e].loss, single.history.epochs[e].loss, 1e-5);
+      EXPECT_NEAR(ranks[0].history.epochs[e].accuracy, single.history.epochs[e].accuracy, 1e-9);
+      EXPECT_NEAR(*ranks[0].history.epochs[e].val_accuracy, *single.history.epochs[e].val_accuracy,
+                  1e-9);
+    }
+    // The progress line is the chief's alone.
+    EXPECT_THAT(ranks[0].progress, ::testing::HasSubstr("epoch 3/3 - loss "));
+    EXPECT_EQ(ranks[1].progress, "");
+    EXPECT_GT(*single.history.epochs[2].val_accuracy, 0.6);
+  }
+}
+
+TEST(DataParallelTest, MetricsAreSummedAcrossRanks) {
+  ThreadJob job(3);
+  OnEveryRank(3, [&](int r) {
+    MultiWorkerMirroredStrategy strategy(job.comm(r), {});
+    const double mine[] = {static_cast<double>(r + 1), 1e9 + r, 0.125 * r};
+    auto sum = SumAcrossReplicas(strategy, mine);
+    ASSERT_TRUE(sum.ok()) << sum.status();
+    EXPECT_THAT(*sum, ElementsAre(6.0, 3e9 + 3, 0.375));
+  });
+}
+
+}  // namespace
+}  // namespace trainpkg::train

@@ -1,0 +1,103 @@
+#include "trainer_runtime/train/multi_worker_mirrored_strategy.h"
+
+#include <cstring>
+#include <utility>
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "trainer_runtime/collectives/gloo_communicator.h"
+
+namespace trainpkg::train {
+
+MultiWorkerMirroredStrategy::MultiWorkerMirroredStrategy(
+    std::unique_ptr<coordination::Coordinator> coordinator,
+    std::unique_ptr<collectives::Communicator> comm, const BucketOptions& buckets)
+    : coordinator_(std::move(coordinator)),
+      owned_comm_(std::move(comm)),
+      comm_(owned_comm_.get()),
+      buckets_(buckets) {}
+
+MultiWorkerMirroredStrategy::~MultiWorkerMirroredStrategy() = default;
+
+absl::StatusOr<std::unique_ptr<MultiWorkerMirroredStrategy>> MultiWorkerMirroredStrategy::Create(
+    const runtime::ClusterInfo& info, const StrategyOptions& options) {
+  if (!info.in_collective()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "MultiWorkerMirroredStrategy: task {} {} is outside the collective (only chief and "
+        "worker tasks train)",
+        info.task_type, info.task_index));
+  }
+  TP_ASSIGN_OR_RETURN(std::unique_ptr<coordination::Coordinator> coordinator,
+                      coordination::Coordinator::Start(info, options.coordination));
+  collectives::GlooOptions gloo = collectives::GlooOptionsFor(info);
+  gloo.timeout = options.collective_timeout;
+  auto comm = collectives::CreateGlooCommunicator(coordinator->client(), gloo);
+  if (!comm.ok()) {
+    // Say goodbye so that the others hear of this rank's error, not a crash.
+    (void)coordinator->Shutdown();
+    return comm.status();
+  }
+  return std::unique_ptr<MultiWorkerMirroredStrategy>(
+      new MultiWorkerMirroredStrategy(std::move(coordinator), *std::move(comm), options.buckets));
+}
+
+absl::Status MultiWorkerMirroredStrategy::BroadcastParameters(
+    std::span<nn::Parameter* const> parameters) {
+  // One broadcast of all values, flattened in registration order.
+  size_t total = 0;
+  for (const nn::Parameter* p : parameters) total += static_cast<size_t>(p->value.num_elements());
+  std::vector<float> flat(total);
+  size_t offset = 0;
+  for (const nn::Parameter* p : parameters) {
+    std::memcpy(flat.data() + offset, p->value.data(),
+                static_cast<size_t>(p->value.num_elements()) * sizeof(float));
+    offset += static_cast<size_t>(p->value.num_elements());
+  }
+  TP_RETURN_IF_ERROR(comm_->Broadcast(std::span<float>(flat), /*root=*/0));
+  offset = 0;
+  for (nn::Parameter* p : parameters) {
+    std::memcpy(p->value.data(), flat.data() + offset,
+                static_cast<size_t>(p->value.num_elements()) * sizeof(float));
+    offset += static_cast<size_t>(p->value.num_elements());
+  }
+  return absl::OkStatus();
+}
+
+std::unique_ptr<BucketedGradientReducer> MultiWorkerMirroredStrategy::MakeGradientReducer(
+    std::span<nn::Parameter* const> parameters) {
+  return std::make_unique<BucketedGradientReducer>(*comm_, parameters, buckets_);
+}
+
+absl::StatusOr<std::vector<double>> MultiWorkerMirroredStrategy::GatherFromReplicas(
+    std::span<const double> values) {
+  // Each double as hi = float(v) and lo = float(v - hi): hi + lo recovers
+  // about 48 bits of v.
+  std::vector<float> mine(2 * values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const float hi = static_cast<float>(values[i]);
+    mine[2 * i] = hi;
+    mine[2 * i + 1] = static_cast<float>(values[i] - static_cast<double>(hi));
+  }
+  std::vector<float> all(mine.size() * static_cast<size_t>(comm_->size()));
+  TP_RETURN_IF_ERROR(comm_->AllGather(std::span<const float>(mine), std::span<float>(all)));
+  std::vector<double> result(values.size() * static_cast<size_t>(comm_->size()));
+  for (size_t k = 0; k < result.size(); ++k) {
+    result[k] = static_cast<double>(all[2 * k]) + static_cast<double>(all[2 * k + 1]);
+  }
+  return result;
+}
+
+absl::Status MultiWorkerMirroredStrategy::Shutdown() {
+  if (coordinator_ == nullptr || shut_down_) return absl::OkStatus();
+  shut_down_ = true;
+  return coordinator_->Shutdown();
+}
+
+absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(const runtime::ClusterInfo& info,
+                                                       const StrategyOptions& options) {
+  if (info.in_collective() && info.world_size == 1) return std::make_unique<OneDeviceStrategy>();
+  TP_ASSIGN_OR_RETURN(auto strategy, MultiWorkerMirroredStrategy::Create(info, options));
+  return std::unique_ptr<Strategy>(std::move(strategy));
+}
+
+}  // namespace trainpkg::train

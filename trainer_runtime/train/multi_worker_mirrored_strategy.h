@@ -1,0 +1,77 @@
+// Synchronous data parallelism over the workers of a job (TensorFlow's
+// MultiWorkerMirroredStrategy, PyTorch's DDP): every replica holds the whole
+// model, rank 0's variables are broadcast at the start, and gradients are
+// averaged in buckets overlapped with backward (gradient_reducer.h), so
+// every replica applies the same update. Global batch = per-replica batch x
+// num_replicas().
+#ifndef TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
+#define TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "trainer_runtime/cluster_info.h"
+#include "trainer_runtime/collectives/communicator.h"
+#include "trainer_runtime/coordination/coordination_options.h"
+#include "trainer_runtime/coordination/coordinator.h"
+#include "trainer_runtime/train/bucket_plan.h"
+#include "trainer_runtime/train/strategy.h"
+
+namespace trainpkg::train {
+
+struct StrategyOptions {
+  coordination::CoordinationOptions coordination;
+  // Bounds Gloo's rendezvous and every collective (a live but stuck peer).
+  absl::Duration collective_timeout = absl::Seconds(300);
+  BucketOptions buckets;
+};
+
+class MultiWorkerMirroredStrategy final : public Strategy {
+ public:
+  // Starts this rank's coordination (rank 0 hosts the coordinator; returns
+  // after every rank joined) and connects the Gloo communicator. Errors:
+  // InvalidArgument for a ps or evaluator task; the coordinator's and
+  // Gloo's (Aborted naming ranks that never came, ...).
+  static absl::StatusOr<std::unique_ptr<MultiWorkerMirroredStrategy>> Create(
+      const runtime::ClusterInfo& info, const StrategyOptions& options);
+
+  // Over an existing communicator (not owned; must outlive the strategy),
+  // e.g. ranks run as threads in a test. Shutdown() then does nothing.
+  MultiWorkerMirroredStrategy(collectives::Communicator& comm, const BucketOptions& buckets)
+      : comm_(&comm), buckets_(buckets) {}
+
+  ~MultiWorkerMirroredStrategy() override;
+
+  int rank() const override { return comm_->rank(); }
+  int num_replicas() const override { return comm_->size(); }
+  absl::Status BroadcastParameters(std::span<nn::Parameter* const> parameters) override;
+  std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
+      std::span<nn::Parameter* const> parameters) override;
+  absl::StatusOr<std::vector<double>> GatherFromReplicas(std::span<const double> values) override;
+  absl::Status Shutdown() override;
+
+ private:
+  MultiWorkerMirroredStrategy(std::unique_ptr<coordination::Coordinator> coordinator,
+                              std::unique_ptr<collectives::Communicator> comm,
+                              const BucketOptions& buckets);
+
+  // Declared first: the communicator is destroyed before the coordinator.
+  std::unique_ptr<coordination::Coordinator> coordinator_;
+  std::unique_ptr<collectives::Communicator> owned_comm_;
+  collectives::Communicator* comm_;
+  BucketOptions buckets_;
+  bool shut_down_ = false;
+};
+
+// OneDeviceStrategy for a single process (world size 1), else
+// MultiWorkerMirroredStrategy::Create.
+absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(const runtime::ClusterInfo& info,
+                                                       const StrategyOptions& options);
+
+}  // namespace trainpkg::train
+
+#endif  // TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
