@@ -1,0 +1,230 @@
+// digits_multiworker: data-parallel training of a digits classifier on one
+// process or on every worker of a job, with the same code.
+//
+//   digits_multiworker [--data=PATH] [--model=mlp|cnn] [--epochs=30]
+//       [--global_batch_size=64] [--learning_rate=0.001] [--seed=42]
+//       [--model_dir=DIR] [--checkpoint_dir=DIR]
+//
+// Each replica resolves its place in the job (ClusterInfo), loads the 8x8
+// digits (--data, else $TRAINPKG_DATA_DIR/digits.csv.gz, else
+// build/data/digits.csv.gz), takes the reference 80/20 split, and trains on
+// its slice of every global batch (global_batch_source.h), so N workers see
+// the global batches a single process sees. Validation runs on the held-out
+// 20% each epoch. Outputs (train/output_dirs.h): the model to --model_dir /
+// AIP_MODEL_DIR (chief; workers to workertemp_<i>, removed), per-epoch
+// backups to --checkpoint_dir / AIP_CHECKPOINT_DIR, TensorBoard scalars to
+// AIP_TENSORBOARD_LOG_DIR, the held-out accuracy to the hypertune file
+// (tag CLOUD_ML_HP_METRIC_TAG, default "accuracy"). The chief's last line is
+// test_accuracy=<held-out accuracy after the last epoch>.
+//
+// Exit status: 0 on success, 1 when training or an output fails, 2 for a
+// usage error.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "base/environment.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "samples/digits_multiworker/digits_model.h"
+#include "samples/digits_multiworker/global_batch_source.h"
+#include "trainer_runtime/cluster_info.h"
+#include "trainer_runtime/data/digits.h"
+#include "trainer_runtime/nn/adam.h"
+#include "trainer_runtime/output_paths.h"
+#include "trainer_runtime/train/backup_and_restore.h"
+#include "trainer_runtime/train/fit.h"
+#include "trainer_runtime/train/hypertune_callback.h"
+#include "trainer_runtime/train/model_file.h"
+#include "trainer_runtime/train/multi_worker_mirrored_strategy.h"
+#include "trainer_runtime/train/output_dirs.h"
+#include "trainer_runtime/train/tensorboard_logger.h"
+
+namespace {
+
+namespace samples = ::trainpkg::samples;
+namespace train = ::trainpkg::train;
+namespace runtime = ::trainpkg::runtime;
+
+constexpr std::string_view kUsage =
+    "usage: digits_multiworker [--data=PATH] [--model=mlp|cnn] [--epochs=N]\n"
+    "    [--global_batch_size=N] [--learning_rate=X] [--seed=N] [--model_dir=DIR]\n"
+    "    [--checkpoint_dir=DIR]\n";
+
+struct Flags {
+  std::string data;
+  std::string model = "mlp";
+  int epochs = 30;
+  int64_t global_batch_size = 64;
+  double learning_rate = 1e-3;
+  uint64_t seed = 42;
+  std::string model_dir;
+  std::string checkpoint_dir;
+};
+
+// Parses --name=value flags (Vertex's hyperparameter form); an error names
+// the flag.
+absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
+  Flags flags;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    if (!arg.starts_with("--") || eq == std::string::npos) {
+      return absl::InvalidArgumentError(fmt::format("{}: expected --name=value", arg));
+    }
+    const std::string name = arg.substr(2, eq - 2);
+    const std::string value = arg.substr(eq + 1);
+    bool ok = true;
+    if (name == "data") {
+      flags.data = value;
+    } else if (name == "model") {
+      flags.model = value;
+    } else if (name == "epochs") {
+      ok = absl::SimpleAtoi(value, &flags.epochs) && flags.epochs >= 1;
+    } else if (name == "global_batch_size") {
+      ok = absl::SimpleAtoi(value, &flags.global_batch_size) && flags.global_batch_size >= 1;
+    } else if (name == "learning_rate") {
+      ok = absl::SimpleAtod(value, &flags.learning_rate) && flags.learning_rate > 0;
+    } else if (name == "seed") {
+      ok = absl::SimpleAtoi(value, &flags.seed);
+    } else if (name == "model_dir") {
+      flags.model_dir = value;
+    } else if (name == "checkpoint_dir") {
+      flags.checkpoint_dir = value;
+    } else {
+      return absl::InvalidArgumentError(fmt::format("{}: unknown flag", arg));
+    }
+    if (!ok) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: not a valid value (epochs and global_batch_size >= 1, learning_rate > 0, seed >= 0)",
+          arg));
+    }
+  }
+  return flags;
+}
+
+// The chief's summary: mean epoch time (without the first epoch, which
+// warms up caches and the allocator, when there is more than one) and the
+// held-out accuracy after the last epoch.
+void PrintSummary(const train::History& history) {
+  const std::vector<train::EpochLogs>& epochs = history.epochs;
+  if (epochs.empty()) return;
+  const size_t first = epochs.size() > 1 ? 1 : 0;
+  double seconds = 0;
+  for (size_t i = first; i < epochs.size(); ++i) seconds += epochs[i].seconds;
+  std::cout << fmt::format("mean_epoch_seconds={:.4f} (epochs {}..{})\n",
+                           seconds / static_cast<double>(epochs.size() - first),
+                           history.initial_epoch + first + 1,
+                           history.initial_epoch + epochs.size());
+  std::cout << fmt::format("test_accuracy={:.4f}\n", epochs.back().val_accuracy.value_or(0));
+}
+
+absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
+  TP_ASSIGN_OR_RETURN(runtime::ClusterInfo info, runtime::ResolveClusterInfo(env));
+  std::cout << fmt::format("task={}:{} rank={} world_size={}\n", info.task_type, info.task_index,
+                           info.rank, info.world_size);
+  if (!info.in_collective()) {
+    std::cout << info.task_type << " is outside the collective: nothing to train\n";
+    return absl::OkStatus();
+  }
+  TP_ASSIGN_OR_RETURN(samples::DigitsModelKind kind, samples::ParseDigitsModelKind(flags.model));
+
+  const std::filesystem::path path = flags.data.empty()
+                                         ? trainpkg::data::DigitsPath(env, "build/data")
+                                         : std::filesystem::path(flags.data);
+  TP_ASSIGN_OR_RETURN(trainpkg::data::Dataset digits, trainpkg::data::LoadDigits(path));
+  TP_ASSIGN_OR_RETURN(trainpkg::data::TrainTestSplit split, trainpkg::data::SplitDigits(digits));
+  samples::GlobalBatchOptions batches;
+  batches.global_batch_size = flags.global_batch_size;
+  batches.rank = info.rank;
+  batches.world_size = info.world_size;
+  batches.seed = flags.seed;
+  batches.batch_element_shape = samples::DigitsInputShape(kind);
+  TP_ASSIGN_OR_RETURN(
+      std::unique_ptr<samples::GlobalBatchSource> train_source,
+      samples::GlobalBatchSource::Create(
+          std::make_shared<const trainpkg::data::Dataset>(std::move(split.train)), batches));
+  batches.training = false;
+  TP_ASSIGN_OR_RETURN(
+      std::unique_ptr<samples::GlobalBatchSource> test_source,
+      samples::GlobalBatchSource::Create(
+          std::make_shared<const trainpkg::data::Dataset>(std::move(split.test)), batches));
+
+  TP_ASSIGN_OR_RETURN(trainpkg::nn::Sequential model, samples::BuildDigitsModel(kind, flags.seed));
+  trainpkg::nn::AdamOptions adam;
+  adam.learning_rate = static_cast<float>(flags.learning_rate);
+  TP_ASSIGN_OR_RETURN(std::unique_ptr<trainpkg::nn::Adam> optimizer,
+                      trainpkg::nn::Adam::Create(adam));
+
+  train::OutputDirFlags dir_flags;
+  dir_flags.model_dir = flags.model_dir;
+  dir_flags.checkpoint_dir = flags.checkpoint_dir;
+  const train::OutputDirs dirs = train::ResolveOutputDirs(env, dir_flags);
+  const runtime::ModelWriteOptions write = runtime::ModelWriteOptionsFromEnvironment(env);
+
+  train::FitOptions options;
+  options.epochs = flags.epochs;
+  options.progress = &std::cout;
+  std::unique_ptr<train::BackupAndRestore> backup;
+  if (!dirs.checkpoint_dir.empty()) {
+    train::BackupOptions backup_options;
+    backup_options.write = write;
+    TP_ASSIGN_OR_RETURN(backup,
+                        train::BackupAndRestore::Create(dirs.checkpoint_dir, info, backup_options));
+    options.callbacks.push_back(backup.get());
+  }
+  std::unique_ptr<train::TensorBoardLogger> tensorboard;
+  if (!dirs.tensorboard_dir.empty()) {
+    TP_ASSIGN_OR_RETURN(tensorboard, train::TensorBoardLogger::Create(dirs.tensorboard_dir));
+    options.callbacks.push_back(tensorboard.get());
+  }
+  const std::string tag = env.Get("CLOUD_ML_HP_METRIC_TAG").value_or("");
+  TP_ASSIGN_OR_RETURN(
+      std::unique_ptr<train::HypertuneCallback> hypertune,
+      train::HypertuneCallback::Create(train::HypertuneReporter::FromEnvironment(env),
+                                       "val_accuracy", tag.empty() ? "accuracy" : tag));
+  options.callbacks.push_back(hypertune.get());
+
+  TP_ASSIGN_OR_RETURN(std::unique_ptr<train::Strategy> strategy,
+                      train::MakeStrategy(info, train::StrategyOptions{}));
+  absl::StatusOr<train::History> history =
+      train::Fit(*strategy, model, *optimizer, *train_source, test_source.get(), options);
+  if (!history.ok()) {
+    strategy->Shutdown().IgnoreError();  // the Fit error is the one to report
+    return history.status();
+  }
+  if (!dirs.model_dir.empty()) {
+    TP_RETURN_IF_ERROR(train::SaveModelToDir(model, dirs.model_dir, info, write));
+    if (info.is_chief) {
+      std::cout << "saved "
+                << (runtime::LocalPathForUri(dirs.model_dir).value_or("") / train::kModelFileName)
+                       .string()
+                << "\n";
+    }
+  }
+  TP_RETURN_IF_ERROR(strategy->Shutdown());
+  if (info.is_chief) PrintSummary(*history);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::StatusOr<Flags> flags = ParseFlags(argc, argv);
+  if (!flags.ok()) {
+    std::cerr << "digits_multiworker: " << flags.status().message() << "\n" << kUsage;
+    return 2;
+  }
+  absl::Status status = Run(*flags, trainpkg::base::ProcessEnvironment());
+  if (!status.ok()) {
+    std::cerr << "digits_multiworker: " << status.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
