@@ -31,12 +31,7 @@ absl::StatusOr<ImageIndex> IndexFromJson(const nlohmann::json& json) {
   TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &index.media_type));
   TP_RETURN_IF_ERROR(reader.ReadString("artifactType", &index.artifact_type));
   TP_RETURN_IF_ERROR(reader.Require("manifests"));
-  TP_RETURN_IF_ERROR(reader.ForEach(
-      "manifests", [&index](const nlohmann::json& item, const std::string& path) -> absl::Status {
-        TP_ASSIGN_OR_RETURN(Descriptor entry, internal::DescriptorFromJson(item, path));
-        index.manifests.push_back(std::move(entry));
-        return absl::OkStatus();
-      }));
+  TP_RETURN_IF_ERROR(internal::ReadDescriptorList(reader, "manifests", &index.manifests));
   if (const nlohmann::json* subject = reader.Find("subject"); subject != nullptr) {
     TP_ASSIGN_OR_RETURN(index.subject, internal::DescriptorFromJson(*subject, "subject"));
   }
@@ -62,11 +57,7 @@ std::string SerializeImageIndex(const ImageIndex& index) {
   json["schemaVersion"] = index.schema_version;
   internal::PutString(json, "mediaType", index.media_type);
   internal::PutString(json, "artifactType", index.artifact_type);
-  OrderedJson manifests = OrderedJson::array();
-  for (const Descriptor& entry : index.manifests) {
-    manifests.push_back(internal::DescriptorToJson(entry));
-  }
-  json["manifests"] = std::move(manifests);
+  json["manifests"] = internal::DescriptorListToJson(index.manifests);
   if (index.subject.has_value()) json["subject"] = internal::DescriptorToJson(*index.subject);
   internal::PutStringMap(json, "annotations", index.annotations);
   return internal::CanonicalDump(json);

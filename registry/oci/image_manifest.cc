@@ -33,12 +33,7 @@ absl::StatusOr<ImageManifest> ManifestFromJson(const nlohmann::json& json) {
   TP_RETURN_IF_ERROR(reader.Require("config"));
   TP_ASSIGN_OR_RETURN(manifest.config,
                       internal::DescriptorFromJson(*reader.Find("config"), "config"));
-  TP_RETURN_IF_ERROR(reader.ForEach(
-      "layers", [&manifest](const nlohmann::json& item, const std::string& path) -> absl::Status {
-        TP_ASSIGN_OR_RETURN(Descriptor layer, internal::DescriptorFromJson(item, path));
-        manifest.layers.push_back(std::move(layer));
-        return absl::OkStatus();
-      }));
+  TP_RETURN_IF_ERROR(internal::ReadDescriptorList(reader, "layers", &manifest.layers));
   if (const nlohmann::json* subject = reader.Find("subject"); subject != nullptr) {
     TP_ASSIGN_OR_RETURN(manifest.subject, internal::DescriptorFromJson(*subject, "subject"));
   }
@@ -65,10 +60,7 @@ std::string SerializeImageManifest(const ImageManifest& manifest) {
   internal::PutString(json, "mediaType", manifest.media_type);
   internal::PutString(json, "artifactType", manifest.artifact_type);
   json["config"] = internal::DescriptorToJson(manifest.config);
-  OrderedJson layers = OrderedJson::array();
-  for (const Descriptor& layer : manifest.layers)
-    layers.push_back(internal::DescriptorToJson(layer));
-  json["layers"] = std::move(layers);
+  json["layers"] = internal::DescriptorListToJson(manifest.layers);
   if (manifest.subject.has_value()) json["subject"] = internal::DescriptorToJson(*manifest.subject);
   internal::PutStringMap(json, "annotations", manifest.annotations);
   return internal::CanonicalDump(json);

@@ -3,11 +3,11 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "base/check.h"
 #include "fmt/format.h"
 #include "trainer_runtime/nn/cpu/elementwise.h"
 #include "trainer_runtime/nn/cpu/gemm.h"
 #include "trainer_runtime/nn/cpu/im2col.h"
-#include "trainer_runtime/nn/internal/check.h"
 
 namespace trainpkg::nn {
 
@@ -62,7 +62,7 @@ absl::StatusOr<Shape> Conv2D::OutputShape(const Shape& input_shape) const {
 
 void Conv2D::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
   auto g = Geometry(input.shape());
-  TP_NN_CHECK(g.ok(), "{}", std::string(g.status().message()));
+  TP_CHECK(g.ok(), "{}", std::string(g.status().message()));
   geometry_ = *g;
   const int64_t rows = g->batch * g->out_height * g->out_width;
   const int64_t patch = kernel_height_ * kernel_width_ * input_channels_;

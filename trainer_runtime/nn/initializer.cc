@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "trainer_runtime/nn/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::nn {
 
@@ -11,8 +11,8 @@ void Initialize(Initializer initializer, Rng& rng, Tensor& kernel) {
     kernel.Fill(0.0f);
     return;
   }
-  TP_NN_CHECK(kernel.rank() >= 2, "fan-based initialiser on a {} tensor",
-              ShapeToString(kernel.shape()));
+  TP_CHECK(kernel.rank() >= 2, "fan-based initialiser on a {} tensor",
+           ShapeToString(kernel.shape()));
   int64_t receptive = 1;
   for (int i = 0; i + 2 < kernel.rank(); ++i) receptive *= kernel.dim(i);
   const double fan_in = static_cast<double>(receptive * kernel.dim(kernel.rank() - 2));

@@ -3,9 +3,9 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "base/check.h"
 #include "fmt/format.h"
 #include "trainer_runtime/nn/cpu/pooling.h"
-#include "trainer_runtime/nn/internal/check.h"
 
 namespace trainpkg::nn {
 
@@ -48,7 +48,7 @@ absl::StatusOr<Shape> MaxPool2D::OutputShape(const Shape& input_shape) const {
 
 void MaxPool2D::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
   auto g = Geometry(input.shape());
-  TP_NN_CHECK(g.ok(), "{}", std::string(g.status().message()));
+  TP_CHECK(g.ok(), "{}", std::string(g.status().message()));
   geometry_ = *g;
   argmax_.resize(static_cast<size_t>(output->num_elements()));
   cpu::MaxPoolForward(geometry_, input.data(), output->data(), argmax_.data());

@@ -1,11 +1,11 @@
 #include "trainer_runtime/nn/mean_metric.h"
 
-#include "trainer_runtime/nn/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::nn {
 
 void MeanMetric::Update(double value, double weight) {
-  TP_NN_CHECK(weight >= 0.0, "mean metric weight {}", weight);
+  TP_CHECK(weight >= 0.0, "mean metric weight {}", weight);
   weighted_sum_ += value * weight;
   total_weight_ += weight;
 }

@@ -2,18 +2,18 @@
 
 #include <utility>
 
+#include "base/check.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/internal/check.h"
 
 namespace trainpkg::nn {
 
 Optimizer::Optimizer(float learning_rate, int slots, float initial_slot_value)
     : learning_rate_(learning_rate), slots_(slots), initial_slot_value_(initial_slot_value) {
-  TP_NN_CHECK(learning_rate >= 0.0f, "learning rate {}", learning_rate);
+  TP_CHECK(learning_rate >= 0.0f, "learning rate {}", learning_rate);
 }
 
 void Optimizer::set_learning_rate(float learning_rate) {
-  TP_NN_CHECK(learning_rate >= 0.0f, "learning rate {}", learning_rate);
+  TP_CHECK(learning_rate >= 0.0f, "learning rate {}", learning_rate);
   learning_rate_ = learning_rate;
 }
 
@@ -56,10 +56,10 @@ absl::Status Optimizer::Apply(std::span<Parameter* const> parameters) {
   }
   for (size_t i = 0; i < parameters.size(); ++i) {
     Parameter& p = *parameters[i];
-    TP_NN_CHECK(p.grad.shape() == p.value.shape(), "{}: gradient {} for value {}", p.name,
-                ShapeToString(p.grad.shape()), ShapeToString(p.value.shape()));
-    TP_NN_CHECK(p.value.device() == Device::kCpu && p.grad.device() == Device::kCpu,
-                "{}: CPU optimizer on a {} parameter", p.name, DeviceName(p.value.device()));
+    TP_CHECK(p.grad.shape() == p.value.shape(), "{}: gradient {} for value {}", p.name,
+             ShapeToString(p.grad.shape()), ShapeToString(p.value.shape()));
+    TP_CHECK(p.value.device() == Device::kCpu && p.grad.device() == Device::kCpu,
+             "{}: CPU optimizer on a {} parameter", p.name, DeviceName(p.value.device()));
     Update(p.value.num_elements(), p.value.data(), p.grad.data(), state_[i].data(),
            iterations_ + 1);
   }

@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "base/check.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/internal/check.h"
 
 namespace trainpkg::nn {
 
@@ -32,17 +32,17 @@ absl::StatusOr<Tensor> Tensor::FromValues(Shape shape, std::vector<float> values
 }
 
 int64_t Tensor::dim(int i) const {
-  TP_NN_CHECK(i >= 0 && i < rank(), "dimension {} of a {} tensor", i, ShapeToString(shape_));
+  TP_CHECK(i >= 0 && i < rank(), "dimension {} of a {} tensor", i, ShapeToString(shape_));
   return shape_[static_cast<size_t>(i)];
 }
 
 std::span<float> Tensor::values() {
-  TP_NN_CHECK(device_ == Device::kCpu, "host values of a {} tensor", DeviceName(device_));
+  TP_CHECK(device_ == Device::kCpu, "host values of a {} tensor", DeviceName(device_));
   return {storage_.data(), storage_.size()};
 }
 
 std::span<const float> Tensor::values() const {
-  TP_NN_CHECK(device_ == Device::kCpu, "host values of a {} tensor", DeviceName(device_));
+  TP_CHECK(device_ == Device::kCpu, "host values of a {} tensor", DeviceName(device_));
   return {storage_.data(), storage_.size()};
 }
 
@@ -55,8 +55,8 @@ void Tensor::Resize(const Shape& shape) {
 void Tensor::Fill(float value) { std::fill(storage_.begin(), storage_.end(), value); }
 
 void Tensor::CopyFrom(const Tensor& other) {
-  TP_NN_CHECK(other.device_ == device_, "copy from {} to {}", DeviceName(other.device_),
-              DeviceName(device_));
+  TP_CHECK(other.device_ == device_, "copy from {} to {}", DeviceName(other.device_),
+           DeviceName(device_));
   Resize(other.shape_);
   std::copy(other.storage_.begin(), other.storage_.end(), storage_.begin());
 }

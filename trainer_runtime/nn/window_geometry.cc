@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
+#include "base/check.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/internal/check.h"
 
 namespace trainpkg::nn {
 namespace {
@@ -27,9 +27,8 @@ Extent ComputeExtent(int64_t in, int64_t window, int64_t stride, Padding padding
 absl::StatusOr<WindowGeometry> ComputeWindowGeometry(const Shape& nhwc_shape, int64_t window_height,
                                                      int64_t window_width, int64_t stride_height,
                                                      int64_t stride_width, Padding padding) {
-  TP_NN_CHECK(window_height >= 1 && window_width >= 1 && stride_height >= 1 && stride_width >= 1,
-              "window {}x{} stride {}x{}", window_height, window_width, stride_height,
-              stride_width);
+  TP_CHECK(window_height >= 1 && window_width >= 1 && stride_height >= 1 && stride_width >= 1,
+           "window {}x{} stride {}x{}", window_height, window_width, stride_height, stride_width);
   if (nhwc_shape.size() != 4) {
     return absl::InvalidArgumentError(fmt::format(
         "expects input [batch, height, width, channels], got {}", ShapeToString(nhwc_shape)));

@@ -67,4 +67,20 @@ OrderedJson PlatformToJson(const Platform& platform) {
   return json;
 }
 
+absl::Status ReadDescriptorList(const ObjectReader& reader, std::string_view key,
+                                std::vector<Descriptor>* out) {
+  return reader.ForEach(
+      key, [out](const nlohmann::json& item, const std::string& path) -> absl::Status {
+        TP_ASSIGN_OR_RETURN(Descriptor descriptor, DescriptorFromJson(item, path));
+        out->push_back(std::move(descriptor));
+        return absl::OkStatus();
+      });
+}
+
+OrderedJson DescriptorListToJson(const std::vector<Descriptor>& descriptors) {
+  OrderedJson list = OrderedJson::array();
+  for (const Descriptor& descriptor : descriptors) list.push_back(DescriptorToJson(descriptor));
+  return list;
+}
+
 }  // namespace trainpkg::oci::internal

@@ -3,17 +3,26 @@
 #define TRAINPKG_REGISTRY_OCI_INTERNAL_DESCRIPTOR_JSON_H_
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/internal/canonical_json.h"
+#include "registry/oci/internal/json_reader.h"
 #include "registry/oci/platform.h"
 
 namespace trainpkg::oci::internal {
 
 absl::StatusOr<Descriptor> DescriptorFromJson(const nlohmann::json& json, const std::string& path);
 OrderedJson DescriptorToJson(const Descriptor& descriptor);
+
+// The descriptor list under `key` (manifests' "layers", indexes' "manifests");
+// an absent key leaves `out` empty.
+absl::Status ReadDescriptorList(const ObjectReader& reader, std::string_view key,
+                                std::vector<Descriptor>* out);
+OrderedJson DescriptorListToJson(const std::vector<Descriptor>& descriptors);
 
 absl::StatusOr<Platform> PlatformFromJson(const nlohmann::json& json, const std::string& path);
 OrderedJson PlatformToJson(const Platform& platform);

@@ -2,12 +2,12 @@
 
 #include <cblas.h>
 
-#include "trainer_runtime/nn/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::nn::cpu {
 
 void SetBlasThreads(int threads) {
-  TP_NN_CHECK(threads >= 1, "{} BLAS threads", threads);
+  TP_CHECK(threads >= 1, "{} BLAS threads", threads);
   openblas_set_num_threads(threads);
 }
 

@@ -5,15 +5,15 @@
 #include <algorithm>
 #include <limits>
 
-#include "trainer_runtime/nn/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::nn::cpu {
 
 void Gemm(Transpose transpose_a, Transpose transpose_b, int64_t m, int64_t n, int64_t k,
           float alpha, const float* a, const float* b, float beta, float* c) {
   constexpr int64_t kMax = std::numeric_limits<int>::max();
-  TP_NN_CHECK(m >= 0 && n >= 0 && k >= 0 && m <= kMax && n <= kMax && k <= kMax,
-              "gemm dimensions {}x{}x{}", m, n, k);
+  TP_CHECK(m >= 0 && n >= 0 && k >= 0 && m <= kMax && n <= kMax && k <= kMax,
+           "gemm dimensions {}x{}x{}", m, n, k);
   if (m == 0 || n == 0) return;
   if (k == 0) {
     // BLAS leaves C alone when k == 0 only for beta == 1; make beta == 0 exact.

@@ -1,16 +1,16 @@
-// Invariant checks for nn: a failed check is a bug in trainpkg (never bad user
-// input, which gets a Status), so it prints where and why and aborts.
+// Invariant checks: a failed check is a bug in trainpkg (never bad input, which
+// gets a Status), so it prints where and why and aborts.
 //
-//   TP_NN_CHECK(a.shape() == b.shape(), "shapes {} and {}", ShapeToString(a.shape()), ...);
-#ifndef TRAINPKG_TRAINER_RUNTIME_NN_INTERNAL_CHECK_H_
-#define TRAINPKG_TRAINER_RUNTIME_NN_INTERNAL_CHECK_H_
+//   TP_CHECK(a.shape() == b.shape(), "shapes {} and {}", ShapeToString(a.shape()), ...);
+#ifndef TRAINPKG_BASE_CHECK_H_
+#define TRAINPKG_BASE_CHECK_H_
 
 #include <cstdio>
 #include <cstdlib>
 
 #include "fmt/format.h"
 
-#define TP_NN_CHECK(condition, ...)                                                         \
+#define TP_CHECK(condition, ...)                                                            \
   do {                                                                                      \
     if (!(condition)) [[unlikely]] {                                                        \
       ::fmt::print(stderr, "{}:{}: check failed: {}: {}\n", __FILE__, __LINE__, #condition, \
@@ -19,4 +19,4 @@
     }                                                                                       \
   } while (0)
 
-#endif  // TRAINPKG_TRAINER_RUNTIME_NN_INTERNAL_CHECK_H_
+#endif  // TRAINPKG_BASE_CHECK_H_
