@@ -21,13 +21,11 @@ absl::StatusOr<std::unique_ptr<GlobalBatchSource>> GlobalBatchSource::Create(
     return absl::InvalidArgumentError(
         fmt::format("rank {} of world size {}: need 0 <= rank < world size", options.rank, world));
   }
-  if (options.training && g % world != 0) {
-    const int64_t below = g / world * world;
+  if (options.training && g < world) {
     return absl::InvalidArgumentError(fmt::format(
-        "global batch size {} is not a multiple of the {} replicas, so their batches would differ "
-        "in size and the averaged gradient would not be the global batch's; use a multiple of {} "
-        "({}{})",
-        g, world, world, below > 0 ? fmt::format("{} or ", below) : "", below + world));
+        "global batch size {} is smaller than the {} replicas, so some would train on no "
+        "examples; use at least {}",
+        g, world, world));
   }
   if (options.batch_element_shape.empty()) options.batch_element_shape = dataset->element_shape();
   if (nn::NumElements(options.batch_element_shape) != dataset->element_size()) {
@@ -56,8 +54,11 @@ GlobalBatchSource::GlobalBatchSource(std::shared_ptr<const data::Dataset> datase
 std::pair<int64_t, int64_t> GlobalBatchSource::Slice(int64_t b) const {
   const int64_t start = b * options_.global_batch_size;
   const int64_t m = std::min(options_.global_batch_size, dataset_->size() - start);
-  return {start + options_.rank * m / options_.world_size,
-          start + (options_.rank + 1) * m / options_.world_size};
+  const int64_t q = m / options_.world_size;
+  const int64_t r = m % options_.world_size;
+  // Ranks before r take one extra element each.
+  const int64_t begin = start + options_.rank * q + std::min(options_.rank, r);
+  return {begin, begin + q + (options_.rank < r ? 1 : 0)};
 }
 
 int64_t GlobalBatchSource::num_batches() const {

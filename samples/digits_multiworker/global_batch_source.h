@@ -1,16 +1,18 @@
 // This replica's slice of every global batch: the BatchSource behind the
 // sample's data-parallel equivalence. Every replica holds the whole data set
-// and walks the same global batches (same order, same seed); replica `rank`
-// of `world_size` takes elements [floor(rank * m / world_size),
-// floor((rank + 1) * m / world_size)) of a global batch of m elements. With
-// a global batch size divisible by world_size every replica's slice has the
-// same size, so the allreduced mean gradient is the gradient of the global
-// batch, exactly as a single process training on the global batches.
+// and walks the same global batches (same order, same seed). A global batch
+// of m = q * world_size + r elements (0 <= r < world_size) is cut into
+// consecutive slices, one per rank in rank order: ranks 0..r-1 take q + 1
+// elements, the others q (e.g. 64 over 3: 22, 21, 21), so slices differ by
+// at most one element. Fit weights each replica's gradient by its slice's
+// share of the global batch and sums them, so the result is the gradient of
+// the global batch, exactly as a single process training on the global
+// batches, whether or not m divides evenly.
 //
 // Training: shuffled per epoch (ShuffledIndices(size, EpochSeed(seed,
 // epoch))), the last partial global batch dropped. Evaluation: data-set
-// order, the last partial global batch kept (split as evenly as the formula
-// gives; a replica whose slice is empty skips it), so the slices of all
+// order, the last partial global batch kept (split the same way; a replica
+// whose slice is empty skips it), so the slices of all
 // replicas together cover every element once.
 //
 // Element features are copied into batches of shape [n, ...batch_element_shape]
@@ -40,8 +42,8 @@ struct GlobalBatchOptions {
 
 class GlobalBatchSource final : public train::BatchSource {
  public:
-  // InvalidArgument when the global batch size is < 1 or, for training, not
-  // a multiple of world_size (naming the nearest valid sizes); when rank is
+  // InvalidArgument when the global batch size is < 1 or, for training,
+  // smaller than world_size (a replica would get no examples); when rank is
   // outside [0, world_size); when batch_element_shape has another number of
   // values than the data set's elements; or when a training data set is
   // smaller than one global batch.

@@ -2,15 +2,14 @@
 
 #include <utility>
 
-#include "trainer_runtime/train/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::train {
 
 std::vector<Bucket> PlanBuckets(std::span<const int64_t> num_elements,
                                 const BucketOptions& options) {
-  TP_TRAIN_CHECK(options.first_bucket_bytes > 0 && options.bucket_cap_bytes > 0,
-                 "bucket limits first {} cap {}", options.first_bucket_bytes,
-                 options.bucket_cap_bytes);
+  TP_CHECK(options.first_bucket_bytes > 0 && options.bucket_cap_bytes > 0,
+           "bucket limits first {} cap {}", options.first_bucket_bytes, options.bucket_cap_bytes);
   std::vector<Bucket> buckets;
   Bucket current;
   int64_t limit = options.first_bucket_bytes;

@@ -11,10 +11,14 @@
 // Per run: callbacks' OnTrainBegin (a backup may restore and move
 // initial_epoch), then rank 0's parameters are broadcast. Per epoch, on
 // every replica: train.StartEpoch(epoch), then steps_per_epoch steps of
-// forward, loss (the mean over the replica's batch), backward with the
-// gradients averaged across replicas in buckets as they become ready, and
-// the optimizer's step — so with equal per-replica batches every replica
-// applies the gradient of the global batch (per-replica batch x replicas).
+// forward, loss (the mean over the replica's batch), backward of that loss
+// scaled by (local batch / global batch) — the per-example loss divided by
+// the global batch size, as TF's compute_average_loss(per_example_loss,
+// global_batch_size) — with the gradients summed across replicas in buckets
+// as they become ready, and the optimizer's step. So every replica applies
+// the gradient of the mean loss over the global batch (the sum of this
+// step's replica batches, gathered before backward), whether or not the
+// replicas' batches have the same size.
 // Then validation over this replica's validation batches, the metrics' sums
 // added across replicas, OnEpochEnd, and a progress line on the chief:
 //   epoch 3/30 - loss 0.2041 - accuracy 0.9420 - val_loss 0.1893 - val_accuracy 0.9472 - lr 0.001 -

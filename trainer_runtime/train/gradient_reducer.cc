@@ -4,7 +4,7 @@
 #include <cstring>
 #include <utility>
 
-#include "trainer_runtime/train/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::train {
 
@@ -47,7 +47,7 @@ BucketedGradientReducer::~BucketedGradientReducer() {
 
 void BucketedGradientReducer::BeginStep() {
   std::lock_guard<std::mutex> lock(mu_);
-  TP_TRAIN_CHECK(!in_step_, "BeginStep before the previous step's FinishStep");
+  TP_CHECK(!in_step_, "BeginStep before the previous step's FinishStep");
   in_step_ = true;
   reduced_ = 0;
   std::fill(full_.begin(), full_.end(), false);
@@ -57,9 +57,9 @@ void BucketedGradientReducer::BeginStep() {
 
 void BucketedGradientReducer::GradientReady(nn::Parameter& parameter) {
   auto it = index_of_.find(&parameter);
-  TP_TRAIN_CHECK(it != index_of_.end(), "{} is not a parameter of this reducer", parameter.name);
+  TP_CHECK(it != index_of_.end(), "{} is not a parameter of this reducer", parameter.name);
   const size_t p = it->second;
-  TP_TRAIN_CHECK(!reported_[p], "{} reported twice in one step", parameter.name);
+  TP_CHECK(!reported_[p], "{} reported twice in one step", parameter.name);
   reported_[p] = true;
   const size_t b = bucket_of_[p];
   std::memcpy(buffers_[b].data() + offset_of_[p], parameter.grad.data(),
@@ -75,8 +75,7 @@ void BucketedGradientReducer::GradientReady(nn::Parameter& parameter) {
 
 absl::Status BucketedGradientReducer::FinishStep() {
   for (size_t p = 0; p < parameters_.size(); ++p) {
-    TP_TRAIN_CHECK(reported_[p], "FinishStep before {}'s gradient was reported",
-                   parameters_[p]->name);
+    TP_CHECK(reported_[p], "FinishStep before {}'s gradient was reported", parameters_[p]->name);
   }
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [this] { return reduced_ == buckets_.size(); });
@@ -97,7 +96,7 @@ void BucketedGradientReducer::CommunicationLoop() {
     lock.unlock();
     absl::Status status;
     if (!failed) {
-      status = comm_.AllReduce(std::span<float>(buffers_[b]), collectives::ReduceOp::kMean);
+      status = comm_.AllReduce(std::span<float>(buffers_[b]), collectives::ReduceOp::kSum);
       if (status.ok()) {
         for (size_t p : buckets_[b].parameters) {
           nn::Tensor& grad = parameters_[p]->grad;

@@ -1,18 +1,21 @@
-// Averages a model's gradients across replicas while Backward runs, in the
+// Sums a model's gradients across replicas while Backward runs, in the
 // buckets of bucket_plan.h (DDP-style overlap of communication with
-// computation).
+// computation). The caller weights each replica's gradient beforehand (Fit
+// scales the loss gradient by local batch / global batch, as TF's
+// compute_average_loss does), so the sum is the global batch's mean
+// gradient even when the replicas' batches differ in size.
 //
 //   BucketedGradientReducer reducer(comm, model.parameters(), {});
 //   reducer.BeginStep();
 //   TP_RETURN_IF_ERROR(model.Backward(loss_grad, [&](nn::Parameter& p) {
 //     reducer.GradientReady(p);
 //   }));
-//   TP_RETURN_IF_ERROR(reducer.FinishStep());   // every grad is now the mean
+//   TP_RETURN_IF_ERROR(reducer.FinishStep());   // every grad is now the sum
 //
 // GradientReady copies the gradient into its bucket's flat buffer; when the
 // bucket is complete, a communication thread owned by the reducer runs its
-// AllReduce(kMean) while Backward goes on with earlier layers, and copies the
-// mean back into the parameters' gradients.
+// AllReduce(kSum) while Backward goes on with earlier layers, and copies the
+// sum back into the parameters' gradients.
 //
 // Ordering: the communication thread issues the allreduces strictly in
 // bucket index order (bucket k waits for bucket k-1 even if it filled

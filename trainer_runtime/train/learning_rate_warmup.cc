@@ -1,13 +1,13 @@
 #include "trainer_runtime/train/learning_rate_warmup.h"
 
-#include "trainer_runtime/train/internal/check.h"
+#include "base/check.h"
 
 namespace trainpkg::train {
 
 float WarmupLearningRate(float learning_rate, int num_replicas, double warmup_epochs, int epoch,
                          int64_t step, int64_t steps_per_epoch) {
-  TP_TRAIN_CHECK(num_replicas >= 1 && steps_per_epoch >= 1, "replicas {} steps per epoch {}",
-                 num_replicas, steps_per_epoch);
+  TP_CHECK(num_replicas >= 1 && steps_per_epoch >= 1, "replicas {} steps per epoch {}",
+           num_replicas, steps_per_epoch);
   if (warmup_epochs <= 0) return learning_rate;
   const double e =
       static_cast<double>(epoch) + static_cast<double>(step) / static_cast<double>(steps_per_epoch);

@@ -1,9 +1,10 @@
 // Synchronous data parallelism over the workers of a job (TensorFlow's
 // MultiWorkerMirroredStrategy, PyTorch's DDP): every replica holds the whole
-// model, rank 0's variables are broadcast at the start, and gradients are
-// averaged in buckets overlapped with backward (gradient_reducer.h), so
-// every replica applies the same update. Global batch = per-replica batch x
-// num_replicas().
+// model, rank 0's variables are broadcast at the start, and gradients,
+// weighted by each replica's share of the global batch, are summed in
+// buckets overlapped with backward (gradient_reducer.h), so every replica
+// applies the same update. Global batch = the sum of the replicas' batches
+// (they may differ in size).
 #ifndef TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
 #define TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
 

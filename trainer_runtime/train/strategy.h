@@ -34,8 +34,8 @@ class Strategy {
   // Sets every replica's parameter values to rank 0's.
   virtual absl::Status BroadcastParameters(std::span<nn::Parameter* const> parameters) = 0;
 
-  // A reducer averaging these parameters' gradients across replicas, or
-  // nullptr when there is only one replica (nothing to average).
+  // A reducer summing these parameters' (batch-weighted) gradients across
+  // replicas, or nullptr when there is only one replica (nothing to sum).
   virtual std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
       std::span<nn::Parameter* const> parameters) = 0;
 

@@ -4,12 +4,12 @@
 #include <cstring>
 #include <exception>
 
+#include "base/check.h"
 #include "base/crc32c.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
-#include "trainer_runtime/train/internal/check.h"
 
 namespace trainpkg::train {
 namespace {
@@ -69,9 +69,9 @@ std::string EncodeTensorBundle(const TensorBundle& bundle) {
   }
   header["tensors"] = nlohmann::ordered_json::array();
   for (const NamedTensor& t : bundle.tensors) {
-    TP_TRAIN_CHECK(static_cast<int64_t>(t.values.size()) == nn::NumElements(t.shape),
-                   "tensor {}: {} values for shape {}", t.name, t.values.size(),
-                   nn::ShapeToString(t.shape));
+    TP_CHECK(static_cast<int64_t>(t.values.size()) == nn::NumElements(t.shape),
+             "tensor {}: {} values for shape {}", t.name, t.values.size(),
+             nn::ShapeToString(t.shape));
     header["tensors"].push_back({{"name", t.name}, {"shape", t.shape}});
   }
   header["counters"] = nlohmann::ordered_json::object();

@@ -1,7 +1,11 @@
 // Data parallelism: bucket plans, the allreduce order of the bucketed
-// reducer, the warmup schedule, and a 3-rank run (threads, real Gloo) that
-// ends with the weights of a 1-rank run on the same global batches.
+// reducer, the warmup schedule, and 3-rank runs (threads, real Gloo) that
+// end with the weights of a 1-rank run on the same global batches, with
+// equal per-rank batches and with a global batch that does not divide
+// evenly.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <sstream>
 #include <vector>
@@ -83,7 +87,7 @@ class RecordingCommunicator final : public collectives::Communicator {
   collectives::Communicator& inner_;
 };
 
-TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTheMean) {
+TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTheSum) {
   ThreadJob job(3);
   std::vector<std::vector<size_t>> issued(3);
   std::vector<std::vector<size_t>> planned(3);
@@ -107,7 +111,7 @@ TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTh
       }
       ASSERT_TRUE(reducer.FinishStep().ok());
       for (nn::Parameter* p : params) {
-        for (float v : p->grad.values()) ASSERT_EQ(v, (0 + 3 + 6) / 3.0f + step);
+        for (float v : p->grad.values()) ASSERT_EQ(v, (0 + 3 + 6) + 3.0f * step);
       }
     }
     issued[static_cast<size_t>(r)] = comm.sizes;
@@ -132,22 +136,33 @@ TEST(WarmupTest, LinearFromLrOverSizeToLr) {
   EXPECT_FLOAT_EQ(WarmupLearningRate(0.4f, 1, 2, 0, 0, 10), 0.4f);  // one replica
 }
 
+// The largest |a[i] - b[i]|, printed for the test log.
+float MaxDifference(const std::vector<float>& a, const std::vector<float>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  float max_diff = 0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    max_diff = std::max(max_diff, std::abs(a[i] - b[i]));
+  }
+  std::printf("max |w_1rank - w_3rank| = %g over %zu weights\n", max_diff, a.size());
+  return max_diff;
+}
+
 struct RunResult {
   std::vector<float> weights;
   History history;
   std::string progress;
 };
 
-// Trains the MLP with SGD (momentum) for 3 epochs: per-replica batch 16 on
-// `replicas` ranks, or one rank with the 48-example global batch.
-RunResult TrainOnce(Strategy& strategy, int replicas, const testing::Dataset& data,
+// Trains the MLP with SGD (momentum) for 3 epochs on global batches of
+// `global_batch` examples split among the strategy's replicas.
+RunResult TrainOnce(Strategy& strategy, int global_batch, const testing::Dataset& data,
                     const testing::Dataset& val, double warmup) {
   nn::Sequential model = MakeMlp(8, 32, 4, /*seed=*/7 + strategy.rank());  // differs per rank
   auto sgd = nn::Sgd::Create({.learning_rate = 0.1f, .momentum = 0.9f});
   EXPECT_TRUE(sgd.ok());
-  const int batch = 48 / replicas;
-  ShardedSource train(data, batch, strategy.rank(), replicas, /*seed=*/11);
-  ShardedSource validation(val, 8, strategy.rank(), replicas, 5);
+  const int replicas = strategy.num_replicas();
+  ShardedSource train(data, global_batch, strategy.rank(), replicas, /*seed=*/11);
+  ShardedSource validation(val, 24, strategy.rank(), replicas, 5);
   std::ostringstream progress;
   FitOptions options;
   options.epochs = 3;
@@ -163,17 +178,17 @@ TEST(DataParallelTest, ThreeRanksMatchOneRankOnTheSameGlobalBatches) {
   const auto val = MakeDataset(96, 8, 4, 4);
   for (double warmup : {0.0, 1.5}) {
     OneDeviceStrategy one;
-    const RunResult single = TrainOnce(one, 1, data, val, warmup);
+    const RunResult single = TrainOnce(one, 48, data, val, warmup);
 
     ThreadJob job(3);
     std::vector<RunResult> ranks(3);
     OnEveryRank(3, [&](int r) {
       MultiWorkerMirroredStrategy strategy(
           job.comm(r), BucketOptions{.first_bucket_bytes = 256, .bucket_cap_bytes = 2048});
-      ranks[static_cast<size_t>(r)] = TrainOnce(strategy, 3, data, val, warmup);
+      ranks[static_cast<size_t>(r)] = TrainOnce(strategy, 48, data, val, warmup);
     });
     // Every replica holds bit-identical weights (they applied identical
-    // averaged gradients to identical broadcast weights).
+    // summed gradients to identical broadcast weights).
     EXPECT_EQ(ranks[1].weights, ranks[0].weights);
     EXPECT_EQ(ranks[2].weights, ranks[0].weights);
     if (warmup > 0) {
@@ -182,16 +197,10 @@ TEST(DataParallelTest, ThreeRanksMatchOneRankOnTheSameGlobalBatches) {
       continue;
     }
     // Against the 1-rank run: the same math, summed in a different order
-    // (16-example partial sums averaged over 3 ranks vs one 48-example sum),
+    // (three weighted 16-example partial gradients summed vs one 48-example sum),
     // so float rounding differs by a few ulps per step; after 30 SGD steps
     // with momentum the weights (|w| ~ 0.1-1) agree to 1e-5.
-    ASSERT_EQ(single.weights.size(), ranks[0].weights.size());
-    float max_diff = 0;
-    for (size_t i = 0; i < single.weights.size(); ++i) {
-      max_diff = std::max(max_diff, std::abs(single.weights[i] - ranks[0].weights[i]));
-    }
-    std::printf("max |w_1rank - w_3rank| = %g over %zu weights\n", max_diff, single.weights.size());
-    EXPECT_LT(max_diff, 1e-5f);
+    EXPECT_LT(MaxDifference(single.weights, ranks[0].weights), 1e-5f);
     // Metrics are summed across ranks: every rank reports the same numbers,
     // and they are the 1-rank run's (same examples) up to rounding.
     for (int r = 1; r < 3; ++r) {
@@ -216,6 +225,34 @@ TEST(DataParallelTest, ThreeRanksMatchOneRankOnTheSameGlobalBatches) {
     EXPECT_THAT(ranks[0].progress, ::testing::HasSubstr("epoch 3/3 - loss "));
     EXPECT_EQ(ranks[1].progress, "");
     EXPECT_GT(*single.history.epochs[2].val_accuracy, 0.6);
+  }
+}
+
+TEST(DataParallelTest, UnevenGlobalBatchOnThreeRanksMatchesOneRank) {
+  // Global batch 50 over 3 ranks: slices of 17, 17 and 16 examples. Each
+  // rank's gradient is weighted by its share (17/50, 17/50, 16/50) and
+  // summed, which is the gradient of the 50-example mean; an unweighted
+  // mean of the three would weight rank 2's examples 1/48 instead of 1/50.
+  const auto data = MakeDataset(500, 8, 4, 3);
+  const auto val = MakeDataset(96, 8, 4, 4);
+  OneDeviceStrategy one;
+  const RunResult single = TrainOnce(one, 50, data, val, 0);
+
+  ThreadJob job(3);
+  std::vector<RunResult> ranks(3);
+  OnEveryRank(3, [&](int r) {
+    MultiWorkerMirroredStrategy strategy(
+        job.comm(r), BucketOptions{.first_bucket_bytes = 256, .bucket_cap_bytes = 2048});
+    ranks[static_cast<size_t>(r)] = TrainOnce(strategy, 50, data, val, 0);
+  });
+  EXPECT_EQ(ranks[1].weights, ranks[0].weights);
+  EXPECT_EQ(ranks[2].weights, ranks[0].weights);
+  // The same tolerance as with equal slices: only float rounding differs.
+  EXPECT_LT(MaxDifference(single.weights, ranks[0].weights), 1e-5f);
+  for (size_t e = 0; e < 3; ++e) {
+    EXPECT_EQ(ranks[0].history.epochs[e].examples, 500);
+    EXPECT_NEAR(ranks[0].history.epochs[e].loss, single.history.epochs[e].loss, 1e-5);
+    EXPECT_NEAR(ranks[0].history.epochs[e].accuracy, single.history.epochs[e].accuracy, 1e-9);
   }
 }
 

@@ -204,7 +204,7 @@ TEST(BackupAndRestoreTest, WorkersWriteTempDirsAndRemoveThem) {
       MultiWorkerMirroredStrategy strategy(job.comm(r), {});
       nn::Sequential model = MakeMlp(4, 8, 2, 3);
       auto adam = nn::Adam::Create({});
-      ShardedSource train(data, 8, r, 3, 1);
+      ShardedSource train(data, 24, r, 3, 1);
       BackupOptions options;
       options.delete_backup = false;
       options.write.keep_worker_temp = keep;

@@ -61,15 +61,22 @@ inline Dataset MakeDataset(int examples, int features, int classes, uint64_t see
   return d;
 }
 
-// Replica `rank` of `replicas`: global batch k (of replicas x batch
-// examples, in an order shuffled per epoch with seed + epoch) gives this
-// replica its rank-th slice of `batch` examples.
+// Replica `rank` of `replicas`: global batch k (of `global_batch` examples,
+// in an order shuffled per epoch with seed + epoch) gives this replica its
+// rank-th consecutive slice. With global_batch = q x replicas + r, ranks
+// 0..r-1 take q + 1 examples and the others q (the split of
+// samples/digits_multiworker/global_batch_source.h). REQUIRES: global_batch
+// >= replicas.
 class ShardedSource final : public BatchSource {
  public:
-  ShardedSource(const Dataset& data, int batch, int rank, int replicas, uint64_t seed)
-      : data_(data), batch_(batch), rank_(rank), replicas_(replicas), seed_(seed) {}
+  ShardedSource(const Dataset& data, int global_batch, int rank, int replicas, uint64_t seed)
+      : data_(data),
+        global_batch_(global_batch),
+        batch_(global_batch / replicas + (rank < global_batch % replicas ? 1 : 0)),
+        offset_(rank * (global_batch / replicas) + std::min(rank, global_batch % replicas)),
+        seed_(seed) {}
   int64_t num_batches() const override {
-    return static_cast<int64_t>(data_.size()) / (batch_ * replicas_);
+    return static_cast<int64_t>(data_.size()) / global_batch_;
   }
   absl::Status StartEpoch(int epoch) override {
     order_.resize(data_.size());
@@ -84,7 +91,7 @@ class ShardedSource final : public BatchSource {
     out.features.Resize({batch_, data_.features});
     out.labels.resize(static_cast<size_t>(batch_));
     for (int i = 0; i < batch_; ++i) {
-      const size_t e = order_[static_cast<size_t>((next_ * replicas_ + rank_) * batch_ + i)];
+      const size_t e = order_[static_cast<size_t>(next_ * global_batch_ + offset_ + i)];
       std::copy_n(data_.x.begin() + static_cast<int64_t>(e) * data_.features, data_.features,
                   out.features.data() + static_cast<int64_t>(i) * data_.features);
       out.labels[static_cast<size_t>(i)] = data_.y[e];
@@ -95,7 +102,7 @@ class ShardedSource final : public BatchSource {
 
  private:
   const Dataset& data_;
-  int batch_, rank_, replicas_;
+  int global_batch_, batch_, offset_;
   uint64_t seed_;
   std::vector<size_t> order_;
   int64_t next_ = 0;

@@ -64,7 +64,8 @@ absl::Status Run(int epochs, int pause_ms) {
   TP_ASSIGN_OR_RETURN(std::unique_ptr<Strategy> strategy, MakeStrategy(info, options));
   const OutputDirs dirs = ResolveOutputDirs(env, {});
   const auto data = testing::MakeDataset(384, 8, 4, 3);
-  testing::ShardedSource shard(data, 16, strategy->rank(), strategy->num_replicas(), 1);
+  testing::ShardedSource shard(data, 16 * strategy->num_replicas(), strategy->rank(),
+                               strategy->num_replicas(), 1);
   SlowSource train(shard, pause_ms);
   nn::Sequential model = testing::MakeMlp(8, 32, 4, 5);
   TP_ASSIGN_OR_RETURN(auto adam, nn::Adam::Create({}));
