@@ -21,20 +21,12 @@ absl::StatusOr<ImageIndex> IndexFromJson(const nlohmann::json& json) {
   TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
   ImageIndex index;
   index.media_type.clear();
-  int64_t schema_version = 0;
-  TP_RETURN_IF_ERROR(reader.Require("schemaVersion"));
-  TP_RETURN_IF_ERROR(reader.ReadInt64("schemaVersion", &schema_version));
-  index.schema_version = static_cast<int>(schema_version);
-  if (index.schema_version != schema_version) {
-    return PathError("schemaVersion", fmt::format("{} is out of range", schema_version));
-  }
+  TP_RETURN_IF_ERROR(internal::ReadSchemaVersion(reader, &index.schema_version));
   TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &index.media_type));
   TP_RETURN_IF_ERROR(reader.ReadString("artifactType", &index.artifact_type));
   TP_RETURN_IF_ERROR(reader.Require("manifests"));
   TP_RETURN_IF_ERROR(internal::ReadDescriptorList(reader, "manifests", &index.manifests));
-  if (const nlohmann::json* subject = reader.Find("subject"); subject != nullptr) {
-    TP_ASSIGN_OR_RETURN(index.subject, internal::DescriptorFromJson(*subject, "subject"));
-  }
+  TP_RETURN_IF_ERROR(internal::ReadOptionalDescriptor(reader, "subject", &index.subject));
   TP_RETURN_IF_ERROR(reader.ReadStringMap("annotations", &index.annotations));
   return index;
 }

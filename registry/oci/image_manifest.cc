@@ -21,22 +21,14 @@ absl::StatusOr<ImageManifest> ManifestFromJson(const nlohmann::json& json) {
   TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
   ImageManifest manifest;
   manifest.media_type.clear();
-  int64_t schema_version = 0;
-  TP_RETURN_IF_ERROR(reader.Require("schemaVersion"));
-  TP_RETURN_IF_ERROR(reader.ReadInt64("schemaVersion", &schema_version));
-  manifest.schema_version = static_cast<int>(schema_version);
-  if (manifest.schema_version != schema_version) {
-    return PathError("schemaVersion", fmt::format("{} is out of range", schema_version));
-  }
+  TP_RETURN_IF_ERROR(internal::ReadSchemaVersion(reader, &manifest.schema_version));
   TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &manifest.media_type));
   TP_RETURN_IF_ERROR(reader.ReadString("artifactType", &manifest.artifact_type));
   TP_RETURN_IF_ERROR(reader.Require("config"));
   TP_ASSIGN_OR_RETURN(manifest.config,
                       internal::DescriptorFromJson(*reader.Find("config"), "config"));
   TP_RETURN_IF_ERROR(internal::ReadDescriptorList(reader, "layers", &manifest.layers));
-  if (const nlohmann::json* subject = reader.Find("subject"); subject != nullptr) {
-    TP_ASSIGN_OR_RETURN(manifest.subject, internal::DescriptorFromJson(*subject, "subject"));
-  }
+  TP_RETURN_IF_ERROR(internal::ReadOptionalDescriptor(reader, "subject", &manifest.subject));
   TP_RETURN_IF_ERROR(reader.ReadStringMap("annotations", &manifest.annotations));
   return manifest;
 }

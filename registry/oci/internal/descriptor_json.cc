@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "base/status_macros.h"
+#include "fmt/format.h"
 #include "registry/oci/internal/json_reader.h"
 
 namespace trainpkg::oci::internal {
@@ -81,6 +82,25 @@ OrderedJson DescriptorListToJson(const std::vector<Descriptor>& descriptors) {
   OrderedJson list = OrderedJson::array();
   for (const Descriptor& descriptor : descriptors) list.push_back(DescriptorToJson(descriptor));
   return list;
+}
+
+absl::Status ReadOptionalDescriptor(const ObjectReader& reader, std::string_view key,
+                                    std::optional<Descriptor>* out) {
+  const nlohmann::json* json = reader.Find(key);
+  if (json == nullptr) return absl::OkStatus();
+  TP_ASSIGN_OR_RETURN(*out, DescriptorFromJson(*json, std::string(key)));
+  return absl::OkStatus();
+}
+
+absl::Status ReadSchemaVersion(const ObjectReader& reader, int* out) {
+  int64_t schema_version = 0;
+  TP_RETURN_IF_ERROR(reader.Require("schemaVersion"));
+  TP_RETURN_IF_ERROR(reader.ReadInt64("schemaVersion", &schema_version));
+  *out = static_cast<int>(schema_version);
+  if (*out != schema_version) {
+    return PathError("schemaVersion", fmt::format("{} is out of range", schema_version));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace trainpkg::oci::internal

@@ -2,6 +2,7 @@
 #ifndef TRAINPKG_REGISTRY_OCI_INTERNAL_DESCRIPTOR_JSON_H_
 #define TRAINPKG_REGISTRY_OCI_INTERNAL_DESCRIPTOR_JSON_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,13 @@ OrderedJson DescriptorToJson(const Descriptor& descriptor);
 absl::Status ReadDescriptorList(const ObjectReader& reader, std::string_view key,
                                 std::vector<Descriptor>* out);
 OrderedJson DescriptorListToJson(const std::vector<Descriptor>& descriptors);
+
+// The descriptor under `key` when present ("subject"); nullopt when absent.
+absl::Status ReadOptionalDescriptor(const ObjectReader& reader, std::string_view key,
+                                    std::optional<Descriptor>* out);
+
+// The required "schemaVersion" of manifests and indexes, range-checked into an int.
+absl::Status ReadSchemaVersion(const ObjectReader& reader, int* out);
 
 absl::StatusOr<Platform> PlatformFromJson(const nlohmann::json& json, const std::string& path);
 OrderedJson PlatformToJson(const Platform& platform);

@@ -19,34 +19,13 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "jobspec/cluster_env.h"
+#include "tests/trainer_runtime/chief_and_workers_env.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-
-// A free port on 127.0.0.1 (bound, read, released).
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-trainpkg::jobspec::WorkerPoolSpec Pool(int64_t replicas) {
-  trainpkg::jobspec::WorkerPoolSpec pool;
-  pool.machine_spec.emplace().machine_type = "n1-standard-4";
-  pool.container_spec.emplace().image_uri = "local:collectives_test_rank";
-  pool.replica_count = replicas;
-  return pool;
-}
 
 struct Replica {
   pid_t pid = -1;
@@ -60,21 +39,11 @@ class ThreeReplicas {
   ThreeReplicas(int iterations, int pause_ms) {
     dir_ = fs::temp_directory_path() / fmt::format("trainpkg-collectives-{}", getpid());
     fs::create_directories(dir_);
-    trainpkg::jobspec::ClusterEnvRequest request;
-    request.spec.worker_pool_specs = {Pool(1), Pool(2)};
-    request.job_id = "42";
-    request.addresses = {
-        {fmt::format("127.0.0.1:{}", FreePort())},
-        {fmt::format("127.0.0.1:{}", FreePort()), fmt::format("127.0.0.1:{}", FreePort())}};
+    const auto envs = trainpkg::testing::ChiefAndTwoWorkersEnv("42", "local:collectives_test_rank");
     const std::string program = COLLECTIVES_TEST_RANK;
     start_ = absl::Now();
     for (int rank = 0; rank < 3; ++rank) {
-      request.replica = rank == 0 ? trainpkg::jobspec::ReplicaRef{0, 0}
-                                  : trainpkg::jobspec::ReplicaRef{1, rank - 1};
-      auto env = trainpkg::jobspec::MakeClusterEnv(request);
-      EXPECT_TRUE(env.ok()) << env.status();
-      std::vector<std::string> vars;
-      for (const auto& [name, value] : *env) vars.push_back(name + "=" + value);
+      std::vector<std::string> vars = trainpkg::testing::EnvStrings(envs[rank]);
       std::vector<char*> envp;
       for (auto& v : vars) envp.push_back(v.data());
       envp.push_back(nullptr);

@@ -19,7 +19,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "jobspec/cluster_env.h"
+#include "tests/trainer_runtime/chief_and_workers_env.h"
 #include "trainer_runtime/train/tensor_bundle.h"
 
 namespace trainpkg::train {
@@ -27,26 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-jobspec::WorkerPoolSpec Pool(int64_t replicas) {
-  jobspec::WorkerPoolSpec pool;
-  pool.machine_spec.emplace().machine_type = "n1-standard-4";
-  pool.container_spec.emplace().image_uri = "local:train_test_worker";
-  pool.replica_count = replicas;
-  return pool;
-}
 
 std::string Slurp(const fs::path& path) {
   std::ifstream in(path);
@@ -60,21 +40,12 @@ std::string Slurp(const fs::path& path) {
 class Job {
  public:
   Job(const fs::path& base, const std::string& name, int epochs, int pause_ms) {
-    jobspec::ClusterEnvRequest request;
-    request.spec.worker_pool_specs = {Pool(1), Pool(2)};
-    request.job_id = "7";
-    request.addresses = {
-        {fmt::format("127.0.0.1:{}", FreePort())},
-        {fmt::format("127.0.0.1:{}", FreePort()), fmt::format("127.0.0.1:{}", FreePort())}};
+    auto envs = trainpkg::testing::ChiefAndTwoWorkersEnv("7", "local:train_test_worker");
     const std::string program = TRAIN_TEST_WORKER;
     for (int rank = 0; rank < 3; ++rank) {
-      request.replica = rank == 0 ? jobspec::ReplicaRef{0, 0} : jobspec::ReplicaRef{1, rank - 1};
-      auto env = jobspec::MakeClusterEnv(request);
-      EXPECT_TRUE(env.ok()) << env.status();
-      (*env)["AIP_MODEL_DIR"] = (base / "model").string();
-      (*env)["AIP_CHECKPOINT_DIR"] = (base / "checkpoints").string();
-      std::vector<std::string> vars;
-      for (const auto& [k, v] : *env) vars.push_back(k + "=" + v);
+      envs[rank]["AIP_MODEL_DIR"] = (base / "model").string();
+      envs[rank]["AIP_CHECKPOINT_DIR"] = (base / "checkpoints").string();
+      std::vector<std::string> vars = trainpkg::testing::EnvStrings(envs[rank]);
       std::vector<char*> envp;
       for (auto& v : vars) envp.push_back(v.data());
       envp.push_back(nullptr);
