@@ -86,14 +86,7 @@ struct Upload {
 // connection was lost, or the registry was briefly unable. Anything else
 // (auth, a rejected digest, a local read error) would fail again.
 bool WorthANewSession(const absl::Status& status) {
-  switch (TransportFailureOf(status)) {
-    case TransportFailure::kConnect:
-    case TransportFailure::kReset:
-    case TransportFailure::kTimeout:
-      return true;
-    default:
-      break;
-  }
+  if (IsTransientTransportFailure(status)) return true;
   return status.code() == absl::StatusCode::kNotFound ||
          status.code() == absl::StatusCode::kUnavailable ||
          status.code() == absl::StatusCode::kResourceExhausted;

@@ -73,4 +73,15 @@ TransportFailure TransportFailureOf(const absl::Status& status) {
   return static_cast<TransportFailure>(value);
 }
 
+bool IsTransientTransportFailure(const absl::Status& status) {
+  switch (TransportFailureOf(status)) {
+    case TransportFailure::kConnect:
+    case TransportFailure::kReset:
+    case TransportFailure::kTimeout:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace trainpkg::registry

@@ -121,6 +121,10 @@ absl::Status MakeTransportError(TransportFailure failure, absl::StatusCode code,
                                 std::string message);
 TransportFailure TransportFailureOf(const absl::Status& status);
 
+// True for connection failures that a new attempt may get past: could not
+// connect, connection reset, timeout. TLS and other failures would recur.
+bool IsTransientTransportFailure(const absl::Status& status);
+
 }  // namespace trainpkg::registry
 
 #endif  // TRAINPKG_REGISTRY_HTTP_TRANSPORT_H_

@@ -15,17 +15,6 @@
 namespace trainpkg::registry {
 namespace {
 
-bool Resumable(const absl::Status& status) {
-  switch (TransportFailureOf(status)) {
-    case TransportFailure::kConnect:
-    case TransportFailure::kReset:
-    case TransportFailure::kTimeout:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Streams one blob into the layout, resuming with Range after a cut.
 absl::Status Download(RegistryClient& client, const Repository& repo, const oci::Layout& layout,
                       const oci::Descriptor& blob, const PullOptions& options) {
@@ -57,7 +46,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
                         "pulling blob {} from {}: the registry ended it after {} of {} bytes",
                         blob.digest.ToString(), repo.Name(), received, size))
                   : read.status();
-    if (!(read.ok() || Resumable(failure)) || resumes >= options.max_resumes) return failure;
+    if (!(read.ok() || IsTransientTransportFailure(failure)) || resumes >= options.max_resumes)
+      return failure;
     TP_LOG(INFO, "{}; resuming at byte {}", std::string(failure.message()), received);
   }
   absl::StatusOr<oci::DigestAndSize> stored = writer->CommitExpecting(blob.digest, blob.size);

@@ -7,20 +7,7 @@
 #include "registry/internal/url.h"
 
 namespace trainpkg::registry {
-namespace {
-
-bool IsRetryableFailure(const absl::Status& status) {
-  switch (TransportFailureOf(status)) {
-    case TransportFailure::kConnect:
-    case TransportFailure::kReset:
-    case TransportFailure::kTimeout:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 absl::Duration BackoffFor(const RetryPolicy& policy, int retry, double unit_random) {
   absl::Duration base = policy.initial_backoff * std::pow(policy.multiplier, retry - 1);
@@ -76,8 +63,8 @@ absl::StatusOr<HttpResponse> RetryTransport::Send(const HttpRequest& request) {
   }
   for (int attempt = 1;; ++attempt) {
     absl::StatusOr<HttpResponse> result = inner_->Send(attempt_request);
-    bool retryable =
-        result.ok() ? IsRetryableHttpStatus(result->status) : IsRetryableFailure(result.status());
+    bool retryable = result.ok() ? IsRetryableHttpStatus(result->status)
+                                 : IsTransientTransportFailure(result.status());
     if (!retryable || !request.idempotent || attempt >= policy_.max_attempts || delivered > 0) {
       return result;
     }
