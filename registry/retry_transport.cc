@@ -7,8 +7,6 @@
 #include "registry/internal/url.h"
 
 namespace trainpkg::registry {
-namespace {}  // namespace
-
 absl::Duration BackoffFor(const RetryPolicy& policy, int retry, double unit_random) {
   absl::Duration base = policy.initial_backoff * std::pow(policy.multiplier, retry - 1);
   base = std::min(base, policy.max_backoff);
