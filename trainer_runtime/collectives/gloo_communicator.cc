@@ -1,5 +1,6 @@
 #include "trainer_runtime/collectives/gloo_communicator.h"
 
+#include <csignal>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -23,6 +24,19 @@ namespace {
 constexpr size_t kRingMinBytes = 256 * 1024;
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
+
+// Gloo's TCP pairs write with plain writev, so a peer that dies mid-collective
+// would kill this process with SIGPIPE before Gloo can report EPIPE and we can
+// name the peer. A handler the program installed itself is left alone.
+void IgnoreSigpipeUnlessHandled() {
+  struct sigaction current {};
+  if (sigaction(SIGPIPE, nullptr, &current) != 0) return;
+  if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO) != 0) return;
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGPIPE, &ignore, nullptr);
+}
 
 class GlooCommunicator final : public Communicator {
  public:
@@ -142,6 +156,7 @@ GlooOptions GlooOptionsFor(const runtime::ClusterInfo& info) {
 
 absl::StatusOr<std::unique_ptr<Communicator>> CreateGlooCommunicator(
     coordination::CoordinationClient& client, const GlooOptions& options) {
+  IgnoreSigpipeUnlessHandled();
   internal::GlooStore store(client, options.timeout);
   gloo::rendezvous::PrefixStore prefixed(fmt::format("gloo/{}", options.name), store);
   auto context = std::make_shared<gloo::rendezvous::Context>(client.rank(), client.world_size());

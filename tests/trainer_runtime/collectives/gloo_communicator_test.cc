@@ -2,6 +2,7 @@
 // real clients, and Gloo over loopback TCP.
 #include "trainer_runtime/collectives/gloo_communicator.h"
 
+#include <csignal>
 #include <memory>
 #include <span>
 #include <string>
@@ -138,6 +139,26 @@ TEST(GlooCommunicatorTest, BarrierAndAccessors) {
     EXPECT_EQ(job.comm(r).size(), 2);
     EXPECT_TRUE(job.comm(r).Barrier().ok());
   });
+}
+
+void (*SigpipeHandler())(int) {
+  struct sigaction current {};
+  sigaction(SIGPIPE, nullptr, &current);
+  return current.sa_handler;
+}
+
+void OnSigpipe(int) {}
+
+// A dead peer must surface as an error naming it, not as SIGPIPE killing us.
+TEST(GlooCommunicatorTest, IgnoresSigpipeUnlessTheProgramHandlesIt) {
+  std::signal(SIGPIPE, SIG_DFL);
+  { Job job(1); }
+  EXPECT_EQ(SigpipeHandler(), SIG_IGN);
+
+  std::signal(SIGPIPE, OnSigpipe);
+  { Job job(1); }
+  EXPECT_EQ(SigpipeHandler(), &OnSigpipe);
+  std::signal(SIGPIPE, SIG_DFL);
 }
 
 TEST(GlooCommunicatorTest, RejectsBadArguments) {
