@@ -2,6 +2,10 @@
 # Installs every Debian package trainpkg needs to build, test and run its demo.
 # Idempotent: packages already present are skipped, so a second run is quick.
 # Needs root (or sudo) and Debian 12 package sources; downloads nothing else.
+#
+# Usage: scripts/install-deps.sh [--bench]
+#   --bench  also installs the peers bench/ measures against (buildah, OpenMPI,
+#            PyTorch); the build and the tests never need them.
 set -euo pipefail
 
 PACKAGES=(
@@ -20,7 +24,20 @@ PACKAGES=(
   procps psmisc curl
   # peers the layer tests measure against
   pigz
+  libzstd-dev zstd
 )
+
+BENCH_PACKAGES=(
+  buildah           # bench/build: buildah bud --storage-driver vfs
+  libopenmpi-dev openmpi-bin  # bench/collectives: MPI_Allreduce
+  python3-torch     # bench/collectives: the digits MLP epoch in PyTorch (DDP gloo)
+)
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES+=("${BENCH_PACKAGES[@]}")
+elif [ -n "${1:-}" ]; then
+  echo "install-deps: unknown option '$1' (valid: --bench)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
