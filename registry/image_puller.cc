@@ -113,6 +113,9 @@ absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference
       if (options.progress) options.progress->Started(blob);
       TP_RETURN_IF_ERROR(Download(client, source.repository, layout, blob, options));
     }
+    if (options.locations != nullptr && action != BlobAction::kSkipped) {
+      options.locations->Record(blob.digest, source.repository);
+    }
     if (options.progress) options.progress->Finished(blob, action, "");
     reports[i] = BlobReport{.descriptor = blob, .action = action, .source = ""};
     return absl::OkStatus();

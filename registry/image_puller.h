@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "registry/blob_locations.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/platform.h"
 #include "registry/progress.h"
@@ -36,6 +37,9 @@ struct PullOptions {
   int jobs = 4;                  // blobs in flight at once, >= 1
   int max_resumes = 3;           // Range resumes per blob after interrupted downloads
   Progress* progress = nullptr;  // not owned; may be null
+  // Not owned; may be null: told that the source repository holds every
+  // blob of the image. The caller saves it.
+  BlobLocations* locations = nullptr;
 };
 
 // Pulls `source` into `layout` and tags the manifest `tag` there. NotFound

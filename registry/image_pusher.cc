@@ -75,8 +75,11 @@ class Pusher {
     std::vector<BlobReport> reports(blobs.size());
     absl::Status moved = internal::RunBounded(blobs.size(), options_.jobs, [&](size_t i) {
       absl::StatusOr<BlobReport> report =
-          PushBlob(blobs[i], absent.contains(blobs[i].digest), sources);
+          PushBlob(blobs[i], absent.contains(blobs[i].digest), SourcesFor(blobs[i], sources));
       if (!report.ok()) return report.status();
+      if (options_.locations != nullptr && report->action != BlobAction::kSkipped) {
+        options_.locations->Record(blobs[i].digest, target_.repository);
+      }
       reports[i] = *std::move(report);
       return absl::OkStatus();
     });
@@ -107,6 +110,20 @@ class Pusher {
     }
     std::erase(sources, target_.repository);
     return sources;
+  }
+
+  // The repositories the location cache knows for `blob` on the target's
+  // registry, then `sources`, without the target or repeats.
+  std::vector<Repository> SourcesFor(const oci::Descriptor& blob,
+                                     const std::vector<Repository>& sources) const {
+    if (options_.locations == nullptr) return sources;
+    std::vector<Repository> out =
+        options_.locations->Find(blob.digest, target_.repository.registry);
+    std::erase(out, target_.repository);
+    for (const Repository& source : sources) {
+      if (std::find(out.begin(), out.end(), source) == out.end()) out.push_back(source);
+    }
+    return out;
   }
 
   absl::StatusOr<BlobReport> PushBlob(const oci::Descriptor& blob, bool absent,

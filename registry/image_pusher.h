@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "registry/blob_locations.h"
 #include "registry/blob_upload.h"
 #include "registry/oci/layout.h"
 #include "registry/progress.h"
@@ -43,6 +44,10 @@ struct PushOptions {
   // order after the base image's repository).
   std::vector<Repository> mount_sources{};
   Progress* progress = nullptr;  // not owned; may be null
+  // Not owned; may be null. Its repositories for a blob are tried as mount
+  // sources first; every blob that ends up in the target (pushed, already
+  // there, mounted) is recorded there. The caller saves it.
+  BlobLocations* locations = nullptr;
 };
 
 // Pushes the layout's image or index tagged `tag` (empty: its only one) to

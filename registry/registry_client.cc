@@ -341,6 +341,18 @@ absl::StatusOr<oci::Digest> RegistryClient::PutManifest(const Reference& ref,
   return digest;
 }
 
+absl::Status RegistryClient::DeleteManifest(const Reference& ref) {
+  TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
+  HttpRequest del = MakeRequest("DELETE",
+                                fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url,
+                                            ref.repository.path, ref.Identifier()),
+                                true);
+  TP_ASSIGN_OR_RETURN(HttpResponse response,
+                      Send(endpoint, {RepositoryScope(ref.repository.path, {"delete"})}, del));
+  if (response.status == 202 || response.status == 200) return absl::OkStatus();
+  return StatusFromResponse(response, fmt::format("deleting manifest {}", ref.String()));
+}
+
 absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
                                                          const std::vector<std::string>& accept) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));

@@ -143,6 +143,13 @@ class RegistryClient {
   absl::StatusOr<ManifestBlob> GetManifest(
       const Reference& ref, const std::vector<std::string>& accept = DefaultManifestAccept());
 
+  // DELETE of the manifest `ref` (its digest, else its tag; registries that
+  // only delete by digest refuse a tag with UNSUPPORTED). NotFound when the
+  // registry has no such manifest; the registry's own error otherwise (the
+  // distribution registry answers 405 UNSUPPORTED unless deletes are
+  // enabled in its storage config).
+  absl::Status DeleteManifest(const Reference& ref);
+
   // Every tag of `repo`, following Link pagination.
   absl::StatusOr<std::vector<std::string>> ListTags(const Repository& repo);
 

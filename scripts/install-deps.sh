@@ -11,12 +11,14 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates clang-format python3
+  ccache  # rebuilds and other worktrees reuse unchanged objects (cmake/TrainpkgCcache.cmake)
   clang-14 libclang-rt-14-dev  # optional libFuzzer build of the Dockerfile parser fuzz target
   # libraries
   libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libyaml-cpp-dev libcpp-httplib-dev
   libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libgloo-dev libopenblas-dev libeigen3-dev
+  libnlopt-dev  # sdk/hptune: L-BFGS for the Gaussian process fit, BOBYQA for expected improvement
   libgtest-dev libgmock-dev googletest
   # real components used by integration tests and later backends
   docker-registry apache2-utils skopeo umoci runc busybox-static

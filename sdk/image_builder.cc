@@ -4,6 +4,8 @@
 #include "fmt/format.h"
 #include "packager/builder/image_export.h"
 #include "packager/builder/registry_base_source.h"
+#include "packager/bundle/bundle_image.h"
+#include "packager/bundle/etc_files.h"
 #include "packager/layer/source_date_epoch.h"
 #include "registry/oci/layout_reference.h"
 #include "sdk/job_store.h"
@@ -42,22 +44,42 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
   if (client == nullptr) {
     client = std::make_shared<registry::RegistryClient>(registry::RegistryClientOptions{});
   }
-  pb::RegistryClientBaseSource registry_source(client.get());
-  pb::BuilderOptions builder_options{store.layout(), store_dir.parent_path() / "build-cache",
-                                     &registry_source, options.progress};
-  pb::BuildRequest request;
-  request.context_dir = options.context_dir;
-  request.dockerfile = options.dockerfile;
-  request.build_args = options.build_args;
-  request.target = options.target;
-  request.platform = options.platform;
-  request.labels = options.labels;
-  request.source_date_epoch = epoch;
-  request.source = options.source;
-  request.revision = options.revision;
-  request.threads = options.threads;
-  pb::Builder builder(std::move(builder_options));
-  TP_ASSIGN_OR_RETURN(pb::BuiltImage image, builder.Build(request));
+  pb::BuiltImage image;
+  if (options.bundle) {
+    packager::bundle::BundleRequest request;
+    request.binary = options.bundle->binary;
+    request.ld_library_path = options.bundle->ld_library_path;
+    request.env = options.bundle->env;
+    request.workdir = options.bundle->workdir;
+    request.user = options.bundle->user;
+    request.cmd = options.bundle->cmd;
+    if (options.bundle->ca_certificates) request.ca_bundle = packager::bundle::kCaBundlePath;
+    request.labels = options.labels;
+    request.source_date_epoch = epoch;
+    request.source = options.source;
+    request.revision = options.revision;
+    request.threads = options.threads;
+    request.compression = options.compression;
+    TP_ASSIGN_OR_RETURN(image, packager::bundle::BuildBundle(request, store.layout()));
+  } else {
+    pb::RegistryClientBaseSource registry_source(client.get());
+    pb::BuilderOptions builder_options{store.layout(), store_dir.parent_path() / "build-cache",
+                                       &registry_source, options.progress};
+    pb::BuildRequest request;
+    request.context_dir = options.context_dir;
+    request.dockerfile = options.dockerfile;
+    request.build_args = options.build_args;
+    request.target = options.target;
+    request.platform = options.platform;
+    request.labels = options.labels;
+    request.source_date_epoch = epoch;
+    request.source = options.source;
+    request.revision = options.revision;
+    request.threads = options.threads;
+    request.compression = options.compression;
+    pb::Builder builder(std::move(builder_options));
+    TP_ASSIGN_OR_RETURN(image, builder.Build(request));
+  }
 
   BuiltImage built;
   built.manifest_digest = image.manifest_descriptor.digest.ToString();

@@ -34,7 +34,23 @@
 
 namespace trainpkg::sdk {
 
+// `trainpkg build --bundle-libs BINARY`: an image from a native executable
+// and its shared-library closure, no Dockerfile and no base
+// (packager/bundle/bundle_image.h).
+struct BundleOptions {
+  std::filesystem::path binary;
+  std::vector<std::string> env;              // KEY=VALUE
+  std::string workdir;                       // "": /
+  std::string user;                          // "": root
+  std::vector<std::string> cmd;              // Cmd
+  bool ca_certificates = false;              // copy the host's CA bundle into the image
+  std::vector<std::string> ld_library_path;  // searched as LD_LIBRARY_PATH
+};
+
 struct ImageBuildOptions {
+  // Set: build from `bundle`; context_dir, dockerfile, build_args, target and
+  // platform are then unused (the platform is the binary's).
+  std::optional<BundleOptions> bundle;
   std::filesystem::path context_dir;
   std::filesystem::path dockerfile;  // "": CONTEXT/Dockerfile
   std::vector<std::string> tags;     // references to store the image as
@@ -48,6 +64,8 @@ struct ImageBuildOptions {
   std::string revision;                      // org.opencontainers.image.revision
   bool lazy_base = false;  // --output: reference oci: base layers instead of copying them
   int threads = 2;
+  // --compression: gzip (default) or zstd (application/vnd.oci.image.layer.v1.tar+zstd).
+  packager::LayerCompression compression = packager::LayerCompression::kGzip;
   std::function<void(const packager::builder::BuildStep&)> progress;
   const base::Environment* environment = nullptr;      // null: the process's
   std::shared_ptr<registry::RegistryClient> registry;  // null: anonymous client

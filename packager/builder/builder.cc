@@ -138,6 +138,10 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
   LayerOptions layer_options;
   layer_options.source_date_epoch = request.source_date_epoch;
   layer_options.threads = std::max(1, request.threads);
+  if (request.compression == LayerCompression::kNone) {
+    return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
+  }
+  layer_options.compression = request.compression;
   const std::string created =
       oci::FormatRfc3339(absl::FromUnixSeconds(request.source_date_epoch.value_or(0)));
   const std::vector<std::string> lines = SplitLines(*text);
@@ -222,7 +226,9 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
         if (!written.ok()) return AtLine(file, instruction, written.status());
         TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
         oci::Descriptor descriptor;
-        descriptor.media_type = std::string(oci::media_types::kOciLayerGzip);
+        descriptor.media_type = std::string(request.compression == LayerCompression::kZstd
+                                                ? oci::media_types::kOciLayerZstd
+                                                : oci::media_types::kOciLayerGzip);
         descriptor.digest = blob.digest;
         descriptor.size = blob.size;
         layer = CachedLayer{descriptor, written->diff_id};

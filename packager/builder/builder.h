@@ -31,6 +31,7 @@
 #include "absl/status/statusor.h"
 #include "packager/builder/base_image.h"
 #include "packager/dockerfile/build_plan.h"
+#include "packager/layer/layer_options.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/image_config.h"
 #include "registry/oci/image_manifest.h"
@@ -48,7 +49,9 @@ struct BuildRequest {
   std::optional<int64_t> source_date_epoch;   // created + clamped mtimes
   std::string source;                         // org.opencontainers.image.source
   std::string revision;                       // org.opencontainers.image.revision
-  int threads = 2;                            // gzip threads
+  int threads = 2;                            // compression threads
+  // Layer compression: kGzip, or kZstd (OCI media type ...tar+zstd).
+  LayerCompression compression = LayerCompression::kGzip;
 };
 
 // One step as it starts ("FROM ...", "COPY ...") and, for layer steps, once

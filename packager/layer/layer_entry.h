@@ -4,6 +4,7 @@
 //   LayerSource src{.root = "/ctx", .entries = {
 //       LayerEntry::Copy("app/bin", "/usr/local/bin/app", {.mode = 0755}),
 //       LayerEntry::Copy("data", "/srv/data", {.owner = Owner{1000, 1000}}),
+//       LayerEntry::Symlink("/lib64", "usr/lib64"),
 //       LayerEntry::Whiteout("/etc/motd"),
 //       LayerEntry::OpaqueWhiteout("/var/cache")}};
 //   LayerSource tree = LayerSource::DirectoryTree("/rootfs");  // the whole tree at /
@@ -18,7 +19,9 @@
 //   slash rules are the caller's). It is normalised: leading '/', "." and ".."
 //   are resolved lexically; one that climbs above "/" is InvalidArgument.
 // Inside a copied directory symlinks are kept as symlinks (never followed),
-// and files sharing an inode are kept as hardlinks.
+// and files sharing an inode are kept as hardlinks. A Symlink entry makes a
+// link at `destination` whose text is `target`, verbatim (it is never
+// resolved, so it may point anywhere, like the links of a copied directory).
 #ifndef TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
 #define TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
 
@@ -49,6 +52,7 @@ struct LayerEntry {
     kCopy,            // copy `source` (file, directory or symlink target) to `destination`
     kWhiteout,        // delete `destination` from lower layers (".wh.<name>")
     kOpaqueWhiteout,  // hide every lower-layer child of `destination` (".wh..wh..opq")
+    kSymlink,         // a symlink at `destination` whose text is `source`
   };
 
   static LayerEntry Copy(std::filesystem::path source, std::string destination,
@@ -58,12 +62,15 @@ struct LayerEntry {
   static LayerEntry Whiteout(std::string destination) {
     return LayerEntry{Kind::kWhiteout, {}, std::move(destination), {}};
   }
+  static LayerEntry Symlink(std::string destination, std::string target) {
+    return LayerEntry{Kind::kSymlink, std::move(target), std::move(destination), {}};
+  }
   static LayerEntry OpaqueWhiteout(std::string destination) {
     return LayerEntry{Kind::kOpaqueWhiteout, {}, std::move(destination), {}};
   }
 
   Kind kind = Kind::kCopy;
-  std::filesystem::path source;  // kCopy only
+  std::filesystem::path source;  // kCopy: the source; kSymlink: the link text
   std::string destination;
   EntryOverrides overrides;
 };

@@ -20,6 +20,7 @@ enum class MtimePolicy {
 enum class LayerCompression {
   kGzip,  // application/vnd.oci.image.layer.v1.tar+gzip
   kNone,  // application/vnd.oci.image.layer.v1.tar (digest == diff_id)
+  kZstd,  // application/vnd.oci.image.layer.v1.tar+zstd (one frame, internal/zstd_writer.h)
 };
 
 struct LayerOptions {
@@ -34,6 +35,8 @@ struct LayerOptions {
   // Bytes of tar per gzip member. Part of the output's identity: the same
   // input, level and block size give the same digest.
   size_t gzip_block_size = size_t{1} << 20;
+  // zstd level 1..19 (kZstd). 3 is zstd's default.
+  int zstd_level = 3;
   // Compression threads (>= 1). Never changes the output bytes.
   int threads = 2;
 };

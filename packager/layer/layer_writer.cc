@@ -8,12 +8,14 @@
 #include "packager/layer/internal/layer_plan.h"
 #include "packager/layer/internal/parallel_gzip_writer.h"
 #include "packager/layer/internal/tar_writer.h"
+#include "packager/layer/internal/zstd_writer.h"
 #include "registry/oci/hashing_writer.h"
 
 namespace trainpkg::packager {
 namespace {
 
 using layer_internal::ParallelGzipWriter;
+using layer_internal::ZstdWriter;
 
 absl::Status CheckOptions(const LayerOptions& options) {
   if (options.gzip_level < 0 || options.gzip_level > 12) {
@@ -22,6 +24,10 @@ absl::Status CheckOptions(const LayerOptions& options) {
   }
   if (options.gzip_block_size == 0) {
     return absl::InvalidArgumentError("gzip block size must be positive");
+  }
+  if (options.zstd_level < 1 || options.zstd_level > 19) {
+    return absl::InvalidArgumentError(
+        fmt::format("zstd level {} is outside 1..19", options.zstd_level));
   }
   if (options.threads < 1) {
     return absl::InvalidArgumentError(fmt::format("threads must be >= 1, got {}", options.threads));
@@ -35,28 +41,36 @@ absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions&
   TP_ASSIGN_OR_RETURN(std::vector<layer_internal::TarEntry> entries,
                       layer_internal::PlanLayer(source, options));
 
-  const bool gzip = options.compression == LayerCompression::kGzip;
   oci::HashingWriter compressed(sink);
   std::unique_ptr<ParallelGzipWriter> gzip_writer;
-  if (gzip) {
+  std::unique_ptr<ZstdWriter> zstd_writer;
+  oci::ByteSink* tar_sink = sink;
+  if (options.compression == LayerCompression::kGzip) {
     gzip_writer = std::make_unique<ParallelGzipWriter>(
         &compressed, ParallelGzipWriter::Options{.level = options.gzip_level,
                                                  .block_size = options.gzip_block_size,
                                                  .threads = options.threads});
+    tar_sink = gzip_writer.get();
+  } else if (options.compression == LayerCompression::kZstd) {
+    zstd_writer = std::make_unique<ZstdWriter>(
+        &compressed, ZstdWriter::Options{.level = options.zstd_level, .threads = options.threads});
+    tar_sink = zstd_writer.get();
   }
-  oci::HashingWriter uncompressed(gzip ? static_cast<oci::ByteSink*>(gzip_writer.get()) : sink);
+  const bool compress = tar_sink != sink;
+  oci::HashingWriter uncompressed(tar_sink);
 
   TP_ASSIGN_OR_RETURN(std::unique_ptr<layer_internal::TarWriter> tar,
                       layer_internal::TarWriter::Open(&uncompressed));
   for (const layer_internal::TarEntry& entry : entries) TP_RETURN_IF_ERROR(tar->Add(entry));
   TP_RETURN_IF_ERROR(tar->Close());
-  if (gzip) TP_RETURN_IF_ERROR(gzip_writer->Finish());
+  if (gzip_writer) TP_RETURN_IF_ERROR(gzip_writer->Finish());
+  if (zstd_writer) TP_RETURN_IF_ERROR(zstd_writer->Finish());
 
   LayerResult result;
   result.uncompressed_size = uncompressed.size();
   result.diff_id = uncompressed.Finish();
   result.entries = static_cast<int64_t>(entries.size());
-  if (gzip) {
+  if (compress) {
     result.size = compressed.size();
     result.digest = compressed.Finish();
   } else {

@@ -1,7 +1,8 @@
 // An HttpTransport decorator that authorizes requests for one set of scopes
 // on one registry: it attaches what the Authenticator knows and, on a 401
-// with a challenge, answers it and sends the request once more (only when
-// its body can be replayed).
+// with a challenge, answers it and sends the request again (only when its
+// body can be replayed): twice at most, so that a token the registry
+// refuses as soon as it is issued (clock skew, revocation) is replaced once.
 #ifndef TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_
 #define TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_
 

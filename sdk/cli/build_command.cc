@@ -27,20 +27,29 @@ bool ParsePairs(const std::vector<std::string>& pairs, std::string_view flag,
 }  // namespace
 
 CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
-  CLI::App* build = app.add_subcommand("build", "Build an OCI image from a Dockerfile, daemonless");
+  CLI::App* build = app.add_subcommand(
+      "build", "Build an OCI image from a Dockerfile, or from a native binary, daemonless");
   build->footer(
       "Without a Docker daemon: base images are read as manifest + config only (oci:DIR[:TAG] "
       "layouts or registry references); COPY/ADD layers are reproducible (SOURCE_DATE_EPOCH, "
       "else 1970) and cached under $TRAINPKG_HOME/build-cache. RUN is not supported yet.\n"
+      "--bundle-libs BINARY (no CONTEXT, no Dockerfile): an image with no base holding BINARY "
+      "at /usr/local/bin/NAME (the entrypoint), every shared library it loads (found as ld.so "
+      "finds them, the loader included) and a minimal /etc. "
+      "To add files, build it with --output oci:DIR and use FROM oci:DIR in a "
+      "Dockerfile.\n"
       "Exit code: 0 built, 1 the build failed, 2 invalid flags.");
-  build->add_option("CONTEXT", flags.context, "Build context directory")->required();
+  build->add_option("CONTEXT", flags.context, "Build context directory (not with --bundle-libs)");
   build->add_option("-f,--file", flags.file, "Dockerfile (default CONTEXT/Dockerfile)");
-  build->add_option("-t,--tag", flags.tags, "Store the image in the local store as NAME[:TAG]");
-  build->add_option("--build-arg", flags.build_args, "KEY=VALUE for an ARG");
+  build->add_option("-t,--tag", flags.tags, "Store the image in the local store as NAME[:TAG]")
+      ->allow_extra_args(false);
+  build->add_option("--build-arg", flags.build_args, "KEY=VALUE for an ARG")
+      ->allow_extra_args(false);
   build->add_option("--target", flags.target, "Build this stage (default: the last)");
   build->add_option("--output", flags.output,
                     "Also write the image to an oci-layout: oci:DIR[:TAG] (TAG default latest)");
-  build->add_option("--label", flags.labels, "KEY=VALUE label added to the image config");
+  build->add_option("--label", flags.labels, "KEY=VALUE label added to the image config")
+      ->allow_extra_args(false);
   build->add_option("--platform", flags.platform, "Target platform OS/ARCH[/VARIANT]")
       ->capture_default_str();
   build->add_option("--source", flags.source, "org.opencontainers.image.source annotation");
@@ -48,11 +57,79 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
   build->add_flag("--lazy-base", flags.lazy_base,
                   "With --output: reference the oci: base's layers instead of copying them");
   build->add_flag("-q,--quiet", flags.quiet, "Print only the manifest digest");
+  build
+      ->add_option("--compression", flags.compression,
+                   "Layer compression: gzip, or zstd (OCI ...tar+zstd; readers need zstd support)")
+      ->check(CLI::IsMember({"gzip", "zstd"}))
+      ->capture_default_str();
+  build->add_option("--bundle-libs", flags.bundle_binary,
+                    "Build from this native executable and its shared libraries instead");
+  build->add_option("--env", flags.env, "With --bundle-libs: KEY=VALUE in the image's Env")
+      ->allow_extra_args(false);
+  build->add_option("--workdir", flags.workdir, "With --bundle-libs: the WorkingDir (default /)");
+  build->add_option("--user", flags.user, "With --bundle-libs: the User (default root)");
+  build->add_flag("--ca-certificates", flags.ca_certificates,
+                  "With --bundle-libs: copy the host's /etc/ssl/certs/ca-certificates.crt");
+  build->add_option("--ld-library-path", flags.ld_library_path,
+                    "With --bundle-libs: DIR[:DIR] searched as LD_LIBRARY_PATH (the "
+                    "environment's is ignored)");
+
   return build;
 }
 
+namespace {
+
+// Which flags fit which form; the error says what to drop.
+absl::Status CheckForm(const BuildFlags& flags) {
+  if (flags.bundle_binary.empty()) {
+    if (flags.context.empty()) {
+      return absl::InvalidArgumentError("CONTEXT is required (or --bundle-libs BINARY)");
+    }
+    if (!flags.env.empty() || !flags.workdir.empty() || !flags.user.empty() ||
+        flags.ca_certificates || !flags.ld_library_path.empty()) {
+      return absl::InvalidArgumentError(
+          "--env, --workdir, --user, --ca-certificates, --ld-library-path go with "
+          "--bundle-libs; a Dockerfile sets these with ENV, WORKDIR, USER and CMD");
+    }
+    return absl::OkStatus();
+  }
+  if (!flags.context.empty() || !flags.file.empty() || !flags.build_args.empty() ||
+      !flags.target.empty() || flags.lazy_base || flags.platform != "linux/amd64") {
+    return absl::InvalidArgumentError(
+        "--bundle-libs builds without a Dockerfile: CONTEXT, -f, --build-arg, --target, "
+        "--platform (the binary's) and --lazy-base do not apply (build it with --output oci:DIR, "
+        "then FROM oci:DIR)");
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> SplitColons(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(':', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& err) {
+  if (absl::Status form = CheckForm(flags); !form.ok()) return ReportError(err, form, kExitUsage);
   sdk::ImageBuildOptions options;
+  if (!flags.bundle_binary.empty()) {
+    sdk::BundleOptions bundle;
+    bundle.binary = flags.bundle_binary;
+    bundle.env = flags.env;
+    bundle.workdir = flags.workdir;
+    bundle.user = flags.user;
+    bundle.ca_certificates = flags.ca_certificates;
+    bundle.ld_library_path = SplitColons(flags.ld_library_path);
+    options.bundle = std::move(bundle);
+  }
   if (!ParsePairs(flags.build_args, "--build-arg", &options.build_args, err) ||
       !ParsePairs(flags.labels, "--label", &options.labels, err)) {
     return kExitUsage;
@@ -70,6 +147,8 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   options.source = flags.source;
   options.revision = flags.revision;
   options.lazy_base = flags.lazy_base;
+  options.compression = flags.compression == "zstd" ? packager::LayerCompression::kZstd
+                                                    : packager::LayerCompression::kGzip;
   const auto start = std::chrono::steady_clock::now();
   auto step_start = start;
   if (!flags.quiet) {

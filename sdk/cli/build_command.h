@@ -1,5 +1,8 @@
 // `trainpkg build [-f Dockerfile] [-t REF]... [--build-arg K=V]... [--target STAGE]
 //   [--output oci:DIR[:TAG]] [--label K=V]... [--platform OS/ARCH] CONTEXT`
+// `trainpkg build --bundle-libs BINARY [-t REF]... [--output oci:DIR[:TAG]]
+//   [--env K=V]... [--workdir DIR] [--user USER] [--ca-certificates]
+//   [--ld-library-path DIR[:DIR]...] [--label K=V]...` (no CONTEXT)
 #ifndef TRAINPKG_SDK_CLI_BUILD_COMMAND_H_
 #define TRAINPKG_SDK_CLI_BUILD_COMMAND_H_
 
@@ -25,6 +28,14 @@ struct BuildFlags {
   std::string revision;
   bool lazy_base = false;
   bool quiet = false;
+  std::string compression = "gzip";
+  // --bundle-libs and the options only it takes.
+  std::string bundle_binary;
+  std::vector<std::string> env;  // K=V
+  std::string workdir;
+  std::string user;
+  bool ca_certificates = false;
+  std::string ld_library_path;  // DIR[:DIR]
 };
 
 CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags);

@@ -6,6 +6,8 @@
 #include "jobspec/job_state.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/job_view.h"
+#include "sdk/cli/tuning_job_view.h"
+#include "sdk/hptune/tuning_job_store.h"
 #include "sdk/job_client.h"
 #include "sdk/job_logs.h"
 
@@ -16,14 +18,47 @@ namespace {
 // grace period.
 constexpr absl::Duration kCancelTimeout = absl::Seconds(30);
 
+// Tuning jobs (sdk/hptune/tuning_job_store.h) share the job ids' namespace
+// with CustomJobs: describe and cancel look there first.
+absl::Status CancelTuningJob(const sdk::hptune::TuningJobStore& store, const std::string& id,
+                             std::ostream& out) {
+  TP_RETURN_IF_ERROR(store.RequestCancel(id));
+  const absl::Time deadline = absl::Now() + kCancelTimeout;
+  TP_ASSIGN_OR_RETURN(jobspec::HyperparameterTuningJob job, store.ReadJob(id));
+  while (!jobspec::IsTerminal(job.state) && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(100));
+    TP_ASSIGN_OR_RETURN(job, store.ReadJob(id));
+  }
+  out << "Tuning job " << id << ": " << jobspec::JobStateName(job.state) << "\n";
+  return absl::OkStatus();
+}
+
 absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out) {
   TP_ASSIGN_OR_RETURN(std::filesystem::path home,
                       sdk::DefaultJobStoreHome(base::ProcessEnvironment()));
   sdk::JobClient client{sdk::JobStore(home)};
+  const sdk::hptune::TuningJobStore tuning_store(home);
   if (commands.list->parsed()) {
     TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> jobs, client.ListJobs());
     out << (flags.format == "json" ? FormatJobListJson(jobs) : FormatJobTable(jobs, absl::Now()));
+    if (flags.format != "json") {
+      TP_ASSIGN_OR_RETURN(std::vector<std::string> ids, tuning_store.ListJobIds());
+      std::vector<jobspec::HyperparameterTuningJob> tuning_jobs;
+      for (const std::string& id : ids) {
+        TP_ASSIGN_OR_RETURN(jobspec::HyperparameterTuningJob job, tuning_store.ReadJob(id));
+        tuning_jobs.push_back(std::move(job));
+      }
+      out << FormatTuningJobTable(tuning_jobs);
+    }
     return absl::OkStatus();
+  }
+  if (commands.describe->parsed() && tuning_store.Exists(flags.id)) {
+    TP_ASSIGN_OR_RETURN(jobspec::HyperparameterTuningJob job, tuning_store.ReadJob(flags.id));
+    out << FormatTuningJobDescription(job);
+    return absl::OkStatus();
+  }
+  if (commands.cancel->parsed() && tuning_store.Exists(flags.id)) {
+    return CancelTuningJob(tuning_store, flags.id, out);
   }
   if (commands.describe->parsed()) {
     TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.GetJob(flags.id));

@@ -6,6 +6,7 @@
 #include "CLI/CLI.hpp"
 #include "sdk/cli/build_command.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/cli/hptune_command.h"
 #include "sdk/cli/images_command.h"
 #include "sdk/cli/jobs_command.h"
 #include "sdk/cli/login_command.h"
@@ -56,6 +57,8 @@ int main(int argc, char** argv) {
   CLI::App* pull = AddPullCommand(app, pull_flags);
   LoginFlags login_flags;
   LoginCommands login = AddLoginCommands(app, login_flags);
+  HptuneFlags hptune_flags;
+  CLI::App* hptune = AddHptuneCommand(app, hptune_flags);
   try {
     std::vector<std::string> args = SplitEmptyAssignments(argc, argv);
     app.parse(args);
@@ -63,6 +66,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
   if (run->parsed()) return RunCommand(run_flags, backend_flags, std::cout, std::cerr);
+  if (hptune->parsed()) return HptuneCommand(hptune_flags, std::cout, std::cerr);
   if (serve->parsed()) return ServeCommand(serve_flags, std::cout, std::cerr);
   if (build->parsed()) return RunBuildCommand(build_flags, std::cout, std::cerr);
   if (images->parsed()) return RunImagesCommand(images_flags, std::cout, std::cerr);

@@ -1,5 +1,6 @@
 #include "sdk/cli/pull_command.h"
 
+#include "base/log.h"
 #include "registry/image_puller.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/layout_reference.h"
@@ -45,8 +46,13 @@ int PullCommand(const PullFlags& flags, std::ostream& out, std::ostream& err) {
   options.platform = *platform;
   options.jobs = flags.jobs;
   options.progress = progress.get();
+  std::unique_ptr<registry::BlobLocations> locations = OpenBlobLocations();
+  options.locations = locations.get();
   absl::StatusOr<registry::TransferResult> pulled =
       registry::PullImage(*client, *source, *layout, tag, options);
+  if (absl::Status saved = locations->Save(); !saved.ok()) {
+    TP_LOG(WARNING, "saving the blob location cache: {}", std::string(saved.message()));
+  }
   if (!pulled.ok()) return ReportError(err, pulled.status(), kExitFailed);
   if (json) {
     out << registry::TransferResultJson(*pulled) << "\n";

@@ -2,15 +2,23 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "base/environment.h"
+#include "base/log.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "packager/builder/image_store.h"
 #include "registry/auth/docker_config.h"
 #include "registry/image_pusher.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/layout_reference.h"
 #include "registry/progress_renderer.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/image_builder.h"
+#include "sdk/job_store.h"
 
 namespace trainpkg::cli {
 
@@ -38,10 +46,25 @@ std::unique_ptr<registry::Progress> MakeProgress(std::ostream& out,
   return std::make_unique<registry::PlainProgress>(out, direction, registry::RealClock());
 }
 
+std::unique_ptr<registry::BlobLocations> OpenBlobLocations() {
+  absl::StatusOr<std::filesystem::path> home = sdk::DefaultJobStoreHome(base::ProcessEnvironment());
+  absl::StatusOr<std::unique_ptr<registry::BlobLocations>> opened =
+      home.ok() ? registry::BlobLocations::Open(*home / "blob-locations.json")
+                : absl::StatusOr<std::unique_ptr<registry::BlobLocations>>(home.status());
+  if (opened.ok()) return *std::move(opened);
+  TP_LOG(WARNING, "not using the blob location cache: {}", std::string(opened.status().message()));
+  return std::make_unique<registry::BlobLocations>();
+}
+
 CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags) {
-  CLI::App* push = app.add_subcommand("push", "Push an image from an OCI layout to a registry");
-  push->add_option("source", flags.source, "The image: oci:DIR[:TAG]")->required();
-  push->add_option("reference", flags.target, "Where to: [REGISTRY/]REPOSITORY[:TAG]")->required();
+  CLI::App* push = app.add_subcommand(
+      "push",
+      "Push an image to a registry: `push REF` pushes what `trainpkg build -t REF` stored; "
+      "`push oci:DIR[:TAG] REF` pushes from an OCI layout");
+  push->add_option("source", flags.source,
+                   "REF (from the local image store) or oci:DIR[:TAG] (then REF follows)")
+      ->required();
+  push->add_option("reference", flags.target, "Where to: [REGISTRY/]REPOSITORY[:TAG]");
   push->add_option("--format", flags.format, "text (progress) or json (a summary for scripts)")
       ->check(CLI::IsMember({"text", "json"}));
   push->add_option("--jobs", flags.jobs, "Blobs uploaded at once")->check(CLI::Range(1, 32));
@@ -49,13 +72,64 @@ CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags) {
   return push;
 }
 
+namespace {
+
+// Where the image comes from: a layout and the tag in it.
+struct PushSource {
+  oci::Layout layout;
+  std::string tag;
+};
+
+// `push REF`: the store's tag is the normalised reference, ":latest" when
+// it names no tag (what ImageStore::Tag writes).
+absl::StatusOr<PushSource> FromStore(registry::Reference& target) {
+  if (!target.digest.empty()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: the local image store holds tags, not digests; use NAME[:TAG]", target.String()));
+  }
+  if (target.tag.empty()) target.tag = "latest";
+  TP_ASSIGN_OR_RETURN(std::filesystem::path dir, sdk::ImageStoreDir(base::ProcessEnvironment()));
+  TP_ASSIGN_OR_RETURN(packager::builder::ImageStore store,
+                      packager::builder::ImageStore::Open(dir));
+  std::string tag = target.String();
+  if (!store.layout().Resolve(tag).ok()) {
+    return absl::NotFoundError(fmt::format(
+        "{} is not in the local image store ({}); build it with `trainpkg build -t {}`, or push "
+        "from a layout with `trainpkg push oci:DIR[:TAG] {}`",
+        tag, dir.string(), tag, tag));
+  }
+  return PushSource{store.layout(), tag};
+}
+
+}  // namespace
+
 int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<oci::LayoutReference> source = oci::ParseLayoutReference(flags.source);
-  if (!source.ok()) return ReportError(err, source.status(), kExitUsage);
-  absl::StatusOr<registry::Reference> target = registry::ParseReference(flags.target);
+  bool from_store = flags.target.empty();
+  if (from_store && flags.source.starts_with("oci:")) {
+    return ReportError(err,
+                       absl::InvalidArgumentError(fmt::format(
+                           "push {}: an oci: source needs the target REF after it", flags.source)),
+                       kExitUsage);
+  }
+  absl::StatusOr<registry::Reference> target =
+      registry::ParseReference(from_store ? flags.source : flags.target);
   if (!target.ok()) return ReportError(err, target.status(), kExitUsage);
-  absl::StatusOr<oci::Layout> layout = oci::Layout::Open(source->dir);
-  if (!layout.ok()) return ReportError(err, layout.status(), kExitFailed);
+  std::optional<PushSource> source;
+  if (from_store) {
+    absl::StatusOr<PushSource> stored = FromStore(*target);
+    if (!stored.ok()) {
+      bool usage = stored.status().code() == absl::StatusCode::kInvalidArgument;
+      return ReportError(err, stored.status(), usage ? kExitUsage : kExitFailed);
+    }
+    source = *std::move(stored);
+  } else {
+    absl::StatusOr<oci::LayoutReference> layout_ref = oci::ParseLayoutReference(flags.source);
+    if (!layout_ref.ok()) return ReportError(err, layout_ref.status(), kExitUsage);
+    absl::StatusOr<oci::Layout> layout = oci::Layout::Open(layout_ref->dir);
+    if (!layout.ok()) return ReportError(err, layout.status(), kExitFailed);
+    source = PushSource{*std::move(layout), layout_ref->tag};
+  }
+  std::unique_ptr<registry::BlobLocations> locations = OpenBlobLocations();
 
   bool json = flags.format == "json";
   std::ostream& progress_out = json ? err : out;
@@ -65,8 +139,12 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
   registry::PushOptions options;
   options.jobs = flags.jobs;
   options.progress = progress.get();
+  options.locations = locations.get();
   absl::StatusOr<registry::TransferResult> pushed =
-      registry::PushImage(*client, *layout, source->tag, *target, options);
+      registry::PushImage(*client, source->layout, source->tag, *target, options);
+  if (absl::Status saved = locations->Save(); !saved.ok()) {
+    TP_LOG(WARNING, "saving the blob location cache: {}", std::string(saved.message()));
+  }
   if (!pushed.ok()) return ReportError(err, pushed.status(), kExitFailed);
   if (json) {
     out << registry::TransferResultJson(*pushed) << "\n";

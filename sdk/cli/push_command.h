@@ -1,6 +1,9 @@
-// `trainpkg push oci:DIR[:TAG] REF`: push an image or index from an
-// oci-layout to a registry. Also the registry flags and client wiring that
-// `pull` and `login` share.
+// `trainpkg push REF`: push what `trainpkg build -t REF` stored in the local
+// image store; `trainpkg push oci:DIR[:TAG] REF`: push an image or index
+// from an oci-layout. Both remember where each blob went (the blob location
+// cache, $TRAINPKG_HOME/blob-locations.json) so a later push to another
+// repository of the same registry mounts instead of uploading. Also the
+// registry flags and client wiring that `pull` and `login` share.
 #ifndef TRAINPKG_SDK_CLI_PUSH_COMMAND_H_
 #define TRAINPKG_SDK_CLI_PUSH_COMMAND_H_
 
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "registry/blob_locations.h"
 #include "registry/progress.h"
 #include "registry/registry_client.h"
 
@@ -28,14 +32,20 @@ void AddRegistryFlags(CLI::App* command, RegistryFlags& flags);
 std::unique_ptr<registry::RegistryClient> MakeRegistryClient(
     const RegistryFlags& flags, std::shared_ptr<registry::Keychain> keychain = nullptr);
 
+// The blob location cache under the trainpkg home ($TRAINPKG_HOME, else
+// $HOME/.trainpkg): blob-locations.json. When that cannot be read (no home,
+// an unreadable file), a warning and an in-memory cache: pushes and pulls
+// work without it.
+std::unique_ptr<registry::BlobLocations> OpenBlobLocations();
+
 // Progress on `out`: redrawn lines when it is a terminal (std::cout or
 // std::cerr attached to one), plain lines otherwise.
 std::unique_ptr<registry::Progress> MakeProgress(std::ostream& out,
                                                  registry::TransferDirection direction);
 
 struct PushFlags {
-  std::string source;           // oci:DIR[:TAG]
-  std::string target;           // registry reference
+  std::string source;           // oci:DIR[:TAG], or the reference when `target` is empty
+  std::string target;           // registry reference; empty: push `source` from the store
   std::string format = "text";  // text | json
   int jobs = 4;
   RegistryFlags registry;
@@ -46,7 +56,8 @@ CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags);
 // Progress goes to `out` (redrawn lines when `out` is a terminal, plain
 // lines otherwise) and ends with "<tag>: digest: <digest> size: <n>"; with
 // --format json, progress lines go to `err` and `out` gets one JSON summary.
-// Returns 0, 1 when the push failed, 2 for an invalid source or reference.
+// Returns 0, 1 when the push failed (an image not in the store included),
+// 2 for an invalid source or reference.
 int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err);
 
 }  // namespace trainpkg::cli

@@ -36,13 +36,19 @@ int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) 
   if (!home.ok()) return ReportError(err, home.status(), kExitFailed);
   sdk::serve::LocalJobService service(
       {.home = *home, .environment = environment, .launcher = nullptr});
+  sdk::serve::LocalTuningJobServiceOptions tuning_options;
+  tuning_options.home = *home;
+  tuning_options.environment = environment;
+  sdk::serve::LocalTuningJobService tuning(tuning_options);
   absl::StatusOr<std::unique_ptr<sdk::serve::JobHttpServer>> server =
-      sdk::serve::JobHttpServer::Start(service, flags.host, flags.port);
+      sdk::serve::JobHttpServer::Start(service, &tuning, flags.host, flags.port);
   if (!server.ok()) return ReportError(err, server.status(), kExitFailed);
   const std::string endpoint = (*server)->endpoint();
   out << fmt::format(
              "Serving Vertex AI REST v1 customJobs at {endpoint}/v1/projects/*/locations/*/"
              "customJobs\n"
+             "and hyperparameterTuningJobs at {endpoint}/v1/projects/*/locations/*/"
+             "hyperparameterTuningJobs\n"
              "Jobs run on this machine and are recorded in {home}\n"
              "Submit to it with:\n"
              "  trainpkg run --backend vertex --project local --region local "

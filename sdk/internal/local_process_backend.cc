@@ -7,10 +7,19 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "base/log.h"
 #include "jobspec/cluster_env.h"
 #include "jobspec/custom_job_json.h"
+#include "packager/unpack/rootfs_cache.h"
+#include "sdk/internal/container_replica.h"
 #include "sdk/internal/env_expansion.h"
+#include "sdk/internal/gpu_inventory.h"
+#include "sdk/internal/image_resolver.h"
 #include "sdk/internal/port_reservation.h"
+#include "sdk/internal/restart_policy.h"
+#include "sdk/internal/runc_container_launcher.h"
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -18,6 +27,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kCodeCancelled = 1;
+constexpr int kCodeInvalidArgument = 3;
 constexpr int kCodeReplicaFailed = 3;
 constexpr int kCodeDeadlineExceeded = 4;
 constexpr int kCodeInternal = 13;
@@ -30,6 +40,42 @@ Clock::time_point DeadlineAfter(absl::Duration d) {
   if (d >= kForever) return Clock::time_point::max();
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(
                             absl::ToChronoNanoseconds(std::max(d, absl::ZeroDuration())));
+}
+
+// The images of a job's container-mode pools, each resolved and unpacked
+// once: imageUri -> (config, rootfs).
+struct JobImage {
+  oci::ImageConfig config;
+  std::filesystem::path rootfs;
+};
+
+absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
+    const std::vector<ReplicaPlan>& plans, const std::filesystem::path& home,
+    const std::map<std::string, std::string>& environment) {
+  std::map<std::string, JobImage> images;
+  ImageResolver resolver(home, RegistryImagePuller(environment));
+  packager::unpack::RootfsCache cache(home / "rootfs");
+  for (const ReplicaPlan& plan : plans) {
+    if (plan.image_uri.empty() || images.contains(plan.image_uri)) continue;
+    absl::StatusOr<ResolvedImage> resolved = resolver.Resolve(plan.image_uri);
+    if (!resolved.ok()) {
+      return absl::Status(resolved.status().code(),
+                          absl::StrCat(plan.program_field, ": ", resolved.status().message()));
+    }
+    absl::StatusOr<std::filesystem::path> rootfs = cache.Get(resolved->layout, resolved->image);
+    if (!rootfs.ok()) {
+      return absl::Status(rootfs.status().code(),
+                          absl::StrCat(plan.program_field, ": unpacking \"", plan.image_uri,
+                                       "\": ", rootfs.status().message()));
+    }
+    images.emplace(plan.image_uri, JobImage{*resolved->image.config, *rootfs});
+  }
+  return images;
+}
+
+// Replica names are [a-z0-9-], job ids digits (or a user's valid id).
+std::string ContainerId(const std::string& job_id, const std::string& replica) {
+  return absl::StrCat("trainpkg-", job_id, "-", replica);
 }
 
 }  // namespace
@@ -70,10 +116,31 @@ bool LocalProcessBackend::CancelRequested() {
 
 void LocalProcessBackend::Supervise() {
   recorder_->SetState(jobspec::JobState::kPending);
-  std::optional<jobspec::RpcStatus> failure = StartReplicas();
+  std::optional<jobspec::RpcStatus> failure;
   Outcome outcome = Outcome::kFailed;
-  if (!failure.has_value()) {
+  const int restart_budget = JobRestartBudget(config_.spec);
+  for (int restarts = 0;; ++restarts) {
+    failure = StartReplicas();
+    if (failure.has_value()) {
+      outcome = Outcome::kFailed;
+      break;
+    }
     outcome = CancelRequested() ? Outcome::kCancelled : Monitor(failure);
+    const bool replica_failed =
+        outcome == Outcome::kFailed && failure.has_value() && failure->code == kCodeReplicaFailed;
+    if (!replica_failed || restarts >= restart_budget) break;
+    // restartJobOnWorkerRestart: stop every replica and start the job again.
+    std::string line = absl::StrCat(failure->message, " Restarting all replicas (restart ",
+                                    restarts + 1, " of at most ", restart_budget, ").");
+    TP_LOG(INFO, "job {}: {}", config_.job_id, line);
+    if (config_.live != nullptr) config_.live->WriteLine("", line);
+    Stop();
+    for (Replica& replica : replicas_) {
+      if (replica.running != nullptr) replica.running->Finish();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    replicas_.clear();
+    exits_ = 0;
   }
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
   Stop();
@@ -115,8 +182,36 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     replicas_[i].details.address = address;
     replicas_[i].details.argv = plans[i].argv;
   }
+  std::vector<std::vector<std::string>> gpu_slices;
+  if (absl::StatusOr<std::vector<std::vector<std::string>>> slices =
+          AssignGpus(plans, LocalGpus(config_.environment));
+      slices.ok()) {
+    gpu_slices = *std::move(slices);
+  } else {
+    return jobspec::RpcStatus{.code = kCodeInvalidArgument,
+                              .message = std::string(slices.status().message())};
+  }
+  absl::StatusOr<std::map<std::string, JobImage>> images =
+      PrepareImages(plans, config_.store.home(), config_.environment);
+  if (!images.ok()) {
+    return jobspec::RpcStatus{.code = kCodeInvalidArgument,
+                              .message = std::string(images.status().message())};
+  }
   std::vector<ProcessSpec> specs;
-  for (const ReplicaPlan& plan : plans) {
+  // Container-mode replicas: the runc container each one runs.
+  std::vector<std::optional<RuncContainer>> containers(plans.size());
+  // Removes the bundles of containers never started (from index `from` on).
+  auto discard_bundles = [&containers](size_t from) {
+    for (size_t i = from; i < containers.size(); ++i) {
+      std::error_code ec;
+      if (containers[i].has_value()) std::filesystem::remove_all(containers[i]->bundle_dir, ec);
+    }
+  };
+  std::vector<std::filesystem::path> bind_mounts;
+  const std::string& output = config_.spec.base_output_directory;
+  if (!output.empty() && output.find("://") == std::string::npos) bind_mounts.push_back(output);
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const ReplicaPlan& plan = plans[i];
     absl::StatusOr<std::map<std::string, std::string>> cluster_env =
         jobspec::MakeClusterEnv(jobspec::ClusterEnvRequest{.spec = config_.spec,
                                                            .job_id = config_.job_id,
@@ -125,10 +220,36 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
                                                            .addresses = addresses,
                                                            .replica = plan.ref});
     if (!cluster_env.ok()) {
+      discard_bundles(0);
       return jobspec::RpcStatus{
           .code = kCodeInternal,
           .message = absl::StrCat("Making the environment of replica ", plan.ref.Name(), ": ",
                                   cluster_env.status().message())};
+    }
+    if (!gpu_slices[i].empty()) {
+      cluster_env->insert_or_assign("CUDA_VISIBLE_DEVICES", absl::StrJoin(gpu_slices[i], ","));
+    }
+    if (!plan.image_uri.empty()) {
+      const JobImage& image = images->at(plan.image_uri);
+      absl::StatusOr<RuncContainer> container = PrepareContainerReplica(ContainerReplicaRequest{
+          .plan = &plan,
+          .image = &image.config,
+          .rootfs = image.rootfs,
+          .container_id = ContainerId(config_.job_id, plan.ref.Name()),
+          .bundle_dir = config_.store.JobDir(config_.job_id) / "containers" / plan.ref.Name(),
+          .cluster_env = *std::move(cluster_env),
+          .bind_mounts = bind_mounts,
+          .devices = GpuDevices(gpu_slices[i]),
+          .runc_env = config_.environment,
+      });
+      if (!container.ok()) {
+        discard_bundles(0);
+        return jobspec::RpcStatus{.code = kCodeInvalidArgument,
+                                  .message = std::string(container.status().message())};
+      }
+      specs.push_back(RuncRunSpec(plan.ref.Name(), *container));
+      containers[i] = *std::move(container);
+      continue;
     }
     ProcessSpec spec{.name = plan.ref.Name(),
                      .program = plan.program,
@@ -141,14 +262,24 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   ports->Release();
   // RUNNING from the first spawn on (Vertex's startTime), so no replica
   // output precedes it and short jobs get a true duration.
-  if (CancelRequested()) return std::nullopt;
+  if (CancelRequested()) {
+    discard_bundles(0);
+    return std::nullopt;
+  }
   recorder_->SetState(jobspec::JobState::kRunning);
   for (size_t i = 0; i < specs.size(); ++i) {
-    if (CancelRequested()) return std::nullopt;
+    if (CancelRequested()) {
+      discard_bundles(i);
+      return std::nullopt;
+    }
+    std::optional<RuncContainerLauncher> runc;
+    if (containers[i].has_value()) runc.emplace(config_.launcher, *containers[i]);
+    ProcessLauncher& launcher = runc.has_value() ? *runc : *config_.launcher;
     absl::StatusOr<std::unique_ptr<RunningReplica>> running = RunningReplica::Start(
-        *config_.launcher, specs[i], config_.store.LogFile(config_.job_id, specs[i].name),
-        config_.live, [this, i](ExitStatus status) { OnExit(i, status); });
+        launcher, specs[i], config_.store.LogFile(config_.job_id, specs[i].name), config_.live,
+        [this, i](ExitStatus status) { OnExit(i, status); });
     if (!running.ok()) {
+      discard_bundles(i + 1);
       return jobspec::RpcStatus{
           .code = kCodeReplicaFailed,
           .message = absl::StrCat("The replica ", specs[i].name,

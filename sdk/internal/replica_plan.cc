@@ -35,14 +35,22 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
     }
     const jobspec::ContainerSpec& container = *pool_spec.container_spec;
     std::optional<std::string_view> executable = LocalImagePath(container.image_uri);
-    if (!executable.has_value() || executable->empty()) {
-      return absl::UnimplementedError(absl::StrCat(
-          PoolField(pool), ".containerSpec.imageUri: \"", container.image_uri,
-          "\" is a container image; container images run under runc in a later release. "
-          "\"local:<path>\" runs an executable directly as a host process"));
+    if (executable.has_value() && executable->empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(PoolField(pool),
+                       ".containerSpec.imageUri: \"local:\" needs the path of an executable, e.g. "
+                       "\"local:/usr/bin/trainer\""));
     }
     ReplicaPlan plan;
-    if (container.command.empty()) {
+    if (pool_spec.machine_spec.has_value()) {
+      plan.accelerator_count = pool_spec.machine_spec->accelerator_count;
+    }
+    if (!executable.has_value()) {
+      plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.imageUri");
+      plan.image_uri = container.image_uri;
+      plan.command = container.command;
+      plan.args = container.args;
+    } else if (container.command.empty()) {
       plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.imageUri");
       plan.program = std::string(*executable);
       plan.argv = {plan.program};
@@ -51,7 +59,9 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
       plan.program = container.command[0];
       plan.argv = container.command;
     }
-    plan.argv.insert(plan.argv.end(), container.args.begin(), container.args.end());
+    if (executable.has_value()) {
+      plan.argv.insert(plan.argv.end(), container.args.begin(), container.args.end());
+    }
     plan.env = container.env;
     for (int64_t index = 0; index < pool_spec.replica_count; ++index) {
       plan.ref = jobspec::ReplicaRef{.pool = static_cast<int>(pool), .index = index};
@@ -73,6 +83,7 @@ void AbsolutizeLocalImages(jobspec::CustomJobSpec& spec, const std::filesystem::
 
 absl::Status CheckExecutables(const std::vector<ReplicaPlan>& plans, std::string_view path_env) {
   for (const ReplicaPlan& plan : plans) {
+    if (!plan.image_uri.empty()) continue;
     absl::StatusOr<std::string> found = FindExecutable(plan.program, path_env);
     if (!found.ok()) {
       return absl::Status(found.status().code(),

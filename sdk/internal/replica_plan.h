@@ -1,5 +1,8 @@
-// What each replica of a process-mode local job executes, derived from the
-// job spec: every replica of every non-placeholder pool, pools in order.
+// What each replica of a local job executes, derived from the job spec:
+// every replica of every non-placeholder pool, pools in order. A pool whose
+// imageUri is "local:PATH" runs PATH as a host process (process mode); any
+// other imageUri names a container image that runs under runc (container
+// mode), whose argv is only known once the image config is read.
 #ifndef TRAINPKG_SDK_INTERNAL_REPLICA_PLAN_H_
 #define TRAINPKG_SDK_INTERNAL_REPLICA_PLAN_H_
 
@@ -20,16 +23,23 @@ struct ReplicaPlan {
   jobspec::ReplicaRef ref;
   std::string program_field;         // where `program` came from, e.g.
                                      // "jobSpec.workerPoolSpecs[1].containerSpec.imageUri"
-  std::string program;               // the local: executable, or containerSpec.command[0]
-  std::vector<std::string> argv;     // command, or [executable], then args
+  std::string program;               // process mode: the local: executable, or command[0]
+  std::vector<std::string> argv;     // process mode: command, or [executable], then args
   std::vector<jobspec::EnvVar> env;  // containerSpec.env, expanded at start
+  // Container mode only (image_uri non-empty): the image and the
+  // containerSpec overrides of its Entrypoint (command) and Cmd (args).
+  std::string image_uri;
+  std::vector<std::string> command;
+  std::vector<std::string> args;
+  int32_t accelerator_count = 0;  // machineSpec.acceleratorCount
 };
 
 // "local:/abs/exe" -> "/abs/exe"; nullopt for any other image URI.
 std::optional<std::string_view> LocalImagePath(std::string_view image_uri);
 
-// Unimplemented, naming the field, for container images (they run under runc
-// in a later release) and pythonPackageSpec pools.
+// Unimplemented, naming the field, for pythonPackageSpec pools;
+// InvalidArgument for a pool without containerSpec or with "local:" and no
+// path.
 absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSpec& spec);
 
 // Rewrites each relative "local:path" as "local:<cwd>/path".
@@ -37,6 +47,8 @@ void AbsolutizeLocalImages(jobspec::CustomJobSpec& spec, const std::filesystem::
 
 // NotFound / PermissionDenied, naming the field, when a replica's program
 // cannot be executed; a program without '/' is looked up on `path_env`.
+// Container-mode plans are not checked here (their image is resolved when
+// the job starts).
 absl::Status CheckExecutables(const std::vector<ReplicaPlan>& plans, std::string_view path_env);
 
 }  // namespace trainpkg::sdk::internal

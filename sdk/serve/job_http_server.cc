@@ -13,6 +13,8 @@ namespace trainpkg::sdk::serve {
 namespace {
 
 constexpr char kParent[] = R"(/v1/projects/([^/]+)/locations/([^/]+)/customJobs)";
+constexpr char kTuningParent[] =
+    R"(/v1/projects/([^/]+)/locations/([^/]+)/hyperparameterTuningJobs)";
 
 void Send(httplib::Response& res, const RestReply& reply) {
   res.status = reply.status;
@@ -55,6 +57,13 @@ void JobHttpServer::Stop() {
 absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobService& service,
                                                                     const std::string& host,
                                                                     int port) {
+  return Start(service, nullptr, host, port);
+}
+
+absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobService& service,
+                                                                    LocalTuningJobService* tuning,
+                                                                    const std::string& host,
+                                                                    int port) {
   if (!IsLoopbackHost(host)) {
     return absl::InvalidArgumentError(fmt::format(
         "--host {}: the job service runs executables for anyone who can reach it and has no "
@@ -85,6 +94,21 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobServ
                 Send(res, service.CancelCustomJob(req.matches[1].str(), req.matches[2].str(),
                                                   req.matches[3].str()));
               });
+  if (tuning != nullptr) {
+    server.Post(kTuningParent, [tuning](const httplib::Request& req, httplib::Response& res) {
+      Send(res, tuning->Create(req.matches[1].str(), req.matches[2].str(), req.body));
+    });
+    server.Get(kTuningParent, [tuning](const httplib::Request& req, httplib::Response& res) {
+      Send(res, tuning->List(req.matches[1].str(), req.matches[2].str()));
+    });
+    server.Get(kTuningParent + id, [tuning](const httplib::Request& req, httplib::Response& res) {
+      Send(res, tuning->Get(req.matches[1].str(), req.matches[2].str(), req.matches[3].str()));
+    });
+    server.Post(kTuningParent + id + ":cancel", [tuning](const httplib::Request& req,
+                                                         httplib::Response& res) {
+      Send(res, tuning->Cancel(req.matches[1].str(), req.matches[2].str(), req.matches[3].str()));
+    });
+  }
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     absl::Status status =

@@ -5,6 +5,8 @@
 //   GET    /v1/projects/{p}/locations/{l}/customJobs/{id}       get
 //   DELETE /v1/projects/{p}/locations/{l}/customJobs/{id}       delete
 //   POST   /v1/projects/{p}/locations/{l}/customJobs/{id}:cancel
+// and, when a LocalTuningJobService is given, the same create/list/get and
+// :cancel under /v1/projects/{p}/locations/{l}/hyperparameterTuningJobs.
 // Any other path is a 404 google.rpc.Status. Authorization headers are
 // accepted and not checked: the server only listens on loopback addresses.
 #ifndef TRAINPKG_SDK_SERVE_JOB_HTTP_SERVER_H_
@@ -15,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "sdk/serve/local_job_service.h"
+#include "sdk/serve/local_tuning_job_service.h"
 
 namespace trainpkg::sdk::serve {
 
@@ -27,6 +30,11 @@ class JobHttpServer {
   // threads. InvalidArgument for a host that is not loopback, Unavailable
   // when the address cannot be bound. `service` must outlive the server.
   static absl::StatusOr<std::unique_ptr<JobHttpServer>> Start(LocalJobService& service,
+                                                              const std::string& host, int port);
+  // Also serves hyperparameterTuningJobs from `tuning` (nullptr: not served),
+  // which must outlive the server.
+  static absl::StatusOr<std::unique_ptr<JobHttpServer>> Start(LocalJobService& service,
+                                                              LocalTuningJobService* tuning,
                                                               const std::string& host, int port);
   ~JobHttpServer();  // Stop()
 

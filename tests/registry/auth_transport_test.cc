@@ -113,6 +113,28 @@ TEST_F(AuthFlowTest, ARejectedTokenIsFetchedAgainOnce) {
   EXPECT_EQ(inner_->requests().back().headers.Get("Authorization"), "Bearer good-2");
 }
 
+TEST_F(AuthFlowTest, AFirstTokenRefusedAtOnceIsReplacedOnceThenThe401IsTheAnswer) {
+  auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
+  revoked_ = "Bearer good-1";
+  auto replaced = t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  ASSERT_TRUE(replaced.ok()) << replaced.status();
+  EXPECT_EQ(replaced->status, 200);
+  EXPECT_EQ(TokenRequests(), 2);
+
+  auto other = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
+  inner_->SetHandler([this](const RecordedRequest& r) -> absl::StatusOr<HttpResponse> {
+    if (absl::StartsWith(r.url, "https://auth.test/token")) return TokenServer(r);
+    return Response(401, R"({"errors":[{"code":"DENIED","message":"never"}]})",
+                    {{"WWW-Authenticate", kBearerChallenge}});
+  });
+  size_t before = inner_->requests().size();
+  auto refused = other.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  EXPECT_EQ(refused->status, 401);
+  EXPECT_EQ(inner_->requests().size() - before, 5u)
+      << "request, token, request, token, request: two answers at most";
+}
+
 TEST_F(AuthFlowTest, PushScopesAskForPullPushFirstThenTheChallengeScope) {
   auto t = Transport({.username = "user", .password = "pw"}, PushScopes("app", {"base"}));
   ASSERT_EQ(t.Send(MakeRequest("POST", "https://r/v2/app/blobs/uploads/", true))->status, 200);

@@ -184,6 +184,47 @@ TEST_F(PushPullTest, PushesRepushesMountsAndPullsBackByteIdentical) {
   EXPECT_THAT(Actions(*repull), Each(BlobAction::kExists));
 }
 
+TEST_F(PushPullTest, BlobLocationCacheMountsIntoAnotherRepository) {
+  oci::Layout src = NewLayout("src");
+  auto image = WriteTestImage(src, "v1", {PseudoRandomBytes(100 * 1024, 31)});
+  ASSERT_TRUE(image.ok()) << image.status();
+  BlobLocations locations;
+  PushOptions options;
+  options.locations = &locations;
+  auto first = PushImage(*client_, src, "v1", Ref("cache/one:v1"), options);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_THAT(locations.Find(image->layers[0].digest, server_.host()),
+              ElementsAre(Ref("cache/one").repository));
+
+  int posts_before = fault_->upload_posts;
+  auto second = PushImage(*client_, src, "v1", Ref("cache/two:v1"), options);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_THAT(Actions(*second), Each(BlobAction::kMounted));
+  EXPECT_THAT(second->blobs, Each(Field(&BlobReport::source, "cache/one")));
+  EXPECT_EQ(fault_->upload_posts, posts_before) << "nothing was uploaded";
+
+  BlobLocations pulled_from;
+  oci::Layout dst = NewLayout("dst");
+  PullOptions pull;
+  pull.locations = &pulled_from;
+  ASSERT_TRUE(PullImage(*client_, Ref("cache/two:v1"), dst, "v1", pull).ok());
+  EXPECT_THAT(pulled_from.Find(image->config.digest, server_.host()),
+              ElementsAre(Ref("cache/two").repository));
+
+  // A stale entry (the blob is not in that repository) costs a refused
+  // mount, then the upload.
+  BlobLocations stale;
+  stale.Record(image->layers[0].digest, Ref("cache/nothing-here").repository);
+  oci::Layout fresh = NewLayout("fresh");
+  auto other = WriteTestImage(fresh, "v1", {PseudoRandomBytes(10 * 1024, 32)});
+  ASSERT_TRUE(other.ok());
+  stale.Record(other->layers[0].digest, Ref("cache/nothing-here").repository);
+  options.locations = &stale;
+  auto uploaded = PushImage(*client_, fresh, "v1", Ref("cache/three:v1"), options);
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status();
+  EXPECT_THAT(Actions(*uploaded), Each(BlobAction::kPushed));
+}
+
 TEST_F(PushPullTest, SkopeoReadsAndCopiesWhatWePush) {
   oci::Layout src = NewLayout("src");
   auto image = WriteTestImage(src, "v1", {PseudoRandomBytes(64 * 1024, 3)});

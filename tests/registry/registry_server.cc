@@ -17,6 +17,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/internal/subprocess.h"
+#include "tests/registry/run_tool.h"
 
 extern char** environ;
 
@@ -49,20 +50,6 @@ bool Accepts(int port) {
   return ok;
 }
 
-absl::Status Run(const std::vector<std::string>& argv) {
-  std::optional<std::filesystem::path> exe =
-      internal::FindInPath(argv[0], "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-  if (!exe) return absl::NotFoundError(argv[0] + " is not installed");
-  std::vector<std::string> args = argv;
-  args[0] = exe->string();
-  TP_ASSIGN_OR_RETURN(internal::SubprocessResult r,
-                      internal::RunSubprocess(args, "", absl::Seconds(30)));
-  if (r.exit_code != 0) {
-    return absl::InternalError(fmt::format("{} failed ({}): {}", argv[0], r.exit_code, r.err));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 RegistryServer::~RegistryServer() { Stop(); }
@@ -86,19 +73,26 @@ http:
   if (options.tls) {
     std::filesystem::path cert = dir_ / "cert.pem";
     std::filesystem::path key = dir_ / "key.pem";
-    TP_RETURN_IF_ERROR(
-        Run({"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-             "-nodes", "-days", "2", "-keyout", key.string(), "-out", cert.string(), "-subj",
-             "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"}));
+    TP_RETURN_IF_ERROR(RunTool({"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                                "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-keyout",
+                                key.string(), "-out", cert.string(), "-subj", "/CN=127.0.0.1",
+                                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"})
+                           .status());
     std::filesystem::create_directories(certs_dir() / host());
     std::filesystem::copy_file(cert, certs_dir() / host() / "ca.crt");
     config += fmt::format("  tls: {{certificate: {}, key: {}}}\n", cert.string(), key.string());
   }
   if (!options.htpasswd_user.empty()) {
     std::filesystem::path file = dir_ / "htpasswd";
-    TP_RETURN_IF_ERROR(
-        Run({"htpasswd", "-Bbc", file.string(), options.htpasswd_user, options.htpasswd_password}));
+    TP_RETURN_IF_ERROR(RunTool({"htpasswd", "-Bbc", file.string(), options.htpasswd_user,
+                                options.htpasswd_password})
+                           .status());
     config += fmt::format("auth:\n  htpasswd: {{realm: basic-realm, path: {}}}\n", file.string());
+  } else if (options.token.has_value()) {
+    config += fmt::format(
+        "auth:\n  token: {{realm: \"{}\", service: {}, issuer: {}, rootcertbundle: {}}}\n",
+        options.token->realm, options.token->service, options.token->issuer,
+        options.token->root_cert_bundle.string());
   }
   TP_RETURN_IF_ERROR(base::WriteFileAtomic(dir_ / "config.yml", config));
 

@@ -8,17 +8,30 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 
 namespace trainpkg::registry::testing {
 
+// The registry's own token authentication (distribution's `auth: token:`):
+// clients get a bearer token from `realm`; tokens must come from `issuer`,
+// name `service` as audience and be signed by a key whose certificate
+// chains to a certificate in `root_cert_bundle`.
+struct RegistryTokenAuth {
+  std::string realm;
+  std::string service;
+  std::string issuer;
+  std::filesystem::path root_cert_bundle;
+};
+
 struct RegistryServerOptions {
   std::string htpasswd_user{};  // non-empty: require basic auth
   std::string htpasswd_password{};
   bool tls = false;
-  bool relative_urls = false;  // Location headers without scheme://host
+  bool relative_urls = false;                // Location headers without scheme://host
+  std::optional<RegistryTokenAuth> token{};  // used when htpasswd_user is empty
 };
 
 class RegistryServer {

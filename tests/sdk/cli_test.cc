@@ -142,14 +142,15 @@ TEST_F(CliTest, InvalidConfigExitsTwoNamingTheField) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("replicaCont"));
 
-  result =
-      Run({"run", "--worker-pool-spec=machine-type=n1-standard-4,container-image-uri=gcr.io/x"});
-  EXPECT_EQ(result.exit_code, 2);
-  EXPECT_THAT(result.err, HasSubstr("runc"));
-
   result = Run({"run", "--no-such-flag"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(home() / "jobs"));
+
+  // A container image that cannot be found fails the job (exit 1), naming it.
+  result = Run({"run", "--worker-pool-spec=machine-type=n1-standard-4,container-image-uri=oci:" +
+                           (home() / "no-layout").string()});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.out + result.err, HasSubstr("containerSpec.imageUri: image \"oci:"));
 }
 
 TEST_F(CliTest, RunsAJobAndTheJobsCommandsShowIt) {

@@ -194,8 +194,8 @@ TEST_F(CustomJobTest, InvalidJobsFailBeforeAnythingRuns) {
   EXPECT_THAT(status.message(), HasSubstr("workerPoolSpecs[0].replicaCount"));
 
   spec = MakeJob("/bin/true", {{1, {}}});
-  spec.job_spec.worker_pool_specs[0].container_spec->image_uri = "gcr.io/p/trainer:1";
-  EXPECT_EQ(CustomJob::Create(spec, Options()).status().code(), absl::StatusCode::kUnimplemented);
+  spec.job_spec.worker_pool_specs[0].container_spec->image_uri = "local:";
+  EXPECT_EQ(CustomJob::Create(spec, Options()).status().code(), absl::StatusCode::kInvalidArgument);
 
   CustomJobOptions options = Options();
   options.job_id = "9-not-valid";

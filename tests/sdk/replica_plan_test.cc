@@ -34,14 +34,25 @@ TEST(ReplicaPlanTest, CommandReplacesTheEntrypoint) {
   EXPECT_THAT((*plans)[0].argv, ElementsAre("sh", "-c", "echo", "a"));
 }
 
-TEST(ReplicaPlanTest, ContainerImagesAndPythonPackagesAreUnimplemented) {
-  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {}}, {1, {}}});
+TEST(ReplicaPlanTest, ContainerImagesRunInContainerModeAndPythonPackagesAreUnimplemented) {
+  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {}}, {1, {"--epochs=2"}}});
   job.job_spec.worker_pool_specs[1].container_spec->image_uri = "us-docker.pkg.dev/p/r/img:1";
+  job.job_spec.worker_pool_specs[1].container_spec->command = {"python3"};
+  absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
+  ASSERT_TRUE(plans.ok()) << plans.status();
+  EXPECT_TRUE((*plans)[0].image_uri.empty());
+  const ReplicaPlan& container = (*plans)[1];
+  EXPECT_EQ(container.image_uri, "us-docker.pkg.dev/p/r/img:1");
+  EXPECT_EQ(container.program_field, "jobSpec.workerPoolSpecs[1].containerSpec.imageUri");
+  EXPECT_THAT(container.command, ElementsAre("python3"));
+  EXPECT_THAT(container.args, ElementsAre("--epochs=2"));
+  // Container images are resolved when the job starts, not checked here.
+  EXPECT_TRUE(CheckExecutables({container}, "").ok());
+
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "local:";
   absl::Status status = PlanReplicas(job.job_spec).status();
-  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("jobSpec.workerPoolSpecs[1].containerSpec.imageUri"));
-  EXPECT_THAT(status.message(), HasSubstr("runc"));
-  EXPECT_THAT(status.message(), HasSubstr("local:"));
 
   jobspec::WorkerPoolSpec& pool = job.job_spec.worker_pool_specs[1];
   pool.container_spec.reset();

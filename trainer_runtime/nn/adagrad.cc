@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/optimizer_updates.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -20,7 +20,7 @@ Adagrad::Adagrad(AdagradOptions options)
     : Optimizer(options.learning_rate, 1, options.initial_accumulator_value), options_(options) {}
 
 void Adagrad::Update(int64_t n, float* value, const float* grad, float* state, int64_t /*step*/) {
-  cpu::AdagradUpdate(n, learning_rate(), options_.epsilon, value, grad, state);
+  kernels::AdagradUpdate(update_device(), n, learning_rate(), options_.epsilon, value, grad, state);
 }
 
 }  // namespace trainpkg::nn

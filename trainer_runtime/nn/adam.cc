@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/optimizer_updates.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -21,8 +21,8 @@ absl::StatusOr<std::unique_ptr<Adam>> Adam::Create(AdamOptions options) {
 Adam::Adam(AdamOptions options) : Optimizer(options.learning_rate, 2, 0.0f), options_(options) {}
 
 void Adam::Update(int64_t n, float* value, const float* grad, float* state, int64_t step) {
-  cpu::AdamUpdate(n, learning_rate(), options_.beta_1, options_.beta_2, options_.epsilon, step,
-                  value, grad, state, state + n);
+  kernels::AdamUpdate(update_device(), n, learning_rate(), options_.beta_1, options_.beta_2,
+                      options_.epsilon, step, value, grad, state, state + n);
 }
 
 }  // namespace trainpkg::nn

@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/losses.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -23,11 +23,18 @@ absl::StatusOr<float> BinaryCrossEntropy(const Tensor& logits, std::span<const f
   const float scale = 1.0f / static_cast<float>(n);
   float* grad = nullptr;
   if (logits_grad != nullptr) {
-    logits_grad->Resize(logits.shape());
+    logits_grad->Resize(logits.shape(), logits.device());
     grad = logits_grad->data();
   }
-  const double total =
-      cpu::BinaryCrossEntropyFromLogits(n, logits.data(), targets.data(), scale, grad);
+  const float* target_data = targets.data();
+  Tensor device_targets;  // the targets next to GPU logits
+  if (logits.device() == Device::kCuda) {
+    device_targets.Resize(logits.shape(), Device::kCuda);
+    device_targets.CopyFromHost(targets);
+    target_data = device_targets.data();
+  }
+  const double total = kernels::BinaryCrossEntropyFromLogits(logits.device(), n, logits.data(),
+                                                             target_data, scale, grad);
   return static_cast<float>(total / static_cast<double>(n));
 }
 

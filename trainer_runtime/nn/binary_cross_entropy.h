@@ -16,7 +16,8 @@ namespace trainpkg::nn {
 // and targets z (one per logit, in [0, 1]). When logits_grad is not null it
 // is resized to logits' shape and receives (sigmoid(x) - z) / num_elements.
 // InvalidArgument for an empty input, a count mismatch or a target outside
-// [0, 1] (naming its index). REQUIRES: logits on the CPU.
+// [0, 1] (naming its index). Logits on the CPU or a GPU (targets are host
+// memory, copied over; the gradient is written on the logits' device).
 absl::StatusOr<float> BinaryCrossEntropy(const Tensor& logits, std::span<const float> targets,
                                          Tensor* logits_grad = nullptr);
 

@@ -5,13 +5,11 @@
 #include "absl/status/status.h"
 #include "base/check.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/elementwise.h"
-#include "trainer_runtime/nn/cpu/gemm.h"
-#include "trainer_runtime/nn/cpu/im2col.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
-using cpu::Transpose;
+using kernels::Transpose;
 
 absl::StatusOr<std::unique_ptr<Conv2D>> Conv2D::Create(int64_t input_channels, int64_t filters,
                                                        int64_t kernel_height, int64_t kernel_width,
@@ -66,25 +64,28 @@ void Conv2D::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
   geometry_ = *g;
   const int64_t rows = g->batch * g->out_height * g->out_width;
   const int64_t patch = kernel_height_ * kernel_width_ * input_channels_;
-  columns_.Resize({rows, patch});
-  cpu::Im2Col(geometry_, input.data(), columns_.data());
-  cpu::Gemm(Transpose::kNo, Transpose::kNo, rows, filters_, patch, 1.0f, columns_.data(),
-            kernel_.value.data(), 0.0f, output->data());
-  if (options_.use_bias) cpu::AddRowVector(rows, filters_, bias_.value.data(), output->data());
+  const Device d = input.device();
+  columns_.Resize({rows, patch}, d);
+  kernels::Im2Col(d, geometry_, input.data(), columns_.data());
+  kernels::Gemm(d, Transpose::kNo, Transpose::kNo, rows, filters_, patch, 1.0f, columns_.data(),
+                kernel_.value.data(), 0.0f, output->data());
+  if (options_.use_bias)
+    kernels::AddRowVector(d, rows, filters_, bias_.value.data(), output->data());
 }
 
 void Conv2D::Backward(const Tensor& /*input*/, const Tensor& /*output*/, const Tensor& output_grad,
                       Tensor* input_grad) {
   const int64_t rows = columns_.dim(0);
   const int64_t patch = columns_.dim(1);
-  cpu::Gemm(Transpose::kYes, Transpose::kNo, patch, filters_, rows, 1.0f, columns_.data(),
-            output_grad.data(), 0.0f, kernel_.grad.data());
-  if (options_.use_bias) cpu::SumRows(rows, filters_, output_grad.data(), bias_.grad.data());
+  const Device d = columns_.device();
+  kernels::Gemm(d, Transpose::kYes, Transpose::kNo, patch, filters_, rows, 1.0f, columns_.data(),
+                output_grad.data(), 0.0f, kernel_.grad.data());
+  if (options_.use_bias) kernels::SumRows(d, rows, filters_, output_grad.data(), bias_.grad.data());
   if (input_grad == nullptr) return;
-  column_grads_.Resize({rows, patch});
-  cpu::Gemm(Transpose::kNo, Transpose::kYes, rows, patch, filters_, 1.0f, output_grad.data(),
-            kernel_.value.data(), 0.0f, column_grads_.data());
-  cpu::Col2Im(geometry_, column_grads_.data(), input_grad->data());
+  column_grads_.Resize({rows, patch}, d);
+  kernels::Gemm(d, Transpose::kNo, Transpose::kYes, rows, patch, filters_, 1.0f, output_grad.data(),
+                kernel_.value.data(), 0.0f, column_grads_.data());
+  kernels::Col2Im(d, geometry_, column_grads_.data(), input_grad->data());
 }
 
 std::vector<Parameter*> Conv2D::parameters() {

@@ -4,12 +4,11 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/elementwise.h"
-#include "trainer_runtime/nn/cpu/gemm.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
-using cpu::Transpose;
+using kernels::Transpose;
 
 absl::StatusOr<std::unique_ptr<Dense>> Dense::Create(int64_t input_units, int64_t units,
                                                      DenseOptions options) {
@@ -39,20 +38,23 @@ absl::StatusOr<Shape> Dense::OutputShape(const Shape& input_shape) const {
 
 void Dense::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
   const int64_t batch = input.dim(0);
-  cpu::Gemm(Transpose::kNo, Transpose::kNo, batch, units_, input_units_, 1.0f, input.data(),
-            kernel_.value.data(), 0.0f, output->data());
-  if (options_.use_bias) cpu::AddRowVector(batch, units_, bias_.value.data(), output->data());
+  const Device d = input.device();
+  kernels::Gemm(d, Transpose::kNo, Transpose::kNo, batch, units_, input_units_, 1.0f, input.data(),
+                kernel_.value.data(), 0.0f, output->data());
+  if (options_.use_bias)
+    kernels::AddRowVector(d, batch, units_, bias_.value.data(), output->data());
 }
 
 void Dense::Backward(const Tensor& input, const Tensor& /*output*/, const Tensor& output_grad,
                      Tensor* input_grad) {
   const int64_t batch = input.dim(0);
-  cpu::Gemm(Transpose::kYes, Transpose::kNo, input_units_, units_, batch, 1.0f, input.data(),
-            output_grad.data(), 0.0f, kernel_.grad.data());
-  if (options_.use_bias) cpu::SumRows(batch, units_, output_grad.data(), bias_.grad.data());
+  const Device d = input.device();
+  kernels::Gemm(d, Transpose::kYes, Transpose::kNo, input_units_, units_, batch, 1.0f, input.data(),
+                output_grad.data(), 0.0f, kernel_.grad.data());
+  if (options_.use_bias) kernels::SumRows(d, batch, units_, output_grad.data(), bias_.grad.data());
   if (input_grad != nullptr) {
-    cpu::Gemm(Transpose::kNo, Transpose::kYes, batch, input_units_, units_, 1.0f,
-              output_grad.data(), kernel_.value.data(), 0.0f, input_grad->data());
+    kernels::Gemm(d, Transpose::kNo, Transpose::kYes, batch, input_units_, units_, 1.0f,
+                  output_grad.data(), kernel_.value.data(), 0.0f, input_grad->data());
   }
 }
 

@@ -1,6 +1,6 @@
 // Where a tensor's storage lives. Every tensor carries its device so kernels
-// can be chosen per tensor: the CPU kernels (nn/cpu/, OpenBLAS) today, the
-// CUDA kernels (nn/cuda/, cuBLAS) with the same signatures when they land.
+// are chosen per tensor (nn/internal/kernels.h): the CPU kernels (nn/cpu/,
+// OpenBLAS) or the CUDA kernels (nn/cuda/, cuBLAS) with the same signatures.
 #ifndef TRAINPKG_TRAINER_RUNTIME_NN_DEVICE_H_
 #define TRAINPKG_TRAINER_RUNTIME_NN_DEVICE_H_
 

@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/elementwise.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -29,29 +29,47 @@ absl::StatusOr<Shape> Dropout::OutputShape(const Shape& input_shape) const {
   return input_shape;
 }
 
+absl::Status Dropout::RestoreRngState(std::span<const uint64_t> state) {
+  if (!rng_.RestoreState(state)) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: {} numbers are not a generator state (want {} from a checkpoint of this "
+                    "build)",
+                    label(), state.size(), rng_.State().size()));
+  }
+  return absl::OkStatus();
+}
+
 void Dropout::Forward(const Tensor& input, bool training, Tensor* output) {
   masked_ = training && rate_ > 0.0f;
   if (!masked_) {
-    std::copy_n(input.data(), input.num_elements(), output->data());
+    kernels::CopyValues(input.device(), input.num_elements(), input.data(), output->data());
     return;
   }
-  mask_.Resize(input.shape());
+  // The mask is drawn on the host (the same masks on every device), then
+  // copied next to a GPU input.
+  const bool on_host = input.device() == Device::kCpu;
+  Tensor& drawn = on_host ? mask_ : host_mask_;
+  drawn.Resize(input.shape(), Device::kCpu);
   const float scale = 1.0f / (1.0f - rate_);
-  float* mask = mask_.data();
-  for (int64_t i = 0; i < mask_.num_elements(); ++i) {
-    mask[i] = rng_.Uniform01() >= rate_ ? scale : 0.0f;
+  for (float& m : drawn.values()) m = rng_.Uniform01() >= rate_ ? scale : 0.0f;
+  if (!on_host) {
+    mask_.Resize(input.shape(), input.device());
+    mask_.CopyFromHost(host_mask_.values());
   }
-  cpu::Multiply(input.num_elements(), input.data(), mask, output->data());
+  kernels::Multiply(input.device(), input.num_elements(), input.data(), mask_.data(),
+                    output->data());
 }
 
 void Dropout::Backward(const Tensor& /*input*/, const Tensor& /*output*/, const Tensor& output_grad,
                        Tensor* input_grad) {
   if (input_grad == nullptr) return;
   if (!masked_) {
-    std::copy_n(output_grad.data(), output_grad.num_elements(), input_grad->data());
+    kernels::CopyValues(output_grad.device(), output_grad.num_elements(), output_grad.data(),
+                        input_grad->data());
     return;
   }
-  cpu::Multiply(output_grad.num_elements(), output_grad.data(), mask_.data(), input_grad->data());
+  kernels::Multiply(output_grad.device(), output_grad.num_elements(), output_grad.data(),
+                    mask_.data(), input_grad->data());
 }
 
 }  // namespace trainpkg::nn

@@ -4,14 +4,16 @@
 //
 // The mask comes from the layer's own Rng (rng.h): value i of a forward pass
 // is kept when Uniform01() >= rate, drawn in row-major order, so the same
-// seed gives the same masks on every machine. Reseed restarts the sequence
-// (e.g. after restoring a checkpoint).
+// seed gives the same masks on every machine. Reseed restarts the sequence;
+// RngState / RestoreRngState carry it through a checkpoint.
 #ifndef TRAINPKG_TRAINER_RUNTIME_NN_DROPOUT_H_
 #define TRAINPKG_TRAINER_RUNTIME_NN_DROPOUT_H_
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "trainer_runtime/nn/layer.h"
@@ -39,13 +41,17 @@ class Dropout final : public Layer {
   // Restarts the mask sequence from `seed`.
   void Reseed(uint64_t seed) { rng_ = Rng(seed); }
 
+  std::vector<uint64_t> RngState() const override { return rng_.State(); }
+  absl::Status RestoreRngState(std::span<const uint64_t> state) override;
+
  private:
   Dropout(float rate, DropoutOptions options);
 
   float rate_;
   Rng rng_;
   bool masked_ = false;  // whether the last Forward applied mask_
-  Tensor mask_;          // 0 or 1 / (1 - rate) per value
+  Tensor mask_;          // 0 or 1 / (1 - rate) per value, on the input's device
+  Tensor host_mask_;     // for a GPU input: the mask as drawn on the host
 };
 
 }  // namespace trainpkg::nn

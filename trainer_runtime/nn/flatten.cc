@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -18,13 +19,14 @@ absl::StatusOr<Shape> Flatten::OutputShape(const Shape& input_shape) const {
 }
 
 void Flatten::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
-  std::copy_n(input.data(), input.num_elements(), output->data());
+  kernels::CopyValues(input.device(), input.num_elements(), input.data(), output->data());
 }
 
 void Flatten::Backward(const Tensor& /*input*/, const Tensor& /*output*/, const Tensor& output_grad,
                        Tensor* input_grad) {
   if (input_grad == nullptr) return;
-  std::copy_n(output_grad.data(), output_grad.num_elements(), input_grad->data());
+  kernels::CopyValues(output_grad.device(), output_grad.num_elements(), output_grad.data(),
+                      input_grad->data());
 }
 
 }  // namespace trainpkg::nn

@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/pooling.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -16,15 +16,15 @@ absl::StatusOr<Shape> GlobalAveragePooling2D::OutputShape(const Shape& input_sha
 }
 
 void GlobalAveragePooling2D::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
-  cpu::GlobalAveragePoolForward(input.dim(0), input.dim(1) * input.dim(2), input.dim(3),
-                                input.data(), output->data());
+  kernels::GlobalAveragePoolForward(input.device(), input.dim(0), input.dim(1) * input.dim(2),
+                                    input.dim(3), input.data(), output->data());
 }
 
 void GlobalAveragePooling2D::Backward(const Tensor& input, const Tensor& /*output*/,
                                       const Tensor& output_grad, Tensor* input_grad) {
   if (input_grad == nullptr) return;
-  cpu::GlobalAveragePoolBackward(input.dim(0), input.dim(1) * input.dim(2), input.dim(3),
-                                 output_grad.data(), input_grad->data());
+  kernels::GlobalAveragePoolBackward(input.device(), input.dim(0), input.dim(1) * input.dim(2),
+                                     input.dim(3), output_grad.data(), input_grad->data());
 }
 
 }  // namespace trainpkg::nn

@@ -7,11 +7,14 @@
 #ifndef TRAINPKG_TRAINER_RUNTIME_NN_LAYER_H_
 #define TRAINPKG_TRAINER_RUNTIME_NN_LAYER_H_
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "trainer_runtime/nn/parameter.h"
 #include "trainer_runtime/nn/rng.h"
@@ -39,7 +42,8 @@ class Layer {
   // Computes `output` from `input`; `training` turns on training-only
   // behaviour (dropout). Keeps what Backward needs.
   // REQUIRES: OutputShape(input.shape()) is ok and equals output->shape();
-  // both tensors are on the CPU.
+  // both tensors on the device of the layer's parameters (MoveParametersTo),
+  // whose kernels then run (nn/cpu/ or nn/cuda/).
   virtual void Forward(const Tensor& input, bool training, Tensor* output) = 0;
 
   // Given d(loss)/d(output), writes every parameter's gradient (overwriting)
@@ -56,6 +60,24 @@ class Layer {
   // Sets the parameters to their initial values, drawing from `rng` in the
   // order of parameters(). Layers without parameters draw nothing.
   virtual void InitializeParameters(Rng& /*rng*/) {}
+
+  // Moves every parameter's value and gradient to `device` (values kept).
+  // Tensor::To's errors, with nothing moved. Initialize parameters before
+  // moving them off the CPU (initialisers write host memory).
+  absl::Status MoveParametersTo(Device device);
+
+  // The state of the generator the layer draws from while training (Dropout's
+  // masks), saved in checkpoints so a resumed run draws what an uninterrupted
+  // one would; empty for layers that draw nothing.
+  virtual std::vector<uint64_t> RngState() const { return {}; }
+  // Continues from a state RngState() returned. InvalidArgument naming the
+  // layer, which is then unchanged, when `state` is not one; layers that
+  // draw nothing accept only an empty state.
+  virtual absl::Status RestoreRngState(std::span<const uint64_t> state) {
+    if (state.empty()) return absl::OkStatus();
+    return absl::InvalidArgumentError(std::string(label()) +
+                                      ": has no random number generator to restore");
+  }
 
  protected:
   explicit Layer(std::string name) : name_(std::move(name)) {}

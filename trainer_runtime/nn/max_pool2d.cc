@@ -5,7 +5,7 @@
 #include "absl/status/status.h"
 #include "base/check.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/pooling.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -50,14 +50,23 @@ void MaxPool2D::Forward(const Tensor& input, bool /*training*/, Tensor* output) 
   auto g = Geometry(input.shape());
   TP_CHECK(g.ok(), "{}", std::string(g.status().message()));
   geometry_ = *g;
-  argmax_.resize(static_cast<size_t>(output->num_elements()));
-  cpu::MaxPoolForward(geometry_, input.data(), output->data(), argmax_.data());
+  int64_t* argmax = nullptr;
+  if (input.device() == Device::kCpu) {
+    argmax_.resize(static_cast<size_t>(output->num_elements()));
+    argmax = argmax_.data();
+  } else {
+    argmax = device_argmax_.Reserve(output->num_elements());
+  }
+  kernels::MaxPoolForward(input.device(), geometry_, input.data(), output->data(), argmax);
 }
 
 void MaxPool2D::Backward(const Tensor& /*input*/, const Tensor& /*output*/,
                          const Tensor& output_grad, Tensor* input_grad) {
   if (input_grad == nullptr) return;
-  cpu::MaxPoolBackward(geometry_, output_grad.data(), argmax_.data(), input_grad->data());
+  const Device d = output_grad.device();
+  kernels::MaxPoolBackward(d, geometry_, output_grad.data(),
+                           d == Device::kCpu ? argmax_.data() : device_argmax_.data(),
+                           input_grad->data());
 }
 
 }  // namespace trainpkg::nn

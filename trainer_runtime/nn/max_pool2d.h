@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "trainer_runtime/nn/cuda/device_array.h"
 #include "trainer_runtime/nn/layer.h"
 #include "trainer_runtime/nn/window_geometry.h"
 
@@ -44,8 +45,11 @@ class MaxPool2D final : public Layer {
   int64_t pool_height_;
   int64_t pool_width_;
   MaxPool2DOptions options_;
-  WindowGeometry geometry_;      // of the last Forward
-  std::vector<int64_t> argmax_;  // of the last Forward
+  WindowGeometry geometry_;  // of the last Forward
+  // The flat input index of each output of the last Forward, in host or
+  // device memory as its input was.
+  std::vector<int64_t> argmax_;
+  cuda::DeviceArray<int64_t> device_argmax_;
 };
 
 }  // namespace trainpkg::nn

@@ -31,7 +31,17 @@ absl::Status Optimizer::RestoreState(int64_t iterations, std::vector<std::vector
   }
   iterations_ = iterations;
   state_ = std::move(state);
+  host_stale_ = false;
+  device_state_.clear();
   return absl::OkStatus();
+}
+
+const std::vector<std::vector<float>>& Optimizer::state() const {
+  if (host_stale_) {
+    for (size_t i = 0; i < state_.size(); ++i) device_state_[i].CopyToHost(state_[i]);
+    host_stale_ = false;
+  }
+  return state_;
 }
 
 absl::Status Optimizer::Apply(std::span<Parameter* const> parameters) {
@@ -54,15 +64,33 @@ absl::Status Optimizer::Apply(std::span<Parameter* const> parameters) {
                       parameters[i]->name, n, state_[i].size() / static_cast<size_t>(slots_)));
     }
   }
+  const Device device = parameters.empty() ? Device::kCpu : parameters[0]->value.device();
+  if (device == Device::kCuda && device_state_.size() != state_.size()) {
+    // First GPU step (or after RestoreState): the state moves to the GPU.
+    std::vector<Tensor> on_device;
+    for (const std::vector<float>& buffer : state_) {
+      absl::StatusOr<Tensor> t = Tensor::Zeros({static_cast<int64_t>(buffer.size())}, device);
+      if (!t.ok()) return t.status();
+      t->CopyFromHost(buffer);
+      on_device.push_back(*std::move(t));
+    }
+    device_state_ = std::move(on_device);
+  } else if (device == Device::kCpu && !device_state_.empty()) {
+    (void)state();  // parameters back on the CPU: continue from the GPU's state
+    device_state_.clear();
+  }
+  update_device_ = device;
   for (size_t i = 0; i < parameters.size(); ++i) {
     Parameter& p = *parameters[i];
     TP_CHECK(p.grad.shape() == p.value.shape(), "{}: gradient {} for value {}", p.name,
              ShapeToString(p.grad.shape()), ShapeToString(p.value.shape()));
-    TP_CHECK(p.value.device() == Device::kCpu && p.grad.device() == Device::kCpu,
-             "{}: CPU optimizer on a {} parameter", p.name, DeviceName(p.value.device()));
-    Update(p.value.num_elements(), p.value.data(), p.grad.data(), state_[i].data(),
-           iterations_ + 1);
+    TP_CHECK(p.value.device() == device && p.grad.device() == device,
+             "{}: value on {} and gradient on {}, the first parameter on {}", p.name,
+             DeviceName(p.value.device()), DeviceName(p.grad.device()), DeviceName(device));
+    float* slots = device == Device::kCpu ? state_[i].data() : device_state_[i].data();
+    Update(p.value.num_elements(), p.value.data(), p.grad.data(), slots, iterations_ + 1);
   }
+  host_stale_ = device == Device::kCuda;
   ++iterations_;
   return absl::OkStatus();
 }

@@ -4,6 +4,8 @@
 // The optimizer keeps per-parameter state (momentum, moments, accumulators)
 // sized on the first Apply and tied to that parameter list's order and
 // shapes. The learning rate can change between steps (warmup schedules).
+// Parameters on a GPU are updated there by the CUDA kernels, with the state
+// kept in GPU memory and copied to the host when state() is read.
 // Not thread-safe.
 #ifndef TRAINPKG_TRAINER_RUNTIME_NN_OPTIMIZER_H_
 #define TRAINPKG_TRAINER_RUNTIME_NN_OPTIMIZER_H_
@@ -26,7 +28,9 @@ class Optimizer {
   // Updates each parameter's value from its gradient, then counts one
   // iteration. FailedPrecondition (nothing updated) when the list differs in
   // length or in any parameter's size from the list of the first call.
-  // REQUIRES: every value and grad of the same shape, on the CPU.
+  // For GPU parameters, ResourceExhausted / FailedPrecondition when the
+  // state cannot be placed in GPU memory on the first such Apply.
+  // REQUIRES: every value and grad of the same shape, all on one device.
   absl::Status Apply(std::span<Parameter* const> parameters);
 
   float learning_rate() const { return learning_rate_; }
@@ -42,7 +46,7 @@ class Optimizer {
   // parameters. InvalidArgument (nothing changed) for negative iterations or
   // a buffer whose size is not a multiple of slots().
   int slots() const { return slots_; }
-  const std::vector<std::vector<float>>& state() const { return state_; }
+  const std::vector<std::vector<float>>& state() const;
   absl::Status RestoreState(int64_t iterations, std::vector<std::vector<float>> state);
 
  protected:
@@ -51,15 +55,23 @@ class Optimizer {
   Optimizer(float learning_rate, int slots, float initial_slot_value);
 
   // Updates one parameter of n values. `state` holds the slots one after the
-  // other (slot k at state + k * n). `step` is iterations() + 1.
+  // other (slot k at state + k * n). `step` is iterations() + 1. The
+  // pointers are memory of update_device().
   virtual void Update(int64_t n, float* value, const float* grad, float* state, int64_t step) = 0;
+  // The device of the parameters the current Update call works on.
+  Device update_device() const { return update_device_; }
 
  private:
   float learning_rate_;
   int slots_;
   float initial_slot_value_;
   int64_t iterations_ = 0;
-  std::vector<std::vector<float>> state_;
+  // The host copy of the state; behind device_state_ while host_stale_.
+  mutable std::vector<std::vector<float>> state_;
+  mutable bool host_stale_ = false;
+  // state_ in GPU memory while the parameters are there; empty otherwise.
+  std::vector<Tensor> device_state_;
+  Device update_device_ = Device::kCpu;
 };
 
 }  // namespace trainpkg::nn

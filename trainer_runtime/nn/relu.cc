@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/elementwise.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -15,13 +15,14 @@ absl::StatusOr<Shape> ReLU::OutputShape(const Shape& input_shape) const {
 }
 
 void ReLU::Forward(const Tensor& input, bool /*training*/, Tensor* output) {
-  cpu::ReluForward(input.num_elements(), input.data(), output->data());
+  kernels::ReluForward(input.device(), input.num_elements(), input.data(), output->data());
 }
 
 void ReLU::Backward(const Tensor& /*input*/, const Tensor& output, const Tensor& output_grad,
                     Tensor* input_grad) {
   if (input_grad == nullptr) return;
-  cpu::ReluBackward(output.num_elements(), output.data(), output_grad.data(), input_grad->data());
+  kernels::ReluBackward(output.device(), output.num_elements(), output.data(), output_grad.data(),
+                        input_grad->data());
 }
 
 }  // namespace trainpkg::nn

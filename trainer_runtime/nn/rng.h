@@ -4,12 +4,16 @@
 // floats, since std::uniform_real_distribution differs between libraries:
 //   Uniform01() = (next() >> 40) * 2^-24, exactly representable, in [0, 1)
 //   Uniform(lo, hi) = lo + (hi - lo) * Uniform01()   (computed in float)
+// State() / RestoreState() capture and restore the generator exactly (for
+// checkpoints), as the numbers of the engine's textual representation.
 // Not thread-safe; give each thread its own Rng.
 #ifndef TRAINPKG_TRAINER_RUNTIME_NN_RNG_H_
 #define TRAINPKG_TRAINER_RUNTIME_NN_RNG_H_
 
 #include <cstdint>
 #include <random>
+#include <span>
+#include <vector>
 
 namespace trainpkg::nn {
 
@@ -23,6 +27,14 @@ class Rng {
   float Uniform01() { return static_cast<float>(engine_() >> 40) * 0x1p-24f; }
   // Uniform in [lo, hi). REQUIRES: lo <= hi.
   float Uniform(float lo, float hi) { return lo + (hi - lo) * Uniform01(); }
+
+  // The engine's full state: the numbers of its textual representation
+  // (operator<<), 313 with libstdc++ (312 words and the position). An Rng
+  // restored from it continues with the same numbers as this one.
+  std::vector<uint64_t> State() const;
+  // Continues from a state State() returned. False, with the Rng unchanged,
+  // when `state` is not one (wrong count or values the engine rejects).
+  bool RestoreState(std::span<const uint64_t> state);
 
  private:
   std::mt19937_64 engine_;

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "base/check.h"
 #include "fmt/format.h"
 #include "trainer_runtime/nn/rng.h"
 
@@ -47,18 +48,35 @@ int64_t Sequential::CountParameters() const {
   return n;
 }
 
+absl::Status Sequential::MoveTo(Device device) {
+  // Check that the device takes tensors before any layer moves.
+  absl::StatusOr<Tensor> probe = Tensor::Zeros({0}, device);
+  if (!probe.ok()) return probe.status();
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    absl::Status moved = layers_[i]->MoveParametersTo(device);
+    if (!moved.ok()) {
+      for (size_t j = 0; j < i; ++j) (void)layers_[j]->MoveParametersTo(device_);
+      return moved;
+    }
+  }
+  device_ = device;
+  planned_ = false;
+  forward_done_ = false;
+  return absl::OkStatus();
+}
+
 absl::Status Sequential::Plan(const Shape& input_shape) {
   planned_ = false;
   activations_.resize(layers_.size() + 1);
   gradients_.resize(layers_.size());
   Shape shape = input_shape;
-  activations_[0].Resize(shape);
+  activations_[0].Resize(shape, device_);
   for (size_t i = 0; i < layers_.size(); ++i) {
     auto next = layers_[i]->OutputShape(shape);
     if (!next.ok()) return next.status();
     shape = *std::move(next);
-    activations_[i + 1].Resize(shape);
-    if (i + 1 < layers_.size()) gradients_[i + 1].Resize(shape);
+    activations_[i + 1].Resize(shape, device_);
+    if (i + 1 < layers_.size()) gradients_[i + 1].Resize(shape, device_);
   }
   planned_ = true;
   return absl::OkStatus();
@@ -71,7 +89,13 @@ absl::StatusOr<const Tensor*> Sequential::Forward(const Tensor& batch, bool trai
     absl::Status planned = Plan(batch.shape());
     if (!planned.ok()) return planned;
   }
-  activations_[0].CopyFrom(batch);
+  if (batch.device() == device_) {
+    activations_[0].CopyFrom(batch);
+  } else {
+    TP_CHECK(batch.device() == Device::kCpu, "a {} batch for a model on {}",
+             DeviceName(batch.device()), DeviceName(device_));
+    activations_[0].CopyFromHost(batch.values());
+  }
   for (size_t i = 0; i < layers_.size(); ++i) {
     layers_[i]->Forward(activations_[i], training, &activations_[i + 1]);
   }
@@ -86,6 +110,11 @@ absl::Status Sequential::Backward(const Tensor& loss_grad,
     return absl::InvalidArgumentError(
         fmt::format("the loss gradient has shape {}, the model output {}",
                     ShapeToString(loss_grad.shape()), ShapeToString(activations_.back().shape())));
+  }
+  if (loss_grad.device() != device_) {
+    return absl::InvalidArgumentError(fmt::format("the loss gradient is on {}, the model on {}",
+                                                  DeviceName(loss_grad.device()),
+                                                  DeviceName(device_)));
   }
   for (size_t i = layers_.size(); i-- > 0;) {
     const Tensor& output_grad = i + 1 == layers_.size() ? loss_grad : gradients_[i + 1];

@@ -53,7 +53,7 @@ class Sequential {
   // turns on dropout. Returns the model's output, owned by the model and
   // valid until the next Forward. InvalidArgument naming the first layer
   // that rejects its input shape; FailedPrecondition for a model without
-  // layers. REQUIRES: batch is on the CPU.
+  // layers. `batch` may be on the CPU or on the model's device.
   absl::StatusOr<const Tensor*> Forward(const Tensor& batch, bool training);
 
   // Back-propagates d(loss)/d(output) through the last Forward, overwriting
@@ -61,9 +61,16 @@ class Sequential {
   // per parameter as soon as its gradient is final, in reverse registration
   // order (to start an allreduce while earlier layers still run).
   // FailedPrecondition before a successful Forward; InvalidArgument when
-  // loss_grad's shape differs from the output's.
+  // loss_grad's shape differs from the output's or it is not on device().
   absl::Status Backward(const Tensor& loss_grad,
                         const std::function<void(Parameter&)>& on_gradient_ready = nullptr);
+
+  // Moves the parameters (Layer::MoveParametersTo) and every activation and
+  // gradient buffer to `device`; layers then run that device's kernels.
+  // Tensor::To's errors, with nothing moved.
+  absl::Status MoveTo(Device device);
+  // Where the parameters and buffers are (kCpu until MoveTo).
+  Device device() const { return device_; }
 
   // Every parameter, in registration order. Valid for the model's lifetime.
   const std::vector<Parameter*>& parameters() const { return parameters_; }
@@ -86,6 +93,7 @@ class Sequential {
   std::vector<Tensor> activations_;
   // gradients_[i] is d(loss)/d(activations_[i]) for 1 <= i < layers.
   std::vector<Tensor> gradients_;
+  Device device_ = Device::kCpu;
   bool planned_ = false;
   bool forward_done_ = false;
 };

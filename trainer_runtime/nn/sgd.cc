@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/optimizer_updates.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -22,7 +22,8 @@ Sgd::Sgd(SgdOptions options)
     : Optimizer(options.learning_rate, options.momentum == 0.0f ? 0 : 1, 0.0f), options_(options) {}
 
 void Sgd::Update(int64_t n, float* value, const float* grad, float* state, int64_t /*step*/) {
-  cpu::SgdUpdate(n, learning_rate(), options_.momentum, options_.nesterov, value, grad, state);
+  kernels::SgdUpdate(update_device(), n, learning_rate(), options_.momentum, options_.nesterov,
+                     value, grad, state);
 }
 
 }  // namespace trainpkg::nn

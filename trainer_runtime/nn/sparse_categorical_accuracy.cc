@@ -1,5 +1,7 @@
 #include "trainer_runtime/nn/sparse_categorical_accuracy.h"
 
+#include <vector>
+
 #include "fmt/format.h"
 
 namespace trainpkg::nn {
@@ -14,6 +16,12 @@ absl::Status SparseCategoricalAccuracy::Update(const Tensor& predictions,
   }
   const int64_t classes = predictions.dim(1);
   const float* p = predictions.data();
+  std::vector<float> host;  // GPU predictions are read on the host
+  if (predictions.device() != Device::kCpu) {
+    host.resize(static_cast<size_t>(predictions.num_elements()));
+    predictions.CopyToHost(host);
+    p = host.data();
+  }
   for (size_t r = 0; r < labels.size(); ++r, p += classes) {
     int64_t best = 0;
     for (int64_t c = 1; c < classes; ++c) {

@@ -18,7 +18,7 @@ class SparseCategoricalAccuracy {
  public:
   // Counts one batch of predictions [batch, classes] against `batch` labels.
   // InvalidArgument (nothing counted) for a shape/label count mismatch.
-  // REQUIRES: predictions on the CPU.
+  // Predictions on the CPU or a GPU (then copied to the host to compare).
   absl::Status Update(const Tensor& predictions, std::span<const int32_t> labels);
   // correct() / total(), or 0 before any example.
   double Result() const;

@@ -2,7 +2,9 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cpu/losses.h"
+#include "trainer_runtime/nn/cuda/device_array.h"
+#include "trainer_runtime/nn/cuda/device_memory.h"
+#include "trainer_runtime/nn/internal/kernels.h"
 
 namespace trainpkg::nn {
 
@@ -31,11 +33,17 @@ absl::StatusOr<float> SparseSoftmaxCrossEntropy(const Tensor& logits,
   const float scale = 1.0f / static_cast<float>(batch);
   float* grad = nullptr;
   if (logits_grad != nullptr) {
-    logits_grad->Resize(logits.shape());
+    logits_grad->Resize(logits.shape(), logits.device());
     grad = logits_grad->data();
   }
-  const double total =
-      cpu::SparseSoftmaxCrossEntropy(batch, classes, logits.data(), labels.data(), scale, grad);
+  const int32_t* label_data = labels.data();
+  cuda::DeviceArray<int32_t> device_labels;  // the labels next to GPU logits
+  if (logits.device() == Device::kCuda) {
+    label_data = device_labels.Reserve(batch);
+    cuda::Copy(device_labels.data(), labels.data(), labels.size() * sizeof(int32_t));
+  }
+  const double total = kernels::SparseSoftmaxCrossEntropy(logits.device(), batch, classes,
+                                                          logits.data(), label_data, scale, grad);
   return static_cast<float>(total / static_cast<double>(batch));
 }
 

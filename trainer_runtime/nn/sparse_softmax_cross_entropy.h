@@ -17,7 +17,8 @@ namespace trainpkg::nn {
 // shape and receives d(loss)/d(logits) = (softmax - one_hot) / batch.
 // InvalidArgument when logits is not [batch >= 1, classes >= 1], labels has
 // not `batch` entries, or a label is outside [0, classes) (naming its index).
-// REQUIRES: logits on the CPU.
+// Logits on the CPU or a GPU (labels are host memory, copied over; the
+// gradient is written on the logits' device).
 absl::StatusOr<float> SparseSoftmaxCrossEntropy(const Tensor& logits,
                                                 std::span<const int32_t> labels,
                                                 Tensor* logits_grad = nullptr);

@@ -1,5 +1,7 @@
 #include "trainer_runtime/train/backup_and_restore.h"
 
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <system_error>
@@ -16,6 +18,59 @@ namespace trainpkg::train {
 namespace {
 
 constexpr std::string_view kOptimizerPrefix = "optimizer/";
+constexpr std::string_view kRngPrefix = "rng/";
+
+std::string RngCounter(const nn::Layer& layer, std::string_view what) {
+  return fmt::format("{}{}/{}", kRngPrefix, layer.name(), what);
+}
+
+void AddRngStates(nn::Sequential& model, TensorBundle& bundle) {
+  for (size_t i = 0; i < model.num_layers(); ++i) {
+    const nn::Layer& layer = model.layer(i);
+    const std::vector<uint64_t> state = layer.RngState();
+    if (state.empty()) continue;
+    bundle.counters[RngCounter(layer, "size")] = static_cast<int64_t>(state.size());
+    for (size_t k = 0; k < state.size(); ++k) {
+      bundle.counters[RngCounter(layer, std::to_string(k))] = std::bit_cast<int64_t>(state[k]);
+    }
+  }
+}
+
+// The saved generator state of every layer that has one, by layer index;
+// FailedPrecondition when a saved state does not fit the layer. Layers
+// without a saved state are left out (checkpoints of older builds).
+absl::StatusOr<std::map<size_t, std::vector<uint64_t>>> SavedRngStates(const TensorBundle& bundle,
+                                                                       nn::Sequential& model,
+                                                                       const std::string& where) {
+  std::map<size_t, std::vector<uint64_t>> states;
+  for (size_t i = 0; i < model.num_layers(); ++i) {
+    const nn::Layer& layer = model.layer(i);
+    const size_t want = layer.RngState().size();
+    auto size = bundle.counters.find(RngCounter(layer, "size"));
+    if (size == bundle.counters.end()) {
+      if (want > 0) {
+        TP_LOG(WARNING, "{}: no generator state for layer {}; it keeps its seeded generator", where,
+               layer.name());
+      }
+      continue;
+    }
+    if (static_cast<size_t>(size->second) != want) {
+      return absl::FailedPreconditionError(fmt::format(
+          "{}: layer {} has a generator state of {} numbers; the model's layer needs {}", where,
+          layer.name(), size->second, want));
+    }
+    std::vector<uint64_t>& state = states[i];
+    for (size_t k = 0; k < want; ++k) {
+      auto value = bundle.counters.find(RngCounter(layer, std::to_string(k)));
+      if (value == bundle.counters.end()) {
+        return absl::FailedPreconditionError(fmt::format(
+            "{}: counter {} of layer {}'s generator state is missing", where, k, layer.name()));
+      }
+      state.push_back(std::bit_cast<uint64_t>(value->second));
+    }
+  }
+  return states;
+}
 
 TensorBundle CheckpointBundle(TrainContext& context, int epoch) {
   TensorBundle bundle = ModelBundle(context.model);
@@ -29,6 +84,7 @@ TensorBundle CheckpointBundle(TrainContext& context, int epoch) {
   bundle.counters["epoch"] = epoch;
   bundle.counters["optimizer_iterations"] = context.optimizer.iterations();
   bundle.counters["optimizer_buffers"] = static_cast<int64_t>(state.size());
+  AddRngStates(context.model, bundle);
   return bundle;
 }
 
@@ -80,9 +136,17 @@ absl::Status BackupAndRestore::OnTrainBegin(TrainContext& context) {
           where, i, parameters[i]->name, state[i].size(), want));
     }
   }
+  TP_ASSIGN_OR_RETURN(auto rng_states, SavedRngStates(*bundle, context.model, where));
   // Everything is checked before anything changes (RestoreModel changes
   // nothing when it fails).
   TP_RETURN_IF_ERROR(RestoreModel(*bundle, context.model, where));
+  for (const auto& [layer, saved] : rng_states) {
+    absl::Status restored = context.model.layer(layer).RestoreRngState(saved);
+    if (!restored.ok()) {
+      return absl::FailedPreconditionError(
+          fmt::format("{}: {}", where, std::string(restored.message())));
+    }
+  }
   TP_RETURN_IF_ERROR(
       context.optimizer.RestoreState(bundle->counters["optimizer_iterations"], std::move(state)));
   context.initial_epoch = static_cast<int>(bundle->counters["epoch"]) + 1;

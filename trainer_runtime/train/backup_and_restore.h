@@ -6,12 +6,17 @@
 //   options.callbacks.push_back(backup->get());
 //
 // What: the model's parameters, the optimizer's state and iteration count,
-// and the number of the epoch just finished, in one file (tensor_bundle.h,
-// kind "checkpoint") <backup_dir>/chief/checkpoint.tpckpt. Fit's data order
+// the number of the epoch just finished, and the generator state of every
+// layer that draws random numbers while training (Dropout; Layer::RngState,
+// as counters "rng/<layer>/size" and "rng/<layer>/<i>", the uint64 values
+// stored bit for bit as int64), in one file (tensor_bundle.h, kind
+// "checkpoint") <backup_dir>/chief/checkpoint.tpckpt. Fit's data order
 // depends on the epoch alone (BatchSource), so a resumed run continues
-// exactly as the uninterrupted run would have (layers drawing random numbers
-// during training, e.g. Dropout, are the exception: their generators are not
-// saved).
+// exactly as the uninterrupted run would have, dropout masks included. The
+// generators saved are the chief's; every replica restores them, which
+// equals the uninterrupted run when the replicas draw alike (same seeds and
+// per-replica batch shapes). A checkpoint without generator states (older
+// builds) restores the rest and keeps the layers' seeded generators.
 //
 // Where (tf_keras worker_training_state.py): every replica saves, through
 // ModelWriteDir on <backup_dir>/chief — the chief writes the real file, a

@@ -65,6 +65,8 @@ class Planner {
             JoinPath(ParentPath(dest), std::string(kWhiteoutPrefix) + std::string(BaseName(dest))));
       case LayerEntry::Kind::kOpaqueWhiteout:
         return AddMarker(JoinPath(dest, std::string(kOpaqueWhiteout)));
+      case LayerEntry::Kind::kSymlink:
+        return AddSymlink(dest, entry.source.string());
     }
     return absl::OkStatus();
   }
@@ -190,6 +192,20 @@ class Planner {
     }
     target.resize(static_cast<size_t>(n));
     return target;
+  }
+
+  absl::Status AddSymlink(const std::string& dest, const std::string& target) {
+    if (dest.empty()) return absl::InvalidArgumentError("the image root cannot be a symlink");
+    if (target.empty()) {
+      return absl::InvalidArgumentError(fmt::format("symlink \"/{}\" has an empty target", dest));
+    }
+    Node node;
+    node.entry.name = dest;
+    node.entry.type = TarEntry::Type::kSymlink;
+    node.entry.mode = kSymlinkMode;
+    node.entry.mtime = Mtime(epoch_);
+    node.entry.link_target = target;
+    return Insert(std::move(node));
   }
 
   absl::Status AddMarker(std::string name) {

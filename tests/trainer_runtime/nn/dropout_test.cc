@@ -1,5 +1,6 @@
 #include "trainer_runtime/nn/dropout.h"
 
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -59,6 +60,32 @@ TEST(DropoutTest, GradientsMatchFiniteDifferences) {
   ExpectGradientsMatchFiniteDifferences(layer, RandomTensor({3, 5}, 43),
                                         {.before_forward = [&layer] { layer.Reseed(5); }});
   ExpectGradientsMatchFiniteDifferences(layer, RandomTensor({3, 5}, 44), {.training = false});
+}
+
+TEST(DropoutTest, RestoredRngStateContinuesTheMaskSequence) {
+  auto original = Dropout::Create(0.5f, {.seed = 9});
+  auto restored = Dropout::Create(0.5f, {.seed = 10});
+  const Tensor input = RandomTensor({8, 8}, 45);
+  Tensor out_a(input.shape());
+  Tensor out_b(input.shape());
+  (*original)->Forward(input, true, &out_a);  // advance past the seed
+  ASSERT_TRUE((*restored)->RestoreRngState((*original)->RngState()).ok());
+  (*original)->Forward(input, true, &out_a);
+  (*restored)->Forward(input, true, &out_b);
+  EXPECT_EQ(std::vector<float>(out_a.values().begin(), out_a.values().end()),
+            std::vector<float>(out_b.values().begin(), out_b.values().end()));
+}
+
+TEST(DropoutTest, RngStateOfTheWrongSizeIsRefusedAndChangesNothing) {
+  auto dropout = Dropout::Create(0.5f, {.name = "drop", .seed = 9});
+  const std::vector<uint64_t> before = (*dropout)->RngState();
+  const std::vector<uint64_t> short_state = {1, 2, 3};
+  absl::Status status = (*dropout)->RestoreRngState(short_state);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(status.message()).find("drop: 3 numbers are not a generator state"),
+            std::string::npos)
+      << status;
+  EXPECT_EQ((*dropout)->RngState(), before);
 }
 
 TEST(DropoutTest, RejectsBadRates) {

@@ -2,6 +2,8 @@
 #include "trainer_runtime/nn/tensor.h"
 
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -72,6 +74,40 @@ TEST(InitializerTest, GlorotAndHeLimits) {
   EXPECT_GT(largest, 0.9f * he);
   Initialize(Initializer::kZeros, rng, kernel);
   for (float v : kernel.values()) EXPECT_EQ(v, 0.0f);
+}
+
+TEST(TensorTest, CopiesAndMovesKeepValues) {
+  Tensor a = *Tensor::FromValues({2, 2}, {1, 2, 3, 4});
+  Tensor b = a;
+  a.Fill(0.0f);
+  EXPECT_EQ(std::vector<float>(b.values().begin(), b.values().end()),
+            (std::vector<float>{1, 2, 3, 4}));
+  Tensor c = std::move(b);
+  EXPECT_EQ(c.num_elements(), 4);
+  std::vector<float> host(4);
+  c.CopyToHost(host);
+  EXPECT_EQ(host, (std::vector<float>{1, 2, 3, 4}));
+  auto same = c.To(Device::kCpu);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->shape(), (Shape{2, 2}));
+}
+
+// Without a GPU (or without CUDA in the build) a GPU tensor is refused with
+// the reason; with one it holds zeros. tests/gpu/ covers the kernels.
+TEST(TensorTest, GpuTensorIsMadeOrRefusedWithAReason) {
+  absl::StatusOr<Tensor> gpu = Tensor::Zeros({3}, Device::kCuda);
+  if (!gpu.ok()) {
+    EXPECT_EQ(gpu.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_NE(std::string(gpu.status().message()).find("a [3] tensor on the GPU: "),
+              std::string::npos)
+        << gpu.status();
+    EXPECT_EQ(Tensor({2}).To(Device::kCuda).status().code(), absl::StatusCode::kFailedPrecondition);
+    return;
+  }
+  EXPECT_EQ(gpu->device(), Device::kCuda);
+  std::vector<float> host(3, 1.0f);
+  gpu->CopyToHost(host);
+  EXPECT_EQ(host, std::vector<float>(3, 0.0f));
 }
 
 TEST(InitializerTest, SameSeedSameWeights) {

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Image-build benchmark of issue 3, all tools in one run on the same context.
+
+The context (default 200 MB: half text, half random bytes, in 1 MB files) is
+generated deterministically from --seed. Measured (wall clock, each tool
+started as a process, median of --runs):
+  ours        trainpkg build: FROM scratch + COPY . /ctx/, cold layer cache
+  rebuild     the same build again, unchanged context (cache hit)
+  umoci       umoci init + new + insert (Go pgzip)
+  buildah     buildah bud --storage-driver vfs --isolation chroot (the same Dockerfile)
+  tar|pigz    tar -cf - . | pigz
+Prints a table (seconds, ours / peer) and writes --json. Missing peers are
+reported and skipped.
+Usage: build_bench.py --trainpkg build/bin/trainpkg [--mb 200] [--runs 1] [--json out.json]
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGETS = {"umoci": 0.5, "buildah": 0.15}  # ours / peer must be <= this
+REBUILD_TARGET_S = 0.050
+
+
+def make_context(ctx, megabytes, seed):
+    os.makedirs(ctx)
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 10))) for _ in range(4096)]
+    mib = 1 << 20
+    text_files = megabytes // 2
+    for i in range(megabytes):
+        file_rng = random.Random(seed * 100003 + i)
+        path = os.path.join(ctx, "text" if i < text_files else "random", f"f{i:04d}")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as out:
+            if i < text_files:
+                chunks = []
+                size = 0
+                while size < mib:
+                    line = " ".join(file_rng.choices(words, k=12)) + "\n"
+                    chunks.append(line)
+                    size += len(line)
+                out.write("".join(chunks).encode()[:mib])
+            else:
+                out.write(file_rng.randbytes(mib))
+    with open(os.path.join(ctx, "Dockerfile"), "w") as out:
+        out.write("FROM scratch\nCOPY . /ctx/\n")
+
+
+def timed(command, env=None, cwd=None):
+    start = time.perf_counter()
+    result = subprocess.run(command, shell=isinstance(command, str), env=env, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"{command} failed ({result.returncode}):\n{result.stdout.decode()}")
+    return elapsed
+
+
+def median_of(runs, fn):
+    return statistics.median(fn(r) for r in range(runs))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trainpkg", required=True)
+    parser.add_argument("--mb", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--json", default="")
+    parser.add_argument("--workdir", default="", help="where to put the context (default: a temp dir)")
+    args = parser.parse_args()
+    trainpkg = os.path.abspath(args.trainpkg)
+    work = tempfile.mkdtemp(prefix="trainpkg-build-bench-", dir=args.workdir or None)
+    results = {}
+    missing = []
+    try:
+        ctx = os.path.join(work, "ctx")
+        print(f"generating {args.mb} MB context in {ctx} (seed {args.seed})", flush=True)
+        make_context(ctx, args.mb, args.seed)
+        subprocess.run(["sync"], check=False)
+
+        def ours(run):
+            home = os.path.join(work, f"home{run}")
+            env = dict(os.environ, TRAINPKG_HOME=home, SOURCE_DATE_EPOCH="1700000000")
+            cold = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env)
+            warm = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env)
+            results.setdefault("rebuild_runs", []).append(warm)
+            shutil.rmtree(home)
+            return cold
+
+        results["ours"] = median_of(args.runs, ours)
+        results["rebuild"] = statistics.median(results.pop("rebuild_runs"))
+
+        if shutil.which("umoci"):
+            def umoci(run):
+                layout = os.path.join(work, f"umoci{run}")
+                t = timed(f"umoci init --layout {layout} && umoci new --image {layout}:t && "
+                          f"umoci insert --rootless --image {layout}:t {ctx} /ctx")
+                shutil.rmtree(layout)
+                return t
+            results["umoci"] = median_of(args.runs, umoci)
+        else:
+            missing.append("umoci")
+
+        if shutil.which("buildah"):
+            def buildah(run):
+                root = os.path.join(work, f"buildah{run}")
+                t = timed(["buildah", "--root", root + "/root", "--runroot", root + "/run",
+                           "--storage-driver", "vfs", "bud", "--isolation", "chroot", "-q",
+                           "-t", "bench:1", ctx])
+                subprocess.run(["buildah", "--root", root + "/root", "--runroot", root + "/run",
+                                "--storage-driver", "vfs", "rmi", "-a", "-f"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                shutil.rmtree(root, ignore_errors=True)
+                return t
+            results["buildah"] = median_of(args.runs, buildah)
+        else:
+            missing.append("buildah")
+
+        if shutil.which("pigz"):
+            def pigz(run):
+                out = os.path.join(work, f"ctx{run}.tar.gz")
+                t = timed(f"tar -C {ctx} -cf - . | pigz > {out}")
+                os.remove(out)
+                return t
+            results["tar|pigz"] = median_of(args.runs, pigz)
+        else:
+            missing.append("pigz")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"\nbuild of a {args.mb} MB context (half text, half random), median of {args.runs} run(s)")
+    print(f"{'tool':<10} {'seconds':>9} {'ours/tool':>10} {'target':>8}")
+    ours_s = results["ours"]
+    for tool in ("ours", "rebuild", "umoci", "buildah", "tar|pigz"):
+        if tool not in results:
+            continue
+        seconds = results[tool]
+        if tool in ("ours", "rebuild"):
+            target = f"<={REBUILD_TARGET_S * 1000:.0f}ms" if tool == "rebuild" else ""
+            print(f"{tool:<10} {seconds:>9.3f} {'':>10} {target:>8}")
+            continue
+        ratio = ours_s / seconds
+        target = f"<={TARGETS[tool]}" if tool in TARGETS else ""
+        print(f"{tool:<10} {seconds:>9.3f} {ratio:>10.3f} {target:>8}")
+    for tool in missing:
+        print(f"{tool:<10} not installed (scripts/install-deps.sh --bench); skipped")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"megabytes": args.mb, "runs": args.runs, "seconds": results,
+                       "ratios": {t: ours_s / results[t] for t in results if t not in ("ours", "rebuild")},
+                       "missing": missing}, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,350 @@
+// 64 MiB float32 allreduce, 2 ranks as 2 processes on 127.0.0.1: our
+// Communicator (Gloo through trainpkg's coordination store) against raw Gloo
+// (FileStore rendezvous, the same TCP device; the ring algorithm our
+// Communicator uses for large buffers, plus Gloo's ring_chunked and
+// halving_doubling) and Open MPI's MPI_Allreduce over its TCP and its
+// shared-memory (vader) transports when the MPI bench was built.
+//
+//   collectives_allreduce_bench [--iterations=10] [--rounds=3]
+//                               [--json=allreduce_bench.json]
+//
+// The driver starts every rank itself (mpirun for MPI), rank 0 of each peer
+// prints "RESULT <name> <median ms> <min ms>" lines, and the driver prints
+// one table (ratio = peer time / ours: > 1 means ours is faster) and writes
+// the JSON. Timings: a barrier, then one allreduce, timed on rank 0; the
+// median of --iterations after 2 warm-up runs. The peers take turns for
+// --rounds rounds, ours and raw Gloo alternating which goes first (so a
+// change in machine load hits them alike); the table
+// shows the median of the rounds' medians and the smallest time seen.
+// Every run checks the sums.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fmt/format.h"
+#include "gloo/allreduce.h"
+#include "gloo/allreduce_halving_doubling.h"
+#include "gloo/allreduce_ring_chunked.h"
+#include "gloo/barrier.h"
+#include "gloo/math.h"
+#include "gloo/rendezvous/context.h"
+#include "gloo/rendezvous/file_store.h"
+#include "gloo/rendezvous/prefix_store.h"
+#include "gloo/transport/tcp/device.h"
+#include "trainer_runtime/cluster_info.h"
+#include "trainer_runtime/collectives/gloo_communicator.h"
+#include "trainer_runtime/coordination/coordinator.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr size_t kFloats = 64u << 20 >> 2;  // 64 MiB of float32
+constexpr int kWarmup = 2;
+
+// Fills rank r's buffer so that the 2-rank sum is known: r + i % 7.
+void Fill(std::vector<float>& data, int rank) {
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(rank + i % 7);
+}
+
+bool SumIsRight(const std::vector<float>& data) {
+  for (size_t i = 0; i < data.size(); i += 4099) {
+    if (data[i] != static_cast<float>(1 + 2 * (i % 7))) return false;
+  }
+  return true;
+}
+
+// Times `iterations` runs of op (each after barrier) on this rank; prints
+// the result line on rank 0. Returns false when a sum was wrong.
+bool Measure(const std::string& name, int rank, int iterations,
+             const std::function<void()>& barrier,
+             const std::function<void(std::vector<float>&)>& allreduce) {
+  std::vector<float> data(kFloats);
+  std::vector<double> ms;
+  for (int it = 0; it < kWarmup + iterations; ++it) {
+    Fill(data, rank);
+    barrier();
+    const auto start = std::chrono::steady_clock::now();
+    allreduce(data);
+    const auto end = std::chrono::steady_clock::now();
+    if (!SumIsRight(data)) {
+      fmt::print(stderr, "{}: wrong sum on rank {}\n", name, rank);
+      return false;
+    }
+    if (it >= kWarmup) ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  if (rank == 0) fmt::print("RESULT {} {:.2f} {:.2f}\n", name, ms[ms.size() / 2], ms.front());
+  std::fflush(stdout);
+  return true;
+}
+
+int RunOurs(int rank, int port, int iterations) {
+  trainpkg::runtime::ClusterInfo info;
+  info.source = "bench";
+  info.task_type = rank == 0 ? "chief" : "worker";
+  info.task_index = rank == 0 ? 0 : rank - 1;
+  info.rank = rank;
+  info.world_size = 2;
+  info.is_chief = rank == 0;
+  info.coordinator_address = fmt::format("127.0.0.1:{}", port);
+  info.worker_addresses = {info.coordinator_address, fmt::format("127.0.0.1:{}", port + 1)};
+  auto coordinator = trainpkg::coordination::Coordinator::Start(info, {});
+  if (!coordinator.ok()) {
+    fmt::print(stderr, "coordination: {}\n", std::string(coordinator.status().message()));
+    return 1;
+  }
+  auto comm = trainpkg::collectives::CreateGlooCommunicator(
+      (*coordinator)->client(), trainpkg::collectives::GlooOptionsFor(info));
+  if (!comm.ok()) {
+    fmt::print(stderr, "communicator: {}\n", std::string(comm.status().message()));
+    return 1;
+  }
+  bool ok = Measure(
+      "trainpkg_communicator", rank, iterations, [&] { (void)(*comm)->Barrier(); },
+      [&](std::vector<float>& data) {
+        absl::Status s = (*comm)->AllReduce(data, trainpkg::collectives::ReduceOp::kSum);
+        if (!s.ok()) fmt::print(stderr, "allreduce: {}\n", std::string(s.message()));
+      });
+  absl::Status finished = (*coordinator)->Shutdown();
+  return ok && finished.ok() ? 0 : 1;
+}
+
+int RunGloo(int rank, const std::string& store_dir, int iterations) {
+  gloo::transport::tcp::attr attr;
+  attr.hostname = "127.0.0.1";
+  auto device = gloo::transport::tcp::CreateDevice(attr);
+  gloo::rendezvous::FileStore file_store(store_dir);
+  gloo::rendezvous::PrefixStore store("bench", file_store);
+  auto context = std::make_shared<gloo::rendezvous::Context>(rank, 2);
+  context->connectFullMesh(store, device);
+  using ReduceFn = void (*)(void*, const void*, const void*, size_t);
+  uint32_t tag = 0;
+  auto barrier = [&] {
+    gloo::BarrierOptions opts(context);
+    opts.setTag(tag++);
+    gloo::barrier(opts);
+  };
+  bool ok = Measure("gloo_allreduce_ring", rank, iterations, barrier, [&](std::vector<float>& d) {
+    gloo::AllreduceOptions opts(context);
+    opts.setOutput(d.data(), d.size());
+    opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<float>));
+    opts.setAlgorithm(gloo::AllreduceOptions::Algorithm::RING);
+    opts.setTag(tag++);
+    gloo::allreduce(opts);
+  });
+  ok = ok && Measure("gloo_ring_chunked", rank, iterations, barrier, [&](std::vector<float>& d) {
+         gloo::AllreduceRingChunked<float>(context, {d.data()}, static_cast<int>(d.size())).run();
+       });
+  ok =
+      ok && Measure("gloo_halving_doubling", rank, iterations, barrier, [&](std::vector<float>& d) {
+        gloo::AllreduceHalvingDoubling<float>(context, {d.data()}, static_cast<int>(d.size()))
+            .run();
+      });
+  return ok ? 0 : 1;
+}
+
+std::string Self() { return fs::read_symlink("/proc/self/exe").string(); }
+
+// Runs argv with stdout to `out`; returns the exit status.
+pid_t Spawn(const std::vector<std::string>& args, const fs::path& out) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+int Wait(pid_t pid) {
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+struct Result {
+  std::string name;
+  double median_ms = 0;
+  double min_ms = 0;
+};
+
+void Collect(const fs::path& out, const std::string& prefix, std::vector<Result>& results) {
+  std::ifstream in(out);
+  std::string word;
+  Result r;
+  while (in >> word) {
+    if (word != "RESULT") continue;
+    in >> r.name >> r.median_ms >> r.min_ms;
+    r.name = prefix + r.name;
+    results.push_back(r);
+  }
+}
+
+// Both ranks of one peer as processes; rank 0's RESULT lines collected.
+bool RunPair(const std::vector<std::string>& rank0, const std::vector<std::string>& rank1,
+             const fs::path& dir, std::vector<Result>& results, const std::string& prefix = "") {
+  const pid_t a = Spawn(rank0, dir / "rank0.out");
+  const pid_t b = Spawn(rank1, dir / "rank1.out");
+  const int ea = Wait(a), eb = Wait(b);
+  if (ea != 0 || eb != 0) {
+    fmt::print(stderr, "{} failed (exit {} and {})\n", rank0[1], ea, eb);
+    return false;
+  }
+  Collect(dir / "rank0.out", prefix, results);
+  return true;
+}
+
+// One turn of every peer; false when one failed. Odd rounds run raw Gloo
+// before ours, so neither always goes first.
+bool RunRound(int round, int iterations, const fs::path& dir, std::vector<Result>& results) {
+  const std::string self = Self(), its = std::to_string(iterations);
+  const std::string port = std::to_string(FreePort());
+  const std::string store = (dir / "store").string();
+  auto ours = [&] {
+    return RunPair({self, "ours", "0", port, its}, {self, "ours", "1", port, its}, dir, results);
+  };
+  auto gloo = [&] {
+    fs::remove_all(store);
+    fs::create_directories(store);
+    return RunPair({self, "gloo", "0", store, its}, {self, "gloo", "1", store, its}, dir, results);
+  };
+  bool ok = round % 2 == 0 ? ours() && gloo() : gloo() && ours();
+#ifdef TRAINPKG_MPI_BENCH
+  for (const auto& [btl, label] : std::vector<std::pair<std::string, std::string>>{
+           {"self,tcp", "mpi_tcp_"}, {"self,vader", "mpi_shared_memory_"}}) {
+    const pid_t pid =
+        Spawn({TRAINPKG_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", "2", "--mca",
+               "pml", "ob1", "--mca", "btl", btl, "--mca", "btl_tcp_if_include", "lo", "--mca",
+               "oob_tcp_if_include", "lo", TRAINPKG_MPI_BENCH, its},
+              dir / "mpi.out");
+    if (Wait(pid) != 0) {
+      fmt::print(stderr, "mpirun with btl {} failed; see {}\n", btl, (dir / "mpi.out").string());
+      ok = false;
+      continue;
+    }
+    Collect(dir / "mpi.out", label, results);
+  }
+#endif
+  return ok;
+}
+
+// Per name: the median of the rounds' medians, the smallest minimum.
+std::vector<Result> Summarize(const std::vector<Result>& rounds) {
+  std::vector<Result> summary;
+  for (const Result& r : rounds) {
+    if (std::none_of(summary.begin(), summary.end(),
+                     [&](const Result& s) { return s.name == r.name; })) {
+      summary.push_back({r.name, 0, r.min_ms});
+    }
+  }
+  for (Result& s : summary) {
+    std::vector<double> medians;
+    for (const Result& r : rounds) {
+      if (r.name != s.name) continue;
+      medians.push_back(r.median_ms);
+      s.min_ms = std::min(s.min_ms, r.min_ms);
+    }
+    std::sort(medians.begin(), medians.end());
+    s.median_ms = medians[medians.size() / 2];
+  }
+  return summary;
+}
+
+int Drive(int iterations, int rounds, const std::string& json_path) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("trainpkg-allreduce-{}", getpid());
+  fs::create_directories(dir);
+#ifndef TRAINPKG_MPI_BENCH
+  fmt::print("(Open MPI peer not built: CMake found no MPI)\n");
+#endif
+  std::vector<Result> all;
+  bool ok = true;
+  for (int round = 0; round < rounds; ++round) ok = RunRound(round, iterations, dir, all) && ok;
+  const std::vector<Result> results = Summarize(all);
+  double ours = 0;
+  for (const Result& r : results) {
+    if (r.name == "trainpkg_communicator") ours = r.median_ms;
+  }
+  fmt::print(
+      "64 MiB float32 allreduce, 2 ranks (2 processes, 127.0.0.1), {} rounds of {} iterations\n",
+      rounds, iterations);
+  fmt::print("{:<32} {:>10} {:>10} {:>9} {:>14}\n", "implementation", "median ms", "min ms", "GB/s",
+             "peer / ours");
+  std::ostringstream json;
+  json << "{\"bytes\": " << kFloats * 4 << ", \"ranks\": 2, \"iterations\": " << iterations
+       << ", \"rounds\": " << rounds << ", \"results\": [";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Result& r = results[i];
+    const double gbps = static_cast<double>(kFloats * 4) / (r.median_ms * 1e6);
+    const double ratio = ours > 0 ? r.median_ms / ours : 0;
+    fmt::print("{:<32} {:>10.2f} {:>10.2f} {:>9.2f} {:>14.3f}\n", r.name, r.median_ms, r.min_ms,
+               gbps, ratio);
+    json << (i ? ", " : "") << "{\"name\": \"" << r.name << "\", \"median_ms\": " << r.median_ms
+         << ", \"min_ms\": " << r.min_ms << ", \"peer_over_ours\": " << ratio << "}";
+  }
+  json << "]}\n";
+  std::ofstream(json_path) << json.str();
+  fmt::print("wrote {}\n", json_path);
+  fs::remove_all(dir);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 4 && args[0] == "ours") {
+    return RunOurs(std::stoi(args[1]), std::stoi(args[2]), std::stoi(args[3]));
+  }
+  if (args.size() == 4 && args[0] == "gloo") {
+    return RunGloo(std::stoi(args[1]), args[2], std::stoi(args[3]));
+  }
+  int iterations = 10;
+  int rounds = 3;
+  std::string json = "allreduce_bench.json";
+  for (const std::string& a : args) {
+    if (a.rfind("--iterations=", 0) == 0) {
+      iterations = std::stoi(a.substr(13));
+    } else if (a.rfind("--rounds=", 0) == 0) {
+      rounds = std::stoi(a.substr(9));
+    } else if (a.rfind("--json=", 0) == 0) {
+      json = a.substr(7);
+    } else {
+      fmt::print(
+          stderr,
+          "usage: collectives_allreduce_bench [--iterations=N] [--rounds=N] [--json=PATH]\n");
+      return 2;
+    }
+  }
+  return Drive(std::max(iterations, 1), std::max(rounds, 1), json);
+}

@@ -1,0 +1,169 @@
+#include "packager/bundle/bundle_image.h"
+
+#include <elf.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "absl/time/time.h"
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "packager/bundle/bundle_layers.h"
+#include "packager/bundle/etc_files.h"
+#include "packager/layer/layer_writer.h"
+#include "registry/oci/annotations.h"
+#include "registry/oci/media_types.h"
+
+namespace trainpkg::packager::bundle {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kDefaultPath[] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// A temporary directory removed when it goes out of scope.
+class StagingDir {
+ public:
+  static absl::StatusOr<StagingDir> Create() {
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);
+    if (ec) return base::ErrnoToStatus(ec.value(), "finding the temp directory");
+    std::string pattern = (base / "trainpkg-bundle-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return base::ErrnoToStatus(errno, fmt::format("creating {}", pattern));
+    }
+    return StagingDir(pattern);
+  }
+  StagingDir(StagingDir&& other) noexcept : path_(std::exchange(other.path_, {})) {}
+  StagingDir& operator=(StagingDir&&) = delete;
+  ~StagingDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  explicit StagingDir(fs::path path) : path_(std::move(path)) {}
+  fs::path path_;
+};
+
+absl::Status SetEnv(const std::string& pair, std::vector<std::string>* env) {
+  size_t eq = pair.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return absl::InvalidArgumentError(fmt::format("env \"{}\": expected KEY=VALUE", pair));
+  }
+  const std::string key = pair.substr(0, eq + 1);
+  for (std::string& existing : *env) {
+    if (existing.rfind(key, 0) == 0) {
+      existing = pair;
+      return absl::OkStatus();
+    }
+  }
+  env->push_back(pair);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oci::Layout& store) {
+  std::error_code ec;
+  const fs::path binary = fs::absolute(request.binary, ec);
+  if (ec) return base::ErrnoToStatus(ec.value(), "resolving the binary's path");
+  LoaderConfig loader;
+  if (request.loader) {
+    loader = *request.loader;
+  } else {
+    TP_ASSIGN_OR_RETURN(ElfFile elf, ReadElfFile(binary));
+    TP_ASSIGN_OR_RETURN(loader, DebianLoaderConfig(elf.machine));
+    loader.ld_library_path = request.ld_library_path;
+  }
+  TP_ASSIGN_OR_RETURN(Closure closure, ResolveClosure(binary.string(), loader));
+  if (closure.executable.elf.type != ET_EXEC && closure.executable.elf.type != ET_DYN) {
+    return absl::InvalidArgumentError("not an executable (ELF type is neither EXEC nor DYN)");
+  }
+  std::string architecture;
+  if (closure.executable.elf.machine == EM_X86_64) {
+    architecture = "amd64";
+  } else if (closure.executable.elf.machine == EM_AARCH64) {
+    architecture = "arm64";
+  } else {
+    return absl::InvalidArgumentError(
+        fmt::format("ELF machine {} is not supported; expected x86-64 or aarch64",
+                    closure.executable.elf.machine));
+  }
+
+  TP_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
+  TP_RETURN_IF_ERROR(WriteEtcFiles(staging.path(), request.ca_bundle));
+  TP_ASSIGN_OR_RETURN(std::vector<BundleLayer> layers,
+                      PlanBundleLayers(closure, loader, staging.path()));
+
+  const std::string created =
+      oci::FormatRfc3339(absl::FromUnixSeconds(request.source_date_epoch.value_or(0)));
+  LayerOptions layer_options;
+  layer_options.source_date_epoch = request.source_date_epoch;
+  layer_options.mtime_policy = MtimePolicy::kSet;
+  layer_options.threads = std::max(1, request.threads);
+  if (request.compression == LayerCompression::kNone) {
+    return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
+  }
+  layer_options.compression = request.compression;
+
+  builder::BuiltImage built;
+  oci::ImageConfig& config = built.config;
+  config.created = created;
+  config.architecture = architecture;
+  config.os = "linux";
+  config.config.entrypoint = {BundleBinaryPath(closure)};
+  config.config.cmd = request.cmd;
+  config.config.env = {kDefaultPath};
+  for (const std::string& pair : request.env) TP_RETURN_IF_ERROR(SetEnv(pair, &config.config.env));
+  config.config.working_dir = request.workdir.empty() ? "/" : request.workdir;
+  config.config.user = request.user;
+  config.config.labels = request.labels;
+  for (const BundleLayer& layer : layers) {
+    TP_ASSIGN_OR_RETURN(oci::BlobWriter writer, store.NewBlobWriter());
+    TP_ASSIGN_OR_RETURN(LayerResult written, WriteLayer(layer.source, layer_options, &writer));
+    TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
+    oci::Descriptor descriptor;
+    descriptor.media_type = std::string(request.compression == LayerCompression::kZstd
+                                            ? oci::media_types::kOciLayerZstd
+                                            : oci::media_types::kOciLayerGzip);
+    descriptor.digest = blob.digest;
+    descriptor.size = blob.size;
+    built.manifest.layers.push_back(descriptor);
+    config.rootfs.diff_ids.push_back(written.diff_id);
+    config.history.push_back(oci::HistoryEntry{
+        created,
+        fmt::format("trainpkg build --bundle-libs: {} ({} files)", layer.name, layer.files), "", "",
+        false});
+    ++built.stats.layers_written;
+  }
+  TP_RETURN_IF_ERROR(oci::ValidateImageConfig(config));
+  TP_ASSIGN_OR_RETURN(built.config_descriptor, store.WriteBlob(oci::SerializeImageConfig(config),
+                                                               oci::media_types::kOciImageConfig));
+  built.manifest.config = built.config_descriptor;
+  oci::ImageProvenance provenance;
+  provenance.created = created;
+  provenance.source = request.source;
+  provenance.revision = request.revision;
+  built.manifest.annotations = oci::ProvenanceAnnotations(provenance);
+  TP_RETURN_IF_ERROR(oci::ValidateImageManifest(built.manifest));
+  built.manifest_bytes = oci::SerializeImageManifest(built.manifest);
+  TP_ASSIGN_OR_RETURN(built.manifest_descriptor,
+                      store.WriteBlob(built.manifest_bytes, oci::media_types::kOciImageManifest));
+  return built;
+}
+
+}  // namespace
+
+absl::StatusOr<builder::BuiltImage> BuildBundle(const BundleRequest& request,
+                                                const oci::Layout& store) {
+  absl::StatusOr<builder::BuiltImage> built = Build(request, store);
+  if (!built.ok()) {
+    return absl::Status(built.status().code(),
+                        fmt::format("bundling {}: {}", request.binary.string(),
+                                    std::string(built.status().message())));
+  }
+  return built;
+}
+
+}  // namespace trainpkg::packager::bundle

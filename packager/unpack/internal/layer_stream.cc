@@ -1,0 +1,127 @@
+#include "packager/unpack/internal/layer_stream.h"
+
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "base/file_util.h"
+#include "fmt/format.h"
+
+namespace trainpkg::packager::unpack::internal {
+namespace {
+
+constexpr size_t kBufferSize = 1 << 16;
+
+std::string ArchiveError(struct archive* a) {
+  const char* text = ::archive_error_string(a);
+  return text != nullptr ? text : "unknown libarchive error";
+}
+
+}  // namespace
+
+LayerStream::LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id)
+    : fd_(std::move(fd)),
+      layer_(layer),
+      diff_id_(diff_id),
+      compressed_digest_(layer.digest.algorithm()),
+      tar_digest_(diff_id.algorithm()),
+      compressed_buffer_(kBufferSize, '\0'),
+      tar_buffer_(kBufferSize, '\0') {}
+
+LayerStream::~LayerStream() {
+  if (tar_ != nullptr) ::archive_read_free(tar_);
+  if (raw_ != nullptr) ::archive_read_free(raw_);
+}
+
+absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesystem::path& blob,
+                                                               const oci::Descriptor& layer,
+                                                               const oci::Digest& diff_id) {
+  int fd = ::open(blob.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", blob.string()));
+  std::unique_ptr<LayerStream> stream(new LayerStream(UniqueFd(fd), layer, diff_id));
+  stream->raw_ = ::archive_read_new();
+  ::archive_read_support_filter_all(stream->raw_);
+  ::archive_read_support_format_raw(stream->raw_);
+  if (::archive_read_open(stream->raw_, stream.get(), nullptr, &LayerStream::ReadCompressed,
+                          nullptr) != ARCHIVE_OK) {
+    return absl::InvalidArgumentError(
+        fmt::format("not a tar, tar+gzip or tar+zstd blob: {}", ArchiveError(stream->raw_)));
+  }
+  struct archive_entry* raw_entry = nullptr;
+  if (::archive_read_next_header(stream->raw_, &raw_entry) != ARCHIVE_OK) {
+    return absl::InvalidArgumentError(
+        fmt::format("reading the blob: {}", ArchiveError(stream->raw_)));
+  }
+  stream->tar_ = ::archive_read_new();
+  ::archive_read_support_format_tar(stream->tar_);
+  if (::archive_read_open(stream->tar_, stream.get(), nullptr, &LayerStream::ReadTar, nullptr) !=
+      ARCHIVE_OK) {
+    std::string why =
+        stream->decompress_error_.empty() ? ArchiveError(stream->tar_) : stream->decompress_error_;
+    return absl::InvalidArgumentError(fmt::format("not a tar archive: {}", why));
+  }
+  return stream;
+}
+
+la_ssize_t LayerStream::ReadCompressed(struct archive* a, void* self, const void** buffer) {
+  auto* stream = static_cast<LayerStream*>(self);
+  ssize_t n;
+  do {
+    n = ::read(stream->fd_.get(), stream->compressed_buffer_.data(),
+               stream->compressed_buffer_.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    ::archive_set_error(a, errno, "reading the blob failed");
+    return -1;
+  }
+  stream->compressed_digest_.Update(std::string_view(stream->compressed_buffer_.data(), n));
+  *buffer = stream->compressed_buffer_.data();
+  return n;
+}
+
+la_ssize_t LayerStream::ReadTar(struct archive* a, void* self, const void** buffer) {
+  auto* stream = static_cast<LayerStream*>(self);
+  la_ssize_t n =
+      ::archive_read_data(stream->raw_, stream->tar_buffer_.data(), stream->tar_buffer_.size());
+  if (n < 0) {
+    stream->decompress_error_ = fmt::format("decompressing: {}", ArchiveError(stream->raw_));
+    ::archive_set_error(a, EIO, "%s", stream->decompress_error_.c_str());
+    return -1;
+  }
+  stream->tar_digest_.Update(std::string_view(stream->tar_buffer_.data(), n));
+  *buffer = stream->tar_buffer_.data();
+  return n;
+}
+
+absl::Status LayerStream::Finish() {
+  // The tar reader stops at the end-of-archive blocks: hash what follows.
+  const void* ignored = nullptr;
+  for (;;) {
+    la_ssize_t n = ReadTar(tar_, this, &ignored);
+    if (n < 0) return absl::DataLossError(decompress_error_);
+    if (n == 0) break;
+  }
+  for (;;) {
+    la_ssize_t n = ReadCompressed(raw_, this, &ignored);
+    if (n < 0) return base::ErrnoToStatus(errno, "reading the blob");
+    if (n == 0) break;
+  }
+  const int64_t size = compressed_digest_.size();
+  oci::Digest digest = compressed_digest_.Finish();
+  oci::Digest uncompressed = tar_digest_.Finish();
+  if (size != layer_.size) {
+    return absl::DataLossError(
+        fmt::format("blob is {} bytes, the descriptor says {}", size, layer_.size));
+  }
+  if (digest != layer_.digest) {
+    return absl::DataLossError(fmt::format("blob content has digest {}", digest.ToString()));
+  }
+  if (uncompressed != diff_id_) {
+    return absl::DataLossError(fmt::format("uncompressed tar has digest {}, the diff_id is {}",
+                                           uncompressed.ToString(), diff_id_.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trainpkg::packager::unpack::internal

@@ -1,0 +1,59 @@
+// A layer blob read as a tar, digests checked on the way: the compressed
+// bytes against the descriptor (digest and size), the decompressed bytes
+// against the diff_id. Compression (gzip, zstd, none) is detected from the
+// bytes by libarchive.
+#ifndef TRAINPKG_PACKAGER_UNPACK_INTERNAL_LAYER_STREAM_H_
+#define TRAINPKG_PACKAGER_UNPACK_INTERNAL_LAYER_STREAM_H_
+
+#include <archive.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "packager/unpack/internal/unique_fd.h"
+#include "registry/oci/descriptor.h"
+#include "registry/oci/digest.h"
+#include "registry/oci/digest_builder.h"
+
+namespace trainpkg::packager::unpack::internal {
+
+class LayerStream {
+ public:
+  static absl::StatusOr<std::unique_ptr<LayerStream>> Open(const std::filesystem::path& blob,
+                                                           const oci::Descriptor& layer,
+                                                           const oci::Digest& diff_id);
+  ~LayerStream();
+  LayerStream(const LayerStream&) = delete;
+  LayerStream& operator=(const LayerStream&) = delete;
+
+  // The tar reader: archive_read_next_header / archive_read_data on it.
+  struct archive* tar() const {
+    return tar_;
+  }
+
+  // Reads what is left of both streams and checks size, digest and diff_id
+  // (DataLoss naming the expected and actual values).
+  absl::Status Finish();
+
+ private:
+  LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id);
+  static la_ssize_t ReadCompressed(struct archive*, void* self, const void** buffer);
+  static la_ssize_t ReadTar(struct archive*, void* self, const void** buffer);
+
+  UniqueFd fd_;
+  oci::Descriptor layer_;
+  oci::Digest diff_id_;
+  oci::DigestBuilder compressed_digest_;
+  oci::DigestBuilder tar_digest_;
+  std::string compressed_buffer_;
+  std::string tar_buffer_;
+  std::string decompress_error_;
+  struct archive* raw_ = nullptr;  // decompresses
+  struct archive* tar_ = nullptr;  // parses the decompressed bytes
+};
+
+}  // namespace trainpkg::packager::unpack::internal
+
+#endif  // TRAINPKG_PACKAGER_UNPACK_INTERNAL_LAYER_STREAM_H_

@@ -1,0 +1,82 @@
+#include "packager/unpack/layer_unpacker.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "packager/unpack/internal/layer_applier.h"
+#include "packager/unpack/internal/layer_stream.h"
+#include "packager/unpack/internal/root_dir.h"
+#include "registry/oci/media_types.h"
+
+namespace trainpkg::packager::unpack {
+namespace {
+
+absl::Status InLayer(const oci::Descriptor& layer, const absl::Status& status) {
+  return absl::Status(status.code(), fmt::format("layer {}: {}", layer.digest.ToString(),
+                                                 std::string(status.message())));
+}
+
+absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier& applier) {
+  struct archive* tar = stream.tar();
+  for (;;) {
+    struct archive_entry* entry = nullptr;
+    int r = ::archive_read_next_header(tar, &entry);
+    if (r == ARCHIVE_EOF) return absl::OkStatus();
+    if (r < ARCHIVE_WARN) {
+      const char* why = ::archive_error_string(tar);
+      return absl::DataLossError(
+          fmt::format("reading the tar: {}", why != nullptr ? why : "unknown error"));
+    }
+    const char* name = ::archive_entry_pathname(entry);
+    absl::Status applied = applier.Apply(tar, entry);
+    if (!applied.ok()) {
+      return absl::Status(applied.code(), fmt::format("entry {}: {}", name == nullptr ? "" : name,
+                                                      std::string(applied.message())));
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descriptor& layer,
+                         const oci::Digest& diff_id, const std::filesystem::path& rootfs,
+                         const UnpackOptions& options) {
+  if (!oci::IsLayerMediaType(layer.media_type)) {
+    return InLayer(layer, absl::InvalidArgumentError(
+                              fmt::format("media type {} is not a layer type", layer.media_type)));
+  }
+  absl::StatusOr<internal::RootDir> root = internal::RootDir::Open(rootfs);
+  if (!root.ok()) return root.status();
+  absl::StatusOr<std::unique_ptr<internal::LayerStream>> stream =
+      internal::LayerStream::Open(blob, layer, diff_id);
+  if (!stream.ok()) return InLayer(layer, stream.status());
+  internal::LayerApplier applier(*root, options);
+  absl::Status applied = ApplyEntries(**stream, applier);
+  if (!applied.ok()) return InLayer(layer, applied);
+  absl::Status verified = (*stream)->Finish();
+  if (!verified.ok()) return InLayer(layer, verified);
+  return absl::OkStatus();
+}
+
+absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descriptor> layers,
+                          std::span<const oci::Digest> diff_ids,
+                          const std::filesystem::path& rootfs, const UnpackOptions& options) {
+  if (layers.size() != diff_ids.size()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{} layers but {} diff_ids; the image config must list one per layer",
+                    layers.size(), diff_ids.size()));
+  }
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (!layout.HasBlob(layers[i].digest)) {
+      return absl::NotFoundError(fmt::format("layer {}: blob not in {}",
+                                             layers[i].digest.ToString(), layout.root().string()));
+    }
+    TP_RETURN_IF_ERROR(
+        UnpackLayer(layout.BlobPath(layers[i].digest), layers[i], diff_ids[i], rootfs, options));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trainpkg::packager::unpack

@@ -1,0 +1,67 @@
+// Applies OCI image layers to a root filesystem directory, safely.
+//
+//   TP_RETURN_IF_ERROR(UnpackLayers(layout, image.manifest.layers,
+//                                   image.config->rootfs.diff_ids, rootfs, {}));
+//
+// Layers are applied in order (base first) as image-spec layer.md says:
+// gzip, zstd or uncompressed tars (detected from the bytes); a whiteout
+// `.wh.NAME` removes NAME from the lower layers, an opaque marker
+// `DIR/.wh..wh..opq` removes every child of DIR that the lower layers hold
+// (wherever it sits in the layer); neither marker is written. A directory
+// over a directory keeps the children and takes the new attributes; any
+// other entry replaces what was there. Regular files, directories, symlinks
+// and hardlinks are written with their mode, (optionally) owner and, for
+// files and symlinks, mtime; extended attributes are not applied.
+//
+// Refused (InvalidArgument): absolute entry names and names with a ".."
+// component; device nodes, FIFOs and sockets (a training image needs none
+// and runc creates /dev itself); hardlinks whose target is not a regular
+// file or symlink already in the root; symlinks whose relative target climbs
+// above the root; a `.wh.` marker without a name. Entries are never written
+// through a symlink (FailedPrecondition names the link): every parent
+// directory is opened with O_NOFOLLOW from the root, so nothing outside
+// `rootfs` is ever written or removed, even by layers that plant links.
+//
+// Each blob is checked while it streams: its digest and size against the
+// descriptor and the digest of the uncompressed tar against the diff_id
+// (DataLoss). Every error names the layer digest and, where one is
+// involved, the entry path: "layer sha256:ab12…: entry ../x: …".
+// A failed unpack leaves `rootfs` partly written: unpack into a fresh
+// directory and discard it on error (RootfsCache does).
+//
+// Thread safety: independent calls on different roots run in parallel.
+#ifndef TRAINPKG_PACKAGER_UNPACK_LAYER_UNPACKER_H_
+#define TRAINPKG_PACKAGER_UNPACK_LAYER_UNPACKER_H_
+
+#include <filesystem>
+#include <span>
+
+#include "absl/status/status.h"
+#include "registry/oci/descriptor.h"
+#include "registry/oci/digest.h"
+#include "registry/oci/layout.h"
+
+namespace trainpkg::packager::unpack {
+
+struct UnpackOptions {
+  // Give entries the tar's uid/gid (needs CAP_CHOWN); false leaves them
+  // owned by the unpacking user.
+  bool preserve_ownership = true;
+};
+
+// Applies the layer blob at `blob` (described by `layer`, whose
+// uncompressed digest is `diff_id`) onto the existing directory `rootfs`.
+absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descriptor& layer,
+                         const oci::Digest& diff_id, const std::filesystem::path& rootfs,
+                         const UnpackOptions& options);
+
+// Applies `layers` from `layout`, in order. REQUIRES: diff_ids.size() ==
+// layers.size() (InvalidArgument otherwise). NotFound names a layer whose
+// blob the layout lacks.
+absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descriptor> layers,
+                          std::span<const oci::Digest> diff_ids,
+                          const std::filesystem::path& rootfs, const UnpackOptions& options);
+
+}  // namespace trainpkg::packager::unpack
+
+#endif  // TRAINPKG_PACKAGER_UNPACK_LAYER_UNPACKER_H_

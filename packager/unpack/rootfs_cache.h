@@ -1,0 +1,46 @@
+// Unpacked root filesystems of images, one per manifest digest, under a
+// cache directory (the sdk uses $TRAINPKG_HOME/rootfs):
+//
+//   <dir>/<alg>-<hex>/        the image's rootfs, complete once it exists
+//   <dir>/.tmp-<hex>-<pid>-…  an unpack in progress
+//
+// An image is unpacked once into a temporary directory, then renamed into
+// place, so a rootfs that exists is whole. Concurrent Get() calls for the
+// same image, from threads or processes, are safe: each may unpack, the
+// first rename wins and the others discard their copy.
+//
+// Callers must treat a returned rootfs as read-only (runc mounts it so).
+// Thread-safe.
+#ifndef TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_
+#define TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_
+
+#include <filesystem>
+
+#include "absl/status/statusor.h"
+#include "packager/unpack/layer_unpacker.h"
+#include "registry/oci/layout.h"
+
+namespace trainpkg::packager::unpack {
+
+class RootfsCache {
+ public:
+  explicit RootfsCache(std::filesystem::path dir, UnpackOptions options = {})
+      : dir_(std::move(dir)), options_(options) {}
+
+  // The rootfs of `image` (read from `layout`, its config present),
+  // unpacking it first when absent. Errors: those of UnpackLayers (the
+  // temporary copy is removed), FailedPrecondition when the image has no
+  // config, errno-derived ones naming the cache path.
+  absl::StatusOr<std::filesystem::path> Get(const oci::Layout& layout,
+                                            const oci::LayoutImage& image) const;
+
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+  UnpackOptions options_;
+};
+
+}  // namespace trainpkg::packager::unpack
+
+#endif  // TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_

@@ -1,0 +1,84 @@
+#include "sdk/cli/hptune_command.h"
+
+#include <filesystem>
+
+#include "fmt/format.h"
+#include "jobspec/hyperparameter_tuning_job_file.h"
+#include "sdk/cli/exit_codes.h"
+#include "sdk/cli/signal_watcher.h"
+#include "sdk/hptune/hyperparameter_tuning_job.h"
+#include "sdk/hptune/results_table.h"
+
+namespace trainpkg::cli {
+
+CLI::App* AddHptuneCommand(CLI::App& app, HptuneFlags& flags) {
+  CLI::App* command = app.add_subcommand(
+      "hptune", "Run a hyperparameter tuning job locally; trials get --<parameterId>=<value>.");
+  command->add_option("--config", flags.config, "Tuning job file (YAML or JSON)")->required();
+  command->add_option("--base-output-dir", flags.base_output_dir,
+                      "Study output dir: trials in <dir>/<trial id>/, results.* in <dir>");
+  command->add_option("--seed", flags.seed, "Seed of the search algorithm");
+  command->add_flag("--quiet", flags.quiet, "Do not stream the trials' output");
+  AddBackendFlags(*command, flags.backend);
+  return command;
+}
+
+int HptuneCommand(const HptuneFlags& flags, std::ostream& out, std::ostream& err) {
+  BlockTerminationSignals();
+  absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
+      jobspec::LoadHyperparameterTuningJobFile(flags.config);
+  if (!spec.ok()) {
+    err << "trainpkg hptune: " << spec.status().message() << "\n";
+    return kExitUsage;
+  }
+  sdk::HyperparameterTuningJobOptions options;
+  if (absl::Status status = ApplyBackendFlags(flags.backend, options.trial_options); !status.ok()) {
+    err << "trainpkg hptune: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  options.trial_options.log_stream = &out;
+  options.trial_options.stream_replica_output = !flags.quiet;
+  options.base_output_dir = flags.base_output_dir;
+  if (!options.base_output_dir.empty()) {
+    options.base_output_dir = std::filesystem::absolute(options.base_output_dir);
+  }
+  options.seed = flags.seed;
+  absl::StatusOr<sdk::HyperparameterTuningJob> job =
+      sdk::HyperparameterTuningJob::Create(*std::move(spec), options);
+  if (!job.ok()) {
+    err << "trainpkg hptune: " << flags.config << ": " << job.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (absl::Status status = job->Submit(); !status.ok()) {
+    err << "trainpkg hptune: " << status.message() << "\n";
+    return kExitFailed;
+  }
+  out << "HyperparameterTuningJob created: " << job->job().name << "\n";
+  if (!job->output_dir().empty()) out << "Output: " << job->output_dir().string() << "\n";
+  out << std::flush;
+  absl::StatusOr<jobspec::HyperparameterTuningJob> done;
+  {
+    SignalWatcher watcher([&job](int, int) { job->Cancel(); });
+    done = job->Wait();
+  }
+  if (!done.ok()) {
+    err << "trainpkg hptune: " << done.status().message() << "\n";
+    return kExitFailed;
+  }
+  out << "\n" << sdk::hptune::FormatResultsTable(*done);
+  if (!job->output_dir().empty()) {
+    out << "Results: " << (job->output_dir() / "results.json").string() << "\n";
+  }
+  out << "HyperparameterTuningJob " << jobspec::JobStateName(done->state) << "\n";
+  if (done->error) err << "trainpkg hptune: " << done->error->message << "\n";
+  switch (done->state) {
+    case jobspec::JobState::kSucceeded:
+      return kExitOk;
+    case jobspec::JobState::kCancelled:
+      return kExitCancelled;
+    default:
+      return kExitFailed;
+  }
+}
+
+}  // namespace trainpkg::cli

@@ -1,0 +1,195 @@
+#include "sdk/hptune/internal/gaussian_process.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "base/check.h"
+#include "nlopt.h"
+
+namespace trainpkg::sdk::hptune::internal {
+namespace {
+
+constexpr double kSqrt5 = 2.23606797749979;
+constexpr double kJitter = 1e-8;
+constexpr int kMaxEvaluations = 200;
+// Bounds of the log-hyperparameters (inputs in [0,1], standardised targets).
+constexpr double kMinLengthScale = 0.01, kMaxLengthScale = 20;
+constexpr double kMinSignal = 0.01, kMaxSignal = 100;
+constexpr double kMinNoise = 1e-6, kMaxNoise = 1;
+// Gamma(shape, rate) priors, as log densities in log space (Jacobian included):
+// shape * theta - rate * exp(theta).
+constexpr double kLengthShape = 3, kLengthRate = 6;
+constexpr double kSignalShape = 2, kSignalRate = 0.15;
+
+GpHyperparameters FromTheta(const Eigen::VectorXd& theta) {
+  const Eigen::Index f = theta.size() - 2;
+  GpHyperparameters h;
+  h.length_scales = theta.head(f).array().exp();
+  h.signal_variance = std::exp(theta[f]);
+  h.noise_variance = std::exp(theta[f + 1]);
+  return h;
+}
+
+Eigen::MatrixXd KernelMatrix(const Eigen::MatrixXd& x, const GpHyperparameters& h) {
+  const Eigen::Index n = x.rows();
+  Eigen::MatrixXd k(n, n);
+  for (Eigen::Index a = 0; a < n; ++a) {
+    for (Eigen::Index b = 0; b <= a; ++b) {
+      k(a, b) = k(b, a) = Matern52(x.row(a).transpose(), x.row(b).transpose(), h);
+    }
+  }
+  k.diagonal().array() += h.noise_variance + kJitter;
+  return k;
+}
+
+struct FitData {
+  const Eigen::MatrixXd* x;
+  const Eigen::VectorXd* y;
+};
+
+double NloptObjective(unsigned n, const double* theta, double* gradient, void* data) {
+  const auto* fit = static_cast<const FitData*>(data);
+  Eigen::Map<const Eigen::VectorXd> theta_vector(theta, n);
+  Eigen::VectorXd grad;
+  double value = LogPosterior(*fit->x, *fit->y, theta_vector, gradient ? &grad : nullptr);
+  if (!std::isfinite(value)) {
+    if (gradient != nullptr) std::fill(gradient, gradient + n, 0.0);
+    return -1e300;
+  }
+  if (gradient != nullptr) Eigen::Map<Eigen::VectorXd>(gradient, n) = grad;
+  return value;
+}
+
+}  // namespace
+
+double Matern52(const Eigen::VectorXd& a, const Eigen::VectorXd& b, const GpHyperparameters& h) {
+  const double r = ((a - b).array() / h.length_scales.array()).matrix().norm();
+  return h.signal_variance * (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-kSqrt5 * r);
+}
+
+double LogPosterior(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                    const Eigen::VectorXd& theta, Eigen::VectorXd* gradient) {
+  const Eigen::Index n = x.rows();
+  const Eigen::Index f = x.cols();
+  const GpHyperparameters h = FromTheta(theta);
+  const Eigen::MatrixXd k = KernelMatrix(x, h);
+  Eigen::LLT<Eigen::MatrixXd> llt(k);
+  if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
+  const Eigen::VectorXd alpha = llt.solve(y);
+  const Eigen::MatrixXd l = llt.matrixL();
+  double value = -0.5 * y.dot(alpha) - l.diagonal().array().log().sum() -
+                 0.5 * static_cast<double>(n) * std::log(2 * M_PI);
+  for (Eigen::Index i = 0; i < f; ++i) {
+    value += kLengthShape * theta[i] - kLengthRate * std::exp(theta[i]);
+  }
+  value += kSignalShape * theta[f] - kSignalRate * std::exp(theta[f]);
+  if (gradient == nullptr) return value;
+
+  // d/dtheta_j = 0.5 tr((alpha alpha^T - K^-1) dK/dtheta_j).
+  const Eigen::MatrixXd w = alpha * alpha.transpose() - llt.solve(Eigen::MatrixXd::Identity(n, n));
+  gradient->setZero(f + 2);
+  for (Eigen::Index a = 0; a < n; ++a) {
+    for (Eigen::Index b = 0; b < n; ++b) {
+      const Eigen::ArrayXd scaled =
+          (x.row(a) - x.row(b)).transpose().array() / h.length_scales.array();
+      const Eigen::ArrayXd squared = scaled.square();
+      const double r = std::sqrt(squared.sum());
+      const double e = std::exp(-kSqrt5 * r);
+      // dk/dlog l_i = s2 (5/3)(1 + √5 r) e^{-√5 r} (Δ_i / l_i)^2.
+      const double base = h.signal_variance * (5.0 / 3.0) * (1 + kSqrt5 * r) * e;
+      gradient->head(f).array() += 0.5 * w(a, b) * base * squared;
+      // dk/dlog s2 = k (without noise).
+      (*gradient)[f] +=
+          0.5 * w(a, b) * h.signal_variance * (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * e;
+    }
+  }
+  (*gradient)[f + 1] = 0.5 * w.trace() * h.noise_variance;
+  for (Eigen::Index i = 0; i < f; ++i) {
+    (*gradient)[i] += kLengthShape - kLengthRate * std::exp(theta[i]);
+  }
+  (*gradient)[f] += kSignalShape - kSignalRate * std::exp(theta[f]);
+  return value;
+}
+
+GaussianProcess GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                     std::mt19937_64& rng) {
+  TP_CHECK(x.rows() >= 1 && x.rows() == y.size(), "{} rows, {} targets", x.rows(), y.size());
+  const unsigned f = static_cast<unsigned>(x.cols());
+  const unsigned n = f + 2;
+  std::vector<double> lower(n), upper(n);
+  for (unsigned i = 0; i < f; ++i) {
+    lower[i] = std::log(kMinLengthScale);
+    upper[i] = std::log(kMaxLengthScale);
+  }
+  lower[f] = std::log(kMinSignal);
+  upper[f] = std::log(kMaxSignal);
+  lower[f + 1] = std::log(kMinNoise);
+  upper[f + 1] = std::log(kMaxNoise);
+
+  FitData data{&x, &y};
+  nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, n);
+  TP_CHECK(opt != nullptr, "nlopt_create failed");
+  nlopt_set_lower_bounds(opt, lower.data());
+  nlopt_set_upper_bounds(opt, upper.data());
+  nlopt_set_max_objective(opt, NloptObjective, &data);
+  nlopt_set_maxeval(opt, kMaxEvaluations);
+  nlopt_set_ftol_rel(opt, 1e-7);
+
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<double> best_theta;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (int start = 0; start <= kRandomRestarts; ++start) {
+    std::vector<double> theta(n);
+    for (unsigned i = 0; i < f; ++i) {
+      theta[i] = start == 0 ? std::log(0.5) : std::log(0.05) + uniform(rng) * std::log(40.0);
+    }
+    theta[f] = start == 0 ? 0.0 : std::log(0.3) + uniform(rng) * std::log(10.0);
+    theta[f + 1] = start == 0 ? std::log(1e-3) : std::log(1e-5) + uniform(rng) * std::log(1e3);
+    double value = -std::numeric_limits<double>::infinity();
+    // Failure codes (roundoff, ...) still leave the best point found in theta.
+    nlopt_optimize(opt, theta.data(), &value);
+    if (std::isfinite(value) && value > best_value) {
+      best_value = value;
+      best_theta = theta;
+    }
+  }
+  nlopt_destroy(opt);
+  Eigen::VectorXd theta(n);
+  if (best_theta.empty()) {
+    theta.head(f).setConstant(std::log(0.5));
+    theta[f] = 0;
+    theta[f + 1] = std::log(kMaxNoise);
+  } else {
+    theta = Eigen::Map<const Eigen::VectorXd>(best_theta.data(), n);
+  }
+  return GaussianProcess(x, y, FromTheta(theta));
+}
+
+GaussianProcess::GaussianProcess(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                 GpHyperparameters h)
+    : x_(x), h_(std::move(h)) {
+  // Grow the jitter until the factorisation succeeds (duplicate rows with
+  // tiny noise can make K numerically singular).
+  Eigen::MatrixXd k = KernelMatrix(x_, h_);
+  double extra = 1e-8;
+  llt_.compute(k);
+  while (llt_.info() != Eigen::Success) {
+    TP_CHECK(extra < 1e3, "kernel matrix not positive definite");
+    k.diagonal().array() += extra;
+    extra *= 10;
+    llt_.compute(k);
+  }
+  alpha_ = llt_.solve(y);
+}
+
+void GaussianProcess::Predict(const Eigen::VectorXd& point, double* mean, double* variance) const {
+  Eigen::VectorXd k_star(x_.rows());
+  for (Eigen::Index i = 0; i < x_.rows(); ++i)
+    k_star[i] = Matern52(x_.row(i).transpose(), point, h_);
+  *mean = k_star.dot(alpha_);
+  const Eigen::VectorXd v = llt_.matrixL().solve(k_star);
+  *variance = std::max(h_.signal_variance - v.squaredNorm(), 1e-12);
+}
+
+}  // namespace trainpkg::sdk::hptune::internal

@@ -1,0 +1,221 @@
+#include "sdk/hptune/internal/gaussian_process_suggester.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "base/check.h"
+#include "base/status_macros.h"
+#include "nlopt.h"
+#include "sdk/hptune/internal/call_rng.h"
+#include "sdk/hptune/internal/gaussian_process.h"
+#include "sdk/hptune/internal/random_suggester.h"
+
+namespace trainpkg::sdk::hptune::internal {
+namespace {
+
+constexpr int kTopTrials = 5;
+constexpr int kRefined = 5;
+constexpr int kRefineEvaluations = 100;
+constexpr double kLocalSd = 0.1;
+constexpr int kUnseenTries = 100;
+
+double ExpectedImprovement(double mean, double variance, double best) {
+  const double sigma = std::sqrt(variance);
+  const double z = (mean - best) / sigma;
+  const double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0));
+  const double pdf = std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI);
+  return (mean - best) * cdf + sigma * pdf;
+}
+
+struct Candidate {
+  double ei = -1;
+  Eigen::VectorXd raw;
+  Point point;
+  std::string key;
+};
+
+// EI of the feasible point nearest `raw`; nullopt when that point was seen.
+class Acquisition {
+ public:
+  Acquisition(const SearchSpace& space, const GaussianProcess& gp, double best,
+              const std::set<std::string>& seen)
+      : space_(space), gp_(gp), best_(best), seen_(seen) {}
+
+  std::optional<Candidate> Evaluate(const Eigen::VectorXd& raw) const {
+    Candidate candidate;
+    candidate.raw = raw.cwiseMax(0.0).cwiseMin(1.0);
+    candidate.point = space_.Decode(candidate.raw);
+    candidate.key = space_.Key(candidate.point);
+    if (seen_.count(candidate.key) > 0) return std::nullopt;
+    double mean, variance;
+    gp_.Predict(space_.Encode(candidate.point), &mean, &variance);
+    candidate.ei = ExpectedImprovement(mean, variance, best_);
+    return candidate;
+  }
+
+ private:
+  const SearchSpace& space_;
+  const GaussianProcess& gp_;
+  const double best_;
+  const std::set<std::string>& seen_;
+};
+
+struct RefineData {
+  const Acquisition* acquisition;
+  Eigen::VectorXd raw;
+  const std::vector<int>* variables;
+  Candidate best;
+};
+
+double RefineObjective(unsigned n, const double* x, double* /*gradient*/, void* data) {
+  auto* refine = static_cast<RefineData*>(data);
+  Eigen::VectorXd raw = refine->raw;
+  for (unsigned i = 0; i < n; ++i) raw[(*refine->variables)[i]] = x[i];
+  std::optional<Candidate> candidate = refine->acquisition->Evaluate(raw);
+  if (!candidate.has_value()) return 0;
+  if (candidate->ei > refine->best.ei) refine->best = *candidate;
+  return candidate->ei;
+}
+
+// Local refinement of `start` over the numeric features.
+Candidate Refine(const Acquisition& acquisition, const std::vector<int>& variables,
+                 const Candidate& start) {
+  if (variables.empty()) return start;
+  RefineData data{&acquisition, start.raw, &variables, start};
+  const unsigned n = static_cast<unsigned>(variables.size());
+  nlopt_opt opt = nlopt_create(n >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_SBPLX, n);
+  TP_CHECK(opt != nullptr, "nlopt_create failed");
+  std::vector<double> lower(n, 0.0), upper(n, 1.0), x(n);
+  for (unsigned i = 0; i < n; ++i) x[i] = start.raw[variables[i]];
+  nlopt_set_lower_bounds(opt, lower.data());
+  nlopt_set_upper_bounds(opt, upper.data());
+  nlopt_set_max_objective(opt, RefineObjective, &data);
+  nlopt_set_maxeval(opt, kRefineEvaluations);
+  nlopt_set_xtol_abs1(opt, 1e-5);
+  double value = 0;
+  // The best point evaluated is tracked in `data.best` whatever the result code.
+  nlopt_optimize(opt, x.data(), &value);
+  nlopt_destroy(opt);
+  return data.best;
+}
+
+}  // namespace
+
+int GaussianProcessSuggester::InitialRandomTrials(const SearchSpace& space) {
+  return std::max(5, space.feature_count() + 1);
+}
+
+GaussianProcessSuggester::GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed)
+    : spec_(spec), space_(spec_), seed_(seed) {}
+
+absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
+    const std::vector<Observation>& history, int count) {
+  TP_CHECK(count >= 0, "count is {}", count);
+  TP_ASSIGN_OR_RETURN(std::vector<Point> points, HistoryPoints(space_, history));
+  std::mt19937_64 rng = CallRng(seed_, history.size());
+  std::set<std::string> seen;
+  for (const Point& point : points) seen.insert(space_.Key(point));
+
+  // Finished trials' objectives, as "higher is better", standardised.
+  const bool minimize =
+      jobspec::EffectiveGoal(spec_.metrics.front()) == jobspec::GoalType::kMinimize;
+  std::vector<Eigen::VectorXd> finished_x, lied_x;
+  std::vector<double> finished_y;
+  for (size_t i = 0; i < history.size(); ++i) {
+    if (history[i].objective.has_value()) {
+      finished_x.push_back(space_.Encode(points[i]));
+      finished_y.push_back(minimize ? -*history[i].objective : *history[i].objective);
+    } else if (history[i].pending) {
+      lied_x.push_back(space_.Encode(points[i]));
+    }
+  }
+  const int n_finished = static_cast<int>(finished_y.size());
+  std::optional<GaussianProcess> fitted;
+  Eigen::VectorXd y_finished;
+  const int initial = InitialRandomTrials(space_);
+
+  std::vector<TrialParameters> suggestions;
+  auto random_unseen = [&]() {
+    Point point = RandomPoint(space_, rng);
+    for (int tries = 1; tries < kUnseenTries && seen.count(space_.Key(point)) > 0; ++tries) {
+      point = RandomPoint(space_, rng);
+    }
+    return point;
+  };
+  for (int k = 0; k < count; ++k) {
+    Point chosen;
+    if (static_cast<int>(history.size()) + k < initial || n_finished < 2) {
+      chosen = random_unseen();
+    } else {
+      const int f = space_.feature_count();
+      if (!fitted.has_value()) {
+        y_finished = Eigen::Map<const Eigen::VectorXd>(finished_y.data(), n_finished);
+        const double mean = y_finished.mean();
+        double sd = std::sqrt((y_finished.array() - mean).square().sum() / n_finished);
+        if (!(sd > 1e-12)) sd = 1;
+        y_finished = (y_finished.array() - mean) / sd;
+        Eigen::MatrixXd x(n_finished, f);
+        for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
+        fitted = GaussianProcess::Fit(x, y_finished, rng);
+      }
+      // Condition on finished trials plus lies (CL-mean: 0 after standardising)
+      // for pending and chosen points.
+      const int n = n_finished + static_cast<int>(lied_x.size());
+      Eigen::MatrixXd x(n, f);
+      Eigen::VectorXd y(n);
+      for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
+      for (size_t i = 0; i < lied_x.size(); ++i) x.row(n_finished + i) = lied_x[i].transpose();
+      y.head(n_finished) = y_finished;
+      y.tail(n - n_finished).setConstant(0.0);
+      const GaussianProcess gp(x, y, fitted->hyperparameters());
+      const Acquisition acquisition(space_, gp, y_finished.maxCoeff(), seen);
+
+      std::vector<Candidate> candidates;
+      std::uniform_real_distribution<double> uniform(0.0, 1.0);
+      std::normal_distribution<double> normal(0.0, kLocalSd);
+      auto consider = [&](const Eigen::VectorXd& raw) {
+        if (std::optional<Candidate> c = acquisition.Evaluate(raw)) candidates.push_back(*c);
+      };
+      for (int i = 0; i < kRandomCandidates; ++i) {
+        consider(Eigen::VectorXd::NullaryExpr(f, [&]() { return uniform(rng); }));
+      }
+      std::vector<int> order(n_finished);
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(),
+                [&](int a, int b) { return y_finished[a] > y_finished[b]; });
+      for (int t = 0; t < std::min(kTopTrials, n_finished); ++t) {
+        for (int i = 0; i < kLocalCandidates; ++i) {
+          consider(finished_x[order[t]] +
+                   Eigen::VectorXd::NullaryExpr(f, [&]() { return normal(rng); }));
+        }
+      }
+      std::sort(candidates.begin(), candidates.end(),
+                [](const Candidate& a, const Candidate& b) { return a.ei > b.ei; });
+      std::vector<int> numeric;
+      for (const Dimension& d : space_.dimensions()) {
+        if (!std::holds_alternative<jobspec::CategoricalValueSpec>(d.spec->value_spec)) {
+          numeric.push_back(d.feature_offset);
+        }
+      }
+      std::optional<Candidate> best;
+      std::set<std::string> refined;
+      for (const Candidate& start : candidates) {
+        if (static_cast<int>(refined.size()) >= kRefined) break;
+        if (!refined.insert(start.key).second) continue;
+        Candidate result = Refine(acquisition, numeric, start);
+        if (!best.has_value() || result.ei > best->ei) best = std::move(result);
+      }
+      chosen = best.has_value() ? best->point : random_unseen();
+      lied_x.push_back(space_.Encode(chosen));
+    }
+    seen.insert(space_.Key(chosen));
+    suggestions.push_back(space_.ToTrialParameters(chosen));
+  }
+  return suggestions;
+}
+
+}  // namespace trainpkg::sdk::hptune::internal

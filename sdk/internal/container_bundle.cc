@@ -1,0 +1,137 @@
+#include "sdk/internal/container_bundle.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <algorithm>
+
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint64_t kMaxNoFile = 1048576;
+
+// RLIMIT_NOFILE for the container: this process's hard limit (capped), as
+// raising it needs CAP_SYS_RESOURCE, which sandboxes may withhold.
+uint64_t NoFileLimit() {
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_max == RLIM_INFINITY) {
+    return kMaxNoFile;
+  }
+  return std::min<uint64_t>(limit.rlim_max, kMaxNoFile);
+}
+
+// Docker's default set (moby oci/caps/defaults.go).
+const std::vector<std::string>& DefaultCapabilities() {
+  static const std::vector<std::string> caps = {
+      "CAP_CHOWN",   "CAP_DAC_OVERRIDE", "CAP_FSETID",           "CAP_FOWNER",
+      "CAP_MKNOD",   "CAP_NET_RAW",      "CAP_SETGID",           "CAP_SETUID",
+      "CAP_SETFCAP", "CAP_SETPCAP",      "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
+      "CAP_KILL",    "CAP_AUDIT_WRITE"};
+  return caps;
+}
+
+json Mount(std::string destination, std::string type, std::string source,
+           std::vector<std::string> options) {
+  return json{{"destination", std::move(destination)},
+              {"type", std::move(type)},
+              {"source", std::move(source)},
+              {"options", std::move(options)}};
+}
+
+absl::StatusOr<json> Device(const std::filesystem::path& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    return base::ErrnoToStatus(errno, fmt::format("device {}", path.string()));
+  }
+  if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+    return absl::InvalidArgumentError(fmt::format("{} is not a device node", path.string()));
+  }
+  return json{{"path", path.string()},
+              {"type", S_ISCHR(st.st_mode) ? "c" : "b"},
+              {"major", major(st.st_rdev)},
+              {"minor", minor(st.st_rdev)},
+              {"fileMode", st.st_mode & 0777},
+              {"uid", 0},
+              {"gid", 0}};
+}
+
+}  // namespace
+
+absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
+  std::error_code ec;
+  std::filesystem::create_directories(bundle.bundle_dir / "tmp", ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        fmt::format("creating {}: {}", (bundle.bundle_dir / "tmp").string(), ec.message()));
+  }
+  std::filesystem::permissions(bundle.bundle_dir / "tmp", std::filesystem::perms(01777), ec);
+
+  json user{{"uid", bundle.user.uid}, {"gid", bundle.user.gid}};
+  if (!bundle.user.additional_gids.empty()) user["additionalGids"] = bundle.user.additional_gids;
+  json process{
+      {"terminal", false},
+      {"user", user},
+      {"args", bundle.args},
+      {"env", bundle.env},
+      {"cwd", bundle.cwd},
+      {"capabilities",
+       {{"bounding", DefaultCapabilities()},
+        {"effective", DefaultCapabilities()},
+        {"permitted", DefaultCapabilities()}}},
+      {"rlimits",
+       json::array(
+           {{{"type", "RLIMIT_NOFILE"}, {"hard", NoFileLimit()}, {"soft", NoFileLimit()}}})},
+      {"noNewPrivileges", true},
+  };
+  json mounts = json::array({
+      Mount("/proc", "proc", "proc", {}),
+      Mount("/dev", "tmpfs", "tmpfs", {"nosuid", "strictatime", "mode=755", "size=65536k"}),
+      Mount("/dev/pts", "devpts", "devpts",
+            {"nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620"}),
+      Mount("/dev/shm", "tmpfs", "shm", {"nosuid", "noexec", "nodev", "mode=1777"}),
+      Mount("/dev/mqueue", "mqueue", "mqueue", {"nosuid", "noexec", "nodev"}),
+      Mount("/sys", "sysfs", "sysfs", {"nosuid", "noexec", "nodev", "ro"}),
+      Mount("/tmp", "bind", (bundle.bundle_dir / "tmp").string(), {"rbind", "rw"}),
+  });
+  for (const std::filesystem::path& path : bundle.bind_mounts) {
+    mounts.push_back(Mount(path.string(), "bind", path.string(), {"rbind", "rw"}));
+  }
+  json devices = json::array();
+  json allowed = json::array({{{"allow", false}, {"access", "rwm"}}});
+  for (const std::filesystem::path& path : bundle.devices) {
+    TP_ASSIGN_OR_RETURN(json device, Device(path));
+    allowed.push_back({{"allow", true},
+                       {"type", device["type"]},
+                       {"major", device["major"]},
+                       {"minor", device["minor"]},
+                       {"access", "rwm"}});
+    devices.push_back(std::move(device));
+  }
+  json config{
+      {"ociVersion", "1.0.2"},
+      {"process", process},
+      {"root", {{"path", bundle.rootfs.string()}, {"readonly", true}}},
+      {"mounts", mounts},
+      {"linux",
+       {{"namespaces", json::array({{{"type", "pid"}}, {{"type", "ipc"}}, {{"type", "mount"}}})},
+        {"devices", devices},
+        {"resources", {{"devices", allowed}}},
+        {"maskedPaths",
+         {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
+          "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware",
+          "/proc/scsi"}},
+        {"readonlyPaths",
+         {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}}}},
+  };
+  return base::WriteFileAtomic(bundle.bundle_dir / "config.json", config.dump(2));
+}
+
+}  // namespace trainpkg::sdk::internal

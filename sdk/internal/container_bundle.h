@@ -1,0 +1,44 @@
+// An OCI runtime bundle for one replica (runtime-spec config.json), laid out
+// so that replicas of one image share its unpacked rootfs:
+//
+//   <bundle_dir>/config.json   root.path = the shared rootfs, read-only
+//   <bundle_dir>/tmp/          this replica's writable /tmp
+//
+// The container shares the host's network (no network namespace: replicas
+// reach each other on 127.0.0.1) and UTS namespace, and has its own pid,
+// ipc and mount namespaces; /proc, /dev (tmpfs, with runc's default
+// devices), /dev/pts, /dev/shm, /dev/mqueue and /sys (read-only) are mounted
+// as `runc spec` does; each `bind_mounts` path is mounted read-write at the
+// same path, so paths in the cluster env (AIP_MODEL_DIR, ...) stay valid.
+// Docker's default capability set, no_new_privileges, and RLIMIT_NOFILE
+// soft = hard = this process's hard limit (at most 1048576).
+#ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_BUNDLE_H_
+#define TRAINPKG_SDK_INTERNAL_CONTAINER_BUNDLE_H_
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "sdk/internal/container_user.h"
+
+namespace trainpkg::sdk::internal {
+
+struct ContainerBundle {
+  std::filesystem::path bundle_dir;  // created (parents too)
+  std::filesystem::path rootfs;      // absolute
+  std::vector<std::string> args;     // REQUIRES: non-empty
+  std::vector<std::string> env;      // NAME=value
+  std::string cwd = "/";             // absolute
+  ContainerUser user;
+  std::vector<std::filesystem::path> bind_mounts;  // absolute host directories
+  std::vector<std::filesystem::path> devices;      // host device nodes to expose as they are
+};
+
+// Writes the bundle. Errors name the path that could not be written or the
+// device that could not be read.
+absl::Status WriteContainerBundle(const ContainerBundle& bundle);
+
+}  // namespace trainpkg::sdk::internal
+
+#endif  // TRAINPKG_SDK_INTERNAL_CONTAINER_BUNDLE_H_

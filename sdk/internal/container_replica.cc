@@ -1,0 +1,73 @@
+#include "sdk/internal/container_replica.h"
+
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "sdk/internal/container_bundle.h"
+#include "sdk/internal/container_user.h"
+#include "sdk/internal/env_expansion.h"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+absl::Status InField(const ReplicaPlan& plan, const absl::Status& status) {
+  return absl::Status(status.code(), fmt::format("{} (\"{}\"): {}", plan.program_field,
+                                                 plan.image_uri, std::string(status.message())));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> ContainerArgs(const ReplicaPlan& plan,
+                                                       const oci::ContainerConfig& image) {
+  std::vector<std::string> args = plan.command.empty() ? image.entrypoint : plan.command;
+  const std::vector<std::string>& tail =
+      !plan.args.empty() || !plan.command.empty() ? plan.args : image.cmd;
+  args.insert(args.end(), tail.begin(), tail.end());
+  if (args.empty()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: the image has neither Entrypoint nor Cmd; set containerSpec.command",
+                    plan.program_field));
+  }
+  return args;
+}
+
+std::vector<std::string> ContainerEnv(const ReplicaPlan& plan, const oci::ContainerConfig& image,
+                                      const std::map<std::string, std::string>& cluster_env) {
+  std::map<std::string, std::string> env;
+  for (const std::string& entry : image.env) {
+    size_t eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    env.insert_or_assign(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  env.try_emplace("PATH", kDefaultPath);
+  ApplyEnvVars(plan.env, env);
+  for (const auto& [name, value] : cluster_env) env.insert_or_assign(name, value);
+  std::vector<std::string> out;
+  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
+  return out;
+}
+
+absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequest& request) {
+  const ReplicaPlan& plan = *request.plan;
+  const oci::ContainerConfig& image = request.image->config;
+  TP_ASSIGN_OR_RETURN(std::vector<std::string> args, ContainerArgs(plan, image));
+  absl::StatusOr<ContainerUser> user = ResolveContainerUser(request.rootfs, image.user);
+  if (!user.ok()) return InField(plan, user.status());
+  ContainerBundle bundle{
+      .bundle_dir = request.bundle_dir,
+      .rootfs = request.rootfs,
+      .args = std::move(args),
+      .env = ContainerEnv(plan, image, request.cluster_env),
+      .cwd = image.working_dir.empty() ? "/" : image.working_dir,
+      .user = *std::move(user),
+      .bind_mounts = request.bind_mounts,
+      .devices = request.devices,
+  };
+  absl::Status written = WriteContainerBundle(bundle);
+  if (!written.ok()) return InField(plan, written);
+  return RuncContainer{
+      .id = request.container_id, .bundle_dir = request.bundle_dir, .env = request.runc_env};
+}
+
+}  // namespace trainpkg::sdk::internal

@@ -1,0 +1,54 @@
+// Turns a container-mode replica plan into a runc bundle and the process
+// that runs it.
+//
+// Process args follow Vertex (Kubernetes) rules: containerSpec.command
+// replaces the image's Entrypoint and containerSpec.args its Cmd; a command
+// without args drops the image's Cmd. Environment, later entries winning:
+// the image's Env (PATH defaulting to Docker's when the image sets none),
+// containerSpec.env (with $(VAR) expansion against what precedes it), then
+// the cluster env (CLUSTER_SPEC, TF_CONFIG, AIP_*, CUDA_VISIBLE_DEVICES).
+// The working directory is the image's WorkingDir ("/" when unset) and the
+// user its User, resolved in the rootfs.
+#ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
+#define TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "registry/oci/image_config.h"
+#include "sdk/internal/replica_plan.h"
+#include "sdk/internal/runc_container_launcher.h"
+
+namespace trainpkg::sdk::internal {
+
+struct ContainerReplicaRequest {
+  const ReplicaPlan* plan = nullptr;        // REQUIRES: plan->image_uri non-empty
+  const oci::ImageConfig* image = nullptr;  // the image's config
+  std::filesystem::path rootfs;             // its unpacked rootfs (RootfsCache)
+  std::string container_id;                 // unique per job and replica
+  std::filesystem::path bundle_dir;         // created here
+  std::map<std::string, std::string> cluster_env;
+  std::vector<std::filesystem::path> bind_mounts;  // e.g. the base output directory
+  std::vector<std::filesystem::path> devices;      // e.g. /dev/nvidia0
+  std::map<std::string, std::string> runc_env;     // runc's own environment
+};
+
+// The process args for `plan` on `image` (see above). InvalidArgument,
+// naming the field, when they come out empty.
+absl::StatusOr<std::vector<std::string>> ContainerArgs(const ReplicaPlan& plan,
+                                                       const oci::ContainerConfig& image);
+
+// The container environment as NAME=value, in name order.
+std::vector<std::string> ContainerEnv(const ReplicaPlan& plan, const oci::ContainerConfig& image,
+                                      const std::map<std::string, std::string>& cluster_env);
+
+// Writes the bundle; returns the container to start with RuncRunSpec.
+// Errors name the replica's imageUri field.
+absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequest& request);
+
+}  // namespace trainpkg::sdk::internal
+
+#endif  // TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_

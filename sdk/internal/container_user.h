@@ -1,0 +1,31 @@
+// The image config's User ("user", "uid", "user:group", "uid:gid",
+// "uid:group", "user:gid") as numeric ids, names looked up in the rootfs's
+// /etc/passwd and /etc/group (never the host's). "" is root. A user given
+// without a group takes its passwd entry's primary group (0 when the uid has
+// none); its supplementary groups are those of /etc/group that list it.
+#ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_USER_H_
+#define TRAINPKG_SDK_INTERNAL_CONTAINER_USER_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace trainpkg::sdk::internal {
+
+struct ContainerUser {
+  uint32_t uid = 0;
+  uint32_t gid = 0;
+  std::vector<uint32_t> additional_gids;
+};
+
+// NotFound naming the user or group (and the file) when a name is not in
+// the rootfs; InvalidArgument for a malformed spec.
+absl::StatusOr<ContainerUser> ResolveContainerUser(const std::filesystem::path& rootfs,
+                                                   std::string_view user);
+
+}  // namespace trainpkg::sdk::internal
+
+#endif  // TRAINPKG_SDK_INTERNAL_CONTAINER_USER_H_

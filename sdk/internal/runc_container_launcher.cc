@@ -1,0 +1,81 @@
+#include "sdk/internal/runc_container_launcher.h"
+
+#include <unistd.h>
+
+#include "base/log.h"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+class RuncProcess final : public Process {
+ public:
+  RuncProcess(std::unique_ptr<Process> runc, std::shared_ptr<ProcessLauncher> launcher,
+              RuncContainer container)
+      : runc_(std::move(runc)), launcher_(std::move(launcher)), container_(std::move(container)) {}
+
+  int pid() const override { return runc_->pid(); }
+  int output_fd() const override { return runc_->output_fd(); }
+  void SignalGroup(int signal) override { runc_->SignalGroup(signal); }
+  ExitStatus Wait() override {
+    ExitStatus status = runc_->Wait();
+    DeleteRuncContainer(*launcher_, container_);
+    return status;
+  }
+
+ private:
+  std::unique_ptr<Process> runc_;
+  std::shared_ptr<ProcessLauncher> launcher_;
+  RuncContainer container_;
+};
+
+}  // namespace
+
+ProcessSpec RuncRunSpec(const std::string& replica_name, const RuncContainer& container) {
+  return ProcessSpec{
+      .name = replica_name,
+      .program = "runc",
+      .argv = {"runc", "run", "--bundle", container.bundle_dir.string(), container.id},
+      .env = container.env,
+  };
+}
+
+absl::StatusOr<std::unique_ptr<Process>> RuncContainerLauncher::Start(const ProcessSpec& spec) {
+  absl::StatusOr<std::unique_ptr<Process>> runc = inner_->Start(spec);
+  if (!runc.ok()) {
+    std::error_code ec;
+    std::filesystem::remove_all(container_.bundle_dir, ec);
+    return runc.status();
+  }
+  return std::make_unique<RuncProcess>(*std::move(runc), inner_, container_);
+}
+
+void DeleteRuncContainer(ProcessLauncher& launcher, const RuncContainer& container) {
+  ProcessSpec spec{
+      .name = container.id,
+      .program = "runc",
+      .argv = {"runc", "delete", "--force", container.id},
+      .env = container.env,
+  };
+  absl::StatusOr<std::unique_ptr<Process>> deleter = launcher.Start(spec);
+  if (deleter.ok()) {
+    std::string output;
+    char buffer[4096];
+    ssize_t n;
+    while ((n = ::read((*deleter)->output_fd(), buffer, sizeof(buffer))) > 0) {
+      output.append(buffer, static_cast<size_t>(n));
+    }
+    ExitStatus status = (*deleter)->Wait();
+    // runc says "does not exist" when the container was already gone.
+    if (!status.ok() && output.find("does not exist") == std::string::npos) {
+      TP_LOG(WARNING, "runc delete --force {}: {}", container.id, output);
+    }
+  } else {
+    TP_LOG(WARNING, "runc delete --force {}: {}", container.id,
+           std::string(deleter.status().message()));
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(container.bundle_dir, ec);
+  if (ec) TP_LOG(WARNING, "removing {}: {}", container.bundle_dir.string(), ec.message());
+}
+
+}  // namespace trainpkg::sdk::internal

@@ -1,0 +1,62 @@
+// `trainpkg serve`'s hyperparameterTuningJobs: Vertex AI REST v1 semantics
+// (create, get, list, cancel) over the local tuning service
+// (sdk/hptune/hyperparameter_tuning_job.h) and the tuning job store, without
+// HTTP (job_http_server.h carries it).
+//
+// Resource names are projects/<p>/locations/<l>/hyperparameterTuningJobs/<id>;
+// a job is found only under the parent it was created in. Trials run as local
+// CustomJobs recorded in the same home, so customJobs get/list show them.
+// Replies are proto3 JSON (jobspec/hyperparameter_tuning_job_json.h) or
+// google.rpc.Status errors.
+#ifndef TRAINPKG_SDK_SERVE_LOCAL_TUNING_JOB_SERVICE_H_
+#define TRAINPKG_SDK_SERVE_LOCAL_TUNING_JOB_SERVICE_H_
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "absl/time/time.h"
+#include "sdk/hptune/hyperparameter_tuning_job.h"
+#include "sdk/process_launcher.h"
+#include "sdk/serve/local_job_service.h"
+
+namespace trainpkg::sdk::serve {
+
+struct LocalTuningJobServiceOptions {
+  std::filesystem::path home;                      // the job store home (required)
+  std::map<std::string, std::string> environment;  // what trial replicas inherit
+  std::shared_ptr<ProcessLauncher> launcher;       // nullptr: DefaultProcessLauncher()
+  absl::Duration cancel_grace_period = absl::Seconds(10);
+  absl::Duration poll_interval = absl::Milliseconds(250);
+};
+
+// Thread-safe. Destroying the service cancels the studies it started and
+// waits for them.
+class LocalTuningJobService {
+ public:
+  explicit LocalTuningJobService(LocalTuningJobServiceOptions options);
+  ~LocalTuningJobService();
+
+  // POST .../hyperparameterTuningJobs with a HyperparameterTuningJob body:
+  // 200 with the job (QUEUED or later); 400 INVALID_ARGUMENT for a body that
+  // does not parse or validate (the message lists each field path).
+  RestReply Create(std::string_view project, std::string_view location, std::string_view body);
+  // The job with its trials; 404 NOT_FOUND when there is none under the parent.
+  RestReply Get(std::string_view project, std::string_view location, std::string_view id);
+  // {"hyperparameterTuningJobs": [...]} under the parent, newest first.
+  RestReply List(std::string_view project, std::string_view location);
+  // {} at once; the study's running trials are cancelled and it ends CANCELLED.
+  RestReply Cancel(std::string_view project, std::string_view location, std::string_view id);
+
+ private:
+  const LocalTuningJobServiceOptions options_;
+  std::mutex mu_;
+  std::map<std::string, HyperparameterTuningJob> running_;  // by id; guarded by mu_
+};
+
+}  // namespace trainpkg::sdk::serve
+
+#endif  // TRAINPKG_SDK_SERVE_LOCAL_TUNING_JOB_SERVICE_H_

@@ -1,0 +1,88 @@
+#include "registry/blob_locations.h"
+
+#include <filesystem>
+#include <random>
+
+#include "base/file_util.h"
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "registry/oci/digest_builder.h"
+
+namespace trainpkg::registry {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+Repository Repo(const std::string& name) { return *ParseRepository(name); }
+
+class BlobLocationsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           fmt::format("trainpkg-blob-locations-{}-{}", ::getpid(), std::random_device{}());
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::filesystem::path dir_;
+  oci::Digest a_ = oci::ComputeDigest("a", oci::DigestAlgorithm::kSha256);
+  oci::Digest b_ = oci::ComputeDigest("b", oci::DigestAlgorithm::kSha256);
+};
+
+TEST_F(BlobLocationsTest, FindsMostRecentFirstOnTheAskedRegistryOnly) {
+  BlobLocations locations;
+  locations.Record(a_, Repo("r.test:5000/team/app"));
+  locations.Record(a_, Repo("other.test/team/app"));
+  locations.Record(a_, Repo("r.test:5000/base/img"));
+  locations.Record(a_, Repo("r.test:5000/team/app"));  // seen again: now the most recent
+  EXPECT_THAT(locations.Find(a_, "r.test:5000"),
+              ElementsAre(Repo("r.test:5000/team/app"), Repo("r.test:5000/base/img")));
+  EXPECT_THAT(locations.Find(b_, "r.test:5000"), IsEmpty());
+  EXPECT_TRUE(locations.Save().ok()) << "no file: nothing to write";
+}
+
+TEST_F(BlobLocationsTest, KeepsTheNewestRepositoriesPerBlob) {
+  BlobLocations locations;
+  for (size_t i = 0; i < BlobLocations::kMaxRepositoriesPerBlob + 2; ++i) {
+    locations.Record(a_, Repo(fmt::format("r.test/repo{}", i)));
+  }
+  std::vector<Repository> found = locations.Find(a_, "r.test");
+  ASSERT_EQ(found.size(), BlobLocations::kMaxRepositoriesPerBlob);
+  EXPECT_EQ(found.front(),
+            Repo(fmt::format("r.test/repo{}", BlobLocations::kMaxRepositoriesPerBlob + 1)));
+}
+
+TEST_F(BlobLocationsTest, SavesAndReopens) {
+  std::filesystem::path file = dir_ / "home" / "blob-locations.json";
+  auto first = BlobLocations::Open(file);
+  ASSERT_TRUE(first.ok()) << first.status();
+  (*first)->Record(a_, Repo("localhost:5000/team/app"));
+  (*first)->Record(b_, Repo("gcr.io/p/app"));
+  ASSERT_TRUE((*first)->Save().ok());
+  auto again = BlobLocations::Open(file);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_THAT((*again)->Find(a_, "localhost:5000"), ElementsAre(Repo("localhost:5000/team/app")));
+  EXPECT_THAT((*again)->Find(b_, "gcr.io"), ElementsAre(Repo("gcr.io/p/app")));
+}
+
+TEST_F(BlobLocationsTest, ACorruptFileStartsEmpty) {
+  std::filesystem::path file = dir_ / "blob-locations.json";
+  ASSERT_TRUE(base::WriteFileAtomic(file, "{not json").ok());
+  auto opened = BlobLocations::Open(file);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_THAT((*opened)->Find(a_, "r.test"), IsEmpty());
+  ASSERT_TRUE(base::WriteFileAtomic(
+                  file, fmt::format(R"({{"not-a-digest":["r.test/x"],"{}":["r.test/ok",7,"Bad"]}})",
+                                    a_.ToString()))
+                  .ok());
+  opened = BlobLocations::Open(file);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_THAT((*opened)->Find(a_, "r.test"), ElementsAre(Repo("r.test/ok")))
+      << "entries that do not parse are dropped";
+}
+
+}  // namespace
+}  // namespace trainpkg::registry

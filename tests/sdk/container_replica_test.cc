@@ -1,0 +1,180 @@
+// Container mode's pure parts: args and env rules, User resolution, GPU
+// slices, the runtime bundle's config.json.
+#include "sdk/internal/container_replica.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "sdk/internal/container_bundle.h"
+#include "sdk/internal/container_user.h"
+#include "sdk/internal/gpu_inventory.h"
+#include "sdk/internal/restart_policy.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+void Write(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << content;
+}
+
+ReplicaPlan Plan(std::vector<std::string> command, std::vector<std::string> args) {
+  ReplicaPlan plan;
+  plan.program_field = "jobSpec.workerPoolSpecs[0].containerSpec.imageUri";
+  plan.image_uri = "trainer:1";
+  plan.command = std::move(command);
+  plan.args = std::move(args);
+  return plan;
+}
+
+TEST(ContainerArgsTest, CommandReplacesEntrypointArgsReplaceCmd) {
+  oci::ContainerConfig image;
+  image.entrypoint = {"/bin/train"};
+  image.cmd = {"--default"};
+  EXPECT_THAT(*ContainerArgs(Plan({}, {}), image), ElementsAre("/bin/train", "--default"));
+  EXPECT_THAT(*ContainerArgs(Plan({}, {"--x"}), image), ElementsAre("/bin/train", "--x"));
+  EXPECT_THAT(*ContainerArgs(Plan({"sh"}, {}), image), ElementsAre("sh"));
+  EXPECT_THAT(*ContainerArgs(Plan({"sh"}, {"-c", "y"}), image), ElementsAre("sh", "-c", "y"));
+  image.entrypoint.clear();
+  EXPECT_THAT(*ContainerArgs(Plan({}, {}), image), ElementsAre("--default"));
+  image.cmd.clear();
+  absl::Status status = ContainerArgs(Plan({}, {}), image).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("neither Entrypoint nor Cmd"));
+}
+
+TEST(ContainerEnvTest, ImageThenContainerSpecThenClusterEnv) {
+  oci::ContainerConfig image;
+  image.env = {"A=image", "B=image", "TF_CONFIG=image"};
+  ReplicaPlan plan = Plan({}, {});
+  plan.env = {{"B", "spec-$(A)"}, {"C", "c"}};
+  std::vector<std::string> env = ContainerEnv(plan, image, {{"TF_CONFIG", "{}"}});
+  EXPECT_THAT(env, ElementsAre("A=image", "B=spec-image", "C=c",
+                               "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                               "TF_CONFIG={}"));
+  image.env = {"PATH=/opt/bin"};
+  EXPECT_THAT(ContainerEnv(Plan({}, {}), image, {}), ElementsAre("PATH=/opt/bin"));
+}
+
+class ContainerUserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Write(dir_.path() / "etc/passwd",
+          "root:x:0:0:root:/root:/bin/sh\ntrainer:x:1000:1001::/home/t:/bin/sh\n");
+    Write(dir_.path() / "etc/group", "root:x:0:\ntrainers:x:1001:\nvideo:x:44:trainer,other\n");
+  }
+  absl::StatusOr<ContainerUser> Resolve(const std::string& user) {
+    return ResolveContainerUser(dir_.path(), user);
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(ContainerUserTest, ResolvesNamesAndNumbersInTheRootfs) {
+  absl::StatusOr<ContainerUser> user = Resolve("trainer");
+  ASSERT_TRUE(user.ok()) << user.status();
+  EXPECT_EQ(user->uid, 1000u);
+  EXPECT_EQ(user->gid, 1001u);
+  EXPECT_THAT(user->additional_gids, ElementsAre(44u));
+  user = Resolve("1000:44");
+  EXPECT_EQ(user->uid, 1000u);
+  EXPECT_EQ(user->gid, 44u);
+  user = Resolve("trainer:video");
+  EXPECT_EQ(user->gid, 44u);
+  user = Resolve("4242");  // not in passwd: gid 0
+  EXPECT_EQ(user->uid, 4242u);
+  EXPECT_EQ(user->gid, 0u);
+  user = Resolve("");
+  EXPECT_EQ(user->uid, 0u);
+}
+
+TEST_F(ContainerUserTest, UnknownNamesAreNotFound) {
+  EXPECT_EQ(Resolve("nobody").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(Resolve("nobody").status().message(), HasSubstr("/etc/passwd"));
+  EXPECT_EQ(Resolve("trainer:nogroup").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(Resolve(":1").status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GpuInventoryTest, CudaVisibleDevicesOrTheDriversList) {
+  EXPECT_THAT(LocalGpus({{"CUDA_VISIBLE_DEVICES", "2, 3"}}), ElementsAre("2", "3"));
+  testing::TempDir dir;
+  fs::create_directories(dir.path() / "0000:01:00.0");
+  fs::create_directories(dir.path() / "0000:02:00.0");
+  EXPECT_THAT(LocalGpus({}, dir.path()), ElementsAre("0", "1"));
+  EXPECT_THAT(LocalGpus({}, dir.path() / "absent"), IsEmpty());
+}
+
+TEST(GpuInventoryTest, AssignsDisjointSlicesAndRefusesTooMany) {
+  std::vector<ReplicaPlan> plans(3);
+  plans[0].ref = {.pool = 0, .index = 0};
+  plans[0].accelerator_count = 2;
+  plans[1].ref = {.pool = 1, .index = 0};
+  plans[2].ref = {.pool = 1, .index = 1};
+  plans[2].accelerator_count = 1;
+  auto slices = AssignGpus(plans, {"0", "1", "2"});
+  ASSERT_TRUE(slices.ok());
+  EXPECT_THAT(*slices, ElementsAre(ElementsAre("0", "1"), IsEmpty(), ElementsAre("2")));
+  absl::Status status = AssignGpus(plans, {"0", "1"}).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(),
+              HasSubstr("jobSpec.workerPoolSpecs[1].machineSpec.acceleratorCount: replica "
+                        "workerpool1-1 asks for 1 GPU(s) but only 0 of the job's 3 fit; this "
+                        "machine has 2 GPU(s) (0,1)"));
+}
+
+TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
+  testing::TempDir dir;
+  ContainerBundle bundle{
+      .bundle_dir = dir.path() / "bundle",
+      .rootfs = dir.path() / "rootfs",
+      .args = {"/bin/train", "--x"},
+      .env = {"A=1"},
+      .cwd = "/work",
+      .user = ContainerUser{.uid = 7, .gid = 8, .additional_gids = {9}},
+      .bind_mounts = {dir.path() / "out"},
+      .devices = {},
+  };
+  ASSERT_TRUE(WriteContainerBundle(bundle).ok());
+  std::ifstream in(bundle.bundle_dir / "config.json");
+  nlohmann::json config = nlohmann::json::parse(in);
+  EXPECT_EQ(config["root"]["path"], bundle.rootfs.string());
+  EXPECT_EQ(config["root"]["readonly"], true);
+  EXPECT_EQ(config["process"]["args"], nlohmann::json({"/bin/train", "--x"}));
+  EXPECT_EQ(config["process"]["cwd"], "/work");
+  EXPECT_EQ(config["process"]["user"]["uid"], 7);
+  EXPECT_EQ(config["process"]["user"]["additionalGids"], nlohmann::json({9}));
+  std::vector<std::string> namespaces;
+  for (const auto& ns : config["linux"]["namespaces"]) namespaces.push_back(ns["type"]);
+  EXPECT_THAT(namespaces, ElementsAre("pid", "ipc", "mount"));  // host network
+  std::vector<std::string> mounts;
+  for (const auto& mount : config["mounts"]) {
+    mounts.push_back(mount["destination"].get<std::string>() + "<-" +
+                     mount["source"].get<std::string>());
+  }
+  EXPECT_THAT(mounts, Contains("/tmp<-" + (bundle.bundle_dir / "tmp").string()));
+  EXPECT_THAT(mounts,
+              Contains((dir.path() / "out").string() + "<-" + (dir.path() / "out").string()));
+  EXPECT_TRUE(fs::is_directory(bundle.bundle_dir / "tmp"));
+}
+
+TEST(RestartPolicyTest, BoundedAndOffWithDisableRetries) {
+  jobspec::CustomJobSpec spec;
+  EXPECT_EQ(JobRestartBudget(spec), 0);
+  spec.scheduling.emplace().restart_job_on_worker_restart = true;
+  EXPECT_EQ(JobRestartBudget(spec), kMaxJobRestarts);
+  spec.scheduling->disable_retries = true;
+  EXPECT_EQ(JobRestartBudget(spec), 0);
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk::internal

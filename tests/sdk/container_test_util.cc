@@ -1,0 +1,145 @@
+#include "tests/sdk/container_test_util.h"
+
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "base/environment.h"
+#include "nlohmann/json.hpp"
+#include "packager/builder/builder.h"
+#include "packager/builder/image_store.h"
+
+namespace trainpkg::sdk::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShellResult {
+  int code = -1;
+  std::string out;
+};
+
+ShellResult Sh(const std::string& command) {
+  ShellResult result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace
+
+std::string Slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void WriteContextFile(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
+}
+
+void ContainerTestBase::SetUp() {
+  if (::geteuid() != 0) GTEST_SKIP() << "runc needs root to start containers";
+  ASSERT_TRUE(fs::exists("/bin/busybox")) << "busybox-static is missing (scripts/install-deps.sh)";
+  ShellResult runc = Sh("runc --version");
+  ASSERT_EQ(runc.code, 0) << "runc is missing (scripts/install-deps.sh): " << runc.out;
+  fs::create_directories(context() / "bin");
+  fs::copy_file("/bin/busybox", context() / "bin/busybox");
+}
+
+std::string ContainerTestBase::BuildImage(const std::string& tag, const std::string& dockerfile) {
+  WriteContextFile(context() / "Dockerfile", dockerfile);
+  absl::StatusOr<packager::builder::ImageStore> store =
+      packager::builder::ImageStore::Open(home() / "images");
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return tag;
+  packager::builder::Builder builder(
+      packager::builder::BuilderOptions{store->layout(), home() / "build-cache", nullptr, {}});
+  packager::builder::BuildRequest request;
+  request.context_dir = context();
+  absl::StatusOr<packager::builder::BuiltImage> image = builder.Build(request);
+  EXPECT_TRUE(image.ok()) << image.status();
+  if (!image.ok()) return tag;
+  absl::StatusOr<std::string> tagged = store->Tag(image->manifest_descriptor, tag);
+  EXPECT_TRUE(tagged.ok()) << tagged.status();
+  return tag;
+}
+
+jobspec::CustomJob ContainerTestBase::MakeContainerJob(const std::string& image,
+                                                       const std::vector<int>& counts,
+                                                       std::vector<std::string> args) {
+  jobspec::CustomJob job;
+  job.display_name = "container-test";
+  job.job_spec.base_output_directory = output_dir().string() + "/";
+  for (int count : counts) {
+    jobspec::WorkerPoolSpec pool;
+    if (count > 0) {
+      pool.replica_count = count;
+      pool.machine_spec.emplace().machine_type = "n1-standard-4";
+      pool.container_spec.emplace();
+      pool.container_spec->image_uri = image;
+      pool.container_spec->args = args;
+    }
+    job.job_spec.worker_pool_specs.push_back(std::move(pool));
+  }
+  return job;
+}
+
+CustomJobOptions ContainerTestBase::Options() {
+  CustomJobOptions options;
+  options.home = home();
+  options.log_stream = &log_;
+  options.environment = base::SnapshotProcessEnvironment();
+  options.environment->erase("CUDA_VISIBLE_DEVICES");
+  options.cancel_grace_period = absl::Seconds(1);
+  return options;
+}
+
+absl::StatusOr<jobspec::CustomJob> ContainerTestBase::RunJob(const jobspec::CustomJob& spec) {
+  log_.str("");
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  if (!job.ok()) return job.status();
+  job_dir_ = job->job_dir();
+  job_id_ = job->job_id();
+  return job->Run();
+}
+
+std::vector<std::string> ContainerTestBase::RuncContainers(const std::string& prefix) const {
+  ShellResult list = Sh("runc list -q");
+  EXPECT_EQ(list.code, 0) << list.out;
+  std::vector<std::string> ids;
+  std::istringstream lines(list.out);
+  for (std::string id; std::getline(lines, id);) {
+    if (id.rfind(prefix, 0) == 0) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::vector<int> ContainerTestBase::ContainerPids(const std::string& prefix) const {
+  std::vector<int> pids;
+  for (const std::string& id : RuncContainers(prefix)) {
+    ShellResult state = Sh("runc state " + id);
+    if (state.code != 0) continue;
+    pids.push_back(nlohmann::json::parse(state.out)["pid"].get<int>());
+  }
+  return pids;
+}
+
+void ContainerTestBase::ExpectNothingLeft() const {
+  EXPECT_TRUE(RuncContainers("trainpkg-" + job_id_ + "-").empty());
+  std::error_code ec;
+  const fs::path containers = job_dir_ / "containers";
+  EXPECT_TRUE(!fs::exists(containers) || fs::is_empty(containers))
+      << "bundles left in " << containers;
+}
+
+}  // namespace trainpkg::sdk::testing

@@ -1,0 +1,180 @@
+// `trainpkg serve`'s hyperparameterTuningJobs: a small study created, polled,
+// listed and cancelled through VertexClient over HTTP on 127.0.0.1, trials
+// run by the local tuning service (testdata/timeline_trainer.sh).
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "jobspec/hyperparameter_tuning_job_json.h"
+#include "registry/curl_transport.h"
+#include "sdk/auth/credentials.h"
+#include "sdk/hptune/hyperparameter_tuning_job.h"
+#include "sdk/serve/job_http_server.h"
+#include "sdk/serve/local_job_service.h"
+#include "sdk/serve/local_tuning_job_service.h"
+#include "sdk/vertex/vertex_client.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::sdk {
+namespace {
+
+using ::testing::SizeIs;
+
+constexpr char kParent[] = "projects/p1/locations/l1";
+
+nlohmann::json StudyJson(int trials, const std::string& sleep,
+                         const std::filesystem::path& timeline) {
+  jobspec::HyperparameterTuningJob job;
+  job.display_name = "served";
+  job.max_trial_count = trials;
+  job.parallel_trial_count = 2;
+  job.study_spec.metrics.push_back({"score", jobspec::GoalType::kMaximize});
+  job.study_spec.parameters.push_back(
+      {"x", jobspec::DoubleValueSpec{0.0, 1.0, {}}, jobspec::ScaleType::kLinear, {}});
+  job.study_spec.algorithm = jobspec::SearchAlgorithm::kRandomSearch;
+  jobspec::WorkerPoolSpec pool;
+  pool.replica_count = 1;
+  pool.machine_spec = jobspec::MachineSpec{};
+  pool.machine_spec->machine_type = "n1-standard-4";
+  pool.container_spec = jobspec::ContainerSpec{};
+  pool.container_spec->image_uri = std::string("local:") + TIMELINE_TRAINER;
+  pool.container_spec->args = {"--sleep=" + sleep};
+  pool.container_spec->env = {{"TIMELINE_DIR", timeline.string()}};
+  job.trial_job_spec.worker_pool_specs.push_back(pool);
+  return jobspec::HyperparameterTuningJobToJson(job);
+}
+
+class HptuneServeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::filesystem::create_directories(dir_.path() / "timeline");
+    serve::LocalJobServiceOptions job_options;
+    job_options.home = dir_.path() / "home";
+    jobs_ = std::make_unique<serve::LocalJobService>(job_options);
+    serve::LocalTuningJobServiceOptions tuning_options;
+    tuning_options.home = dir_.path() / "home";
+    tuning_options.cancel_grace_period = absl::Seconds(2);
+    tuning_options.poll_interval = absl::Milliseconds(50);
+    tuning_ = std::make_unique<serve::LocalTuningJobService>(tuning_options);
+    absl::StatusOr<std::unique_ptr<serve::JobHttpServer>> server =
+        serve::JobHttpServer::Start(*jobs_, tuning_.get(), "127.0.0.1", 0);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+  }
+
+  vertex::VertexClient Client() {
+    return vertex::VertexClient(
+        {.endpoint = server_->endpoint(),
+         .transport = registry::MakeCurlTransport({}),
+         .credentials = std::make_shared<auth::AccessTokenCredentials>("test"),
+         .clock = nullptr});
+  }
+
+  vertex::HyperparameterTuningJobDocument WaitTerminal(vertex::VertexClient& client,
+                                                       const std::string& name) {
+    vertex::HyperparameterTuningJobDocument last;
+    EXPECT_TRUE(testing::WaitFor(
+        [&] {
+          absl::StatusOr<vertex::HyperparameterTuningJobDocument> job =
+              client.GetHyperparameterTuningJob(name);
+          EXPECT_TRUE(job.ok()) << job.status();
+          if (!job.ok()) return true;
+          last = *job;
+          return jobspec::IsTerminal(job->state);
+        },
+        absl::Seconds(40)));
+    return last;
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<serve::LocalJobService> jobs_;
+  std::unique_ptr<serve::LocalTuningJobService> tuning_;
+  std::unique_ptr<serve::JobHttpServer> server_;
+};
+
+TEST_F(HptuneServeTest, RunsAStudyCreatedOverRest) {
+  vertex::VertexClient client = Client();
+  absl::StatusOr<vertex::HyperparameterTuningJobDocument> created =
+      client.CreateHyperparameterTuningJob(kParent, StudyJson(3, "0.2", dir_.path() / "timeline"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_THAT(created->name,
+              ::testing::StartsWith("projects/p1/locations/l1/hyperparameterTuningJobs/"));
+  const vertex::HyperparameterTuningJobDocument done = WaitTerminal(client, created->name);
+  EXPECT_EQ(done.state, jobspec::JobState::kSucceeded);
+  absl::StatusOr<jobspec::HyperparameterTuningJob> job =
+      jobspec::HyperparameterTuningJobFromJson(done.json);
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job->trials, SizeIs(3));
+  for (const jobspec::Trial& trial : job->trials) {
+    EXPECT_EQ(trial.state, jobspec::TrialState::kSucceeded) << trial.infeasible_reason;
+    EXPECT_TRUE(trial.final_measurement.has_value());
+  }
+  absl::StatusOr<vertex::HyperparameterTuningJobPage> page =
+      client.ListHyperparameterTuningJobs(kParent, {});
+  ASSERT_TRUE(page.ok()) << page.status();
+  ASSERT_THAT(page->jobs, SizeIs(1));
+  EXPECT_EQ(page->jobs[0].name, created->name);
+  absl::StatusOr<vertex::HyperparameterTuningJobPage> other =
+      client.ListHyperparameterTuningJobs("projects/p2/locations/l1", {});
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_TRUE(other->jobs.empty());
+  const std::string id = created->name.substr(created->name.rfind('/') + 1);
+  EXPECT_EQ(
+      client.GetHyperparameterTuningJob("projects/p2/locations/l1/hyperparameterTuningJobs/" + id)
+          .status()
+          .code(),
+      absl::StatusCode::kNotFound);
+}
+
+TEST_F(HptuneServeTest, SdkVertexBackendRunsTheStudyOnTheService) {
+  absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
+      jobspec::HyperparameterTuningJobFromJson(StudyJson(2, "0.1", dir_.path() / "timeline"));
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  HyperparameterTuningJobOptions options;
+  options.trial_options.backend = JobBackendKind::kVertex;
+  options.trial_options.vertex.project = "p1";
+  options.trial_options.vertex.location = "l1";
+  options.trial_options.vertex.endpoint = server_->endpoint();
+  options.trial_options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("t");
+  options.base_output_dir = dir_.path() / "results";
+  options.poll_interval = absl::Milliseconds(100);
+  absl::StatusOr<HyperparameterTuningJob> job =
+      HyperparameterTuningJob::Create(*std::move(spec), options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
+  EXPECT_THAT(done->name, ::testing::StartsWith("projects/p1/locations/l1/"));
+  EXPECT_THAT(done->trials, SizeIs(2));
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / "results" / "results.svg"));
+}
+
+TEST_F(HptuneServeTest, CancelOverRestStopsTheStudy) {
+  vertex::VertexClient client = Client();
+  absl::StatusOr<vertex::HyperparameterTuningJobDocument> created =
+      client.CreateHyperparameterTuningJob(kParent, StudyJson(4, "60", dir_.path() / "timeline"));
+  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_TRUE(
+      testing::WaitFor([&] { return std::filesystem::exists(dir_.path() / "timeline" / "pid-2"); },
+                       absl::Seconds(20)));
+  ASSERT_TRUE(client.CancelHyperparameterTuningJob(created->name).ok());
+  const vertex::HyperparameterTuningJobDocument done = WaitTerminal(client, created->name);
+  EXPECT_EQ(done.state, jobspec::JobState::kCancelled);
+  ASSERT_TRUE(done.error.has_value());
+  EXPECT_EQ(done.error->code, 1);
+}
+
+TEST_F(HptuneServeTest, InvalidStudyIs400WithTheFieldPath) {
+  vertex::VertexClient client = Client();
+  nlohmann::json study = StudyJson(1, "0", dir_.path() / "timeline");
+  study["parallelTrialCount"] = 5;
+  absl::StatusOr<vertex::HyperparameterTuningJobDocument> created =
+      client.CreateHyperparameterTuningJob(kParent, study);
+  EXPECT_EQ(created.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(created.status().message(), ::testing::HasSubstr("parallelTrialCount"));
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk

@@ -1,0 +1,147 @@
+// BackupAndRestore carries Dropout's generator through a checkpoint: a run
+// resumed after a crash draws the masks the uninterrupted run draws.
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/trainer_runtime/train/test_job.h"
+#include "trainer_runtime/nn/adam.h"
+#include "trainer_runtime/nn/dropout.h"
+#include "trainer_runtime/train/backup_and_restore.h"
+#include "trainer_runtime/train/fit.h"
+#include "trainer_runtime/train/tensor_bundle.h"
+
+namespace trainpkg::train {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using testing::MakeDataset;
+using testing::ShardedSource;
+using testing::Weights;
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() / fmt::format("trainpkg-dropout-{}-{}", getpid(), counter_++);
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path path_;
+};
+
+nn::Sequential MakeDropoutMlp() {
+  nn::Sequential model;
+  EXPECT_TRUE(model.Add(nn::Dense::Create(6, 32)).ok());
+  EXPECT_TRUE(model.Add(std::make_unique<nn::ReLU>()).ok());
+  EXPECT_TRUE(model.Add(nn::Dropout::Create(0.5f, {.name = "", .seed = 77})).ok());
+  EXPECT_TRUE(model.Add(nn::Dense::Create(32, 3)).ok());
+  model.InitializeParameters(5);
+  return model;
+}
+
+runtime::ClusterInfo SingleReplica() {
+  runtime::ClusterInfo info;
+  info.rank = 0;
+  info.world_size = 1;
+  info.is_chief = true;
+  info.task_type = "chief";
+  return info;
+}
+
+// Fails Fit at the end of epoch `epoch` (after the backup before it ran).
+class CrashAfter final : public Callback {
+ public:
+  explicit CrashAfter(int epoch) : epoch_(epoch) {}
+  absl::Status OnEpochEnd(TrainContext&, const EpochLogs& logs) override {
+    return logs.epoch == epoch_ ? absl::AbortedError("simulated crash") : absl::OkStatus();
+  }
+
+ private:
+  int epoch_;
+};
+
+struct TrainRun {
+  absl::StatusOr<History> history;
+  std::vector<float> weights;
+};
+
+// `reseed_before_fit` restarts the dropout generator from another seed first,
+// as a fresh process whose model was built differently would have it.
+TrainRun TrainWithBackup(const fs::path& backup_dir, int crash_after,
+                         BackupOptions backup_options = {}, uint64_t reseed_before_fit = 0) {
+  const auto data = MakeDataset(256, 6, 3, 9);
+  nn::Sequential model = MakeDropoutMlp();
+  if (reseed_before_fit != 0) {
+    static_cast<nn::Dropout&>(model.layer(2)).Reseed(reseed_before_fit);
+  }
+  auto adam = nn::Adam::Create({.learning_rate = 0.01f});
+  ShardedSource train(data, 32, 0, 1, 4);
+  OneDeviceStrategy strategy;
+  auto backup = BackupAndRestore::Create(backup_dir.string(), SingleReplica(), backup_options);
+  EXPECT_TRUE(backup.ok());
+  CrashAfter crash(crash_after);
+  FitOptions options;
+  options.epochs = 5;
+  options.callbacks = {backup->get(), &crash};
+  auto history = Fit(strategy, model, **adam, train, nullptr, options);
+  return {std::move(history), Weights(model)};
+}
+
+TEST(DropoutResumeTest, ResumedRunDrawsTheUninterruptedRunsMasks) {
+  TempDir dir;
+  const TrainRun uninterrupted = TrainWithBackup(dir.path() / "a", /*crash_after=*/-1);
+  ASSERT_TRUE(uninterrupted.history.ok()) << uninterrupted.history.status();
+
+  const TrainRun crashed = TrainWithBackup(dir.path() / "b", /*crash_after=*/2);
+  EXPECT_EQ(crashed.history.status().code(), absl::StatusCode::kAborted);
+  // The restarted process would begin from the seed: here it even begins
+  // from another one, so only the restored state can give the same masks.
+  const TrainRun resumed =
+      TrainWithBackup(dir.path() / "b", /*crash_after=*/-1, {}, /*reseed_before_fit=*/1234);
+  ASSERT_TRUE(resumed.history.ok()) << resumed.history.status();
+  EXPECT_EQ(resumed.history->initial_epoch, 3);
+  EXPECT_EQ(resumed.weights, uninterrupted.weights);
+  ASSERT_EQ(resumed.history->epochs.size(), 2u);
+  EXPECT_EQ(resumed.history->epochs[1].loss, uninterrupted.history->epochs[4].loss);
+}
+
+TEST(DropoutResumeTest, CheckpointHoldsTheGeneratorState) {
+  TempDir dir;
+  const TrainRun crashed = TrainWithBackup(dir.path(), /*crash_after=*/0);
+  ASSERT_EQ(crashed.history.status().code(), absl::StatusCode::kAborted);
+  auto bundle = ReadTensorBundle(dir.path() / "chief" / "checkpoint.tpckpt");
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  ASSERT_TRUE(bundle->counters.contains("rng/dropout/size"));
+  const int64_t size = bundle->counters.at("rng/dropout/size");
+  EXPECT_EQ(size, static_cast<int64_t>(nn::Rng(1).State().size()));
+  EXPECT_TRUE(bundle->counters.contains(fmt::format("rng/dropout/{}", size - 1)));
+  EXPECT_FALSE(bundle->counters.contains("rng/dense/size"));
+}
+
+TEST(DropoutResumeTest, StateOfTheWrongSizeIsRefused) {
+  TempDir dir;
+  (void)TrainWithBackup(dir.path(), /*crash_after=*/0);
+  const fs::path file = dir.path() / "chief" / "checkpoint.tpckpt";
+  auto bundle = ReadTensorBundle(file);
+  ASSERT_TRUE(bundle.ok());
+  bundle->counters["rng/dropout/size"] = 3;
+  ASSERT_TRUE(WriteTensorBundle(file, *bundle).ok());
+  const TrainRun run = TrainWithBackup(dir.path(), -1);
+  EXPECT_EQ(run.history.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(run.history.status().message(),
+              HasSubstr("layer dropout has a generator state of 3 numbers"));
+}
+
+}  // namespace
+}  // namespace trainpkg::train

@@ -1,0 +1,177 @@
+#include "trainer_runtime/ps/parameter_server.h"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/synchronization/notification.h"
+#include "fmt/format.h"
+#include "grpcpp/grpcpp.h"
+#include "trainer_runtime/ps/internal/chunks.h"
+#include "trainer_runtime/ps/internal/grpc_status.h"
+#include "trainer_runtime/ps/internal/listen.h"
+#include "trainer_runtime/ps/proto/ps.grpc.pb.h"
+
+namespace trainpkg::ps {
+namespace {
+
+using internal::ToGrpcStatus;
+
+OptimizerConfig FromProto(const proto::OptimizerConfig& p) {
+  OptimizerConfig c;
+  c.kind = p.kind();
+  c.sgd.learning_rate = p.learning_rate();
+  c.sgd.momentum = p.momentum();
+  c.sgd.nesterov = p.nesterov();
+  c.adam.learning_rate = p.learning_rate();
+  c.adam.beta_1 = p.beta_1();
+  c.adam.beta_2 = p.beta_2();
+  c.adam.epsilon = p.epsilon();
+  c.adagrad.learning_rate = p.learning_rate();
+  c.adagrad.initial_accumulator_value = p.initial_accumulator_value();
+  c.adagrad.epsilon = p.epsilon();
+  return c;
+}
+
+class Service final : public proto::ParameterServer::Service {
+ public:
+  ParameterStore& store() { return store_; }
+  absl::Notification& shutdown() { return shutdown_; }
+
+  grpc::Status Configure(grpc::ServerContext*, const proto::ConfigureRequest* request,
+                         proto::ConfigureResponse*) override {
+    std::vector<ShardDef> shards;
+    for (const proto::ShardDef& s : request->shards())
+      shards.push_back({s.id(), s.name(), s.size()});
+    return ToGrpcStatus(store_.Configure(std::move(shards), FromProto(request->optimizer())));
+  }
+
+  grpc::Status Assign(grpc::ServerContext*, grpc::ServerReader<proto::TensorChunk>* reader,
+                      proto::AssignResponse*) override {
+    proto::TensorChunk chunk;
+    while (reader->Read(&chunk)) {
+      bool ok = false;
+      std::vector<float> values = internal::ChunkValues(chunk, &ok);
+      if (!ok) return BadChunk(chunk);
+      absl::Status s =
+          store_.Assign(chunk.shard(), chunk.slot(), chunk.offset(), values, chunk.iterations());
+      if (!s.ok()) return ToGrpcStatus(s);
+    }
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Pull(grpc::ServerContext*, const proto::PullRequest* request,
+                    grpc::ServerWriter<proto::TensorChunk>* writer) override {
+    absl::StatusOr<std::vector<ShardSnapshot>> snapshot =
+        store_.Snapshot(request->with_optimizer_state());
+    if (!snapshot.ok()) return ToGrpcStatus(snapshot.status());
+    const int64_t chunk_bytes =
+        request->chunk_bytes() > 0 ? request->chunk_bytes() : internal::kDefaultChunkBytes;
+    auto write = [writer](const proto::TensorChunk& c) { return writer->Write(c); };
+    for (const ShardSnapshot& shard : *snapshot) {
+      if (!internal::ForEachChunk(shard.id, 0, shard.iterations, shard.values, chunk_bytes,
+                                  write)) {
+        return grpc::Status(grpc::StatusCode::CANCELLED, "the puller went away");
+      }
+      for (size_t k = 0; k < shard.slots.size(); ++k) {
+        if (!internal::ForEachChunk(shard.id, static_cast<int>(k) + 1, shard.iterations,
+                                    shard.slots[k], chunk_bytes, write)) {
+          return grpc::Status(grpc::StatusCode::CANCELLED, "the puller went away");
+        }
+      }
+    }
+    return grpc::Status::OK;
+  }
+
+  // Gathers each shard's gradient from its chunks and applies the optimizer
+  // once it is complete (chunks of one shard arrive in order, shard after
+  // shard).
+  grpc::Status Push(grpc::ServerContext*, grpc::ServerReader<proto::TensorChunk>* reader,
+                    proto::PushResponse*) override {
+    std::map<int, std::pair<std::vector<float>, int64_t>> pending;  // shard -> (grad, filled)
+    proto::TensorChunk chunk;
+    while (reader->Read(&chunk)) {
+      absl::StatusOr<int64_t> size = store_.ShardSize(chunk.shard());
+      if (!size.ok()) return ToGrpcStatus(size.status());
+      const std::string& bytes = chunk.values();
+      const int64_t count = static_cast<int64_t>(bytes.size() / 4);
+      if (bytes.size() % 4 != 0 || chunk.slot() != 0 || chunk.offset() < 0 ||
+          chunk.offset() + count > *size) {
+        return BadChunk(chunk);
+      }
+      auto& [grad, filled] = pending[chunk.shard()];
+      if (grad.empty()) grad.resize(static_cast<size_t>(*size));
+      std::memcpy(grad.data() + chunk.offset(), bytes.data(), bytes.size());
+      filled += count;
+      if (filled == *size) {
+        absl::Status applied = store_.ApplyGradient(chunk.shard(), grad);
+        if (!applied.ok()) return ToGrpcStatus(applied);
+        pending.erase(chunk.shard());
+      }
+    }
+    if (!pending.empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          fmt::format("push ended with the gradient of shard {} incomplete",
+                                      pending.begin()->first));
+    }
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Shutdown(grpc::ServerContext*, const proto::ShutdownRequest*,
+                        proto::ShutdownResponse*) override {
+    if (!shutdown_.HasBeenNotified()) shutdown_.Notify();
+    return grpc::Status::OK;
+  }
+
+ private:
+  static grpc::Status BadChunk(const proto::TensorChunk& chunk) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        fmt::format("bad chunk for shard {} slot {}: offset {}, {} bytes", chunk.shard(),
+                    chunk.slot(), chunk.offset(), chunk.values().size()));
+  }
+
+  ParameterStore store_;
+  absl::Notification shutdown_;
+};
+
+class ParameterServerImpl final : public ParameterServer {
+ public:
+  ParameterServerImpl(std::unique_ptr<Service> service, std::unique_ptr<grpc::Server> server,
+                      std::string address, int port)
+      : service_(std::move(service)),
+        server_(std::move(server)),
+        address_(std::move(address)),
+        port_(port) {}
+  ~ParameterServerImpl() override { server_->Shutdown(); }
+
+  int port() const override { return port_; }
+  std::string address() const override { return address_; }
+  ParameterStore& store() override { return service_->store(); }
+  void WaitForShutdown() override {
+    service_->shutdown().WaitForNotification();
+    // Let the Shutdown call itself complete before the server goes.
+    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  }
+
+ private:
+  std::unique_ptr<Service> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string address_;
+  int port_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ParameterServer>> ParameterServer::Start(std::string_view address) {
+  auto service = std::make_unique<Service>();
+  internal::Listening listening;
+  auto server = internal::Listen(address, service.get(), &listening);
+  if (!server.ok()) return server.status();
+  return std::unique_ptr<ParameterServer>(new ParameterServerImpl(
+      std::move(service), *std::move(server), listening.address, listening.port));
+}
+
+}  // namespace trainpkg::ps

@@ -1,0 +1,77 @@
+#include "trainer_runtime/ps/worker_server.h"
+
+#include <chrono>
+#include <mutex>
+#include <utility>
+
+#include "absl/synchronization/notification.h"
+#include "grpcpp/grpcpp.h"
+#include "trainer_runtime/ps/internal/grpc_status.h"
+#include "trainer_runtime/ps/internal/listen.h"
+#include "trainer_runtime/ps/proto/ps.grpc.pb.h"
+
+namespace trainpkg::ps {
+namespace {
+
+class Service final : public proto::Worker::Service {
+ public:
+  explicit Service(StepFunction step) : step_(std::move(step)) {}
+  absl::Notification& shutdown() { return shutdown_; }
+
+  grpc::Status RunStep(grpc::ServerContext*, const proto::RunStepRequest* request,
+                       proto::RunStepResponse* response) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    absl::StatusOr<StepResult> result = step_(request->step());
+    if (!result.ok()) return internal::ToGrpcStatus(result.status());
+    response->set_loss(result->loss);
+    response->set_correct(result->correct);
+    response->set_examples(result->examples);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Shutdown(grpc::ServerContext*, const proto::ShutdownRequest*,
+                        proto::ShutdownResponse*) override {
+    if (!shutdown_.HasBeenNotified()) shutdown_.Notify();
+    return grpc::Status::OK;
+  }
+
+ private:
+  std::mutex mu_;
+  StepFunction step_;
+  absl::Notification shutdown_;
+};
+
+class WorkerServerImpl final : public WorkerServer {
+ public:
+  WorkerServerImpl(std::unique_ptr<Service> service, std::unique_ptr<grpc::Server> server,
+                   internal::Listening listening)
+      : service_(std::move(service)),
+        server_(std::move(server)),
+        listening_(std::move(listening)) {}
+  ~WorkerServerImpl() override { server_->Shutdown(); }
+  int port() const override { return listening_.port; }
+  std::string address() const override { return listening_.address; }
+  void WaitForShutdown() override {
+    service_->shutdown().WaitForNotification();
+    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  }
+
+ private:
+  std::unique_ptr<Service> service_;
+  std::unique_ptr<grpc::Server> server_;
+  internal::Listening listening_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(std::string_view address,
+                                                                  StepFunction step) {
+  auto service = std::make_unique<Service>(std::move(step));
+  internal::Listening listening;
+  auto server = internal::Listen(address, service.get(), &listening);
+  if (!server.ok()) return server.status();
+  return std::unique_ptr<WorkerServer>(
+      new WorkerServerImpl(std::move(service), *std::move(server), std::move(listening)));
+}
+
+}  // namespace trainpkg::ps
