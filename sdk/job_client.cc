@@ -7,10 +7,12 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
 #include "sdk/internal/proc_stat.h"
+#include "sdk/internal/runc_container_launcher.h"
 
 namespace trainpkg::sdk {
 namespace {
@@ -39,14 +41,23 @@ bool Orphaned(const JobInfo& info) {
          info.local.supervisor.pid != 0;
 }
 
-// Kills what is left of each replica's process group. True when some
-// replica had not finished.
-bool KillLeftovers(const LocalJobDetails& local) {
+// Kills what is left of each replica's process group, and deletes each
+// container-mode replica's runc container (its processes are in a session
+// of their own, so killing runc's group does not stop them) and bundle.
+// True when some replica had not finished.
+bool KillLeftovers(const JobStore& store, std::string_view id, const LocalJobDetails& local) {
   bool running = false;
   for (const ReplicaDetails& replica : local.replicas) {
     if (replica.pgid <= 0) continue;
     running = running || !replica.exit_status.has_value();
     internal::SignalProcessGroup(replica.pgid, replica.start_time, SIGKILL);
+    if (!replica.container_id.empty()) {
+      internal::DeleteRuncContainer(
+          *DefaultProcessLauncher(),
+          internal::RuncContainer{.id = replica.container_id,
+                                  .bundle_dir = store.ContainerBundleDir(id, replica.name),
+                                  .env = base::SnapshotProcessEnvironment()});
+    }
   }
   return running;
 }
@@ -54,7 +65,7 @@ bool KillLeftovers(const LocalJobDetails& local) {
 // Finishes an orphaned job: CANCELLED when it was being cancelled and
 // replicas were running, else FAILED.
 absl::Status Repair(const JobStore& store, JobInfo& info, bool cancelling) {
-  bool was_running = KillLeftovers(info.local);
+  bool was_running = KillLeftovers(store, info.id, info.local);
   absl::Time now = absl::Now();
   if (cancelling && was_running) {
     info.job.state = jobspec::JobState::kCancelled;

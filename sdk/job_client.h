@@ -3,7 +3,8 @@
 //
 // Reading a job also repairs it when its supervisor died (killed, crashed,
 // machine rebooted) before the job finished: whatever is left of its replica
-// process groups is killed and the job is marked FAILED with code 13 and
+// process groups is killed (and, in container mode, its runc containers are
+// deleted) and the job is marked FAILED with code 13 and
 // "The job supervisor (pid N) exited before the job finished", so no job
 // stays RUNNING forever.
 #ifndef TRAINPKG_SDK_JOB_CLIENT_H_

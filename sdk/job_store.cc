@@ -65,6 +65,10 @@ std::filesystem::path JobStore::LogDir(std::string_view id) const { return JobDi
 std::filesystem::path JobStore::LogFile(std::string_view id, std::string_view replica) const {
   return LogDir(id) / fmt::format("{}.log", replica);
 }
+std::filesystem::path JobStore::ContainerBundleDir(std::string_view id,
+                                                  std::string_view replica) const {
+  return JobDir(id) / "containers" / replica;
+}
 std::filesystem::path JobStore::CancelRequestFile(std::string_view id) const {
   return JobDir(id) / "cancel_request";
 }

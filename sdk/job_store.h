@@ -5,6 +5,7 @@
 //                    history.jsonl   {"state":"JOB_STATE_RUNNING","time":"..."} per change
 //                    local.json      supervisor and replica processes (local_job_details.h)
 //                    logs/<replica>.log  raw stdout+stderr of each replica
+//                    containers/<replica>/ the runc bundle of a container-mode replica
 //                    cancel_request  present once someone asked the job to stop
 //
 // A JobStore only knows the layout; it holds no state besides the home
@@ -46,6 +47,7 @@ class JobStore {
   std::filesystem::path LocalFile(std::string_view id) const;
   std::filesystem::path LogDir(std::string_view id) const;
   std::filesystem::path LogFile(std::string_view id, std::string_view replica) const;
+  std::filesystem::path ContainerBundleDir(std::string_view id, std::string_view replica) const;
   std::filesystem::path CancelRequestFile(std::string_view id) const;
 
   // Creates the job directory and its logs/ folder. AlreadyExists when the

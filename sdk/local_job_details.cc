@@ -12,6 +12,7 @@ json ReplicaToJson(const ReplicaDetails& replica) {
   json out = {{"name", replica.name},       {"pid", replica.pid},
               {"pgid", replica.pgid},       {"startTime", replica.start_time},
               {"address", replica.address}, {"argv", replica.argv}};
+  if (!replica.container_id.empty()) out["containerId"] = replica.container_id;
   if (replica.exit_status.has_value()) {
     out["exitStatus"] = replica.exit_status->signal != 0
                             ? json{{"signal", replica.exit_status->signal}}
@@ -28,6 +29,7 @@ ReplicaDetails ReplicaFromJson(const json& in) {
   replica.start_time = in.value("startTime", uint64_t{0});
   replica.address = in.value("address", "");
   replica.argv = in.value("argv", std::vector<std::string>{});
+  replica.container_id = in.value("containerId", "");
   if (auto it = in.find("exitStatus"); it != in.end()) {
     replica.exit_status =
         ExitStatus{.code = it->value("code", 0), .signal = it->value("signal", 0)};

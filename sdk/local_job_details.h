@@ -29,6 +29,9 @@ struct ReplicaDetails {
   uint64_t start_time = 0;
   std::string address;            // "127.0.0.1:41234"
   std::vector<std::string> argv;  // what was executed
+  // Container mode: the runc container it runs (in runc's default root),
+  // whose bundle is <job dir>/containers/<name>; "" in process mode.
+  std::string container_id;
   std::optional<ExitStatus> exit_status;
   bool operator==(const ReplicaDetails&) const = default;
 };

@@ -236,7 +236,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
           .image = &image.config,
           .rootfs = image.rootfs,
           .container_id = ContainerId(config_.job_id, plan.ref.Name()),
-          .bundle_dir = config_.store.JobDir(config_.job_id) / "containers" / plan.ref.Name(),
+          .bundle_dir = config_.store.ContainerBundleDir(config_.job_id, plan.ref.Name()),
           .cluster_env = *std::move(cluster_env),
           .bind_mounts = bind_mounts,
           .devices = GpuDevices(gpu_slices[i]),
@@ -248,6 +248,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
                                   .message = std::string(container.status().message())};
       }
       specs.push_back(RuncRunSpec(plan.ref.Name(), *container));
+      replicas_[i].details.container_id = container->id;
       containers[i] = *std::move(container);
       continue;
     }

@@ -41,16 +41,9 @@ class CliTest : public ::testing::Test {
   pid_t Start(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {TRAINPKG_PATH};
     argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> cargv;
-    for (std::string& arg : argv) cargv.push_back(arg.data());
-    cargv.push_back(nullptr);
-    std::map<std::string, std::string> env_map = base::SnapshotProcessEnvironment();
-    env_map["TRAINPKG_HOME"] = home().string();
-    std::vector<std::string> env;
-    for (const auto& [name, value] : env_map) env.push_back(name + "=" + value);
-    std::vector<char*> cenv;
-    for (std::string& var : env) cenv.push_back(var.data());
-    cenv.push_back(nullptr);
+    std::vector<char*> cargv = testing::CStrings(argv);
+    std::vector<std::string> env = testing::EnvironmentWith({{"TRAINPKG_HOME", home().string()}});
+    std::vector<char*> cenv = testing::CStrings(env);
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

@@ -1,6 +1,6 @@
 // Container mode pulls an image that is not in the local store from its
 // registry (a real docker-registry on 127.0.0.1) into the store, then runs
-// it under runc.
+// it under runc; CustomJob::FromLocalBinary builds, pushes and runs.
 #include <filesystem>
 
 #include "gmock/gmock.h"
@@ -8,6 +8,8 @@
 #include "registry/image_pusher.h"
 #include "registry/oci/layout.h"
 #include "registry/reference.h"
+#include "sdk/custom_job.h"
+#include "sdk/local_binary_job_options.h"
 #include "registry/registry_client.h"
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/container_test_util.h"
@@ -49,6 +51,60 @@ TEST_F(ContainerPullTest, PullsAnAbsentImageIntoTheStoreAndRunsIt) {
   ASSERT_TRUE(store.ok());
   EXPECT_TRUE(store->Resolve(remote).ok());
   ExpectNothingLeft();
+}
+
+TEST_F(ContainerPullTest, FromLocalBinaryBuildsPushesAndRunsAChiefAndWorkers) {
+  registry::testing::RegistryServer server;
+  ASSERT_TRUE(server.Start({}).ok());
+  LocalBinaryJobOptions request;
+  request.display_name = "from-local-binary";
+  request.bundle.binary = testing::ReplicaProbePath();
+  request.image_uri = server.host() + "/sdk/probe:1";
+  request.args = {"--print=ran-from-the-bundle"};
+  request.replica_count = 3;
+  request.base_output_dir = output_dir().string();
+  absl::StatusOr<CustomJob> job = CustomJob::FromLocalBinary(request, Options());
+  ASSERT_TRUE(job.ok()) << job.status();
+  const jobspec::CustomJobSpec spec = job->job().job_spec;
+  ASSERT_EQ(spec.worker_pool_specs.size(), 2u);
+  EXPECT_EQ(spec.worker_pool_specs[0].replica_count, 1);
+  EXPECT_EQ(spec.worker_pool_specs[1].replica_count, 2);
+  EXPECT_EQ(spec.worker_pool_specs[1].container_spec->image_uri, request.image_uri);
+
+  // Only the registry has the image now: the run pulls what was pushed.
+  fs::remove_all(home() / "images");
+  job_dir_ = job->job_dir();
+  job_id_ = job->job_id();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
+  for (const char* replica : {"workerpool0-0", "workerpool1-0", "workerpool1-1"}) {
+    EXPECT_THAT(testing::Slurp(job_dir_ / "logs" / (std::string(replica) + ".log")),
+                HasSubstr("ran-from-the-bundle"))
+        << replica;
+  }
+  ExpectNothingLeft();
+}
+
+TEST_F(ContainerPullTest, FromLocalBinaryRefusesAMissingBinaryOrReplicaCount) {
+  LocalBinaryJobOptions request;
+  request.display_name = "bad";
+  request.bundle.binary = dir_.path() / "no-such-binary";
+  request.image_uri = "127.0.0.1:1/sdk/none:1";
+  absl::StatusOr<CustomJob> job = CustomJob::FromLocalBinary(request, Options());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kNotFound) << job.status();
+  EXPECT_THAT(job.status().message(), HasSubstr("no-such-binary"));
+
+  request.replica_count = 0;
+  job = CustomJob::FromLocalBinary(request, Options());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument) << job.status();
+  EXPECT_THAT(job.status().message(), HasSubstr("replica_count"));
+
+  request.replica_count = 1;
+  request.image_uri = "Not A Reference";
+  job = CustomJob::FromLocalBinary(request, Options());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument) << job.status();
+  EXPECT_THAT(job.status().message(), HasSubstr("image_uri \"Not A Reference\""));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "nlohmann/json.hpp"
 #include "packager/builder/builder.h"
 #include "packager/builder/image_store.h"
+#include "packager/bundle/bundle_image.h"
 
 namespace trainpkg::sdk::testing {
 namespace {
@@ -72,6 +73,41 @@ std::string ContainerTestBase::BuildImage(const std::string& tag, const std::str
   absl::StatusOr<std::string> tagged = store->Tag(image->manifest_descriptor, tag);
   EXPECT_TRUE(tagged.ok()) << tagged.status();
   return tag;
+}
+
+std::string ContainerTestBase::BundleImage(const std::string& tag, const fs::path& binary) {
+  absl::StatusOr<packager::builder::ImageStore> store =
+      packager::builder::ImageStore::Open(home() / "images");
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return tag;
+  packager::bundle::BundleRequest request;
+  request.binary = binary;
+  absl::StatusOr<packager::builder::BuiltImage> image =
+      packager::bundle::BuildBundle(request, store->layout());
+  EXPECT_TRUE(image.ok()) << image.status();
+  if (!image.ok()) return tag;
+  absl::StatusOr<std::string> tagged = store->Tag(image->manifest_descriptor, tag);
+  EXPECT_TRUE(tagged.ok()) << tagged.status();
+  return tag;
+}
+
+jobspec::CustomJob ContainerTestBase::MakeDigitsJob(const std::string& image, int workers,
+                                                    int epochs) {
+  fs::create_directories(output_dir());
+  const fs::path data = output_dir() / "digits.csv.gz";
+  std::error_code ec;
+  fs::copy_file(DIGITS_DATA, data, fs::copy_options::overwrite_existing, ec);
+  EXPECT_FALSE(ec) << DIGITS_DATA << ": " << ec.message() << " (scripts/fetch-digits.sh)";
+  jobspec::CustomJob spec = MakeContainerJob(
+      image, {1, workers},
+      {"--epochs=" + std::to_string(epochs), "--global_batch_size=64", "--learning_rate=0.001",
+       "--data=" + data.string()});
+  for (jobspec::WorkerPoolSpec& pool : spec.job_spec.worker_pool_specs) {
+    if (pool.container_spec.has_value()) {
+      pool.container_spec->env = {{"OPENBLAS_NUM_THREADS", "1"}, {"TRAINPKG_LOG_LEVEL", "info"}};
+    }
+  }
+  return spec;
 }
 
 jobspec::CustomJob ContainerTestBase::MakeContainerJob(const std::string& image,

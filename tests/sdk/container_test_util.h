@@ -32,6 +32,13 @@ class ContainerTestBase : public ::testing::Test {
   // Builds context() with `dockerfile` and tags it `tag` in home()'s image
   // store; returns `tag`, the imageUri that runs it.
   std::string BuildImage(const std::string& tag, const std::string& dockerfile);
+  // Bundles `binary` and its shared libraries (packager/bundle) into an
+  // image tagged `tag` in home()'s image store; returns `tag`.
+  std::string BundleImage(const std::string& tag, const std::filesystem::path& binary);
+  // The digits sample (an image made by BundleImage of it) as 1 chief and
+  // `workers` workers training `epochs` epochs on the digits data, which is
+  // copied into output_dir() (mounted into every replica).
+  jobspec::CustomJob MakeDigitsJob(const std::string& image, int workers, int epochs);
   // Pools of `counts` replicas (0: placeholder) running `image` with `args`.
   jobspec::CustomJob MakeContainerJob(const std::string& image, const std::vector<int>& counts,
                                       std::vector<std::string> args);

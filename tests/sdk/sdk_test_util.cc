@@ -1,7 +1,11 @@
 #include "tests/sdk/sdk_test_util.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -9,9 +13,48 @@
 #include <thread>
 
 #include "absl/strings/numbers.h"
+#include "base/environment.h"
 #include "sdk/internal/proc_stat.h"
 
 namespace trainpkg::sdk::testing {
+
+std::vector<std::string> EnvironmentWith(const std::map<std::string, std::string>& extra) {
+  std::map<std::string, std::string> env_map = base::SnapshotProcessEnvironment();
+  for (const auto& [name, value] : extra) env_map[name] = value;
+  std::vector<std::string> env;
+  for (const auto& [name, value] : env_map) env.push_back(name + "=" + value);
+  return env;
+}
+
+std::vector<char*> CStrings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& text : strings) out.push_back(text.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+int SpawnWithOutput(std::vector<std::string> argv, const std::filesystem::path& out_file,
+                    const std::map<std::string, std::string>& extra_env) {
+  std::vector<char*> cargv = CStrings(argv);
+  std::vector<std::string> env = EnvironmentWith(extra_env);
+  std::vector<char*> cenv = CStrings(env);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), cenv.data());
+  posix_spawn_file_actions_destroy(&actions);
+  return rc == 0 ? pid : -1;
+}
+
+int WaitExitCode(int pid) {
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
 TempDir::TempDir() {
   const char* base = std::getenv("TEST_TMPDIR");

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,22 @@ std::string ReplicaProbePath();
 
 // True when `pid` no longer exists or is a zombie.
 bool ProcessGone(int pid);
+
+// This process's environment with `extra` on top, as NAME=value entries.
+std::vector<std::string> EnvironmentWith(const std::map<std::string, std::string>& extra);
+
+// Null-terminated char* views of `strings`, for exec; they point into
+// `strings`, which must outlive them.
+std::vector<char*> CStrings(std::vector<std::string>& strings);
+
+// Starts `argv` (argv[0] a path) with stdin from /dev/null, stdout and
+// stderr to `out_file`, and this process's environment plus `extra_env`.
+// Returns its pid, or -1 when it could not be started.
+int SpawnWithOutput(std::vector<std::string> argv, const std::filesystem::path& out_file,
+                    const std::map<std::string, std::string>& extra_env);
+
+// Waits for child `pid`: its exit code, or 128 + the signal that killed it.
+int WaitExitCode(int pid);
 
 // Polls `condition` every 20 ms until it holds or `timeout` passes.
 bool WaitFor(const std::function<bool()>& condition, absl::Duration timeout);

@@ -1,16 +1,16 @@
 // `trainpkg serve` end to end: the built binary serves on a free loopback
 // port; our Vertex client, `trainpkg run --backend vertex` and curl drive it,
-// with replica_probe as the trainer.
-#include <fcntl.h>
+// with replica_probe as the trainer; and the digits sample's job file, sent
+// by sdk::CustomJob's Vertex backend, runs in containers of an image the
+// service pulls from a registry.
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,9 +19,16 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
+#include "jobspec/job_file.h"
 #include "nlohmann/json.hpp"
+#include "packager/builder/image_store.h"
 #include "registry/curl_transport.h"
+#include "registry/image_pusher.h"
+#include "registry/registry_client.h"
+#include "sdk/custom_job.h"
+#include "sdk/image_builder.h"
 #include "sdk/vertex/vertex_client.h"
+#include "tests/registry/registry_server.h"
 #include "tests/sdk/sdk_test_util.h"
 
 namespace trainpkg::sdk::vertex {
@@ -37,35 +44,12 @@ using testing::WaitFor;
 
 constexpr char kParent[] = "projects/demo/locations/local-1";
 
-// Starts `argv` with stdout+stderr to `out_file` and env + extra.
 pid_t Spawn(std::vector<std::string> argv, const std::filesystem::path& out_file,
             const std::map<std::string, std::string>& extra_env) {
-  std::vector<char*> cargv;
-  for (std::string& arg : argv) cargv.push_back(arg.data());
-  cargv.push_back(nullptr);
-  std::map<std::string, std::string> env_map = base::SnapshotProcessEnvironment();
-  for (const auto& [name, value] : extra_env) env_map[name] = value;
-  std::vector<std::string> env;
-  for (const auto& [name, value] : env_map) env.push_back(name + "=" + value);
-  std::vector<char*> cenv;
-  for (std::string& var : env) cenv.push_back(var.data());
-  cenv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  EXPECT_EQ(posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), cenv.data()), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const std::string program = argv[0];
+  pid_t pid = testing::SpawnWithOutput(std::move(argv), out_file, extra_env);
+  EXPECT_GT(pid, 0) << "starting " << program;
   return pid;
-}
-
-int WaitExit(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string ReadText(const std::filesystem::path& path) {
@@ -95,7 +79,7 @@ class ServeTest : public ::testing::Test {
   static void TearDownTestSuite() {
     if (server_pid_ > 0) {
       ::kill(server_pid_, SIGTERM);
-      EXPECT_EQ(WaitExit(server_pid_), 0) << ReadText(dir_->path() / "serve.out");
+      EXPECT_EQ(testing::WaitExitCode(server_pid_), 0) << ReadText(dir_->path() / "serve.out");
     }
     delete endpoint_;
     delete dir_;
@@ -273,7 +257,7 @@ TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
        "container-image-uri=local:" +
            ReplicaProbePath()},
       out, {});
-  EXPECT_EQ(WaitExit(pid), 0) << ReadText(out);
+  EXPECT_EQ(testing::WaitExitCode(pid), 0) << ReadText(out);
   std::string text = ReadText(out);
   EXPECT_THAT(text, HasSubstr("CustomJob created. Resource name: projects/demo/locations/local-1/"
                               "customJobs/"));
@@ -285,6 +269,73 @@ TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
   ASSERT_TRUE(listed.ok()) << listed.status();
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].state, jobspec::JobState::kSucceeded);
+}
+
+// Builds the digits sample into an image (the native-closure bundler) in a
+// store of its own and pushes it to `registry`; returns its reference.
+std::string PushDigitsImage(const std::filesystem::path& home, const std::string& registry) {
+  const std::string reference = registry + "/samples/digits_multiworker:serve";
+  base::MapEnvironment env({{"TRAINPKG_HOME", home.string()}});
+  ImageBuildOptions build;
+  build.bundle.emplace().binary = DIGITS_SAMPLE;
+  build.tags = {reference};
+  build.environment = &env;
+  absl::StatusOr<BuiltImage> built = BuildImage(build);
+  EXPECT_TRUE(built.ok()) << built.status();
+  absl::StatusOr<packager::builder::ImageStore> store =
+      packager::builder::ImageStore::Open(home / "images");
+  absl::StatusOr<registry::Reference> target = registry::ParseReference(reference);
+  EXPECT_TRUE(store.ok() && target.ok());
+  if (!built.ok() || !store.ok() || !target.ok()) return reference;
+  registry::RegistryClient client{registry::RegistryClientOptions{}};
+  auto pushed = registry::PushImage(client, store->layout(), built->tags.at(0), *target, {});
+  EXPECT_TRUE(pushed.ok()) << pushed.status();
+  return reference;
+}
+
+TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runc needs root to start containers";
+  ASSERT_TRUE(std::filesystem::exists(DIGITS_DATA)) << "scripts/fetch-digits.sh";
+  registry::testing::RegistryServer server;
+  ASSERT_TRUE(server.Start({}).ok());
+  const std::string image = PushDigitsImage(dir_->path() / "build-home", server.host());
+
+  // samples/digits_multiworker/job.yaml with the pushed image, 3 epochs, and
+  // the data in the base output directory (mounted into the containers).
+  absl::StatusOr<jobspec::CustomJob> spec = jobspec::LoadJobFile(DIGITS_JOB_FILE);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const std::filesystem::path output = dir_->path() / "digits-output";
+  std::filesystem::create_directories(output);
+  std::filesystem::copy_file(DIGITS_DATA, output / "digits.csv.gz");
+  spec->job_spec.base_output_directory = output.string() + "/";
+  for (jobspec::WorkerPoolSpec& pool : spec->job_spec.worker_pool_specs) {
+    ASSERT_TRUE(pool.container_spec.has_value());
+    pool.container_spec->image_uri = image;
+    for (std::string& arg : pool.container_spec->args) {
+      if (arg.starts_with("--epochs=")) arg = "--epochs=3";
+    }
+    pool.container_spec->args.push_back("--data=" + (output / "digits.csv.gz").string());
+  }
+
+  std::ostringstream log;
+  CustomJobOptions options;
+  options.backend = JobBackendKind::kVertex;
+  options.vertex.project = "demo";
+  options.vertex.location = "local-1";
+  options.vertex.endpoint = *endpoint_;
+  options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
+  options.vertex.initial_poll_interval = absl::Milliseconds(200);
+  options.vertex.max_poll_interval = absl::Seconds(1);
+  options.log_stream = &log;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  const std::filesystem::path logs = dir_->path() / "home/jobs" / job->job_id() / "logs";
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << log.str() << ReadText(logs / "workerpool0-0.log") << ReadText(logs / "workerpool1-0.log");
+  EXPECT_THAT(ReadText(logs / "workerpool0-0.log"), HasSubstr("test_accuracy="));
+  EXPECT_TRUE(std::filesystem::exists(output / "model/model.tpmodel"));
 }
 
 }  // namespace

@@ -1,0 +1,43 @@
+// What sdk::CustomJob::FromLocalBinary needs: the C++ counterpart of the
+// Python SDK's CustomJob.from_local_script, for a native trainer.
+//
+//   sdk::LocalBinaryJobOptions request;
+//   request.display_name = "digits";
+//   request.bundle.binary = "build/samples/digits_multiworker/digits_multiworker";
+//   request.image_uri = "127.0.0.1:5000/trainers/digits:v1";
+//   request.replica_count = 3;  // 1 chief + 2 workers
+//   TP_ASSIGN_OR_RETURN(sdk::CustomJob job, sdk::CustomJob::FromLocalBinary(request, options));
+//   TP_ASSIGN_OR_RETURN(jobspec::CustomJob done, job.Run());
+#ifndef TRAINPKG_SDK_LOCAL_BINARY_JOB_OPTIONS_H_
+#define TRAINPKG_SDK_LOCAL_BINARY_JOB_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jobspec/custom_job.h"
+#include "sdk/image_builder.h"
+
+namespace trainpkg::sdk {
+
+struct LocalBinaryJobOptions {
+  std::string display_name;  // required
+  // The image: bundle.binary (required) and the shared libraries it loads,
+  // no base image (`trainpkg build --bundle-libs`).
+  BundleOptions bundle;
+  // Required: the registry reference [REGISTRY/]REPOSITORY[:TAG] the image is
+  // stored as (in the local image store) and pushed to; every pool runs it.
+  std::string image_uri;
+  std::vector<std::string> args;       // containerSpec.args
+  std::vector<jobspec::EnvVar> env;    // containerSpec.env
+  int64_t replica_count = 1;           // 1: a chief only; N > 1: a chief and N - 1 workers
+  std::string machine_type = "n1-standard-4";
+  std::string base_output_dir;         // jobSpec.baseOutputDirectory; "" as in CustomJob
+  // Registries ("host[:port]") reached over plain HTTP or without verifying
+  // their certificate; loopback registries may use plain HTTP anyway.
+  std::vector<std::string> insecure_registries;
+};
+
+}  // namespace trainpkg::sdk
+
+#endif  // TRAINPKG_SDK_LOCAL_BINARY_JOB_OPTIONS_H_
