@@ -5,15 +5,19 @@
 //   &std::cout})); TP_ASSIGN_OR_RETURN(jobspec::CustomJob done, job.Run()); if (done.state !=
 //   jobspec::JobState::kSucceeded) ...  // done.error says why
 //
-// This release runs jobs locally, in process mode: every worker pool's
-// containerSpec.imageUri must be "local:<path to an executable>" (a relative
-// path is resolved against the current directory at Submit()). Each replica
-// of each pool runs that executable as a host process, argv =
-// containerSpec.command (when set, it replaces the entrypoint, as on Vertex)
-// or [executable], followed by containerSpec.args. Each replica gets a free
-// 127.0.0.1 port and the environment Vertex injects (CLUSTER_SPEC, TF_CONFIG,
-// AIP_*, CLOUD_ML_*; jobspec/cluster_env.h) on top of this process's
-// environment, then containerSpec.env with $(VAR) expansion. A job without
+// Locally, a pool whose containerSpec.imageUri is "local:<path to an
+// executable>" runs in process mode (a relative path is resolved against the
+// current directory at Submit()): each replica runs that executable as a
+// host process, argv = containerSpec.command (when set, it replaces the
+// entrypoint, as on Vertex) or [executable], followed by containerSpec.args.
+// Any other imageUri (a registry reference, pulled into the local image
+// store when absent, or oci:DIR[:TAG]) runs in container mode: each replica
+// is a runc container of the image (sdk/internal/container_replica.h), with
+// the base output directory mounted at the same path. Each replica gets a
+// free 127.0.0.1 port and the environment Vertex injects (CLUSTER_SPEC,
+// TF_CONFIG, AIP_*, CLOUD_ML_*; jobspec/cluster_env.h) on top of this
+// process's environment (process mode) or the image's (container mode), then
+// containerSpec.env with $(VAR) expansion. A job without
 // baseOutputDirectory gets <job dir>/output/.
 //
 // States: QUEUED (record created) -> PENDING (ports and env being prepared)
@@ -26,13 +30,19 @@
 //              "The replica workerpool1-0 exited with a non-zero status of 3.
 //              To find out more ... check the logs: <job dir>/logs/workerpool1-0.log"),
 //              could not be started (code 3), or scheduling.timeout passed
-//              (code 4). The other replicas are stopped.
+//              (code 4). The other replicas are stopped. With
+//              scheduling.restartJobOnWorkerRestart a replica failure first
+//              restarts every replica, at most 3 times (internal/restart_policy.h).
 //   CANCELLED  Cancel() (here or via JobClient::CancelJob): code 1 "CANCELLED".
 // Stopping sends SIGTERM to each replica's process group and SIGKILL after
 // the grace period; when a replica's main process exits, the rest of its
 // process group is killed, and replicas die with the supervising thread
 // (PR_SET_PDEATHSIG). So no process outlives the job, except one that left
-// its replica's process group on purpose (setsid/setpgid).
+// its replica's process group on purpose (setsid/setpgid). In container
+// mode the signals go to runc, which forwards SIGTERM to the container's
+// init; once runc has exited the container is deleted (runc delete
+// --force), and when the supervisor itself died, the next JobClient that
+// reads the job deletes its containers.
 //
 // The job is recorded in the job store (job_store.h) so other processes can
 // list, inspect and cancel it (job_client.h).
@@ -102,9 +112,9 @@ struct CustomJobOptions {
 class CustomJob {
  public:
   // Validates `job` (jobspec::ValidateCustomJob, the job id, and that every
-  // pool runs a local: executable) before anything runs: InvalidArgument
-  // listing each field path and reason, Unimplemented for container images
-  // and pythonPackageSpec. Nothing is written or started. kVertex: only
+  // pool has a containerSpec) before anything runs: InvalidArgument listing
+  // each field path and reason, Unimplemented for pythonPackageSpec.
+  // Nothing is written or started. kVertex: only
   // ValidateCustomJob, plus InvalidArgument without project or location and
   // the credential file errors of ADC (sdk/auth/google_default_credentials.h).
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});

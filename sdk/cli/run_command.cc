@@ -39,7 +39,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
       app.add_subcommand("run", "Run a CustomJob locally or on Vertex AI and wait for it");
   run->footer(
       "Each replica of each worker pool runs the executable of its imageUri \"local:<path>\" as a "
-      "process (a relative path is resolved against the current directory), with the environment "
+      "process (a relative path is resolved against the current directory), or, for any other "
+      "imageUri (a registry reference, pulled into the local image store when absent, or "
+      "oci:DIR[:TAG]), as a runc container of that image (needs root), with the environment "
       "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Ctrl-C cancels the job; a "
       "second Ctrl-C kills it.\nExit code: 0 succeeded, 1 failed, 130 cancelled, 2 invalid job "
       "(nothing ran).");

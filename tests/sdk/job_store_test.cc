@@ -53,6 +53,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
                             .start_time = 778,
                             .address = "127.0.0.1:40000",
                             .argv = {"/bin/true", "--a"},
+                            .container_id = "",
                             .exit_status = ExitStatus{.code = 3}});
   local.replicas.push_back({.name = "workerpool1-0",
                             .pid = 44,
@@ -60,6 +61,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
                             .start_time = 779,
                             .address = "127.0.0.1:40001",
                             .argv = {"/bin/true"},
+                            .container_id = "trainpkg-1700000000000123-workerpool1-0",
                             .exit_status = ExitStatus{.signal = 9}});
   ReplicaDetails running;
   running.name = "workerpool1-1";
