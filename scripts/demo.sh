@@ -14,14 +14,14 @@
 # (runc). DEMO_OUTPUT_DIR=DIR keeps the job's outputs there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh
-BUILD_DIR="${TRAINPKG_BUILD_DIR:-build}"
-TRAINPKG="$BUILD_DIR/bin/trainpkg"
-DATA="$(bash scripts/fetch-digits.sh)"
 if [ "$(id -u)" -ne 0 ]; then
   echo "demo: the replicas run as runc containers, which needs root: run it as root or with sudo" >&2
   exit 1
 fi
+bash scripts/build.sh
+BUILD_DIR="${TRAINPKG_BUILD_DIR:-build}"
+TRAINPKG="$BUILD_DIR/bin/trainpkg"
+DATA="$(bash scripts/fetch-digits.sh)"
 
 SECONDS=0
 WORK="$(mktemp -d -t trainpkg-demo.XXXXXX)"
@@ -80,6 +80,10 @@ if [ "$rc" -ne 0 ]; then
   echo "demo: the job did not succeed (trainpkg run exited $rc)" >&2
   exit "$rc"
 fi
-echo "model:    $OUT/model/model.tpmodel"
+if compgen -G "$OUT/model/workertemp_*" >/dev/null; then
+  echo "demo: worker temp directories were left behind in $OUT/model" >&2
+  exit 1
+fi
+echo "model:    $OUT/model/model.tpmodel (the chief's)"
 echo "held-out: $(grep -o 'test_accuracy=[0-9.]*' "$WORK/run.log" | tail -n 1)"
-echo "demo took ${SECONDS}s after the build; the job: trainpkg jobs list"
+echo "demo took ${SECONDS}s after the build (the job: $TRAINPKG jobs list)"
