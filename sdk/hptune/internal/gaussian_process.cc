@@ -31,12 +31,29 @@ GpHyperparameters FromTheta(const Eigen::VectorXd& theta) {
   return h;
 }
 
+// Matérn 5/2 of a length-scaled distance r.
+double Matern52OfDistance(double r, double signal_variance) {
+  return signal_variance * (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-kSqrt5 * r);
+}
+
+// The length-scaled distance between rows a of x and b of y.
+double ScaledDistance(const Eigen::MatrixXd& x, Eigen::Index a, const Eigen::MatrixXd& y,
+                      Eigen::Index b, const Eigen::VectorXd& length_scales) {
+  double sum = 0;
+  for (Eigen::Index i = 0; i < x.cols(); ++i) {
+    const double d = (x(a, i) - y(b, i)) / length_scales[i];
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
 Eigen::MatrixXd KernelMatrix(const Eigen::MatrixXd& x, const GpHyperparameters& h) {
   const Eigen::Index n = x.rows();
   Eigen::MatrixXd k(n, n);
   for (Eigen::Index a = 0; a < n; ++a) {
     for (Eigen::Index b = 0; b <= a; ++b) {
-      k(a, b) = k(b, a) = Matern52(x.row(a).transpose(), x.row(b).transpose(), h);
+      k(a, b) = k(b, a) =
+          Matern52OfDistance(ScaledDistance(x, a, x, b, h.length_scales), h.signal_variance);
     }
   }
   k.diagonal().array() += h.noise_variance + kJitter;
@@ -65,7 +82,7 @@ double NloptObjective(unsigned n, const double* theta, double* gradient, void* d
 
 double Matern52(const Eigen::VectorXd& a, const Eigen::VectorXd& b, const GpHyperparameters& h) {
   const double r = ((a - b).array() / h.length_scales.array()).matrix().norm();
-  return h.signal_variance * (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-kSqrt5 * r);
+  return Matern52OfDistance(r, h.signal_variance);
 }
 
 double LogPosterior(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
@@ -88,20 +105,24 @@ double LogPosterior(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
 
   // d/dtheta_j = 0.5 tr((alpha alpha^T - K^-1) dK/dtheta_j).
   const Eigen::MatrixXd w = alpha * alpha.transpose() - llt.solve(Eigen::MatrixXd::Identity(n, n));
+  // W and dK are symmetric: the pairs a > b count twice, the diagonal (r = 0)
+  // only in dK/dlog s2.
   gradient->setZero(f + 2);
+  Eigen::VectorXd squared(f);
   for (Eigen::Index a = 0; a < n; ++a) {
-    for (Eigen::Index b = 0; b < n; ++b) {
-      const Eigen::ArrayXd scaled =
-          (x.row(a) - x.row(b)).transpose().array() / h.length_scales.array();
-      const Eigen::ArrayXd squared = scaled.square();
+    (*gradient)[f] += 0.5 * w(a, a) * h.signal_variance;
+    for (Eigen::Index b = 0; b < a; ++b) {
+      for (Eigen::Index i = 0; i < f; ++i) {
+        const double d = (x(a, i) - x(b, i)) / h.length_scales[i];
+        squared[i] = d * d;
+      }
       const double r = std::sqrt(squared.sum());
       const double e = std::exp(-kSqrt5 * r);
       // dk/dlog l_i = s2 (5/3)(1 + √5 r) e^{-√5 r} (Δ_i / l_i)^2.
       const double base = h.signal_variance * (5.0 / 3.0) * (1 + kSqrt5 * r) * e;
-      gradient->head(f).array() += 0.5 * w(a, b) * base * squared;
+      gradient->head(f) += (w(a, b) * base) * squared;
       // dk/dlog s2 = k (without noise).
-      (*gradient)[f] +=
-          0.5 * w(a, b) * h.signal_variance * (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * e;
+      (*gradient)[f] += w(a, b) * h.signal_variance * (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * e;
     }
   }
   (*gradient)[f + 1] = 0.5 * w.trace() * h.noise_variance;
@@ -183,13 +204,29 @@ GaussianProcess::GaussianProcess(const Eigen::MatrixXd& x, const Eigen::VectorXd
   alpha_ = llt_.solve(y);
 }
 
-void GaussianProcess::Predict(const Eigen::VectorXd& point, double* mean, double* variance) const {
+GaussianProcess::Posterior GaussianProcess::PosteriorAt(const Eigen::VectorXd& point) const {
+  const Eigen::MatrixXd row = point.transpose();
   Eigen::VectorXd k_star(x_.rows());
-  for (Eigen::Index i = 0; i < x_.rows(); ++i)
-    k_star[i] = Matern52(x_.row(i).transpose(), point, h_);
-  *mean = k_star.dot(alpha_);
-  const Eigen::VectorXd v = llt_.matrixL().solve(k_star);
-  *variance = std::max(h_.signal_variance - v.squaredNorm(), 1e-12);
+  for (Eigen::Index i = 0; i < x_.rows(); ++i) {
+    k_star[i] =
+        Matern52OfDistance(ScaledDistance(x_, i, row, 0, h_.length_scales), h_.signal_variance);
+  }
+  Posterior posterior;
+  posterior.point = point;
+  posterior.mean = k_star.dot(alpha_);
+  posterior.whitened = llt_.matrixL().solve(k_star);
+  posterior.variance = std::max(h_.signal_variance - posterior.whitened.squaredNorm(), 1e-12);
+  return posterior;
+}
+
+double GaussianProcess::Covariance(const Posterior& a, const Posterior& b) const {
+  return Matern52(a.point, b.point, h_) - a.whitened.dot(b.whitened);
+}
+
+void GaussianProcess::Predict(const Eigen::VectorXd& point, double* mean, double* variance) const {
+  const Posterior posterior = PosteriorAt(point);
+  *mean = posterior.mean;
+  *variance = posterior.variance;
 }
 
 }  // namespace trainpkg::sdk::hptune::internal

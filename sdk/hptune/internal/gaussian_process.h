@@ -44,6 +44,18 @@ class GaussianProcess {
   // Posterior mean and variance of the latent function (noise excluded).
   void Predict(const Eigen::VectorXd& point, double* mean, double* variance) const;
 
+  // The posterior at one point, with what Covariance needs to relate it to
+  // other points: L^-1 k(X, point), L the Cholesky factor of the kernel matrix.
+  struct Posterior {
+    Eigen::VectorXd point;
+    double mean = 0;
+    double variance = 0;  // at least 1e-12
+    Eigen::VectorXd whitened;
+  };
+  Posterior PosteriorAt(const Eigen::VectorXd& point) const;
+  // Posterior covariance of the latent function at two points (noise excluded).
+  double Covariance(const Posterior& a, const Posterior& b) const;
+
  private:
   Eigen::MatrixXd x_;
   GpHyperparameters h_;

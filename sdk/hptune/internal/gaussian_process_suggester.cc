@@ -12,6 +12,7 @@
 #include "nlopt.h"
 #include "sdk/hptune/internal/call_rng.h"
 #include "sdk/hptune/internal/gaussian_process.h"
+#include "sdk/hptune/internal/pending_expected_improvement.h"
 #include "sdk/hptune/internal/random_suggester.h"
 
 namespace trainpkg::sdk::hptune::internal {
@@ -23,14 +24,6 @@ constexpr int kRefineEvaluations = 100;
 constexpr double kLocalSd = 0.1;
 constexpr int kUnseenTries = 100;
 
-double ExpectedImprovement(double mean, double variance, double best) {
-  const double sigma = std::sqrt(variance);
-  const double z = (mean - best) / sigma;
-  const double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0));
-  const double pdf = std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI);
-  return (mean - best) * cdf + sigma * pdf;
-}
-
 struct Candidate {
   double ei = -1;
   Eigen::VectorXd raw;
@@ -41,9 +34,9 @@ struct Candidate {
 // EI of the feasible point nearest `raw`; nullopt when that point was seen.
 class Acquisition {
  public:
-  Acquisition(const SearchSpace& space, const GaussianProcess& gp, double best,
+  Acquisition(const SearchSpace& space, const PendingExpectedImprovement& ei,
               const std::set<std::string>& seen)
-      : space_(space), gp_(gp), best_(best), seen_(seen) {}
+      : space_(space), ei_(ei), seen_(seen) {}
 
   std::optional<Candidate> Evaluate(const Eigen::VectorXd& raw) const {
     Candidate candidate;
@@ -51,16 +44,13 @@ class Acquisition {
     candidate.point = space_.Decode(candidate.raw);
     candidate.key = space_.Key(candidate.point);
     if (seen_.count(candidate.key) > 0) return std::nullopt;
-    double mean, variance;
-    gp_.Predict(space_.Encode(candidate.point), &mean, &variance);
-    candidate.ei = ExpectedImprovement(mean, variance, best_);
+    candidate.ei = ei_.Value(space_.Encode(candidate.point));
     return candidate;
   }
 
  private:
   const SearchSpace& space_;
-  const GaussianProcess& gp_;
-  const double best_;
+  const PendingExpectedImprovement& ei_;
   const std::set<std::string>& seen_;
 };
 
@@ -103,14 +93,33 @@ Candidate Refine(const Acquisition& acquisition, const std::vector<int>& variabl
   return data.best;
 }
 
+// `n` points in [0,1]^f, each feature's n values one per stratum [i/n, (i+1)/n).
+Eigen::MatrixXd LatinHypercube(int n, int f, uint64_t seed) {
+  // Not CallRng's stream: the design is the same for every call.
+  std::seed_seq sequence{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)};
+  std::mt19937_64 rng(sequence);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  Eigen::MatrixXd design(n, f);
+  std::vector<int> strata(n);
+  for (int j = 0; j < f; ++j) {
+    std::iota(strata.begin(), strata.end(), 0);
+    std::shuffle(strata.begin(), strata.end(), rng);
+    for (int i = 0; i < n; ++i) design(i, j) = (strata[i] + uniform(rng)) / n;
+  }
+  return design;
+}
+
 }  // namespace
 
-int GaussianProcessSuggester::InitialRandomTrials(const SearchSpace& space) {
-  return std::max(5, space.feature_count() + 1);
+int GaussianProcessSuggester::InitialTrials(const SearchSpace& space) {
+  return std::max(5, 2 * space.feature_count());
 }
 
 GaussianProcessSuggester::GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed)
-    : spec_(spec), space_(spec_), seed_(seed) {}
+    : spec_(spec),
+      space_(spec_),
+      seed_(seed),
+      initial_design_(LatinHypercube(InitialTrials(space_), space_.feature_count(), seed)) {}
 
 absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
     const std::vector<Observation>& history, int count) {
@@ -123,20 +132,20 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
   // Finished trials' objectives, as "higher is better", standardised.
   const bool minimize =
       jobspec::EffectiveGoal(spec_.metrics.front()) == jobspec::GoalType::kMinimize;
-  std::vector<Eigen::VectorXd> finished_x, lied_x;
+  std::vector<Eigen::VectorXd> finished_x, pending_x;
   std::vector<double> finished_y;
   for (size_t i = 0; i < history.size(); ++i) {
     if (history[i].objective.has_value()) {
       finished_x.push_back(space_.Encode(points[i]));
       finished_y.push_back(minimize ? -*history[i].objective : *history[i].objective);
     } else if (history[i].pending) {
-      lied_x.push_back(space_.Encode(points[i]));
+      pending_x.push_back(space_.Encode(points[i]));
     }
   }
   const int n_finished = static_cast<int>(finished_y.size());
-  std::optional<GaussianProcess> fitted;
+  std::optional<GaussianProcess> gp;
   Eigen::VectorXd y_finished;
-  const int initial = InitialRandomTrials(space_);
+  const int initial = InitialTrials(space_);
 
   std::vector<TrialParameters> suggestions;
   auto random_unseen = [&]() {
@@ -148,11 +157,15 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
   };
   for (int k = 0; k < count; ++k) {
     Point chosen;
-    if (static_cast<int>(history.size()) + k < initial || n_finished < 2) {
+    const int index = static_cast<int>(history.size()) + k;
+    if (index < initial) {
+      chosen = space_.Decode(initial_design_.row(index).transpose());
+      if (seen.count(space_.Key(chosen)) > 0) chosen = random_unseen();
+    } else if (n_finished < 2) {
       chosen = random_unseen();
     } else {
       const int f = space_.feature_count();
-      if (!fitted.has_value()) {
+      if (!gp.has_value()) {
         y_finished = Eigen::Map<const Eigen::VectorXd>(finished_y.data(), n_finished);
         const double mean = y_finished.mean();
         double sd = std::sqrt((y_finished.array() - mean).square().sum() / n_finished);
@@ -160,19 +173,12 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
         y_finished = (y_finished.array() - mean) / sd;
         Eigen::MatrixXd x(n_finished, f);
         for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
-        fitted = GaussianProcess::Fit(x, y_finished, rng);
+        gp = GaussianProcess::Fit(x, y_finished, rng);
       }
-      // Condition on finished trials plus lies (CL-mean: 0 after standardising)
-      // for pending and chosen points.
-      const int n = n_finished + static_cast<int>(lied_x.size());
-      Eigen::MatrixXd x(n, f);
-      Eigen::VectorXd y(n);
-      for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
-      for (size_t i = 0; i < lied_x.size(); ++i) x.row(n_finished + i) = lied_x[i].transpose();
-      y.head(n_finished) = y_finished;
-      y.tail(n - n_finished).setConstant(0.0);
-      const GaussianProcess gp(x, y, fitted->hyperparameters());
-      const Acquisition acquisition(space_, gp, y_finished.maxCoeff(), seen);
+      // Pending trials and the points already chosen in this call stay
+      // uncertain in the acquisition (pending_expected_improvement.h).
+      const PendingExpectedImprovement ei(*gp, y_finished.maxCoeff(), pending_x, rng);
+      const Acquisition acquisition(space_, ei, seen);
 
       std::vector<Candidate> candidates;
       std::uniform_real_distribution<double> uniform(0.0, 1.0);
@@ -210,7 +216,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
         if (!best.has_value() || result.ei > best->ei) best = std::move(result);
       }
       chosen = best.has_value() ? best->point : random_unseen();
-      lied_x.push_back(space_.Encode(chosen));
+      pending_x.push_back(space_.Encode(chosen));
     }
     seen.insert(space_.Key(chosen));
     suggestions.push_back(space_.ToTrialParameters(chosen));

@@ -1,27 +1,26 @@
 // Bayesian optimisation, the default algorithm (ALGORITHM_UNSPECIFIED).
 //
-// - The first InitialRandomTrials(space) trials (max(5, F + 1) for F
-//   features), and every trial while fewer than 2 have an objective, are
-//   random (random_suggester.h).
+// - The first InitialTrials(space) trials (max(5, 2F) for F features, as
+//   Ax's default) form a Latin hypercube in feature space drawn from the seed
+//   (each feature's range cut into that many equal strata, one point per
+//   stratum, a random point within it), so the initial trials cover every
+//   feature's range evenly; while fewer than 2 trials have an objective,
+//   further ones are random (random_suggester.h).
 // - Then a Gaussian process (gaussian_process.h) is fitted to the finished
 //   trials' objectives (negated when the goal is MINIMIZE, standardised), on
 //   the encoded features (search_space.h). Trials that failed (no objective,
 //   not pending) are left out.
 // - The next point maximises expected improvement over the best objective so
-//   far: EI is evaluated on kRandomCandidates uniform points and
+//   far, with the pending trials and the points already chosen in this call
+//   as pending points (pending_expected_improvement.h: sequential greedy
+//   q-point EI; their outcomes stay uncertain rather than being replaced by
+//   a lie). It is evaluated on kRandomCandidates uniform points and
 //   kLocalCandidates Gaussian perturbations (sd 0.1 in feature space) of each
 //   of the best 5 trials, every candidate snapped to a feasible point, and
 //   the best 5 distinct candidates are refined by NLopt's BOBYQA (Subplex in
 //   one dimension) over the numeric features. A point already in the history
 //   is never suggested again while an unseen one is found.
-// - Parallel suggestions use the constant liar (Ginsbourger, Le Riche and
-//   Carraro 2010): pending trials, and the points already chosen in this
-//   call, enter the GP as if they had returned a constant lie, the mean of
-//   the finished objectives ("CL-mean"; the pessimistic CL-min distorted the
-//   model badly on skewed objectives such as Branin in bench/hptune). The GP
-//   keeps the hyperparameters fitted once per call on the finished trials;
-//   the lies shrink its variance near the pending points, so further picks
-//   go elsewhere.
+// - The GP's hyperparameters are fitted once per call, on the finished trials.
 #ifndef TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_SUGGESTER_H_
 #define TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_SUGGESTER_H_
 
@@ -35,7 +34,7 @@ class GaussianProcessSuggester : public Suggester {
   static constexpr int kRandomCandidates = 2000;
   static constexpr int kLocalCandidates = 200;
 
-  static int InitialRandomTrials(const SearchSpace& space);
+  static int InitialTrials(const SearchSpace& space);
 
   // REQUIRES: `spec` passes CollectStudySpecIssues.
   GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed);
@@ -49,6 +48,7 @@ class GaussianProcessSuggester : public Suggester {
   const jobspec::StudySpec spec_;
   const SearchSpace space_;  // points into spec_
   const uint64_t seed_;
+  const Eigen::MatrixXd initial_design_;  // InitialTrials x F
 };
 
 }  // namespace trainpkg::sdk::hptune::internal

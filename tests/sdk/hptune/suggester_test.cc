@@ -257,6 +257,34 @@ TEST(GaussianProcessSuggesterTest, ParallelSuggestionsDifferAndAreDeterministic)
   EXPECT_EQ(SuggestOk(*Make(spec, 5), history, 3), next);
 }
 
+// After a 1-D study's initial trials, the pending point is where the
+// suggester would go next alone; with it pending, the next suggestion must be
+// somewhere else, and a call for two returns two separate points.
+TEST(GaussianProcessSuggesterTest, ParallelPicksAreNotOnTopOfEachOther) {
+  const jobspec::StudySpec spec = QuadraticStudy(SearchAlgorithm::kUnspecified);
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    std::unique_ptr<Suggester> suggester = Make(spec, seed);
+    std::vector<Observation> history;
+    for (int i = 0; i < 5; ++i) {
+      std::vector<TrialParameters> next = SuggestOk(*suggester, history, 1);
+      ASSERT_EQ(next.size(), 1u);
+      history.push_back({next[0], Quadratic(next[0]), false});
+    }
+    const std::vector<TrialParameters> alone = SuggestOk(*suggester, history, 1);
+    ASSERT_EQ(alone.size(), 1u);
+    const std::vector<TrialParameters> pair = SuggestOk(*suggester, history, 2);
+    ASSERT_EQ(pair.size(), 2u);
+    EXPECT_EQ(pair[0], alone[0]) << "the first of a batch is the sequential pick";
+    history.push_back({alone[0], std::nullopt, true});
+    const std::vector<TrialParameters> beside = SuggestOk(*suggester, history, 1);
+    ASSERT_EQ(beside.size(), 1u);
+    const double x = std::get<double>(alone[0][0].value);
+    // 1% of the range [-10, 10].
+    EXPECT_GT(std::fabs(std::get<double>(beside[0][0].value) - x), 0.2) << "seed " << seed;
+    EXPECT_GT(std::fabs(std::get<double>(pair[1][0].value) - x), 0.2) << "seed " << seed;
+  }
+}
+
 TEST(GaussianProcessSuggesterTest, ExhaustedDiscreteSpaceFallsBackToRepeats) {
   jobspec::StudySpec spec = Study(SearchAlgorithm::kUnspecified);
   spec.parameters.push_back(
