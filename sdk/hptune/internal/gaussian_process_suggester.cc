@@ -13,6 +13,7 @@
 #include "sdk/hptune/internal/call_rng.h"
 #include "sdk/hptune/internal/gaussian_process.h"
 #include "sdk/hptune/internal/pending_expected_improvement.h"
+#include "sdk/hptune/internal/power_transform.h"
 #include "sdk/hptune/internal/random_suggester.h"
 
 namespace trainpkg::sdk::hptune::internal {
@@ -166,11 +167,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
     } else {
       const int f = space_.feature_count();
       if (!gp.has_value()) {
-        y_finished = Eigen::Map<const Eigen::VectorXd>(finished_y.data(), n_finished);
-        const double mean = y_finished.mean();
-        double sd = std::sqrt((y_finished.array() - mean).square().sum() / n_finished);
-        if (!(sd > 1e-12)) sd = 1;
-        y_finished = (y_finished.array() - mean) / sd;
+        y_finished = WarpOutputs(Eigen::Map<const Eigen::VectorXd>(finished_y.data(), n_finished));
         Eigen::MatrixXd x(n_finished, f);
         for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
         gp = GaussianProcess::Fit(x, y_finished, rng);
