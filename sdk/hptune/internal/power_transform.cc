@@ -7,9 +7,11 @@ namespace trainpkg::sdk::hptune::internal {
 namespace {
 
 // Symmetric around 1 (the identity): psi(-z; l) = -psi(z; 2 - l), so
-// maximising an objective and minimising its negation warp alike.
-constexpr double kMinLambda = -2, kMaxLambda = 4;
-constexpr int kGridPoints = 61;
+// maximising an objective and minimising its negation warp alike. At the
+// ends one tail is compressed logarithmically and the other stretched
+// quadratically; wider ranges let a few trials dominate the fit.
+constexpr double kMinLambda = 0, kMaxLambda = 2;
+constexpr int kGridPoints = 41;
 constexpr int kGoldenSteps = 30;
 
 Eigen::VectorXd Standardize(const Eigen::VectorXd& values) {

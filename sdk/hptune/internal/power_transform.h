@@ -9,8 +9,9 @@
 //               -((1 - z)^(2 - l) - 1) / (2 - l)    z <  0, l != 2
 //               -log(1 - z)                         z <  0, l == 2
 //
-// with l in [-2, 4] (symmetric around the identity l = 1, so a goal and its
-// negation warp alike) maximising the Gaussian profile log-likelihood, then
+// with l in [0, 2] (symmetric around the identity l = 1, so a goal and its
+// negation warp alike; at most a logarithm on the compressed side)
+// maximising the Gaussian profile log-likelihood, then
 // standardised again. The transform is increasing, so the best trial stays
 // the best.
 #ifndef TRAINPKG_SDK_HPTUNE_INTERNAL_POWER_TRANSFORM_H_
