@@ -95,7 +95,8 @@ PendingExpectedImprovement::PendingExpectedImprovement(const GaussianProcess& gp
     scenarios_ = nodes.transpose();
   } else {
     std::normal_distribution<double> normal(0.0, 1.0);
-    scenarios_ = Eigen::MatrixXd::NullaryExpr(m, kMonteCarloScenarios, [&]() { return normal(rng); });
+    scenarios_ =
+        Eigen::MatrixXd::NullaryExpr(m, kMonteCarloScenarios, [&]() { return normal(rng); });
     weights_ = Eigen::VectorXd::Constant(kMonteCarloScenarios, 1.0 / kMonteCarloScenarios);
   }
   const Eigen::MatrixXd values = (cholesky_ * scenarios_).colwise() + mean;

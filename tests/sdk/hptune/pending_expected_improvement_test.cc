@@ -48,7 +48,8 @@ double BruteForce(const GaussianProcess& gp, const std::vector<double>& pending,
   constexpr int kSamples = 400000;
   double sum = 0, sum_squares = 0;
   for (int s = 0; s < kSamples; ++s) {
-    const Eigen::VectorXd f = mean + l * Eigen::VectorXd::NullaryExpr(q, [&]() { return normal(rng); });
+    const Eigen::VectorXd f =
+        mean + l * Eigen::VectorXd::NullaryExpr(q, [&]() { return normal(rng); });
     const double incumbent = std::max(kBest, f.head(q - 1).maxCoeff());
     const double gain = std::max(f[q - 1] - incumbent, 0.0);
     sum += gain;

@@ -48,7 +48,8 @@ TEST(PowerTransformTest, WarpsSkewedOutputsTowardsSymmetryKeepingTheOrder) {
     std::vector<int> by_value(values.size()), by_warped(values.size());
     std::iota(by_value.begin(), by_value.end(), 0);
     std::iota(by_warped.begin(), by_warped.end(), 0);
-    std::sort(by_value.begin(), by_value.end(), [&](int a, int b) { return values[a] < values[b]; });
+    std::sort(by_value.begin(), by_value.end(),
+              [&](int a, int b) { return values[a] < values[b]; });
     std::sort(by_warped.begin(), by_warped.end(),
               [&](int a, int b) { return warped[a] < warped[b]; });
     EXPECT_EQ(by_value, by_warped);
