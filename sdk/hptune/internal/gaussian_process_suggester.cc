@@ -130,7 +130,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
   std::set<std::string> seen;
   for (const Point& point : points) seen.insert(space_.Key(point));
 
-  // Finished trials' objectives, as "higher is better", standardised.
+  // Finished trials' objectives, as "higher is better" (warped in the fit).
   const bool minimize =
       jobspec::EffectiveGoal(spec_.metrics.front()) == jobspec::GoalType::kMinimize;
   std::vector<Eigen::VectorXd> finished_x, pending_x;

@@ -7,7 +7,8 @@
 //   feature's range evenly; while fewer than 2 trials have an objective,
 //   further ones are random (random_suggester.h).
 // - Then a Gaussian process (gaussian_process.h) is fitted to the finished
-//   trials' objectives (negated when the goal is MINIMIZE, standardised), on
+//   trials' objectives (negated when the goal is MINIMIZE, then standardised
+//   and Yeo–Johnson warped: power_transform.h), on
 //   the encoded features (search_space.h). Trials that failed (no objective,
 //   not pending) are left out.
 // - The next point maximises expected improvement over the best objective so
