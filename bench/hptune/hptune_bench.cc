@@ -57,7 +57,7 @@ double Evaluate(const TestFunction& function, const sdk::hptune::TrialParameters
 // One study; returns the simple regret at the budget.
 double RunStudy(const TestFunction& function, jobspec::SearchAlgorithm algorithm, int budget,
                 int parallel, uint64_t seed) {
-  auto suggester = sdk::hptune::MakeSuggester(StudyFor(function, algorithm), seed);
+  auto suggester = sdk::hptune::MakeSuggester(StudyFor(function, algorithm), seed, budget);
   if (!suggester.ok()) {
     fmt::print(stderr, "hptune_bench: {}\n", std::string(suggester.status().message()));
     std::exit(1);

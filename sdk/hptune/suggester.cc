@@ -9,7 +9,7 @@
 namespace trainpkg::sdk::hptune {
 
 absl::StatusOr<std::unique_ptr<Suggester>> MakeSuggester(const jobspec::StudySpec& spec,
-                                                         uint64_t seed) {
+                                                         uint64_t seed, int max_trial_count) {
   std::vector<jobspec::ValidationIssue> issues = jobspec::CollectStudySpecIssues(spec, "studySpec");
   if (!issues.empty()) {
     std::string message = "invalid study spec:";
@@ -24,7 +24,7 @@ absl::StatusOr<std::unique_ptr<Suggester>> MakeSuggester(const jobspec::StudySpe
     case jobspec::SearchAlgorithm::kRandomSearch:
       return std::make_unique<internal::RandomSuggester>(spec, seed);
     case jobspec::SearchAlgorithm::kUnspecified:
-      return std::make_unique<internal::GaussianProcessSuggester>(spec, seed);
+      return std::make_unique<internal::GaussianProcessSuggester>(spec, seed, max_trial_count);
   }
   return absl::InvalidArgumentError(
       fmt::format("unknown search algorithm {}", static_cast<int>(spec.algorithm)));

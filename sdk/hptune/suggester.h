@@ -62,11 +62,13 @@ class Suggester {
       const std::vector<Observation>& history, int count) = 0;
 };
 
-// The suggester for `spec.algorithm`, seeded with `seed`. InvalidArgument
-// when the spec does not pass CollectStudySpecIssues (the message lists the
-// issues) or the algorithm is unknown.
+// The suggester for `spec.algorithm`, seeded with `seed`. `max_trial_count`
+// is the study's budget (HyperparameterTuningJob.maxTrialCount; 0 when not
+// known): Bayesian optimisation spends at most half of it on its initial
+// design. InvalidArgument when the spec does not pass CollectStudySpecIssues
+// (the message lists the issues) or the algorithm is unknown.
 absl::StatusOr<std::unique_ptr<Suggester>> MakeSuggester(const jobspec::StudySpec& spec,
-                                                         uint64_t seed);
+                                                         uint64_t seed, int max_trial_count = 0);
 
 }  // namespace trainpkg::sdk::hptune
 

@@ -291,7 +291,7 @@ absl::StatusOr<jobspec::HyperparameterTuningJob> TuningService::Run(
   }
   TP_RETURN_IF_ERROR(jobspec::ValidateHyperparameterTuningJob(job));
   TP_ASSIGN_OR_RETURN(std::unique_ptr<Suggester> suggester,
-                      MakeSuggester(job.study_spec, options_.seed));
+                      MakeSuggester(job.study_spec, options_.seed, job.max_trial_count));
   Study study(options_, std::move(job), std::move(suggester));
   return study.Run(cancel_);
 }

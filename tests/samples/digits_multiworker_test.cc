@@ -20,6 +20,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/shell.h"
 #include "trainer_runtime/train/model_file.h"
 #include "trainer_runtime/train/tensor_bundle.h"
 
@@ -36,25 +37,11 @@ constexpr double kMinAccuracy = 0.98;
 // through 660 Adam steps.
 constexpr float kWeightTolerance = 1e-4f;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string output;
-};
+using trainpkg::testing::ShellResult;
 
-// Runs `command` with sh, stdout and stderr together.
-RunResult RunShell(const std::string& command) {
-  RunResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = ::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+ShellResult RunShell(const std::string& command) { return trainpkg::testing::Sh(command); }
 
-std::string Quote(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string Quote(const fs::path& path) { return trainpkg::testing::ShellQuote(path.string()); }
 
 // The last test_accuracy=<x> of the output, or -1.
 double TestAccuracy(const std::string& output) {
@@ -110,10 +97,10 @@ class DigitsMultiworkerTest : public ::testing::Test {
                       " run --config " + Quote(JobFileFor(file, *dir_)) + " --base-output-dir " +
                       Quote(*dir_ / name));
     };
-    reference_ = new RunResult(job("reference", "job_1worker.yaml"));
-    three_workers_ = new RunResult(job("three", "job.yaml"));
-    PrintSummary("job_1worker.yaml (global batch 64)", reference_->output);
-    PrintSummary("job.yaml, chief + 2 workers (global batch 64)", three_workers_->output);
+    reference_ = new ShellResult(job("reference", "job_1worker.yaml"));
+    three_workers_ = new ShellResult(job("three", "job.yaml"));
+    PrintSummary("job_1worker.yaml (global batch 64)", reference_->out);
+    PrintSummary("job.yaml, chief + 2 workers (global batch 64)", three_workers_->out);
   }
 
   static void TearDownTestSuite() {
@@ -125,28 +112,28 @@ class DigitsMultiworkerTest : public ::testing::Test {
   }
 
   static fs::path* dir_;
-  static RunResult* reference_;      // job_1worker.yaml: global batch 64
-  static RunResult* three_workers_;  // job.yaml: chief + 2 workers, global batch 64 (22/21/21)
+  static ShellResult* reference_;      // job_1worker.yaml: global batch 64
+  static ShellResult* three_workers_;  // job.yaml: chief + 2 workers, global batch 64 (22/21/21)
 };
 
 fs::path* DigitsMultiworkerTest::dir_ = nullptr;
-RunResult* DigitsMultiworkerTest::reference_ = nullptr;
-RunResult* DigitsMultiworkerTest::three_workers_ = nullptr;
+ShellResult* DigitsMultiworkerTest::reference_ = nullptr;
+ShellResult* DigitsMultiworkerTest::three_workers_ = nullptr;
 
 TEST_F(DigitsMultiworkerTest, ReferenceConfigurationOnOneWorkerReachesAccuracy) {
-  ASSERT_EQ(reference_->exit_code, 0) << reference_->output;
-  EXPECT_GE(TestAccuracy(reference_->output), kMinAccuracy) << reference_->output;
+  ASSERT_EQ(reference_->code, 0) << reference_->out;
+  EXPECT_GE(TestAccuracy(reference_->out), kMinAccuracy) << reference_->out;
 }
 
 TEST_F(DigitsMultiworkerTest, ChiefAndTwoWorkersReachAccuracy) {
-  ASSERT_EQ(three_workers_->exit_code, 0) << three_workers_->output;
-  EXPECT_THAT(three_workers_->output, ::testing::HasSubstr("rank=2 world_size=3"));
-  EXPECT_GE(TestAccuracy(three_workers_->output), kMinAccuracy) << three_workers_->output;
+  ASSERT_EQ(three_workers_->code, 0) << three_workers_->out;
+  EXPECT_THAT(three_workers_->out, ::testing::HasSubstr("rank=2 world_size=3"));
+  EXPECT_GE(TestAccuracy(three_workers_->out), kMinAccuracy) << three_workers_->out;
 }
 
 TEST_F(DigitsMultiworkerTest, ThreeWorkerWeightsMatchOneWorkerOnTheSameGlobalBatches) {
-  ASSERT_EQ(reference_->exit_code, 0) << reference_->output;
-  ASSERT_EQ(three_workers_->exit_code, 0) << three_workers_->output;
+  ASSERT_EQ(reference_->code, 0) << reference_->out;
+  ASSERT_EQ(three_workers_->code, 0) << three_workers_->out;
   absl::StatusOr<trainpkg::train::TensorBundle> one = trainpkg::train::ReadTensorBundle(
       *dir_ / "reference" / "model" / trainpkg::train::kModelFileName);
   absl::StatusOr<trainpkg::train::TensorBundle> three = trainpkg::train::ReadTensorBundle(
@@ -170,7 +157,7 @@ TEST_F(DigitsMultiworkerTest, ThreeWorkerWeightsMatchOneWorkerOnTheSameGlobalBat
 }
 
 TEST_F(DigitsMultiworkerTest, OutputsFollowTheChiefAndWorkerRules) {
-  ASSERT_EQ(three_workers_->exit_code, 0) << three_workers_->output;
+  ASSERT_EQ(three_workers_->code, 0) << three_workers_->out;
   const fs::path base = *dir_ / "three";
   EXPECT_TRUE(fs::is_regular_file(base / "model" / trainpkg::train::kModelFileName));
   std::vector<std::string> model_entries;
@@ -200,14 +187,14 @@ TEST_F(DigitsMultiworkerTest, OutputsFollowTheChiefAndWorkerRules) {
 }
 
 TEST_F(DigitsMultiworkerTest, GlobalBatchSmallerThanTheReplicasIsRefused) {
-  RunResult bad =
+  ShellResult bad =
       RunShell(std::string("env -u TF_CONFIG -u CLUSTER_SPEC ") +
                "TF_CONFIG='{\"cluster\":{\"chief\":[\"127.0.0.1:1\"],\"worker\":[\"127.0.0.1:2\","
                "\"127.0.0.1:3\"]},\"task\":{\"type\":\"worker\",\"index\":1}}' " +
                DIGITS_SAMPLE + " --data=" + Quote(fs::path(DIGITS_DATA_DIR) / "digits.csv.gz") +
                " --global_batch_size=2");
-  EXPECT_EQ(bad.exit_code, 1) << bad.output;
-  EXPECT_THAT(bad.output, ::testing::HasSubstr("smaller than the 3 replicas"));
+  EXPECT_EQ(bad.code, 1) << bad.out;
+  EXPECT_THAT(bad.out, ::testing::HasSubstr("smaller than the 3 replicas"));
 }
 
 }  // namespace

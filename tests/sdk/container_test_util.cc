@@ -11,28 +11,15 @@
 #include "packager/builder/builder.h"
 #include "packager/builder/image_store.h"
 #include "packager/bundle/bundle_image.h"
+#include "tests/test_util/shell.h"
 
 namespace trainpkg::sdk::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ShellResult {
-  int code = -1;
-  std::string out;
-};
-
-ShellResult Sh(const std::string& command) {
-  ShellResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  int status = ::pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using trainpkg::testing::ShellResult;
+using trainpkg::testing::Sh;
 
 }  // namespace
 
@@ -98,10 +85,10 @@ jobspec::CustomJob ContainerTestBase::MakeDigitsJob(const std::string& image, in
   std::error_code ec;
   fs::copy_file(DIGITS_DATA, data, fs::copy_options::overwrite_existing, ec);
   EXPECT_FALSE(ec) << DIGITS_DATA << ": " << ec.message() << " (scripts/fetch-digits.sh)";
-  jobspec::CustomJob spec = MakeContainerJob(
-      image, {1, workers},
-      {"--epochs=" + std::to_string(epochs), "--global_batch_size=64", "--learning_rate=0.001",
-       "--data=" + data.string()});
+  jobspec::CustomJob spec =
+      MakeContainerJob(image, {1, workers},
+                       {"--epochs=" + std::to_string(epochs), "--global_batch_size=64",
+                        "--learning_rate=0.001", "--data=" + data.string()});
   for (jobspec::WorkerPoolSpec& pool : spec.job_spec.worker_pool_specs) {
     if (pool.container_spec.has_value()) {
       pool.container_spec->env = {{"OPENBLAS_NUM_THREADS", "1"}, {"TRAINPKG_LOG_LEVEL", "info"}};

@@ -112,15 +112,21 @@ Eigen::MatrixXd LatinHypercube(int n, int f, uint64_t seed) {
 
 }  // namespace
 
-int GaussianProcessSuggester::InitialTrials(const SearchSpace& space) {
-  return std::max(5, 2 * space.feature_count());
+int GaussianProcessSuggester::InitialTrials(const SearchSpace& space, int max_trial_count) {
+  const int preferred = std::max(5, 2 * space.feature_count());
+  if (max_trial_count <= 0) return preferred;
+  return std::min(preferred, std::max(2, max_trial_count / 2));
 }
 
-GaussianProcessSuggester::GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed)
+GaussianProcessSuggester::GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed,
+                                                   int max_trial_count)
     : spec_(spec),
       space_(spec_),
       seed_(seed),
-      initial_design_(LatinHypercube(InitialTrials(space_), space_.feature_count(), seed)) {}
+      initial_trials_(InitialTrials(space_, max_trial_count)),
+      initial_design_(LatinHypercube(initial_trials_, space_.feature_count(), seed)) {
+  TP_CHECK(max_trial_count >= 0, "max_trial_count is {}", max_trial_count);
+}
 
 absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
     const std::vector<Observation>& history, int count) {
@@ -146,7 +152,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
   const int n_finished = static_cast<int>(finished_y.size());
   std::optional<GaussianProcess> gp;
   Eigen::VectorXd y_finished;
-  const int initial = InitialTrials(space_);
+  const int initial = initial_trials_;
 
   std::vector<TrialParameters> suggestions;
   auto random_unseen = [&]() {

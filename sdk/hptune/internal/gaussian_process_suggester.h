@@ -1,11 +1,11 @@
 // Bayesian optimisation, the default algorithm (ALGORITHM_UNSPECIFIED).
 //
-// - The first InitialTrials(space) trials (max(5, 2F) for F features, as
-//   Ax's default) form a Latin hypercube in feature space drawn from the seed
-//   (each feature's range cut into that many equal strata, one point per
-//   stratum, a random point within it), so the initial trials cover every
-//   feature's range evenly; while fewer than 2 trials have an objective,
-//   further ones are random (random_suggester.h).
+// - The first InitialTrials(space, budget) trials (max(5, 2F) for F
+//   features, as Ax's default, but at most half a known budget, at least 2,
+//   so a small study still has model-guided trials) form a Latin hypercube in feature space drawn
+//   from the seed (each feature's range cut into that many equal strata, one point per stratum, a
+//   random point within it), so the initial trials cover every feature's range evenly; while fewer
+//   than 2 trials have an objective, further ones are random (random_suggester.h).
 // - Then a Gaussian process (gaussian_process.h) is fitted to the finished
 //   trials' objectives (negated when the goal is MINIMIZE, then standardised
 //   and Yeo–Johnson warped: power_transform.h), on
@@ -35,10 +35,11 @@ class GaussianProcessSuggester : public Suggester {
   static constexpr int kRandomCandidates = 2000;
   static constexpr int kLocalCandidates = 200;
 
-  static int InitialTrials(const SearchSpace& space);
+  // `max_trial_count` is the study's budget, 0 when not known.
+  static int InitialTrials(const SearchSpace& space, int max_trial_count);
 
-  // REQUIRES: `spec` passes CollectStudySpecIssues.
-  GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed);
+  // REQUIRES: `spec` passes CollectStudySpecIssues; max_trial_count >= 0.
+  GaussianProcessSuggester(const jobspec::StudySpec& spec, uint64_t seed, int max_trial_count);
   GaussianProcessSuggester(const GaussianProcessSuggester&) = delete;
   GaussianProcessSuggester& operator=(const GaussianProcessSuggester&) = delete;
 
@@ -49,7 +50,8 @@ class GaussianProcessSuggester : public Suggester {
   const jobspec::StudySpec spec_;
   const SearchSpace space_;  // points into spec_
   const uint64_t seed_;
-  const Eigen::MatrixXd initial_design_;  // InitialTrials x F
+  const int initial_trials_;
+  const Eigen::MatrixXd initial_design_;  // initial_trials_ x F
 };
 
 }  // namespace trainpkg::sdk::hptune::internal

@@ -17,6 +17,7 @@
 #include "packager/bundle/bundle_image.h"
 #include "registry/oci/layout.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/test_util/shell.h"
 
 namespace trainpkg::packager::bundle {
 namespace {
@@ -26,22 +27,8 @@ using builder::testing::ScratchDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result Sh(const std::string& command) {
-  Result result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  int status = ::pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using Result = trainpkg::testing::ShellResult;
+using trainpkg::testing::Sh;
 
 std::string Slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -15,30 +15,18 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/shell.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string output;
-};
+using trainpkg::testing::ShellResult;
 
-RunResult RunShell(const std::string& command) {
-  RunResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = ::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+ShellResult RunShell(const std::string& command) { return trainpkg::testing::Sh(command); }
 
-std::string Quote(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string Quote(const fs::path& path) { return trainpkg::testing::ShellQuote(path.string()); }
 
 TEST(HptuneDigitsSampleTest, BestTrialBeatsTheMedianTrial) {
   trainpkg::sdk::testing::TempDir dir;
@@ -55,12 +43,12 @@ TEST(HptuneDigitsSampleTest, BestTrialBeatsTheMedianTrial) {
   const std::string env = "TRAINPKG_HOME=" + Quote(dir.path() / "home") +
                           " TRAINPKG_DATA_DIR=" + Quote(HPTUNE_DATA_DIR) + " ";
   const fs::path out = dir.path() / "out";
-  const RunResult run =
+  const ShellResult run =
       RunShell(env + Quote(TRAINPKG_CLI) + " hptune --quiet --config " +
                Quote(dir.path() / "study.yaml") + " --base-output-dir " + Quote(out));
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_THAT(run.output, HasSubstr("Best trial: "));
-  std::cout << run.output.substr(run.output.find("TRIAL")) << std::flush;
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("Best trial: "));
+  std::cout << run.out.substr(run.out.find("TRIAL")) << std::flush;
 
   ASSERT_TRUE(fs::exists(out / "results.svg"));
   std::ifstream results_file(out / "results.json");
@@ -79,14 +67,14 @@ TEST(HptuneDigitsSampleTest, BestTrialBeatsTheMedianTrial) {
 
   const std::string name = results["tuningJob"]["name"].get<std::string>();
   const std::string id = name.substr(name.rfind('/') + 1);
-  const RunResult describe = RunShell(env + Quote(TRAINPKG_CLI) + " jobs describe " + id);
-  ASSERT_EQ(describe.exit_code, 0) << describe.output;
-  EXPECT_THAT(describe.output, HasSubstr("Trials:"));
-  EXPECT_THAT(describe.output, HasSubstr("learning_rate"));
-  EXPECT_THAT(describe.output, HasSubstr("trial 6: CustomJob "));
-  const RunResult list = RunShell(env + Quote(TRAINPKG_CLI) + " jobs list");
-  EXPECT_THAT(list.output, HasSubstr("Tuning jobs:"));
-  EXPECT_THAT(list.output, HasSubstr("hptune-digits-trial-1"));
+  const ShellResult describe = RunShell(env + Quote(TRAINPKG_CLI) + " jobs describe " + id);
+  ASSERT_EQ(describe.code, 0) << describe.out;
+  EXPECT_THAT(describe.out, HasSubstr("Trials:"));
+  EXPECT_THAT(describe.out, HasSubstr("learning_rate"));
+  EXPECT_THAT(describe.out, HasSubstr("trial 6: CustomJob "));
+  const ShellResult list = RunShell(env + Quote(TRAINPKG_CLI) + " jobs list");
+  EXPECT_THAT(list.out, HasSubstr("Tuning jobs:"));
+  EXPECT_THAT(list.out, HasSubstr("hptune-digits-trial-1"));
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "sdk/hptune/internal/gaussian_process_suggester.h"
+#include "sdk/hptune/internal/search_space.h"
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -230,6 +232,21 @@ TEST(GaussianProcessSuggesterTest, FindsAQuadraticsMinimumFarBetterThanRandom) {
   }
   EXPECT_LT(bayes_worst, 1e-3);
   EXPECT_LT(bayes_worst, random_total / 3 / 100);
+}
+
+TEST(GaussianProcessSuggesterTest, InitialDesignLeavesHalfTheBudgetToTheModel) {
+  using internal::GaussianProcessSuggester;
+  jobspec::StudySpec three = QuadraticStudy(SearchAlgorithm::kUnspecified);
+  three.parameters.push_back({"y", jobspec::DoubleValueSpec{0, 1, {}}, ScaleType::kLinear, {}});
+  three.parameters.push_back({"z", jobspec::IntegerValueSpec{1, 8, {}}, ScaleType::kLinear, {}});
+  const internal::SearchSpace space(three);
+  EXPECT_EQ(GaussianProcessSuggester::InitialTrials(space, 0), 6);  // budget unknown: max(5, 2F)
+  EXPECT_EQ(GaussianProcessSuggester::InitialTrials(space, 60),
+            6);  // a large budget changes nothing
+  EXPECT_EQ(GaussianProcessSuggester::InitialTrials(space, 6), 3);  // the hptune_digits sample
+  EXPECT_EQ(GaussianProcessSuggester::InitialTrials(space, 3), 2);  // never fewer than 2
+  const internal::SearchSpace one(QuadraticStudy(SearchAlgorithm::kUnspecified));
+  EXPECT_EQ(GaussianProcessSuggester::InitialTrials(one, 30), 5);
 }
 
 TEST(GaussianProcessSuggesterTest, ParallelSuggestionsDifferAndAreDeterministic) {

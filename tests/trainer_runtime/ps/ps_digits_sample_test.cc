@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/test_util/shell.h"
 
 namespace {
 
@@ -22,24 +23,11 @@ namespace fs = std::filesystem;
 
 constexpr char kImage[] = "local:build/samples/ps_digits/ps_digits";
 
-struct RunResult {
-  int exit_code = -1;
-  std::string output;
-};
+using trainpkg::testing::ShellResult;
 
-RunResult RunShell(const std::string& command) {
-  RunResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = ::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+ShellResult RunShell(const std::string& command) { return trainpkg::testing::Sh(command); }
 
-std::string Quote(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string Quote(const fs::path& path) { return trainpkg::testing::ShellQuote(path.string()); }
 
 TEST(PsDigitsSampleTest, ConvergesAndTheEvaluatorWritesOneLinePerCheckpoint) {
   const char* tmp = std::getenv("TEST_TMPDIR");
@@ -62,16 +50,16 @@ TEST(PsDigitsSampleTest, ConvergesAndTheEvaluatorWritesOneLinePerCheckpoint) {
   ASSERT_EQ(replaced, 4);
   std::ofstream(dir / "job.yaml") << yaml;
 
-  const RunResult run = RunShell(
+  const ShellResult run = RunShell(
       "env -u TF_CONFIG -u CLUSTER_SPEC -u RANK -u SLURM_PROCID -u AIP_MODEL_DIR "
       "-u AIP_CHECKPOINT_DIR -u AIP_TENSORBOARD_LOG_DIR TRAINPKG_DATA_DIR=" +
       Quote(DIGITS_DATA_DIR) + " TRAINPKG_HOME=" + Quote(dir / "home") + " " + TRAINPKG_CLI +
       " run --config " + Quote(dir / "job.yaml") + " --base-output-dir " + Quote(dir / "out"));
-  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.code, 0) << run.out;
 
-  const size_t at = run.output.rfind("test_accuracy=");
-  ASSERT_NE(at, std::string::npos) << run.output;
-  const double accuracy = std::atof(run.output.c_str() + at + 14);
+  const size_t at = run.out.rfind("test_accuracy=");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const double accuracy = std::atof(run.out.c_str() + at + 14);
   std::cout << "ps_digits held-out accuracy: " << accuracy << "\n";
   EXPECT_GE(accuracy, 0.95);
 

@@ -1,8 +1,9 @@
 // Runs LLVMFuzzerTestOneInput without libFuzzer (g++ builds, CI): replays
 // every file of a seed corpus, then mutates corpus entries with a
-// deterministic PRNG (byte flips, registry-grammar tokens, erasures,
+// deterministic PRNG (bit flips, the target's dictionary tokens, erasures,
 // duplications, splices) until the iteration or time budget is spent.
 //   fuzz_<target>_replay CORPUS_DIR [SECONDS=20] [ITERATIONS=1000000] [SEED=1]
+// The target's replay binary links one Dictionary() (fuzz_dictionary.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -15,53 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/fuzz/fuzz_dictionary.h"
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
-// Pieces of the three grammars under test: references, WWW-Authenticate
-// headers and manifest / index JSON.
-const char* const kTokens[] = {":",
-                               "/",
-                               "@",
-                               "sha256:",
-                               "sha512:",
-                               "localhost",
-                               "docker.io/",
-                               "library/",
-                               ".",
-                               "-",
-                               "__",
-                               "[::1]",
-                               ":5000",
-                               "\"",
-                               "\\",
-                               ",",
-                               "=",
-                               " ",
-                               "Bearer ",
-                               "Basic ",
-                               "realm=",
-                               "scope=\"repository:a:pull,push\"",
-                               "{",
-                               "}",
-                               "[",
-                               "]",
-                               "null",
-                               "true",
-                               "1e999",
-                               "-0",
-                               "\"schemaVersion\":2",
-                               "\"mediaType\":",
-                               "\"digest\":",
-                               "\"size\":",
-                               "\"manifests\":[",
-                               "\"layers\":[",
-                               "\"platform\":{",
-                               "\"annotations\":{",
-                               "\\u0000"};
-
 std::string Mutate(std::string s, const std::vector<std::string>& corpus, std::mt19937_64& rng) {
+  const trainpkg::fuzz::FuzzDictionary& dictionary = trainpkg::fuzz::Dictionary();
   auto pick = [&](size_t n) { return n == 0 ? 0 : static_cast<size_t>(rng() % n); };
   int rounds = 1 + static_cast<int>(pick(4));
   for (int r = 0; r < rounds; ++r) {
@@ -70,7 +32,7 @@ std::string Mutate(std::string s, const std::vector<std::string>& corpus, std::m
         if (!s.empty()) s[pick(s.size())] ^= static_cast<char>(1u << pick(8));
         break;
       case 1:  // insert a token
-        s.insert(pick(s.size() + 1), kTokens[pick(std::size(kTokens))]);
+        s.insert(pick(s.size() + 1), dictionary.tokens[pick(dictionary.tokens.size())]);
         break;
       case 2:  // erase a range
         if (!s.empty()) s.erase(pick(s.size()), 1 + pick(16));
@@ -90,7 +52,7 @@ std::string Mutate(std::string s, const std::vector<std::string>& corpus, std::m
         s.insert(pick(s.size() + 1), 1, static_cast<char>(rng()));
     }
   }
-  if (s.size() > 8192) s.resize(8192);
+  if (s.size() > dictionary.max_input) s.resize(dictionary.max_input);
   return s;
 }
 
