@@ -71,6 +71,7 @@ struct Upload {
       if (++resumes > options.max_resumes) return next.status();
       TP_LOG(INFO, "{}; asking the registry where upload {} stands",
              std::string(next.status().message()), internal::UrlForDisplay(session.url));
+      client.WaitForRetryAfter(next.status());
       TP_ASSIGN_OR_RETURN(session, client.GetUploadStatus(repo, session.url));
       Report(session.offset);
     }
@@ -128,6 +129,7 @@ absl::Status UploadBlob(RegistryClient& client, const Repository& repo, const oc
     if (!WorthANewSession(last)) return last;
     if (attempt < options.max_session_restarts) {
       TP_LOG(INFO, "{}; starting a new upload session", std::string(last.message()));
+      client.WaitForRetryAfter(last);  // a 429 or 503 may say when
     }
   }
   return last;

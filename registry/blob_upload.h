@@ -11,8 +11,9 @@
 // the offset the registry reports. When the session itself is gone (the
 // GET answers 404, or a PUT failed), the blob is HEADed — a commit whose
 // answer was lost may have landed — and otherwise the upload starts over in
-// a fresh session, at most `max_session_restarts` times. Abandoned sessions
-// are cancelled with DELETE.
+// a fresh session, at most `max_session_restarts` times, after the wait a
+// refusal's Retry-After asked for (429, 503). Abandoned sessions are
+// cancelled with DELETE.
 #ifndef TRAINPKG_REGISTRY_BLOB_UPLOAD_H_
 #define TRAINPKG_REGISTRY_BLOB_UPLOAD_H_
 

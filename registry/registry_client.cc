@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -85,7 +86,8 @@ const std::vector<std::string>& DefaultManifestAccept() {
 RegistryClient::RegistryClient(RegistryClientOptions options)
     : keychain_(options.keychain ? options.keychain : std::make_shared<AnonymousKeychain>()),
       insecure_(options.insecure_registries),
-      clock_(options.clock ? *options.clock : RealClock()) {
+      clock_(options.clock ? *options.clock : RealClock()),
+      max_retry_after_(options.retry.max_retry_after) {
   std::shared_ptr<HttpTransport> base = options.transport;
   if (!base) {
     CurlTransportOptions curl = options.curl;
@@ -415,6 +417,16 @@ absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Reposito
     url = next.empty() ? "" : internal::ResolveUrl(url, next);
   }
   return tags;
+}
+
+void RegistryClient::WaitForRetryAfter(const absl::Status& failure) {
+  std::optional<std::string> header = RetryAfterHeader(failure);
+  if (!header.has_value()) return;
+  std::optional<absl::Duration> after = ParseRetryAfter(*header, clock_.Now());
+  if (!after.has_value() || *after <= absl::ZeroDuration()) return;
+  absl::Duration wait = std::min(*after, max_retry_after_);
+  TP_LOG(INFO, "the registry asked to wait {} before trying again", absl::FormatDuration(wait));
+  clock_.SleepFor(wait);
 }
 
 }  // namespace trainpkg::registry

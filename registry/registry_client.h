@@ -153,6 +153,13 @@ class RegistryClient {
   // Every tag of `repo`, following Link pagination.
   absl::StatusOr<std::vector<std::string>> ListTags(const Repository& repo);
 
+  // For steps retried above the transport (a new upload session after a
+  // refused upload PUT or PATCH): waits as long as the Retry-After of the
+  // response behind `failure` (a Status from this client) asks, capped by
+  // the retry policy's max_retry_after; returns at once when it asked
+  // nothing.
+  void WaitForRetryAfter(const absl::Status& failure);
+
  private:
   struct Endpoint {
     std::string base_url;  // "https://host:port"
@@ -167,6 +174,7 @@ class RegistryClient {
   std::shared_ptr<Keychain> keychain_;
   std::vector<std::string> insecure_;
   Clock& clock_;
+  absl::Duration max_retry_after_;
   std::shared_ptr<HttpTransport> transport_;  // retrying
   std::mutex mu_;
   std::map<std::string, Endpoint> endpoints_;

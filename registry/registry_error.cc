@@ -10,6 +10,7 @@ namespace trainpkg::registry {
 namespace {
 
 constexpr char kCodePayload[] = "trainpkg.registry/oci-error-code";
+constexpr char kRetryAfterPayload[] = "trainpkg.registry/retry-after";
 constexpr size_t kMaxQuoted = 200;
 
 absl::StatusCode CodeForHttpStatus(int status) {
@@ -90,12 +91,21 @@ absl::Status StatusFromResponse(const HttpResponse& response, std::string_view c
   if (!errors.empty() && !errors.front().code.empty()) {
     status.SetPayload(kCodePayload, absl::Cord(errors.front().code));
   }
+  if (std::optional<std::string> after = response.headers.Get("Retry-After")) {
+    status.SetPayload(kRetryAfterPayload, absl::Cord(*after));
+  }
   return status;
 }
 
 std::string RegistryErrorCode(const absl::Status& status) {
   auto payload = status.GetPayload(kCodePayload);
   return payload.has_value() ? std::string(*payload) : std::string();
+}
+
+std::optional<std::string> RetryAfterHeader(const absl::Status& status) {
+  auto payload = status.GetPayload(kRetryAfterPayload);
+  if (!payload.has_value()) return std::nullopt;
+  return std::string(*payload);
 }
 
 }  // namespace trainpkg::registry

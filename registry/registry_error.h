@@ -4,6 +4,7 @@
 #ifndef TRAINPKG_REGISTRY_REGISTRY_ERROR_H_
 #define TRAINPKG_REGISTRY_REGISTRY_ERROR_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,12 +18,17 @@ namespace trainpkg::registry {
 // reads "<context>: <http status>: <CODE>: <message>[ (<detail>)]"; the code
 // follows the HTTP status (401 Unauthenticated, 403 PermissionDenied, 404
 // NotFound, 400/405/416 InvalidArgument/…, 429 ResourceExhausted, 5xx
-// Unavailable). The first OCI code travels as a payload (RegistryErrorCode).
+// Unavailable). The first OCI code travels as a payload (RegistryErrorCode),
+// and so does the response's Retry-After (RetryAfterHeader).
 absl::Status StatusFromResponse(const HttpResponse& response, std::string_view context);
 
 // The first OCI error code ("BLOB_UNKNOWN", "UNAUTHORIZED", …) carried by a
 // Status from StatusFromResponse; "" when there is none.
 std::string RegistryErrorCode(const absl::Status& status);
+
+// The Retry-After header value of the response behind a Status from
+// StatusFromResponse; nullopt when it had none.
+std::optional<std::string> RetryAfterHeader(const absl::Status& status);
 
 }  // namespace trainpkg::registry
 

@@ -43,17 +43,29 @@ class ScriptedTransport : public HttpTransport {
 HttpResponse Response(int status, std::string body = "",
                       std::vector<std::pair<std::string, std::string>> headers = {});
 
+// Thread-safe: pushes and pulls sleep on it from their blob threads.
 class FakeClock : public Clock {
  public:
-  absl::Time Now() override { return now_; }
+  absl::Time Now() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return now_;
+  }
   void SleepFor(absl::Duration d) override {
+    std::lock_guard<std::mutex> lock(mu_);
     sleeps_.push_back(d);
     now_ += d;
   }
-  void Advance(absl::Duration d) { now_ += d; }
-  const std::vector<absl::Duration>& sleeps() const { return sleeps_; }
+  void Advance(absl::Duration d) {
+    std::lock_guard<std::mutex> lock(mu_);
+    now_ += d;
+  }
+  std::vector<absl::Duration> sleeps() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return sleeps_;
+  }
 
  private:
+  mutable std::mutex mu_;
   absl::Time now_ = absl::FromUnixSeconds(1800000000);
   std::vector<absl::Duration> sleeps_;
 };

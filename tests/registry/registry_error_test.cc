@@ -23,6 +23,12 @@ TEST(RegistryErrorTest, UsesTheOciCodeAndTheRegistrysMessage) {
   EXPECT_EQ(RegistryErrorCode(status), "UNAUTHORIZED");
 }
 
+TEST(RegistryErrorTest, CarriesRetryAfterForRetriesAboveTheTransport) {
+  auto busy = StatusFromResponse(Response(429, "", {{"Retry-After", "11"}}), "x");
+  EXPECT_EQ(RetryAfterHeader(busy), "11");
+  EXPECT_EQ(RetryAfterHeader(StatusFromResponse(Response(503), "x")), std::nullopt);
+}
+
 TEST(RegistryErrorTest, MapsHttpStatusesToCodes) {
   EXPECT_EQ(StatusFromResponse(Response(404), "x").code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(StatusFromResponse(Response(403), "x").code(), absl::StatusCode::kPermissionDenied);

@@ -1,0 +1,314 @@
+// Push and pull through a fault-injecting proxy (fault_proxy.h) in front of
+// a real docker-registry: connection resets mid-blob, 500/503, 429 with
+// Retry-After, stalls past the client's timeout, content and digests
+// changed in flight. Every push must either complete with the right digests
+// (read back from the registry directly, not through our client) or fail
+// with a Status naming the blob and what went wrong; either way the
+// registry must hold no manifest whose blobs are missing, and no PATCH or
+// upload PUT may be replayed blindly into a session.
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "registry/curl_transport.h"
+#include "registry/image_puller.h"
+#include "registry/image_pusher.h"
+#include "registry/oci/digest_builder.h"
+#include "registry/oci/layout.h"
+#include "registry/registry_client.h"
+#include "tests/registry/direct_registry_reader.h"
+#include "tests/registry/fakes.h"
+#include "tests/registry/fault_proxy.h"
+#include "tests/registry/registry_server.h"
+#include "tests/registry/test_image.h"
+
+namespace trainpkg::registry {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::Ge;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::IsSupersetOf;
+using testing::DirectRegistryReader;
+using testing::FaultKind;
+using testing::FaultProxy;
+using testing::FaultRule;
+using testing::ProxiedRequest;
+using testing::PseudoRandomBytes;
+using testing::RegistryServer;
+using testing::TestImage;
+using testing::WriteTestImage;
+
+// Matches the upload PUT (or GET) of one blob: its digest's hex in the URL.
+std::string BlobUrl(const oci::Descriptor& blob) { return blob.digest.hex(); }
+
+constexpr char kManifestPut[] = "/manifests/";
+constexpr char kUploadStart[] = "/blobs/uploads/$";
+constexpr char kBlobHead[] = "/blobs/sha256:";
+
+class FaultProxyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(server_.Start({}).ok());
+    ASSERT_TRUE(proxy_.Start(server_.host()).ok());
+    CurlTransportOptions curl;
+    curl.stall_timeout = absl::Seconds(1);
+    RegistryClientOptions options;
+    options.transport = MakeCurlTransport(curl);
+    options.clock = &clock_;  // backoffs and Retry-After waits are recorded, not slept
+    client_ = std::make_unique<RegistryClient>(options);
+    auto layout = oci::Layout::Create(server_.dir() / "src");
+    ASSERT_TRUE(layout.ok()) << layout.status();
+    layout_.emplace(*layout);
+    auto image = WriteTestImage(
+        *layout_, "v1", {PseudoRandomBytes(300 * 1024, 1), PseudoRandomBytes(200 * 1024, 2)});
+    ASSERT_TRUE(image.ok()) << image.status();
+    image_ = *image;
+  }
+
+  Reference Ref(const std::string& text) const {
+    auto ref = ParseReference(proxy_.host() + "/" + text);
+    EXPECT_TRUE(ref.ok()) << ref.status();
+    return *ref;
+  }
+
+  absl::StatusOr<TransferResult> Push(const std::string& repo, const PushOptions& options = {}) {
+    return PushImage(*client_, *layout_, "v1", Ref(repo + ":v1"), options);
+  }
+
+  // The manifest and every blob, read from the registry itself, hash to
+  // the layout's digests and hold the layout's bytes.
+  void ExpectStored(const std::string& repo) const {
+    DirectRegistryReader direct(server_.host());
+    auto manifest = direct.Manifest(repo, "v1");
+    ASSERT_TRUE(manifest.ok()) << manifest.status();
+    EXPECT_EQ(oci::ComputeDigest(*manifest, oci::DigestAlgorithm::kSha256), image_.manifest.digest);
+    for (const oci::Descriptor& blob : {image_.config, image_.layers[0], image_.layers[1]}) {
+      auto bytes = direct.Blob(repo, blob.digest.ToString());
+      ASSERT_TRUE(bytes.ok()) << bytes.status();
+      EXPECT_EQ(oci::ComputeDigest(*bytes, oci::DigestAlgorithm::kSha256), blob.digest);
+      EXPECT_TRUE(*bytes == layout_->ReadBlob(blob).value_or("")) << blob.digest.ToString();
+    }
+  }
+
+  // Nothing tagged in the registry refers to a blob it lacks; `repo` has no v1.
+  void ExpectNoManifest(const std::string& repo) const {
+    DirectRegistryReader direct(server_.host());
+    EXPECT_EQ(direct.Manifest(repo, "v1").status().code(), absl::StatusCode::kNotFound);
+    ExpectConsistent();
+  }
+
+  void ExpectConsistent() const {
+    auto broken = DirectRegistryReader(server_.host()).ManifestsWithMissingBlobs();
+    ASSERT_TRUE(broken.ok()) << broken.status();
+    EXPECT_THAT(*broken, IsEmpty());
+  }
+
+  // In every upload session, a body-carrying PATCH or PUT that got no
+  // answer or a refusal is never followed by another one unless a GET
+  // asked the session where it stands in between.
+  void ExpectNoBlindReplay() const {
+    std::regex session_re("/blobs/uploads/([^/?]+)");
+    std::map<std::string, bool> unsure;  // session → its last write's fate is unknown
+    for (const ProxiedRequest& r : proxy_.requests()) {
+      std::smatch m;
+      if (!std::regex_search(r.target, m, session_re)) continue;
+      std::string session = m[1];
+      if (r.method == "GET") unsure[session] = false;
+      bool write = r.method == "PATCH" || (r.method == "PUT" && r.body_bytes > 0);
+      if (!write) continue;
+      EXPECT_FALSE(unsure[session]) << r.method << " " << r.target
+                                    << " went into a session whose previous write failed, "
+                                       "without asking the session's state";
+      unsure[session] = r.status == 0 || r.status >= 300;
+    }
+  }
+
+  RegistryServer server_;
+  FaultProxy proxy_;  // declared after the server: stopped before it
+  testing::FakeClock clock_;
+  std::unique_ptr<RegistryClient> client_;
+  std::optional<oci::Layout> layout_;
+  TestImage image_;
+};
+
+TEST_F(FaultProxyTest, ResetMidBlobStartsAFreshSession) {
+  proxy_.AddRule({.method = "PUT",
+                  .path_pattern = BlobUrl(image_.layers[0]),
+                  .kind = FaultKind::kResetRequest,
+                  .after_bytes = 100 * 1024});
+  auto pushed = Push("reset/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_EQ(proxy_.fired(), 1);
+  EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[0])), 2) << "cut once, sent once more";
+  ExpectNoBlindReplay();
+  ExpectStored("reset/app");
+}
+
+TEST_F(FaultProxyTest, ResetMidPatchAsksTheSessionBeforeSendingMore) {
+  PushOptions chunked;
+  chunked.upload.chunk_size = 64 * 1024;
+  proxy_.AddRule({.method = "PATCH",
+                  .path_pattern = "/blobs/uploads/",
+                  .occurrence = 3,
+                  .kind = FaultKind::kResetRequest,
+                  .after_bytes = 20 * 1024});
+  auto pushed = Push("patch/app", chunked);
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_EQ(proxy_.fired(), 1);
+  EXPECT_GE(proxy_.Count("GET", "/blobs/uploads/.+"), 1) << "the session was asked";
+  ExpectNoBlindReplay();
+  ExpectStored("patch/app");
+}
+
+TEST_F(FaultProxyTest, ServerErrorsAreRetriedAndUploadsGoToAFreshSession) {
+  proxy_.AddRule({.method = "HEAD", .path_pattern = kBlobHead, .status = 500});
+  proxy_.AddRule({.method = "POST", .path_pattern = kUploadStart, .status = 503});
+  proxy_.AddRule({.method = "PUT", .path_pattern = BlobUrl(image_.layers[1]), .status = 503});
+  proxy_.AddRule({.method = "PUT", .path_pattern = kManifestPut, .status = 500});
+  auto pushed = Push("errors/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_EQ(proxy_.fired(), 4);
+  EXPECT_EQ(proxy_.Count("PUT", kManifestPut), 2);
+  EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[1])), 2);
+  ExpectNoBlindReplay();
+  ExpectStored("errors/app");
+}
+
+TEST_F(FaultProxyTest, TooManyRequestsWaitsForRetryAfter) {
+  proxy_.AddRule({.method = "POST", .path_pattern = kUploadStart, .status = 429,
+                  .retry_after = "7"});
+  proxy_.AddRule({.method = "PUT", .path_pattern = BlobUrl(image_.layers[0]), .status = 429,
+                  .retry_after = "11"});
+  proxy_.AddRule({.method = "PUT", .path_pattern = kManifestPut, .status = 429,
+                  .retry_after = "9"});
+  auto pushed = Push("busy/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_EQ(proxy_.fired(), 3);
+  // 3 sessions, the refused POST again, and a fresh session for the refused PUT.
+  EXPECT_EQ(proxy_.Count("POST", kUploadStart), 5);
+  EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[0])), 2);
+  EXPECT_EQ(proxy_.Count("PUT", kManifestPut), 2);
+  // Each refused request was followed by (at least) the wait it asked for.
+  EXPECT_THAT(clock_.sleeps(),
+              IsSupersetOf({absl::Seconds(7), absl::Seconds(11), absl::Seconds(9)}));
+  ExpectNoBlindReplay();
+  ExpectStored("busy/app");
+}
+
+TEST_F(FaultProxyTest, StallsPastTheTimeoutAreAbandonedAndRetried) {
+  proxy_.AddRule({.method = "HEAD", .path_pattern = BlobUrl(image_.config),
+                  .kind = FaultKind::kStall});
+  proxy_.AddRule({.method = "PUT", .path_pattern = BlobUrl(image_.layers[0]),
+                  .kind = FaultKind::kStall});
+  auto pushed = Push("stall/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_EQ(proxy_.fired(), 2);
+  EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[0])), 2);
+  ExpectNoBlindReplay();
+  ExpectStored("stall/app");
+}
+
+TEST_F(FaultProxyTest, PersistentErrorsFailNamingTheBlobAndLeaveNoManifest) {
+  proxy_.AddRule({.method = "PUT",
+                  .path_pattern = BlobUrl(image_.layers[1]),
+                  .occurrence = 0,
+                  .status = 503});
+  auto pushed = Push("down/app");
+  ASSERT_FALSE(pushed.ok());
+  EXPECT_EQ(pushed.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(pushed.status().message()),
+              AllOf(HasSubstr(image_.layers[1].digest.ToString().substr(0, 19)),
+                    HasSubstr("HTTP 503"), HasSubstr("down/app")));
+  EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[1])), 3) << "1 session + 2 fresh ones";
+  EXPECT_EQ(proxy_.Count("PUT", kManifestPut), 0);
+  ExpectNoBlindReplay();
+  ExpectNoManifest("down/app");
+}
+
+TEST_F(FaultProxyTest, ContentChangedInFlightIsRefusedNamingTheBlob) {
+  proxy_.AddRule({.method = "PUT",
+                  .path_pattern = BlobUrl(image_.layers[0]),
+                  .occurrence = 0,
+                  .kind = FaultKind::kCorruptRequestBody,
+                  .after_bytes = 1000});
+  auto pushed = Push("corrupt/app");
+  ASSERT_FALSE(pushed.ok());
+  EXPECT_EQ(pushed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(pushed.status().message()),
+              AllOf(HasSubstr(image_.layers[0].digest.ToString().substr(0, 19)),
+                    HasSubstr("DIGEST_INVALID")));
+  ExpectNoManifest("corrupt/app");
+}
+
+TEST_F(FaultProxyTest, AWrongDigestInTheAnswersIsCheckedAgainstTheRegistry) {
+  // The blob's commit answer names another digest: the client HEADs the
+  // blob, finds the right one stored and goes on.
+  proxy_.AddRule({.method = "PUT",
+                  .path_pattern = BlobUrl(image_.layers[0]),
+                  .kind = FaultKind::kWrongDigestHeader});
+  auto pushed = Push("digest/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ExpectStored("digest/app");
+
+  // The manifest's answer names another digest: a clear DataLoss; the
+  // registry's manifest is the one sent, with all its blobs.
+  proxy_.AddRule({.method = "PUT", .path_pattern = "/manifests/v1",
+                  .kind = FaultKind::kWrongDigestHeader});
+  auto refused = Push("digest/other");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(refused.status().message()),
+              AllOf(HasSubstr("digest/other:v1"), HasSubstr(image_.manifest.digest.ToString())));
+  ExpectConsistent();
+}
+
+TEST_F(FaultProxyTest, PullResumesAfterResetsAndStalls) {
+  ASSERT_TRUE(Push("pull/app").ok());
+  proxy_.AddRule({.method = "GET", .path_pattern = BlobUrl(image_.layers[0]),
+                  .kind = FaultKind::kResetResponse, .after_bytes = 100 * 1024});
+  proxy_.AddRule({.method = "GET", .path_pattern = BlobUrl(image_.layers[1]),
+                  .kind = FaultKind::kStall, .after_bytes = 50 * 1024});
+  auto dst = oci::Layout::Create(server_.dir() / "dst");
+  ASSERT_TRUE(dst.ok());
+  auto pulled = PullImage(*client_, Ref("pull/app:v1"), *dst, "v1", {});
+  ASSERT_TRUE(pulled.ok()) << pulled.status();
+  EXPECT_EQ(proxy_.fired(), 2);
+  EXPECT_EQ(proxy_.Count("GET", BlobUrl(image_.layers[0])), 2) << "cut once, resumed once";
+  EXPECT_EQ(proxy_.Count("GET", BlobUrl(image_.layers[1])), 2) << "stalled once, resumed once";
+  for (const oci::Descriptor& blob : {image_.config, image_.layers[0], image_.layers[1]}) {
+    EXPECT_TRUE(dst->ReadBlob(blob).value_or("") == layout_->ReadBlob(blob).value_or("-"));
+  }
+  EXPECT_EQ(dst->Resolve("v1")->digest, image_.manifest.digest);
+}
+
+TEST_F(FaultProxyTest, PullRefusesContentThatDoesNotMatchItsDigest) {
+  ASSERT_TRUE(Push("pull/bad").ok());
+  proxy_.AddRule({.method = "GET",
+                  .path_pattern = BlobUrl(image_.layers[1]),
+                  .occurrence = 0,
+                  .kind = FaultKind::kCorruptResponseBody,
+                  .after_bytes = 4096});
+  auto dst = oci::Layout::Create(server_.dir() / "dst");
+  ASSERT_TRUE(dst.ok());
+  auto pulled = PullImage(*client_, Ref("pull/bad:v1"), *dst, "v1", {});
+  ASSERT_FALSE(pulled.ok());
+  EXPECT_EQ(pulled.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(pulled.status().message()),
+              HasSubstr(image_.layers[1].digest.ToString()));
+  EXPECT_FALSE(dst->HasBlob(image_.layers[1].digest));
+  EXPECT_FALSE(dst->Resolve("v1").ok()) << "nothing is tagged";
+
+  // A manifest whose answer names another digest is refused too.
+  proxy_.AddRule({.method = "GET", .path_pattern = "/manifests/v1",
+                  .kind = FaultKind::kWrongDigestHeader});
+  auto manifest = client_->GetManifest(Ref("pull/bad:v1"));
+  EXPECT_EQ(manifest.status().code(), absl::StatusCode::kDataLoss);
+}
+
+}  // namespace
+}  // namespace trainpkg::registry
