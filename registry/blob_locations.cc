@@ -49,6 +49,8 @@ std::vector<Repository> BlobLocations::Find(const oci::Digest& digest,
 void BlobLocations::Record(const oci::Digest& digest, const Repository& repository) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Repository>& list = by_digest_[digest.ToString()];
+  if (!list.empty() && list.front() == repository) return;
+  changed_ = true;
   std::erase(list, repository);
   list.insert(list.begin(), repository);
   if (list.size() > kMaxRepositoriesPerBlob) list.resize(kMaxRepositoriesPerBlob);
@@ -56,6 +58,10 @@ void BlobLocations::Record(const oci::Digest& digest, const Repository& reposito
 
 absl::Status BlobLocations::Save() const {
   if (file_.empty()) return absl::OkStatus();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!changed_) return absl::OkStatus();
+  }
   nlohmann::json doc = nlohmann::json::object();
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -45,13 +45,15 @@ class BlobLocations {
   void Record(const oci::Digest& digest, const Repository& repository);
 
   // Writes the file given to Open (atomically): {"<digest>":
-  // ["<registry>/<path>", …]}. OK without a file.
+  // ["<registry>/<path>", …]}. OK without a file, or when no Record changed
+  // anything (a re-push writes nothing).
   absl::Status Save() const;
 
  private:
   std::filesystem::path file_;
   mutable std::mutex mu_;
   std::map<std::string, std::vector<Repository>> by_digest_;  // most recent first
+  bool changed_ = false;                                      // since Open
 };
 
 }  // namespace trainpkg::registry

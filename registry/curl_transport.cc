@@ -148,7 +148,7 @@ class CurlTransport final : public HttpTransport {
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, static_cast<long>(absl::ToInt64Seconds(options_.stall_timeout))));
     if (!ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, ca_file.c_str());
-    if (Insecure(authority)) {
+    if (Insecure(authority) || !request.verify_tls) {
       curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
       curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
     }

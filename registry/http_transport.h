@@ -83,6 +83,10 @@ struct HttpRequest {
   // True when sending the request twice has the effect of sending it once
   // (GET, HEAD, manifest PUT). Only such requests are retried.
   bool idempotent = false;
+  // False only for a probe that learns whether a server speaks TLS at all
+  // and carries nothing secret: its certificate is not checked, so no CA
+  // store is loaded for a registry that turns out to speak plain HTTP.
+  bool verify_tls = true;
 };
 
 // A request without headers or body.

@@ -1,6 +1,7 @@
 #include "registry/registry_client.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "base/log.h"
 #include "base/status_macros.h"
@@ -87,6 +88,7 @@ RegistryClient::RegistryClient(RegistryClientOptions options)
     : keychain_(options.keychain ? options.keychain : std::make_shared<AnonymousKeychain>()),
       insecure_(options.insecure_registries),
       clock_(options.clock ? *options.clock : RealClock()),
+      certs_dir_(options.curl.certs_dir),
       max_retry_after_(options.retry.max_retry_after) {
   std::shared_ptr<HttpTransport> base = options.transport;
   if (!base) {
@@ -99,20 +101,33 @@ RegistryClient::RegistryClient(RegistryClientOptions options)
 }
 
 absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string_view registry) {
-  {
+  auto known = [&]() -> std::optional<Endpoint> {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = endpoints_.find(std::string(registry));
-    if (it != endpoints_.end()) return it->second;
-  }
+    if (it == endpoints_.end()) return std::nullopt;
+    return it->second;
+  };
+  if (std::optional<Endpoint> endpoint = known()) return *endpoint;
+  // One probe per registry, however many blob threads ask at once.
+  std::lock_guard<std::mutex> probing(probe_mu_);
+  if (std::optional<Endpoint> endpoint = known()) return *endpoint;
   std::string host = RegistryApiHost(registry);
   bool insecure = std::find(insecure_.begin(), insecure_.end(), registry) != insecure_.end();
   bool allow_http = insecure || IsLoopbackRegistry(registry);
+  std::error_code ec;
+  bool has_ca = std::filesystem::exists(certs_dir_ / std::string(registry) / "ca.crt", ec);
   absl::Status last;
   for (std::string_view scheme : {"https", "http"}) {
     if (scheme == "http" && !allow_http) break;
     std::string base_url = fmt::format("{}://{}", scheme, host);
-    absl::StatusOr<HttpResponse> probe =
-        transport_->Send(MakeRequest("GET", base_url + "/v2/", true));
+    HttpRequest probe_request = MakeRequest("GET", base_url + "/v2/", true);
+    // Where plain HTTP is allowed and no CA is configured for the registry
+    // (docker's certs.d), the https probe only asks whether the server
+    // speaks TLS, so a plain-HTTP registry costs no CA store load; the
+    // certificate is checked on every request that follows (an unverified
+    // connection is never reused for them).
+    probe_request.verify_tls = !allow_http || has_ca;
+    absl::StatusOr<HttpResponse> probe = transport_->Send(probe_request);
     if (probe.ok()) {
       Endpoint endpoint{base_url, std::make_shared<Authenticator>(std::string(registry), keychain_,
                                                                   transport_, clock_)};

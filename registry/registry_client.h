@@ -7,6 +7,7 @@
 #define TRAINPKG_REGISTRY_REGISTRY_CLIENT_H_
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -174,8 +175,10 @@ class RegistryClient {
   std::shared_ptr<Keychain> keychain_;
   std::vector<std::string> insecure_;
   Clock& clock_;
+  std::filesystem::path certs_dir_;
   absl::Duration max_retry_after_;
   std::shared_ptr<HttpTransport> transport_;  // retrying
+  std::mutex probe_mu_;  // held while a registry's scheme is probed
   std::mutex mu_;
   std::map<std::string, Endpoint> endpoints_;
 };

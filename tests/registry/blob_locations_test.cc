@@ -68,6 +68,23 @@ TEST_F(BlobLocationsTest, SavesAndReopens) {
   EXPECT_THAT((*again)->Find(b_, "gcr.io"), ElementsAre(Repo("gcr.io/p/app")));
 }
 
+TEST_F(BlobLocationsTest, SavesNothingWhenNothingChanged) {
+  std::filesystem::path file = dir_ / "blob-locations.json";
+  auto first = BlobLocations::Open(file);
+  ASSERT_TRUE(first.ok()) << first.status();
+  (*first)->Record(a_, Repo("localhost:5000/team/app"));
+  ASSERT_TRUE((*first)->Save().ok());
+  auto again = BlobLocations::Open(file);
+  ASSERT_TRUE(again.ok()) << again.status();
+  (*again)->Record(a_, Repo("localhost:5000/team/app"));  // already the most recent
+  std::filesystem::remove(file);
+  ASSERT_TRUE((*again)->Save().ok());
+  EXPECT_FALSE(std::filesystem::exists(file)) << "a re-push rewrites (and fsyncs) nothing";
+  (*again)->Record(b_, Repo("localhost:5000/team/app"));
+  ASSERT_TRUE((*again)->Save().ok());
+  EXPECT_TRUE(std::filesystem::exists(file));
+}
+
 TEST_F(BlobLocationsTest, ACorruptFileStartsEmpty) {
   std::filesystem::path file = dir_ / "blob-locations.json";
   ASSERT_TRUE(base::WriteFileAtomic(file, "{not json").ok());

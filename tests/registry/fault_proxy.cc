@@ -187,26 +187,6 @@ constexpr char kWrongDigest[] =
 
 }  // namespace
 
-std::string_view FaultKindName(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::kStatus:
-      return "status";
-    case FaultKind::kResetRequest:
-      return "reset-request";
-    case FaultKind::kResetResponse:
-      return "reset-response";
-    case FaultKind::kStall:
-      return "stall";
-    case FaultKind::kCorruptRequestBody:
-      return "corrupt-request-body";
-    case FaultKind::kCorruptResponseBody:
-      return "corrupt-response-body";
-    case FaultKind::kWrongDigestHeader:
-      return "wrong-digest-header";
-  }
-  return "?";
-}
-
 FaultProxy::~FaultProxy() { Stop(); }
 
 absl::Status FaultProxy::Start(const std::string& upstream) {

@@ -16,7 +16,6 @@
 #include <regex>
 #include <set>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -48,8 +47,6 @@ enum class FaultKind {
   // Passes the response with a Docker-Content-Digest naming other content.
   kWrongDigestHeader,
 };
-
-std::string_view FaultKindName(FaultKind kind);
 
 struct FaultRule {
   std::string method{};        // "" matches any

@@ -136,6 +136,13 @@ class FaultProxyTest : public ::testing::Test {
   TestImage image_;
 };
 
+TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
+  auto pushed = Push("probe/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_EQ(proxy_.Count("GET", "^/v2/$"), 1);
+  ExpectStored("probe/app");
+}
+
 TEST_F(FaultProxyTest, ResetMidBlobStartsAFreshSession) {
   proxy_.AddRule({.method = "PUT",
                   .path_pattern = BlobUrl(image_.layers[0]),
