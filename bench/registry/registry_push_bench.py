@@ -12,14 +12,18 @@ OCI layout. Measured, each tool pushing into its own repositories:
   mount        a push to a second repository of the same registry (trainpkg
                mounts what its blob location cache saw; skopeo what its
                blob-info cache saw)
+  start        `trainpkg --version` / `skopeo --version`: process start alone
 
-Prints a table (median of --rounds) with ratios and writes --json.
+Prints a table (median of --rounds) with ratios, the CPU seconds (user + system)
+of each tool's process, and the 1-minute load average seen during the run, and
+writes --json.
   python3 bench/registry/registry_push_bench.py --trainpkg build/bin/trainpkg
 """
 import argparse
 import hashlib
 import json
 import os
+import resource
 import shutil
 import socket
 import statistics
@@ -106,12 +110,22 @@ http:
         self.log.close()
 
 
-def timed(argv, env=None):
+CPU = {}  # case -> CPU seconds (user + system) of the tool's process, per round
+
+
+def timed(argv, env=None, case=None):
+    """Wall seconds of one run; its CPU seconds go to CPU[case] (steadier than
+    wall time on a loaded machine)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     r = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
         raise RuntimeError(f"{argv[0]} failed ({r.returncode}): {r.stderr[-2000:]}")
+    if case is not None:
+        CPU.setdefault(case, []).append(after.ru_utime + after.ru_stime
+                                        - before.ru_utime - before.ru_stime)
     return elapsed
 
 
@@ -158,7 +172,9 @@ def main():
         src = f"oci:{layout}:v1"
         skopeo = ["skopeo", "copy", "--quiet", "--dest-tls-verify=false"]
         times = {k: [] for k in ("curl", "ours_first", "skopeo_first", "ours_repush",
-                                 "skopeo_repush", "ours_mount", "skopeo_mount")}
+                                 "skopeo_repush", "ours_mount", "skopeo_mount", "ours_start",
+                                 "skopeo_start")}
+        load = [os.getloadavg()[0]]
         for r in range(args.rounds):
             # A fresh registry (new port) each round: neither tool's blob cache
             # knows anything on it, so first pushes upload.
@@ -177,30 +193,41 @@ def main():
             if r % 2:
                 order.reverse()
             for name, cmd, e in order:
-                times[f"{name}_first"].append(timed(cmd(f"{name}{r}/app"), e))
+                times[f"{name}_first"].append(timed(cmd(f"{name}{r}/app"), e, f"{name}_first"))
             for name, cmd, e in order:
-                times[f"{name}_repush"].append(timed(cmd(f"{name}{r}/app"), e))
+                times[f"{name}_repush"].append(timed(cmd(f"{name}{r}/app"), e, f"{name}_repush"))
             for name, cmd, e in order:
-                times[f"{name}_mount"].append(timed(cmd(f"{name}{r}/second"), e))
+                times[f"{name}_mount"].append(timed(cmd(f"{name}{r}/second"), e, f"{name}_mount"))
+            # Process start alone: what every push pays before its first request.
+            times["ours_start"].append(timed([trainpkg, "--version"], None, "ours_start"))
+            times["skopeo_start"].append(timed(["skopeo", "--version"], None, "skopeo_start"))
+            load.append(os.getloadavg()[0])
             registry.stop()
             registry = None
         med = {k: statistics.median(v) for k, v in times.items()}
+        cpu = {k: statistics.median(v) for k, v in CPU.items()}
         rows = [
-            ("first push", med["ours_first"], med["skopeo_first"], med["curl"]),
-            ("re-push (blobs present)", med["ours_repush"], med["skopeo_repush"], None),
-            ("second repository (mount)", med["ours_mount"], med["skopeo_mount"], None),
+            ("first push", "first", med["curl"]),
+            ("re-push (blobs present)", "repush", None),
+            ("second repository (mount)", "mount", None),
+            ("process start (--version)", "start", None),
         ]
         print(f"registry push bench: {args.size_mb} MB in {args.layers} layer(s), a fresh "
-              f"docker-registry on 127.0.0.1 per round, median of {args.rounds} rounds (seconds)")
+              f"docker-registry on 127.0.0.1 per round, median of {args.rounds} rounds (seconds); "
+              f"1-min load average {min(load):.2f}-{max(load):.2f} on {os.cpu_count()} CPUs")
         print(f"{'case':<28}{'trainpkg':>10}{'skopeo':>10}{'curl':>10}"
-              f"{'ours/skopeo':>13}{'ours/curl':>11}")
-        for case, o, s, c in rows:
+              f"{'ours/skopeo':>13}{'ours/curl':>11}{'cpu ours':>10}{'cpu skopeo':>12}")
+        for case, key, c in rows:
+            o, s = med[f"ours_{key}"], med[f"skopeo_{key}"]
             cs = f"{c:10.3f}" if c is not None else f"{'-':>10}"
             oc = f"{o / c:11.2f}" if c is not None else f"{'-':>11}"
-            print(f"{case:<28}{o:10.3f}{s:10.3f}{cs}{o / s:13.2f}{oc}")
+            print(f"{case:<28}{o:10.3f}{s:10.3f}{cs}{o / s:13.2f}{oc}"
+                  f"{cpu[f'ours_{key}']:10.3f}{cpu[f'skopeo_{key}']:12.3f}")
         with open(args.json, "w") as f:
             json.dump({"size_mb": args.size_mb, "layers": args.layers, "rounds": args.rounds,
-                       "seconds": times, "median": med}, f, indent=2)
+                       "load_average_1min": load, "cpus": os.cpu_count(),
+                       "seconds": times, "median": med, "cpu_seconds": CPU,
+                       "cpu_median": cpu}, f, indent=2)
     finally:
         if registry is not None:
             registry.stop()
