@@ -56,7 +56,7 @@ struct FaultRule {
   int status = 503;
   std::string retry_after{};  // Retry-After header value for kStatus; "" sends none
   uint64_t after_bytes = 0;
-  absl::Duration stall = absl::Seconds(4);
+  absl::Duration stall = absl::Seconds(6);  // longer than the client's stall timeout
 };
 
 // One request the proxy saw, in arrival order.

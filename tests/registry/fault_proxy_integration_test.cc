@@ -56,7 +56,7 @@ class FaultProxyTest : public ::testing::Test {
     ASSERT_TRUE(server_.Start({}).ok());
     ASSERT_TRUE(proxy_.Start(server_.host()).ok());
     CurlTransportOptions curl;
-    curl.stall_timeout = absl::Seconds(1);
+    curl.stall_timeout = absl::Seconds(2);  // the proxy's stalls last longer (FaultRule::stall)
     RegistryClientOptions options;
     options.transport = MakeCurlTransport(curl);
     options.clock = &clock_;  // backoffs and Retry-After waits are recorded, not slept
