@@ -51,15 +51,15 @@ class Reader {
  public:
   explicit Reader(int fd) : fd_(fd) {}
 
-  // The bytes up to the blank line ending a head, without it; nullopt at
-  // end of stream or on an error.
-  std::optional<std::string> ReadHead() {
+  // The bytes up to `delimiter`, without it ("\r\n\r\n": a head; "\r\n":
+  // a line of chunked framing); nullopt at end of stream or on an error.
+  std::optional<std::string> ReadUntil(const std::string& delimiter) {
     while (true) {
-      size_t end = buffer_.find("\r\n\r\n");
+      size_t end = buffer_.find(delimiter);
       if (end != std::string::npos) {
-        std::string head = buffer_.substr(0, end);
-        buffer_.erase(0, end + 4);
-        return head;
+        std::string text = buffer_.substr(0, end);
+        buffer_.erase(0, end + delimiter.size());
+        return text;
       }
       if (!Fill()) return std::nullopt;
     }
@@ -69,19 +69,6 @@ class Reader {
   std::optional<char> Peek() {
     if (buffer_.empty() && !Fill()) return std::nullopt;
     return buffer_[0];
-  }
-
-  // One line without its CRLF (chunked framing).
-  std::optional<std::string> ReadLine() {
-    while (true) {
-      size_t end = buffer_.find("\r\n");
-      if (end != std::string::npos) {
-        std::string line = buffer_.substr(0, end);
-        buffer_.erase(0, end + 2);
-        return line;
-      }
-      if (!Fill()) return std::nullopt;
-    }
   }
 
   // Up to `max` bytes; empty at end of stream or on an error.
@@ -372,7 +359,7 @@ void FaultProxy::Serve(int client_fd) {
       WriteAll(client_fd, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
       break;
     }
-    std::optional<std::string> head_text = client.ReadHead();
+    std::optional<std::string> head_text = client.ReadUntil("\r\n\r\n");
     if (!head_text.has_value()) break;
     Head request = Head::Parse(*head_text);
     std::vector<std::string> parts = absl::StrSplit(request.first_line, ' ');
@@ -435,7 +422,7 @@ void FaultProxy::Serve(int client_fd) {
       UpdateLog(index, moved, 0);
       break;
     }
-    std::optional<std::string> response_text = upstream->ReadHead();
+    std::optional<std::string> response_text = upstream->ReadUntil("\r\n\r\n");
     if (!response_text.has_value()) {
       UpdateLog(index, moved, 0);
       break;
@@ -464,7 +451,7 @@ void FaultProxy::Serve(int client_fd) {
     } else if (response.Chunked()) {
       bool ok = true;
       while (ok) {
-        std::optional<std::string> size_line = upstream->ReadLine();
+        std::optional<std::string> size_line = upstream->ReadUntil("\r\n");
         uint64_t size = 0;
         if (!size_line.has_value() ||
             !absl::SimpleHexAtoi(size_line->substr(0, size_line->find(';')), &size)) {
@@ -473,7 +460,7 @@ void FaultProxy::Serve(int client_fd) {
         }
         WriteAll(client_fd, *size_line + "\r\n");
         if (size == 0) {
-          while (std::optional<std::string> trailer = upstream->ReadLine()) {
+          while (std::optional<std::string> trailer = upstream->ReadUntil("\r\n")) {
             WriteAll(client_fd, *trailer + "\r\n");
             if (trailer->empty()) break;
           }
