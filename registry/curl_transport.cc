@@ -79,6 +79,13 @@ size_t OnRead(char* buffer, size_t size, size_t count, void* user) {
   return *n;
 }
 
+// libcurl copies the blob (CURL_BLOB_COPY); an empty `pem` sets nothing.
+void SetPemBlob(CURL* h, CURLoption option, const std::string& pem) {
+  if (pem.empty()) return;
+  curl_blob blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
+  curl_easy_setopt(h, option, &blob);
+}
+
 int OnSeek(void* user, curl_off_t offset, int origin) {
   auto* ex = static_cast<Exchange*>(user);
   if (offset == 0 && origin == SEEK_SET && ex->request->body->Rewind()) return CURL_SEEKFUNC_OK;
@@ -121,6 +128,7 @@ class CurlTransport final : public HttpTransport {
 
  private:
   std::string CaFileFor(const std::string& authority) const {
+    if (options_.certs_dir.empty()) return std::string();
     std::filesystem::path ca = options_.certs_dir / authority / "ca.crt";
     std::error_code ec;
     return std::filesystem::is_regular_file(ca, ec) ? ca.string() : std::string();
@@ -148,6 +156,13 @@ class CurlTransport final : public HttpTransport {
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, static_cast<long>(absl::ToInt64Seconds(options_.stall_timeout))));
     if (!ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, ca_file.c_str());
+    SetPemBlob(h, CURLOPT_CAINFO_BLOB, options_.ca_pem);
+    if (!options_.client_cert_pem.empty()) {
+      SetPemBlob(h, CURLOPT_SSLCERT_BLOB, options_.client_cert_pem);
+      curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+      SetPemBlob(h, CURLOPT_SSLKEY_BLOB, options_.client_key_pem);
+      curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+    }
     if (Insecure(authority) || !request.verify_tls) {
       curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
       curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);

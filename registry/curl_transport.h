@@ -16,7 +16,7 @@ namespace trainpkg::registry {
 
 struct CurlTransportOptions {
   // `<certs_dir>/<host[:port]>/ca.crt`, when present, is trusted for that
-  // host in addition to the system CAs (docker's layout).
+  // host in addition to the system CAs (docker's layout). Empty: none.
   std::filesystem::path certs_dir = "/etc/docker/certs.d";
   // Hosts ("host[:port]") whose certificates are not verified: docker's
   // insecure-registries. Empty by default.
@@ -25,6 +25,14 @@ struct CurlTransportOptions {
   // A transfer moving no bytes for this long fails with kTimeout.
   absl::Duration stall_timeout = absl::Seconds(60);
   std::string user_agent = "trainpkg/0.1";
+  // PEM texts for clusters that name their own trust and identity (a
+  // kubeconfig's certificate-authority-data, client-certificate-data,
+  // client-key-data). When ca_pem is set it is the only trust root for every
+  // host this transport reaches; the client pair, when set, is presented to
+  // every server that asks.
+  std::string ca_pem;
+  std::string client_cert_pem;
+  std::string client_key_pem;
 };
 
 // Failures: kConnect/kReset → Unavailable, kTimeout → DeadlineExceeded,

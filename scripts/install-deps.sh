@@ -24,6 +24,7 @@ PACKAGES=(
   docker-registry apache2-utils skopeo umoci runc busybox-static
   slurm-wlm slurmrestd munge
   procps psmisc curl
+  nodejs  # tests/sdk/k8s: offline schema validation of the Kubernetes manifests (npm below)
   # peers the layer tests measure against
   pigz
   libzstd-dev zstd
@@ -48,16 +49,31 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ "${#missing[@]}" -eq 0 ]; then
-  echo "install-deps: all ${#PACKAGES[@]} packages present"
-  exit 0
-fi
-
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-
-echo "install-deps: installing ${#missing[@]} package(s): ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Some nodejs builds carry npm; Debian's split it into the npm package.
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+else
+  echo "install-deps: installing ${#missing[@]} package(s): ${missing[*]}"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Test-only npm packages (kubernetes-models, ajv) that validate the Kubernetes
+# manifests offline, pinned by tests/sdk/k8s/package-lock.json. Skipped when
+# already installed from this lockfile; a failure (no registry) only warns,
+# and the validation test then skips.
+K8S_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/sdk/k8s"
+if [ "$K8S_TESTS/node_modules/.package-lock.json" -nt "$K8S_TESTS/package-lock.json" ]; then
+  echo "install-deps: npm packages of tests/sdk/k8s present"
+elif (cd "$K8S_TESTS" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); then
+  echo "install-deps: installed the npm packages of tests/sdk/k8s"
+else
+  echo "install-deps: warning: npm ci in tests/sdk/k8s failed; the manifest schema test will skip" >&2
+fi
 echo "install-deps: done"

@@ -17,6 +17,8 @@
 #include "sdk/internal/local_process_backend.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/job_store.h"
+#include "sdk/k8s/internal/k8s_backend.h"
+#include "sdk/k8s/k8s_submission.h"
 #include "sdk/vertex/internal/vertex_backend.h"
 #include "sdk/vertex/vertex_client_factory.h"
 
@@ -53,7 +55,8 @@ class CustomJob::Impl {
         name_(id_.empty() ? std::string()
                           : internal::JobResourceName(options_.project_id, options_.location, id_)),
         store_(options_.home),
-        job_dir_(id_.empty() ? std::filesystem::path() : store_.JobDir(id_)),
+        job_dir_(id_.empty() || options_.backend != JobBackendKind::kLocal ? std::filesystem::path()
+                                                                           : store_.JobDir(id_)),
         log_(options_.log_stream),
         job_(std::move(job)) {
     job_.name = name_;
@@ -66,6 +69,7 @@ class CustomJob::Impl {
     }
     log_.WriteLine("", "Creating CustomJob");
     if (vertex_client_ != nullptr) return SubmitToVertex();
+    if (k8s_pending_ != nullptr) return SubmitToK8s();
     jobspec::CustomJob job = job_;
     std::error_code ec;
     std::filesystem::path cwd = std::filesystem::current_path(ec);
@@ -114,6 +118,7 @@ class CustomJob::Impl {
     }
     backend->Wait();
     if (vertex_ != nullptr) return vertex_->Result();
+    if (k8s_ != nullptr) return k8s_->Result();
     return recorder_->job();
   }
 
@@ -134,10 +139,12 @@ class CustomJob::Impl {
   const std::string& id() const { return id_; }
   const std::string& name() const { return name_; }
   const std::filesystem::path& job_dir() const { return job_dir_; }
+  internal::LineStream* log() { return &log_; }
 
  private:
   // The submitted job as the backend sees it. REQUIRES: submitted.
   jobspec::CustomJob Current() const {
+    if (k8s_ != nullptr) return k8s_->job();
     return vertex_ != nullptr ? vertex_->job() : recorder_->job();
   }
 
@@ -155,6 +162,24 @@ class CustomJob::Impl {
     return absl::OkStatus();
   }
 
+  // Creates the objects on the cluster. REQUIRES: mu_ held, not yet submitted.
+  absl::Status SubmitToK8s() {
+    TP_RETURN_IF_ERROR(k8s_pending_->Start());
+    name_ = k8s_pending_->job().name;
+    k8s_ = k8s_pending_.get();
+    backend_ = std::move(k8s_pending_);
+    return absl::OkStatus();
+  }
+
+ public:
+  // kK8s: the backend, created but not started. REQUIRES: before Submit().
+  void SetK8sBackend(std::unique_ptr<k8s::internal::K8sBackend> backend) {
+    k8s_pending_ = std::move(backend);
+    name_ = k8s_pending_->job().name;
+    job_.name = name_;
+  }
+
+ private:
   // The backend once submitted, else nullptr. Neither it nor recorder_
   // changes afterwards, so callers may use them without the lock.
   internal::JobBackend* Backend() const {
@@ -172,10 +197,12 @@ class CustomJob::Impl {
   internal::LineStream log_;
   std::atomic<bool> cancel_logged_{false};
   mutable std::mutex mu_;
-  jobspec::CustomJob job_;                             // as created; guarded by mu_
-  std::shared_ptr<internal::JobRecorder> recorder_;    // set once by Submit()
-  vertex::internal::VertexBackend* vertex_ = nullptr;  // backend_ when kVertex
-  std::unique_ptr<internal::JobBackend> backend_;      // set once by Submit(); destroyed first
+  jobspec::CustomJob job_;                                  // as created; guarded by mu_
+  std::shared_ptr<internal::JobRecorder> recorder_;         // set once by Submit()
+  vertex::internal::VertexBackend* vertex_ = nullptr;       // backend_ when kVertex
+  std::unique_ptr<k8s::internal::K8sBackend> k8s_pending_;  // kK8s until Submit()
+  k8s::internal::K8sBackend* k8s_ = nullptr;                // backend_ when kK8s
+  std::unique_ptr<internal::JobBackend> backend_;           // set once by Submit(); destroyed first
 };
 
 absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOptions options) {
@@ -189,6 +216,8 @@ absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOpt
     return CustomJob(std::make_shared<Impl>(std::move(job), std::move(options), std::string(),
                                             std::move(environment), std::move(client)));
   }
+  if (options.backend == JobBackendKind::kK8s)
+    return CreateOnK8s(std::move(job), std::move(options));
   TP_RETURN_IF_ERROR(internal::PlanReplicas(job.job_spec).status());
   std::map<std::string, std::string> environment =
       options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment();
@@ -205,6 +234,27 @@ absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOpt
   }
   return CustomJob(std::make_shared<Impl>(std::move(job), std::move(options), std::move(id),
                                           std::move(environment), nullptr));
+}
+
+absl::StatusOr<CustomJob> CustomJob::CreateOnK8s(jobspec::CustomJob job, CustomJobOptions options) {
+  std::map<std::string, std::string> environment =
+      options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment();
+  if (!options.clock) options.clock = [] { return absl::Now(); };
+  std::string id = options.job_id.empty() ? k8s::DefaultJobName(options.clock()) : options.job_id;
+  base::MapEnvironment env(environment);
+  TP_ASSIGN_OR_RETURN(k8s::K8sSubmission submission,
+                      k8s::PrepareK8sSubmission(job, options.k8s, id, env));
+  k8s::internal::K8sBackendConfig config{.client = submission.client,
+                                         .options = options.k8s,
+                                         .manifests = std::move(submission.manifests),
+                                         .job = job,
+                                         .log = nullptr,
+                                         .stream_pod_logs = options.stream_replica_output};
+  auto impl = std::make_shared<Impl>(std::move(job), std::move(options), id, std::move(environment),
+                                     nullptr);
+  config.log = impl->log();
+  impl->SetK8sBackend(std::make_unique<k8s::internal::K8sBackend>(std::move(config)));
+  return CustomJob(std::move(impl));
 }
 
 absl::StatusOr<jobspec::CustomJob> CustomJob::Run() {

@@ -55,6 +55,16 @@
 // it, or the error that stopped polling; Cancel() and Kill() ask the service
 // to cancel. Images are not checked locally, and nothing is recorded in the
 // local job store. Destroying the last copy stops polling; the job goes on.
+//
+// With `backend = JobBackendKind::kK8s` the job runs on the Kubernetes
+// cluster of a kubeconfig as a JobSet, TFJob or PyTorchJob
+// (sdk/k8s/job_manifests.h says what is rendered). Create() reads the
+// kubeconfig, resolves registry credentials and renders the manifests;
+// Submit() creates them (the objects are named job_id: options.job_id, which
+// must then be a DNS-1035 label, or "tp-<numeric id>"); a background thread
+// polls the workload, writes the state lines and, once it is terminal, every
+// pod's log; Cancel() and Kill() delete the workload. Nothing is recorded in
+// the local job store. Destroying the last copy stops polling; the job goes on.
 #ifndef TRAINPKG_SDK_CUSTOM_JOB_H_
 #define TRAINPKG_SDK_CUSTOM_JOB_H_
 
@@ -70,19 +80,22 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
+#include "sdk/k8s/k8s_backend_options.h"
 #include "sdk/process_launcher.h"
 #include "sdk/vertex/vertex_backend_options.h"
 
 namespace trainpkg::sdk {
 
-enum class JobBackendKind { kLocal, kVertex };
+enum class JobBackendKind { kLocal, kVertex, kK8s };
 
 struct LocalBinaryJobOptions;  // sdk/local_binary_job_options.h
 
 struct CustomJobOptions {
-  // Where the job runs: kLocal (this machine) or kVertex (`vertex` below).
+  // Where the job runs: kLocal (this machine), kVertex (`vertex` below) or
+  // kK8s (a Kubernetes cluster, `k8s` below).
   JobBackendKind backend = JobBackendKind::kLocal;
   vertex::VertexBackendOptions vertex;
+  k8s::K8sBackendOptions k8s;
   // Job store home; "" means $TRAINPKG_HOME, else $HOME/.trainpkg (read
   // from `environment`).
   std::filesystem::path home;
@@ -117,6 +130,8 @@ class CustomJob {
   // Nothing is written or started. kVertex: only
   // ValidateCustomJob, plus InvalidArgument without project or location and
   // the credential file errors of ADC (sdk/auth/google_default_credentials.h).
+  // kK8s: ValidateCustomJob, then the errors of k8s::PrepareK8sSubmission
+  // (kubeconfig, registry credentials, what a cluster cannot run).
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Like the Python SDK's CustomJob.from_local_script: builds an image from
@@ -155,6 +170,7 @@ class CustomJob {
 
   // The job as it is now (state, times, error).
   jobspec::CustomJob job() const;
+  // kK8s: resource_name() is "namespaces/<ns>/<kind>s/<job_id>".
   // kVertex: "" until Submit() returned (the service assigns them); do not
   // call these concurrently with Submit().
   const std::string& job_id() const;
@@ -163,6 +179,7 @@ class CustomJob {
 
  private:
   class Impl;
+  static absl::StatusOr<CustomJob> CreateOnK8s(jobspec::CustomJob job, CustomJobOptions options);
   explicit CustomJob(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<Impl> impl_;
 };

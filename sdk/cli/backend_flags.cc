@@ -1,12 +1,16 @@
 #include "sdk/cli/backend_flags.h"
 
+#include <span>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 #include "sdk/auth/credentials.h"
 
 namespace trainpkg::cli {
 
 void AddBackendFlags(CLI::App& command, BackendFlags& flags) {
-  command.add_option("--backend", flags.backend, "Where the job runs: local or vertex")
-      ->check(CLI::IsMember({"local", "vertex"}))
+  command.add_option("--backend", flags.backend, "Where the job runs: local, vertex or k8s")
+      ->check(CLI::IsMember({"local", "vertex", "k8s"}))
       ->capture_default_str();
   command.add_option("--project", flags.project, "vertex: the Google Cloud project");
   command.add_option("--region", flags.region, "vertex: the region, e.g. us-central1");
@@ -15,19 +19,72 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags) {
                      "http://127.0.0.1:PORT for `trainpkg serve`)");
   command.add_option("--access-token", flags.access_token,
                      "vertex: bearer token to use instead of Application Default Credentials");
+  AddK8sFlags(command, flags.k8s);
 }
 
-absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options) {
-  if (flags.backend != "vertex") {
-    for (const auto& [name, value] :
-         {std::pair{"--project", &flags.project}, std::pair{"--region", &flags.region},
-          std::pair{"--endpoint", &flags.endpoint},
-          std::pair{"--access-token", &flags.access_token}}) {
-      if (!value->empty()) {
+void AddK8sFlags(CLI::App& command, K8sFlags& flags) {
+  command.add_option("--kubeconfig", flags.kubeconfig,
+                     "k8s: kubeconfig file (default $KUBECONFIG, else ~/.kube/config)");
+  command.add_option("--context", flags.context, "k8s: kubeconfig context (default: current)");
+  command.add_option("--namespace", flags.kubernetes_namespace,
+                     "k8s: namespace (default: the context's, else default)");
+  command
+      .add_option("--k8s-kind", flags.kind,
+                  "k8s: the workload: jobset, or tfjob / pytorchjob (Kubeflow training operator)")
+      ->check(CLI::IsMember({"jobset", "tfjob", "pytorchjob"}))
+      ->capture_default_str();
+  command.add_flag("--no-node-selectors", flags.no_node_selectors,
+                   "k8s: leave out the GKE node selectors derived from machineSpec");
+}
+
+absl::Status ApplyK8sFlags(const K8sFlags& flags, sdk::k8s::K8sBackendOptions& options) {
+  absl::StatusOr<sdk::k8s::WorkloadKind> kind = sdk::k8s::ParseWorkloadKind(flags.kind);
+  if (!kind.ok())
+    return absl::InvalidArgumentError(absl::StrCat("--k8s-kind: ", kind.status().message()));
+  options.kind = *kind;
+  options.kubeconfig = flags.kubeconfig;
+  options.context = flags.context;
+  options.kubernetes_namespace = flags.kubernetes_namespace;
+  options.node_selectors = !flags.no_node_selectors;
+  return absl::OkStatus();
+}
+
+namespace {
+
+// InvalidArgument naming the first flag of `flags` given without its backend.
+absl::Status RejectForeignFlags(const BackendFlags& flags) {
+  const std::pair<const char*, bool> vertex[] = {{"--project", !flags.project.empty()},
+                                                 {"--region", !flags.region.empty()},
+                                                 {"--endpoint", !flags.endpoint.empty()},
+                                                 {"--access-token", !flags.access_token.empty()}};
+  const std::pair<const char*, bool> k8s[] = {
+      {"--kubeconfig", !flags.k8s.kubeconfig.empty()},
+      {"--context", !flags.k8s.context.empty()},
+      {"--namespace", !flags.k8s.kubernetes_namespace.empty()},
+      {"--k8s-kind", flags.k8s.kind != "jobset"},
+      {"--no-node-selectors", flags.k8s.no_node_selectors}};
+  for (const auto& [backend, list] :
+       {std::pair{"vertex", std::span(vertex)}, std::pair{"k8s", std::span(k8s)}}) {
+    if (flags.backend == backend) continue;
+    for (const auto& [name, given] : list) {
+      if (given) {
         return absl::InvalidArgumentError(
-            absl::StrCat(name, ": only applies with --backend vertex"));
+            absl::StrCat(name, ": only applies with --backend ", backend));
       }
     }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options) {
+  if (absl::Status status = RejectForeignFlags(flags); !status.ok()) return status;
+  if (flags.backend == "k8s") {
+    options.backend = sdk::JobBackendKind::kK8s;
+    return ApplyK8sFlags(flags.k8s, options.k8s);
+  }
+  if (flags.backend != "vertex") {
     options.backend = sdk::JobBackendKind::kLocal;
     return absl::OkStatus();
   }

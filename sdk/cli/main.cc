@@ -9,6 +9,7 @@
 #include "sdk/cli/hptune_command.h"
 #include "sdk/cli/images_command.h"
 #include "sdk/cli/jobs_command.h"
+#include "sdk/cli/k8s_command.h"
 #include "sdk/cli/login_command.h"
 #include "sdk/cli/pull_command.h"
 #include "sdk/cli/push_command.h"
@@ -37,7 +38,7 @@ std::vector<std::string> SplitEmptyAssignments(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace trainpkg::cli;
-  CLI::App app("Run Vertex AI CustomJobs locally or on Vertex AI.", "trainpkg");
+  CLI::App app("Run Vertex AI CustomJobs locally, on Vertex AI or on Kubernetes.", "trainpkg");
   app.set_version_flag("--version", "trainpkg " TRAINPKG_VERSION);
   app.require_subcommand(1);
   RunFlags run_flags;
@@ -59,6 +60,8 @@ int main(int argc, char** argv) {
   LoginCommands login = AddLoginCommands(app, login_flags);
   HptuneFlags hptune_flags;
   CLI::App* hptune = AddHptuneCommand(app, hptune_flags);
+  K8sRenderFlags k8s_flags;
+  CLI::App* k8s_render = AddK8sCommand(app, k8s_flags);
   try {
     std::vector<std::string> args = SplitEmptyAssignments(argc, argv);
     app.parse(args);
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
   if (run->parsed()) return RunCommand(run_flags, backend_flags, std::cout, std::cerr);
+  if (k8s_render->parsed()) return K8sRenderCommand(k8s_flags, std::cout, std::cerr);
   if (hptune->parsed()) return HptuneCommand(hptune_flags, std::cout, std::cerr);
   if (serve->parsed()) return ServeCommand(serve_flags, std::cout, std::cerr);
   if (build->parsed()) return RunBuildCommand(build_flags, std::cout, std::cerr);

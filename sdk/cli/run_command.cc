@@ -24,8 +24,8 @@ int RunForeground(sdk::CustomJob job, std::ostream& err, bool remote) {
   return ExitCodeForState(done->state);
 }
 
-// The job lives on the service: creating it is all --detach has to do.
-int SubmitDetachedToVertex(sdk::CustomJob& job, std::ostream& out, std::ostream& err) {
+// The job lives on the service or cluster: creating it is all --detach has to do.
+int SubmitDetachedRemotely(sdk::CustomJob& job, std::ostream& out, std::ostream& err) {
   if (absl::Status status = job.Submit(); !status.ok())
     return ReportError(err, status, kExitFailed);
   out << job.resource_name() << std::endl;
@@ -34,37 +34,47 @@ int SubmitDetachedToVertex(sdk::CustomJob& job, std::ostream& out, std::ostream&
 
 }  // namespace
 
+void AddJobSpecFlags(CLI::App& command, RunFlags& flags) {
+  command.add_option("--config", flags.config,
+                     "Job file (YAML or JSON): a CustomJob or a CustomJobSpec, as gcloud takes it");
+  command
+      .add_option("--worker-pool-spec", flags.worker_pool_specs,
+                  "A worker pool, gcloud syntax: machine-type=M,replica-count=N,"
+                  "container-image-uri=local:PATH. Repeat for pools 1, 2, 3; "
+                  "--worker-pool-spec= is an empty pool")
+      ->take_all();
+  command.add_option("--display-name", flags.display_name, "Display name of the job");
+  command.add_option("--base-output-dir", flags.base_output_dir,
+                     "baseOutputDirectory (default <job dir>/output/); sets AIP_MODEL_DIR etc.");
+  command
+      .add_option("--args", flags.args,
+                  "Comma-separated arguments appended to every pool's containerSpec.args")
+      ->delimiter(',');
+  command
+      .add_option("--command", flags.command,
+                  "Comma-separated command replacing every pool's entrypoint")
+      ->delimiter(',');
+  command.add_option("--labels", flags.labels, "Comma-separated KEY=VALUE labels")->delimiter(',');
+  command.add_option("--job-id", flags.job_id,
+                     "Job id (letters, digits, underscores; starts with a letter; for k8s a "
+                     "DNS label: lowercase letters, digits, '-'). Default: a numeric id "
+                     "(k8s: tp-<numeric id>)");
+}
+
 CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
-  CLI::App* run =
-      app.add_subcommand("run", "Run a CustomJob locally or on Vertex AI and wait for it");
+  CLI::App* run = app.add_subcommand(
+      "run", "Run a CustomJob locally, on Vertex AI or on Kubernetes and wait for it");
   run->footer(
       "Each replica of each worker pool runs the executable of its imageUri \"local:<path>\" as a "
       "process (a relative path is resolved against the current directory), or, for any other "
       "imageUri (a registry reference, pulled into the local image store when absent, or "
       "oci:DIR[:TAG]), as a runc container of that image (needs root), with the environment "
       "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Ctrl-C cancels the job; a "
-      "second Ctrl-C kills it.\nExit code: 0 succeeded, 1 failed, 130 cancelled, 2 invalid job "
-      "(nothing ran).");
-  run->add_option("--config", flags.config,
-                  "Job file (YAML or JSON): a CustomJob or a CustomJobSpec, as gcloud takes it");
-  run->add_option("--worker-pool-spec", flags.worker_pool_specs,
-                  "A worker pool, gcloud syntax: machine-type=M,replica-count=N,"
-                  "container-image-uri=local:PATH. Repeat for pools 1, 2, 3; "
-                  "--worker-pool-spec= is an empty pool")
-      ->take_all();
-  run->add_option("--display-name", flags.display_name, "Display name of the job");
-  run->add_option("--base-output-dir", flags.base_output_dir,
-                  "baseOutputDirectory (default <job dir>/output/); sets AIP_MODEL_DIR etc.");
-  run->add_option("--args", flags.args,
-                  "Comma-separated arguments appended to every pool's containerSpec.args")
-      ->delimiter(',');
-  run->add_option("--command", flags.command,
-                  "Comma-separated command replacing every pool's entrypoint")
-      ->delimiter(',');
-  run->add_option("--labels", flags.labels, "Comma-separated KEY=VALUE labels")->delimiter(',');
-  run->add_option("--job-id", flags.job_id,
-                  "Job id (letters, digits, underscores; starts with a letter). Default: a "
-                  "numeric id");
+      "second Ctrl-C kills it. With --backend k8s the job runs on the kubeconfig's cluster as a "
+      "JobSet (or --k8s-kind tfjob / pytorchjob) and Ctrl-C deletes it; `trainpkg k8s render` "
+      "prints those objects without a cluster.\nExit code: 0 succeeded, 1 failed, 130 "
+      "cancelled, 2 invalid job (nothing ran).");
+  AddJobSpecFlags(*run, flags);
   run->add_flag("--detach", flags.detach,
                 "Start the job in a background supervisor, print its id and return");
   run->add_flag("--validate-only", flags.validate_only,
@@ -80,7 +90,7 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
   ::signal(SIGPIPE, SIG_IGN);
   absl::StatusOr<jobspec::CustomJob> spec = JobFromFlags(flags, absl::Now());
   if (!spec.ok()) return ReportError(err, spec.status(), kExitUsage);
-  if (!flags.job_id.empty()) {
+  if (!flags.job_id.empty() && backend.backend != "k8s") {  // k8s: a DNS-1035 label, checked later
     if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
       return ReportError(err,
                          absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
@@ -99,16 +109,16 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
         err, absl::InvalidArgumentError("--job-id: Vertex AI assigns the id; drop the flag"),
         kExitUsage);
   }
-  const bool options_backend_is_vertex = options.backend == sdk::JobBackendKind::kVertex;
+  const bool remote = options.backend != sdk::JobBackendKind::kLocal;
   absl::StatusOr<sdk::CustomJob> job = sdk::CustomJob::Create(*spec, std::move(options));
   if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
   if (flags.validate_only) {
     out << jobspec::FormatCustomJobJson(*spec);
     return kExitOk;
   }
-  if (flags.detach && options_backend_is_vertex) return SubmitDetachedToVertex(*job, out, err);
+  if (flags.detach && remote) return SubmitDetachedRemotely(*job, out, err);
   if (flags.detach) return RunDetached(*std::move(job), out, err);
-  return RunForeground(*std::move(job), err, options_backend_is_vertex);
+  return RunForeground(*std::move(job), err, remote);
 }
 
 }  // namespace trainpkg::cli

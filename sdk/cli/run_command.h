@@ -1,4 +1,5 @@
-// `trainpkg run`: run a CustomJob locally or on Vertex AI (--backend vertex),
+// `trainpkg run`: run a CustomJob locally, on Vertex AI (--backend vertex) or
+// on Kubernetes (--backend k8s),
 // in the foreground or detached.
 #ifndef TRAINPKG_SDK_CLI_RUN_COMMAND_H_
 #define TRAINPKG_SDK_CLI_RUN_COMMAND_H_
@@ -11,6 +12,10 @@
 
 namespace trainpkg::cli {
 
+// Declares the flags that describe the job (--config, --worker-pool-spec,
+// --display-name, --base-output-dir, --args, --command, --labels, --job-id).
+void AddJobSpecFlags(CLI::App& command, RunFlags& flags);
+
 // Declares the subcommand and its flags on `app`; values land in `flags`.
 CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend);
 
@@ -19,7 +24,8 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend);
 // job file are invalid and nothing ran. Must run before any other thread is
 // started: it blocks SIGINT/SIGTERM, and --detach forks. With --backend
 // vertex, Ctrl-C asks the service to cancel, and --detach prints the
-// resource name once the job is created and returns.
+// resource name once the job is created and returns; --backend k8s likewise
+// (Ctrl-C deletes the workload).
 int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream& out,
                std::ostream& err);
 

@@ -1,0 +1,68 @@
+#include "sdk/cli/k8s_command.h"
+
+#include "absl/strings/str_cat.h"
+#include "base/environment.h"
+#include "jobspec/validation.h"
+#include "registry/auth/docker_config.h"
+#include "sdk/cli/exit_codes.h"
+#include "sdk/cli/run_command.h"
+#include "sdk/k8s/image_pull_secret.h"
+#include "sdk/k8s/job_manifests.h"
+
+namespace trainpkg::cli {
+
+CLI::App* AddK8sCommand(CLI::App& app, K8sRenderFlags& flags) {
+  CLI::App* k8s = app.add_subcommand("k8s", "Kubernetes: see what `run --backend k8s` creates");
+  k8s->require_subcommand(1);
+  CLI::App* render = k8s->add_subcommand(
+      "render", "Print the Kubernetes objects (JSON List) that run the job, without a cluster");
+  render->footer(
+      "Objects: an image pull secret (when docker's config.json has credentials for the images' "
+      "registries; it then holds them), a headless Service (jobset), and the JobSet, TFJob or "
+      "PyTorchJob. `kubectl apply -f` takes the output.");
+  AddJobSpecFlags(*render, flags.job);
+  render->add_option("--namespace", flags.k8s.kubernetes_namespace,
+                     "Namespace of the objects (default: default)");
+  render
+      ->add_option("--k8s-kind", flags.k8s.kind,
+                   "The workload: jobset, or tfjob / pytorchjob (Kubeflow training operator)")
+      ->check(CLI::IsMember({"jobset", "tfjob", "pytorchjob"}))
+      ->capture_default_str();
+  render->add_flag("--no-node-selectors", flags.k8s.no_node_selectors,
+                   "Leave out the GKE node selectors derived from machineSpec");
+  render->add_flag("--no-pull-secret", flags.no_pull_secret,
+                   "Leave out the image pull secret (and the credentials it would hold)");
+  return render;
+}
+
+int K8sRenderCommand(const K8sRenderFlags& flags, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags.job, absl::Now());
+  if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
+  if (absl::Status status = jobspec::ValidateCustomJob(*job); !status.ok()) {
+    return ReportError(err, status, kExitUsage);
+  }
+  sdk::k8s::K8sBackendOptions options;
+  if (absl::Status status = ApplyK8sFlags(flags.k8s, options); !status.ok()) {
+    return ReportError(err, status, kExitUsage);
+  }
+  sdk::k8s::RenderRequest request{.job = *job};
+  request.name =
+      flags.job.job_id.empty() ? sdk::k8s::DefaultJobName(absl::Now()) : flags.job.job_id;
+  request.kubernetes_namespace =
+      options.kubernetes_namespace.empty() ? "default" : options.kubernetes_namespace;
+  request.kind = options.kind;
+  request.node_selectors = options.node_selectors;
+  if (!flags.no_pull_secret) {
+    registry::DockerKeychain keychain(base::ProcessEnvironment());
+    absl::StatusOr<sdk::k8s::RegistryCredentials> credentials =
+        sdk::k8s::CollectRegistryCredentials(job->job_spec, keychain);
+    if (!credentials.ok()) return ReportError(err, credentials.status(), kExitUsage);
+    request.pull_credentials = *std::move(credentials);
+  }
+  absl::StatusOr<sdk::k8s::JobManifests> manifests = sdk::k8s::RenderJobManifests(request);
+  if (!manifests.ok()) return ReportError(err, manifests.status(), kExitUsage);
+  out << manifests->List().dump(2) << "\n";
+  return kExitOk;
+}
+
+}  // namespace trainpkg::cli

@@ -1,0 +1,31 @@
+// `trainpkg k8s render`: print the Kubernetes objects `trainpkg run
+// --backend k8s` would create for a job, without a cluster.
+#ifndef TRAINPKG_SDK_CLI_K8S_COMMAND_H_
+#define TRAINPKG_SDK_CLI_K8S_COMMAND_H_
+
+#include <ostream>
+
+#include "CLI/CLI.hpp"
+#include "sdk/cli/backend_flags.h"
+#include "sdk/cli/job_from_flags.h"
+
+namespace trainpkg::cli {
+
+struct K8sRenderFlags {
+  RunFlags job;  // the job flags of `trainpkg run`
+  K8sFlags k8s;  // --namespace, --k8s-kind, --no-node-selectors (--kubeconfig/--context unused)
+  bool no_pull_secret = false;
+};
+
+// Declares `trainpkg k8s` and its `render` subcommand; returns `render`.
+CLI::App* AddK8sCommand(CLI::App& app, K8sRenderFlags& flags);
+
+// Validates the job and prints the manifests as a JSON "v1" List (what
+// `kubectl apply -f` takes). The image pull secret holds the credentials of
+// docker's config.json for the images' registries unless --no-pull-secret.
+// Returns 0, or 2 when the job cannot be rendered.
+int K8sRenderCommand(const K8sRenderFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace trainpkg::cli
+
+#endif  // TRAINPKG_SDK_CLI_K8S_COMMAND_H_

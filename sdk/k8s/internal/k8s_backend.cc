@@ -1,0 +1,198 @@
+#include "sdk/k8s/internal/k8s_backend.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "jobspec/job_state.h"
+#include "sdk/k8s/internal/json_text.h"
+#include "sdk/k8s/workload_state.h"
+
+namespace trainpkg::sdk::k8s::internal {
+namespace {
+
+using nlohmann::json;
+
+}  // namespace
+
+K8sBackend::K8sBackend(K8sBackendConfig config) : config_(std::move(config)), job_(config_.job) {
+  const ObjectRef ref = WorkloadRef();
+  job_.name = absl::StrCat("namespaces/", ref.kubernetes_namespace, "/",
+                           absl::AsciiStrToLower(ref.kind), "s/", ref.name);
+}
+
+K8sBackend::~K8sBackend() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (poller_.joinable()) poller_.join();
+}
+
+ObjectRef K8sBackend::WorkloadRef() const {
+  const json& w = config_.manifests.workload;
+  return {.api_version = Text(w, "apiVersion"),
+          .kind = Text(w, "kind"),
+          .kubernetes_namespace = Text(w["metadata"], "namespace"),
+          .name = Text(w["metadata"], "name")};
+}
+
+absl::Status K8sBackend::Start() {
+  sdk::internal::LineStream* log = config_.log;
+  absl::StatusOr<json> created = config_.client->Create(config_.manifests.workload);
+  if (!created.ok()) return created.status();
+  const ObjectRef ref = WorkloadRef();
+  // The secret and the service go with the workload.
+  json owner = {{"apiVersion", ref.api_version},
+                {"kind", ref.kind},
+                {"name", ref.name},
+                {"uid", (*created)["metadata"].value("uid", "")},
+                {"blockOwnerDeletion", false}};
+  for (std::optional<json> object : {config_.manifests.pull_secret, config_.manifests.service}) {
+    if (!object.has_value()) continue;
+    (*object)["metadata"]["ownerReferences"] = json::array({owner});
+    if (absl::StatusOr<json> made = config_.client->Create(*object); !made.ok()) {
+      (void)config_.client->Delete(ref);
+      return made.status();
+    }
+  }
+  if (log != nullptr) {
+    log->WriteLine("", absl::StrCat(ref.kind, " created. Resource name: ", job().name));
+    log->WriteLine("", absl::StrCat("To watch it in another session:\nkubectl get ",
+                                    absl::AsciiStrToLower(ref.kind), " -n ",
+                                    ref.kubernetes_namespace, " ", ref.name, " -w"));
+  }
+  SetState(jobspec::JobState::kQueued, std::nullopt);
+  poller_ = std::thread(&K8sBackend::Poll, this);
+  return absl::OkStatus();
+}
+
+void K8sBackend::Wait() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return done_; });
+}
+
+void K8sBackend::Cancel(bool /*immediately: deletion has the pods' own grace period*/) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_ || cancel_requested_ || !poller_.joinable()) return;
+    cancel_requested_ = true;
+  }
+  SetState(jobspec::JobState::kCancelling, std::nullopt);
+  absl::Status status = config_.client->Delete(WorkloadRef());
+  if (!status.ok() && status.code() != absl::StatusCode::kNotFound && config_.log != nullptr) {
+    config_.log->WriteLine("",
+                           absl::StrCat("Cancelling ", job().name, " failed: ", status.ToString()));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  wake_ = true;
+  cv_.notify_all();
+}
+
+jobspec::CustomJob K8sBackend::job() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return job_;
+}
+
+absl::StatusOr<jobspec::CustomJob> K8sBackend::Result() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!poll_error_.ok()) return poll_error_;
+  return job_;
+}
+
+void K8sBackend::SetState(jobspec::JobState state, std::optional<jobspec::RpcStatus> error) {
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (job_.state == state) return;
+    job_.state = state;
+    job_.error = error;
+    name = job_.name;
+  }
+  sdk::internal::LineStream* log = config_.log;
+  if (log == nullptr) return;
+  log->WriteLine("", absl::StrCat("CustomJob ", name, " current state:\n",
+                                  std::string(jobspec::JobStateName(state))));
+  if (state == jobspec::JobState::kSucceeded) {
+    log->WriteLine("", absl::StrCat("CustomJob run completed. Resource name: ", name));
+  } else if (jobspec::IsTerminal(state) && error.has_value()) {
+    log->WriteLine("", absl::StrCat("Job failed with:\ncode: ", error->code, "\nmessage: \"",
+                                    error->message, "\""));
+  }
+}
+
+void K8sBackend::WritePodLogs() {
+  sdk::internal::LineStream* log = config_.log;
+  if (log == nullptr || !config_.stream_pod_logs) return;
+  const ObjectRef ref = WorkloadRef();
+  absl::StatusOr<std::vector<json>> pods =
+      config_.client->ListPods(ref.kubernetes_namespace, absl::StrCat(kJobLabel, "=", ref.name));
+  if (!pods.ok()) {
+    log->WriteLine("", absl::StrCat("Listing the job's pods failed: ", pods.status().ToString()));
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> containers;  // pod, container
+  for (const json& pod : *pods) {
+    json first = pod.value(json::json_pointer("/spec/containers/0"), json::object());
+    std::string name = pod.value(json::json_pointer("/metadata/name"), std::string());
+    if (!name.empty() && first.is_object()) containers.emplace_back(name, Text(first, "name"));
+  }
+  std::sort(containers.begin(), containers.end());
+  for (const auto& [pod, container] : containers) {
+    absl::StatusOr<std::string> text =
+        config_.client->ReadPodLog(ref.kubernetes_namespace, pod, container);
+    if (!text.ok()) {
+      log->WriteLine(
+          "", absl::StrCat("Reading the log of ", pod, " failed: ", text.status().ToString()));
+      continue;
+    }
+    for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+      log->WriteLine(absl::StrCat("[", pod, "] "), std::string_view(line.data(), line.size()));
+    }
+  }
+}
+
+void K8sBackend::Poll() {
+  absl::Duration interval = config_.options.initial_poll_interval;
+  const ObjectRef ref = WorkloadRef();
+  while (true) {
+    bool cancelling = false;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, absl::ToChronoNanoseconds(interval), [this] { return stop_ || wake_; });
+      wake_ = false;
+      if (stop_) break;
+      cancelling = cancel_requested_;
+    }
+    absl::StatusOr<json> got = config_.client->Get(ref);
+    const bool gone = !got.ok() && got.status().code() == absl::StatusCode::kNotFound;
+    if (cancelling && (gone || (got.ok() && (*got)["metadata"].contains("deletionTimestamp")))) {
+      SetState(jobspec::JobState::kCancelled,
+               jobspec::RpcStatus{.code = 1, .message = "CANCELLED"});
+      break;
+    }
+    if (!got.ok()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      poll_error_ = got.status();
+      break;
+    }
+    if (!cancelling) {
+      WorkloadState state = ReadWorkloadState(config_.options.kind, *got);
+      if (jobspec::IsTerminal(state.state)) {
+        WritePodLogs();
+        SetState(state.state, state.error);
+        break;
+      }
+      SetState(state.state, state.error);
+    }
+    interval =
+        std::min(config_.options.max_poll_interval, interval * config_.options.poll_multiplier);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ = true;
+  cv_.notify_all();
+}
+
+}  // namespace trainpkg::sdk::k8s::internal

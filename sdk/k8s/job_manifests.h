@@ -1,0 +1,83 @@
+// The Kubernetes objects that run a CustomJob, as JSON (what the API server
+// takes and `kubectl apply -f` reads):
+//
+//   Secret   <name>-registry, kubernetes.io/dockerconfigjson, when the images'
+//            registries have credentials (image_pull_secret.h)
+//   Service  <name>, headless (JobSet only): the pods' DNS names
+//   JobSet   <name>: one replicatedJob per worker pool ("workerpool0".."3"),
+//            replicas = replicaCount, each Job one pod; pod DNS name
+//            <name>-workerpool<p>-<i>-0.<name>
+//   TFJob    <name>: Chief, Worker, PS, Evaluator for pools 0..3 (Kubeflow
+//            training operator, which names the pods' services
+//            <name>-<type>-<i> and writes TF_CONFIG itself)
+//   PyTorchJob <name>: Master, Worker for pools 0, 1 (no parameter servers or
+//            evaluators)
+//
+// Every replica's container gets the environment Vertex injects
+// (jobspec/cluster_env.h: CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_JOB_ID =
+// <name>) with the pods' DNS names and port 2222 as the cluster addresses,
+// then containerSpec.env; command and args as containerSpec gives them.
+// machineSpec: acceleratorCount NVIDIA GPUs become an "nvidia.com/gpu"
+// limit; with node selectors on, acceleratorType becomes
+// cloud.google.com/gke-accelerator (NVIDIA_TESLA_T4 -> nvidia-tesla-t4) and
+// machineType node.kubernetes.io/instance-type. scheduling.timeout becomes
+// activeDeadlineSeconds. Pods are never restarted (restartPolicy Never, no
+// retries), as on Vertex without restartJobOnWorkerRestart.
+#ifndef TRAINPKG_SDK_K8S_JOB_MANIFESTS_H_
+#define TRAINPKG_SDK_K8S_JOB_MANIFESTS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "jobspec/custom_job.h"
+#include "nlohmann/json.hpp"
+#include "sdk/k8s/image_pull_secret.h"
+#include "sdk/k8s/workload_kind.h"
+
+namespace trainpkg::sdk::k8s {
+
+// The port every replica's address names (Vertex's).
+inline constexpr int kReplicaPort = 2222;
+// The label every object and pod of a job carries, valued <name>.
+inline constexpr char kJobLabel[] = "trainpkg.dev/job";
+
+struct RenderRequest {
+  jobspec::CustomJob job{};
+  // metadata.name of every object and CLOUD_ML_JOB_ID: a DNS-1035 label,
+  // short enough for the longest pod DNS name to stay within 63 characters.
+  std::string name{};
+  std::string kubernetes_namespace = "default";
+  WorkloadKind kind = WorkloadKind::kJobSet;
+  // false leaves out the GKE node selectors (clusters labelling nodes otherwise).
+  bool node_selectors = true;
+  RegistryCredentials pull_credentials{};
+};
+
+struct JobManifests {
+  std::optional<nlohmann::json> pull_secret{};
+  std::optional<nlohmann::json> service{};
+  nlohmann::json workload{};
+
+  // In the order they are created: secret, service, workload.
+  std::vector<nlohmann::json> Objects() const;
+  // A "v1" List of Objects(), as `trainpkg k8s render` prints it.
+  nlohmann::json List() const;
+};
+
+// "tp-<numeric id>" (sdk::CustomJob's generated id): the name of a job
+// given none.
+std::string DefaultJobName(absl::Time now);
+
+// InvalidArgument naming the field (name, workerPoolSpecs[i]...) when the job
+// cannot run as `kind`: a local: image, a name that is not a DNS-1035 label or
+// too long, a pool a PyTorchJob has no replica type for, an accelerator other
+// than an NVIDIA GPU; Unimplemented for pythonPackageSpec. The job itself is
+// assumed valid (jobspec::ValidateCustomJob).
+absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& request);
+
+}  // namespace trainpkg::sdk::k8s
+
+#endif  // TRAINPKG_SDK_K8S_JOB_MANIFESTS_H_

@@ -1,0 +1,143 @@
+#include "sdk/k8s/kubeconfig.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "jobspec/job_file.h"
+#include "nlohmann/json.hpp"
+#include "sdk/k8s/internal/json_text.h"
+
+namespace trainpkg::sdk::k8s {
+namespace {
+
+using internal::Text;
+
+using nlohmann::json;
+
+// The entry of list `key` ("clusters") called `name`, or InvalidArgument.
+absl::StatusOr<json> Named(const json& config, const char* key, const std::string& name,
+                           const char* member) {
+  if (config.contains(key) && config[key].is_array()) {
+    for (const json& entry : config[key]) {
+      if (entry.is_object() && entry.value("name", "") == name) {
+        if (!entry.contains(member) || !entry[member].is_object()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(key, "[", name, "].", member, ": required, a mapping"));
+        }
+        return entry[member];
+      }
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat(key, ": no entry named \"", name, "\""));
+}
+
+// "<key>-data" (base64) or "<key>" (a file path); "" when neither is set.
+absl::StatusOr<std::string> Pem(const json& object, const std::string& key,
+                                const std::filesystem::path& base_dir, const std::string& field) {
+  std::string data = Text(object, (key + "-data").c_str());
+  if (!data.empty()) {
+    std::string decoded;
+    if (!absl::Base64Unescape(data, &decoded)) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".", key, "-data: not base64"));
+    }
+    return decoded;
+  }
+  std::string file = Text(object, key.c_str());
+  if (file.empty()) return std::string();
+  std::filesystem::path path(file);
+  if (path.is_relative()) path = base_dir / path;
+  absl::StatusOr<std::string> content = base::ReadFile(path);
+  if (!content.ok()) {
+    return absl::Status(content.status().code(),
+                        absl::StrCat(field, ".", key, ": ", content.status().message()));
+  }
+  return content;
+}
+
+}  // namespace
+
+absl::StatusOr<std::filesystem::path> KubeconfigPath(const base::Environment& env) {
+  if (std::optional<std::string> list = env.Get("KUBECONFIG"); list.has_value() && !list->empty()) {
+    std::vector<std::string> paths = absl::StrSplit(*list, ':', absl::SkipEmpty());
+    if (!paths.empty()) return std::filesystem::path(paths.front());
+  }
+  if (std::optional<std::string> home = env.Get("HOME"); home.has_value() && !home->empty()) {
+    return std::filesystem::path(*home) / ".kube" / "config";
+  }
+  return absl::FailedPreconditionError(
+      "no kubeconfig: neither KUBECONFIG nor HOME is set; pass --kubeconfig");
+}
+
+absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
+                                              const std::filesystem::path& base_dir,
+                                              std::string_view context) {
+  TP_ASSIGN_OR_RETURN(json config, jobspec::YamlToJson(text));
+  if (!config.is_object()) return absl::InvalidArgumentError("not a kubeconfig: not a mapping");
+  ClusterAccess access;
+  access.context = context.empty() ? Text(config, "current-context") : std::string(context);
+  if (access.context.empty()) {
+    return absl::InvalidArgumentError("current-context: not set; name a context (--context)");
+  }
+  TP_ASSIGN_OR_RETURN(json ctx, Named(config, "contexts", access.context, "context"));
+  const std::string cluster_name = Text(ctx, "cluster");
+  const std::string user_name = Text(ctx, "user");
+  access.kubernetes_namespace = Text(ctx, "namespace");
+
+  TP_ASSIGN_OR_RETURN(json cluster, Named(config, "clusters", cluster_name, "cluster"));
+  const std::string cluster_field = absl::StrCat("clusters[", cluster_name, "].cluster");
+  access.server = std::string(absl::StripSuffix(Text(cluster, "server"), "/"));
+  if (access.server.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(cluster_field, ".server: required"));
+  }
+  TP_ASSIGN_OR_RETURN(access.ca_pem,
+                      Pem(cluster, "certificate-authority", base_dir, cluster_field));
+  access.insecure_skip_tls_verify =
+      cluster.contains("insecure-skip-tls-verify") && cluster["insecure-skip-tls-verify"] == true;
+
+  if (user_name.empty()) return access;  // anonymous
+  TP_ASSIGN_OR_RETURN(json user, Named(config, "users", user_name, "user"));
+  const std::string user_field = absl::StrCat("users[", user_name, "].user");
+  for (const char* plugin : {"exec", "auth-provider"}) {
+    if (user.contains(plugin)) {
+      return absl::UnimplementedError(absl::StrCat(
+          user_field, ".", plugin,
+          ": credential plugins are not supported; use a token, tokenFile or client certificate"));
+    }
+  }
+  access.token = Text(user, "token");
+  if (access.token.empty() && !Text(user, "tokenFile").empty()) {
+    std::filesystem::path path(Text(user, "tokenFile"));
+    if (path.is_relative()) path = base_dir / path;
+    absl::StatusOr<std::string> token = base::ReadFile(path);
+    if (!token.ok()) {
+      return absl::Status(token.status().code(),
+                          absl::StrCat(user_field, ".tokenFile: ", token.status().message()));
+    }
+    access.token = std::string(absl::StripAsciiWhitespace(*token));
+  }
+  TP_ASSIGN_OR_RETURN(access.client_cert_pem,
+                      Pem(user, "client-certificate", base_dir, user_field));
+  TP_ASSIGN_OR_RETURN(access.client_key_pem, Pem(user, "client-key", base_dir, user_field));
+  if (access.client_cert_pem.empty() != access.client_key_pem.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        user_field, ": client-certificate and client-key go together; one is missing"));
+  }
+  return access;
+}
+
+absl::StatusOr<ClusterAccess> LoadKubeconfig(const std::filesystem::path& path,
+                                             std::string_view context) {
+  TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(path));
+  absl::StatusOr<ClusterAccess> access = ParseKubeconfig(text, path.parent_path(), context);
+  if (!access.ok()) {
+    return absl::Status(access.status().code(),
+                        absl::StrCat(path.string(), ": ", access.status().message()));
+  }
+  return access;
+}
+
+}  // namespace trainpkg::sdk::k8s

@@ -1,0 +1,79 @@
+#include "sdk/k8s/workload_state.h"
+
+#include <string>
+
+#include "sdk/k8s/internal/json_text.h"
+
+namespace trainpkg::sdk::k8s {
+namespace {
+
+using internal::Text;
+using jobspec::JobState;
+using nlohmann::json;
+
+const json& Status(const json& object) {
+  static const json kEmpty = json::object();
+  auto it = object.find("status");
+  return it != object.end() && it->is_object() ? *it : kEmpty;
+}
+
+// The True conditions of `status`, in order.
+std::vector<json> TrueConditions(const json& status) {
+  std::vector<json> conditions;
+  auto it = status.find("conditions");
+  if (it == status.end() || !it->is_array()) return conditions;
+  for (const json& c : *it) {
+    if (c.is_object() && Text(c, "status") == "True") conditions.push_back(c);
+  }
+  return conditions;
+}
+
+WorkloadState Failed(const json& condition) {
+  const bool deadline = Text(condition, "reason") == "DeadlineExceeded";
+  std::string message = Text(condition, "message");
+  if (message.empty()) message = "the workload failed";
+  return {.state = JobState::kFailed,
+          .error = jobspec::RpcStatus{.code = deadline ? 4 : 3, .message = message}};
+}
+
+WorkloadState JobSetState(const json& status) {
+  const std::string terminal = Text(status, "terminalState");
+  std::vector<json> conditions = TrueConditions(status);
+  for (const json& c : conditions) {
+    if (Text(c, "type") == "Failed") return Failed(c);
+  }
+  if (terminal == "Failed") return Failed(json::object());
+  for (const json& c : conditions) {
+    if (Text(c, "type") == "Completed") return {.state = JobState::kSucceeded, .error = {}};
+  }
+  if (terminal == "Completed") return {.state = JobState::kSucceeded, .error = {}};
+  auto jobs = status.find("replicatedJobsStatus");
+  if (jobs != status.end() && jobs->is_array()) {
+    for (const json& j : *jobs) {
+      if (j.value("active", 0) > 0 || j.value("ready", 0) > 0 || j.value("succeeded", 0) > 0) {
+        return {.state = JobState::kRunning, .error = {}};
+      }
+    }
+  }
+  return {.state = JobState::kPending, .error = {}};
+}
+
+WorkloadState KubeflowState(const json& status) {
+  std::vector<json> conditions = TrueConditions(status);
+  if (conditions.empty()) return {.state = JobState::kQueued, .error = {}};
+  const json& last = conditions.back();
+  const std::string type = Text(last, "type");
+  if (type == "Succeeded") return {.state = JobState::kSucceeded, .error = {}};
+  if (type == "Failed") return Failed(last);
+  if (type == "Running" || type == "Restarting") return {.state = JobState::kRunning, .error = {}};
+  return {.state = JobState::kPending, .error = {}};
+}
+
+}  // namespace
+
+WorkloadState ReadWorkloadState(WorkloadKind kind, const json& object) {
+  return kind == WorkloadKind::kJobSet ? JobSetState(Status(object))
+                                       : KubeflowState(Status(object));
+}
+
+}  // namespace trainpkg::sdk::k8s

@@ -1,0 +1,316 @@
+// The kubeconfig reader, the workload states, the API client's paths and
+// errors, and the Kubernetes backend of sdk::CustomJob, against a scripted
+// transport.
+#include "sdk/k8s/internal/k8s_backend.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/escaping.h"
+#include "base/environment.h"
+#include "base/file_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sdk/custom_job.h"
+#include "sdk/k8s/k8s_client.h"
+#include "sdk/k8s/kubeconfig.h"
+#include "sdk/k8s/workload_state.h"
+#include "tests/registry/fakes.h"
+#include "tests/sdk/k8s/k8s_test_jobs.h"
+
+namespace trainpkg::sdk::k8s {
+namespace {
+
+using nlohmann::json;
+using registry::testing::RecordedRequest;
+using registry::testing::Response;
+using registry::testing::ScriptedTransport;
+using ::testing::HasSubstr;
+
+constexpr char kKubeconfig[] = R"(
+apiVersion: v1
+kind: Config
+current-context: dev
+contexts:
+- name: dev
+  context: {cluster: c1, user: alice, namespace: training}
+- name: ops
+  context: {cluster: c1, user: bob}
+- name: plugin
+  context: {cluster: c1, user: gke}
+clusters:
+- name: c1
+  cluster:
+    server: https://127.0.0.1:6443/
+    certificate-authority-data: Q0EtUEVN
+users:
+- name: alice
+  user: {token: t0k3n}
+- name: bob
+  user: {client-certificate: certs/bob.crt, client-key-data: S0VZ}
+- name: gke
+  user:
+    exec: {command: gke-gcloud-auth-plugin}
+)";
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("k8s_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+};
+
+using KubeconfigTest = TempDir;
+
+TEST_F(KubeconfigTest, CurrentContextWithTokenAndInlineCa) {
+  absl::StatusOr<ClusterAccess> access = ParseKubeconfig(kKubeconfig, dir_, "");
+  ASSERT_TRUE(access.ok()) << access.status();
+  EXPECT_EQ(access->context, "dev");
+  EXPECT_EQ(access->server, "https://127.0.0.1:6443");
+  EXPECT_EQ(access->ca_pem, "CA-PEM");
+  EXPECT_EQ(access->token, "t0k3n");
+  EXPECT_EQ(access->kubernetes_namespace, "training");
+}
+
+TEST_F(KubeconfigTest, NamedContextWithClientCertificateFileRelativeToTheConfig) {
+  std::filesystem::create_directories(dir_ / "certs");
+  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "certs/bob.crt", "CERT").ok());
+  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  absl::StatusOr<ClusterAccess> access = LoadKubeconfig(dir_ / "config", "ops");
+  ASSERT_TRUE(access.ok()) << access.status();
+  EXPECT_EQ(access->client_cert_pem, "CERT");
+  EXPECT_EQ(access->client_key_pem, "KEY");
+  EXPECT_EQ(access->token, "");
+  EXPECT_EQ(access->kubernetes_namespace, "");
+}
+
+TEST_F(KubeconfigTest, ErrorsNameTheField) {
+  EXPECT_EQ(ParseKubeconfig(kKubeconfig, dir_, "plugin").status().code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(ParseKubeconfig(kKubeconfig, dir_, "nope").status().message(),
+              HasSubstr("contexts: no entry named \"nope\""));
+  EXPECT_THAT(ParseKubeconfig(kKubeconfig, dir_, "ops").status().message(),
+              HasSubstr("users[bob].user.client-certificate"));
+  base::MapEnvironment env(
+      std::map<std::string, std::string>{{"KUBECONFIG", "/a/one:/b/two"}, {"HOME", "/home/u"}});
+  EXPECT_EQ(KubeconfigPath(env).value(), "/a/one");
+  EXPECT_EQ(
+      KubeconfigPath(base::MapEnvironment(std::map<std::string, std::string>{{"HOME", "/home/u"}}))
+          .value(),
+      "/home/u/.kube/config");
+}
+
+TEST(WorkloadStateTest, JobSetConditionsAndCounts) {
+  auto state = [](const char* status) {
+    return ReadWorkloadState(WorkloadKind::kJobSet, json{{"status", json::parse(status)}});
+  };
+  EXPECT_EQ(state("{}").state, jobspec::JobState::kPending);
+  EXPECT_EQ(state(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})").state,
+            jobspec::JobState::kRunning);
+  EXPECT_EQ(state(R"({"terminalState":"Completed"})").state, jobspec::JobState::kSucceeded);
+  WorkloadState failed = state(
+      R"({"conditions":[{"type":"Failed","status":"True","reason":"FailedJobs","message":"jobset failed due to job failure"}]})");
+  EXPECT_EQ(failed.state, jobspec::JobState::kFailed);
+  ASSERT_TRUE(failed.error.has_value());
+  EXPECT_EQ(failed.error->code, 3);
+  EXPECT_EQ(failed.error->message, "jobset failed due to job failure");
+}
+
+TEST(WorkloadStateTest, KubeflowLastTrueConditionWins) {
+  auto state = [](const char* status) {
+    return ReadWorkloadState(WorkloadKind::kTFJob, json{{"status", json::parse(status)}});
+  };
+  EXPECT_EQ(state("{}").state, jobspec::JobState::kQueued);
+  EXPECT_EQ(state(R"({"conditions":[{"type":"Created","status":"True"},
+                                    {"type":"Running","status":"True"}]})")
+                .state,
+            jobspec::JobState::kRunning);
+  EXPECT_EQ(state(R"({"conditions":[{"type":"Running","status":"False"},
+                                    {"type":"Succeeded","status":"True"}]})")
+                .state,
+            jobspec::JobState::kSucceeded);
+  WorkloadState late = state(R"({"conditions":[{"type":"Failed","status":"True",
+      "reason":"DeadlineExceeded","message":"TFJob digits-1 has failed because it has reached the specified deadline"}]})");
+  ASSERT_TRUE(late.error.has_value());
+  EXPECT_EQ(late.error->code, 4);
+}
+
+TEST(K8sClientTest, PathsAndKubernetesStatusErrors) {
+  EXPECT_EQ(CollectionPath({.api_version = "v1", .kind = "Secret", .kubernetes_namespace = "n"}),
+            "/api/v1/namespaces/n/secrets");
+  EXPECT_EQ(CollectionPath({.api_version = "jobset.x-k8s.io/v1alpha2",
+                            .kind = "JobSet",
+                            .kubernetes_namespace = "n"}),
+            "/apis/jobset.x-k8s.io/v1alpha2/namespaces/n/jobsets");
+  absl::Status exists = StatusFromKubernetesReply(
+      409,
+      R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"jobsets.jobset.x-k8s.io \"d\" already exists","reason":"AlreadyExists","code":409})",
+      "creating JobSet n/d");
+  EXPECT_EQ(exists.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(exists.message(),
+            "creating JobSet n/d: HTTP 409 AlreadyExists: jobsets.jobset.x-k8s.io \"d\" already "
+            "exists");
+  EXPECT_EQ(StatusFromKubernetesReply(403, "forbidden", "x").code(),
+            absl::StatusCode::kPermissionDenied);
+}
+
+// A scripted API server: answers by method and path, records the rest.
+class FakeApiServer {
+ public:
+  explicit FakeApiServer(std::vector<json> workload_states) : states_(std::move(workload_states)) {
+    transport_->SetHandler([this](const RecordedRequest& r) { return Answer(r); });
+  }
+  std::shared_ptr<ScriptedTransport> transport() { return transport_; }
+
+ private:
+  absl::StatusOr<registry::HttpResponse> Answer(const RecordedRequest& r) {
+    const std::string base = "https://127.0.0.1:6443";
+    std::string path = r.url.substr(base.size());
+    if (r.method == "POST") {
+      json object = json::parse(r.body);
+      object["metadata"]["uid"] = "uid-" + object["kind"].get<std::string>();
+      return Response(201, object.dump());
+    }
+    if (r.method == "DELETE") {
+      deleted_ = true;
+      return Response(200, R"({"kind":"Status","status":"Success"})");
+    }
+    if (path.starts_with("/apis/jobset.x-k8s.io/v1alpha2/namespaces/training/jobsets/")) {
+      if (deleted_) {
+        return Response(404, R"({"kind":"Status","reason":"NotFound","message":"gone"})");
+      }
+      json state = states_[std::min(polls_++, states_.size() - 1)];
+      return Response(200, json{{"metadata", {{"name", "digits-1"}}}, {"status", state}}.dump());
+    }
+    if (path.starts_with("/api/v1/namespaces/training/pods?")) {
+      return Response(200, R"({"items":[
+          {"metadata":{"name":"digits-1-workerpool0-0-0-abcde"},"spec":{"containers":[{"name":"trainer"}]}}]})");
+    }
+    if (path.starts_with("/api/v1/namespaces/training/pods/digits-1-workerpool0-0-0-abcde/log")) {
+      return Response(200, "epoch 1 loss 0.5\nepoch 2 loss 0.2\n");
+    }
+    return Response(404, R"({"kind":"Status","reason":"NotFound","message":"no route"})");
+  }
+
+  std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
+  std::vector<json> states_;
+  size_t polls_ = 0;
+  bool deleted_ = false;
+};
+
+internal::K8sBackendConfig BackendConfig(std::shared_ptr<ScriptedTransport> transport,
+                                         sdk::internal::LineStream* log) {
+  RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
+  internal::K8sBackendConfig config{
+      .client = std::make_shared<K8sClient>(K8sClientOptions{
+          .server = "https://127.0.0.1:6443", .transport = transport, .token = "t0k3n"}),
+      .options = {},
+      .manifests = RenderJobManifests(request).value(),
+      .job = request.job,
+      .log = log,
+      .stream_pod_logs = true};
+  config.options.initial_poll_interval = absl::Milliseconds(1);
+  config.options.max_poll_interval = absl::Milliseconds(5);
+  return config;
+}
+
+TEST(K8sBackendTest, CreatesWorkloadThenOwnedObjectsPollsAndWritesPodLogs) {
+  FakeApiServer server(std::vector<json>{
+      json::parse(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})"),
+      json::parse(R"({"terminalState":"Completed",
+                            "conditions":[{"type":"Completed","status":"True"}]})")});
+  std::ostringstream out;
+  sdk::internal::LineStream log(&out);
+  internal::K8sBackend backend(BackendConfig(server.transport(), &log));
+  ASSERT_TRUE(backend.Start().ok());
+  backend.Wait();
+  absl::StatusOr<jobspec::CustomJob> done = backend.Result();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
+  EXPECT_EQ(done->name, "namespaces/training/jobsets/digits-1");
+
+  const std::vector<RecordedRequest>& requests = server.transport()->requests();
+  ASSERT_GE(requests.size(), 5u);
+  EXPECT_EQ(requests[0].url,
+            "https://127.0.0.1:6443/apis/jobset.x-k8s.io/v1alpha2/namespaces/training/jobsets");
+  EXPECT_EQ(requests[0].headers.Get("Authorization"), "Bearer t0k3n");
+  EXPECT_EQ(requests[1].url, "https://127.0.0.1:6443/api/v1/namespaces/training/secrets");
+  json owner = json::parse(requests[1].body)["metadata"]["ownerReferences"][0];
+  EXPECT_EQ(owner["uid"], "uid-JobSet");
+  EXPECT_EQ(owner["kind"], "JobSet");
+  EXPECT_EQ(requests[2].url, "https://127.0.0.1:6443/api/v1/namespaces/training/services");
+  EXPECT_THAT(requests[requests.size() - 2].url,
+              HasSubstr("/pods?labelSelector=trainpkg.dev%2Fjob%3Ddigits-1"));
+  EXPECT_THAT(requests.back().url, HasSubstr("/log?container=trainer"));
+  EXPECT_THAT(out.str(), HasSubstr("JobSet created. Resource name: "
+                                   "namespaces/training/jobsets/digits-1"));
+  EXPECT_THAT(out.str(), HasSubstr("JOB_STATE_RUNNING"));
+  EXPECT_THAT(out.str(), HasSubstr("[digits-1-workerpool0-0-0-abcde] epoch 2 loss 0.2\n"));
+  EXPECT_THAT(out.str(), HasSubstr("CustomJob run completed."));
+}
+
+TEST(K8sBackendTest, CancelDeletesTheWorkloadAndEndsCancelled) {
+  FakeApiServer server(std::vector<json>{json::object()});
+  internal::K8sBackend backend(BackendConfig(server.transport(), nullptr));
+  ASSERT_TRUE(backend.Start().ok());
+  backend.Cancel(/*immediately=*/false);
+  backend.Wait();
+  absl::StatusOr<jobspec::CustomJob> done = backend.Result();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
+  bool deleted = false;
+  for (const RecordedRequest& r : server.transport()->requests()) {
+    if (r.method == "DELETE") {
+      deleted = true;
+      EXPECT_THAT(r.url, HasSubstr("/jobsets/digits-1?propagationPolicy=Background"));
+    }
+  }
+  EXPECT_TRUE(deleted);
+}
+
+TEST(K8sBackendTest, CreateErrorIsTheServersAndNothingIsLeftBehind) {
+  auto transport = std::make_shared<ScriptedTransport>();
+  transport->Push(Response(
+      404,
+      R"({"kind":"Status","reason":"NotFound","message":"the server could not find the requested resource"})"));
+  internal::K8sBackend backend(BackendConfig(transport, nullptr));
+  absl::Status status = backend.Start();
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(status.message(), HasSubstr("creating JobSet training/digits-1: HTTP 404 NotFound"));
+  EXPECT_EQ(transport->requests().size(), 1u);
+}
+
+TEST_F(KubeconfigTest, CustomJobOnK8sRendersAtCreateAndRunsThroughTheBackend) {
+  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  FakeApiServer server(std::vector<json>{json::parse(R"({"terminalState":"Completed"})")});
+  CustomJobOptions options;
+  options.backend = JobBackendKind::kK8s;
+  options.k8s.kubeconfig = dir_ / "config";
+  options.k8s.transport = server.transport();
+  options.k8s.keychain = std::make_shared<registry::AnonymousKeychain>();
+  options.k8s.initial_poll_interval = absl::Milliseconds(1);
+  options.job_id = "digits-1";
+  options.environment = std::map<std::string, std::string>{};
+  absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->resource_name(), "namespaces/training/jobsets/digits-1");
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
+  EXPECT_EQ(server.transport()->requests()[0].headers.Get("Authorization"), "Bearer t0k3n");
+
+  options.job_id = "Not_A_Dns_Label";
+  EXPECT_THAT(CustomJob::Create(testing::FourPoolJob(), options).status().message(),
+              HasSubstr("DNS-1035"));
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk::k8s
