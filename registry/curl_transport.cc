@@ -235,10 +235,14 @@ class CurlTransport final : public HttpTransport {
       case CURLE_PEER_FAILED_VERIFICATION:
         return MakeTransportError(
             TransportFailure::kTlsVerify, absl::StatusCode::kFailedPrecondition,
-            fmt::format("{}: the TLS certificate of {} is not trusted ({}); put its CA "
-                        "certificate in {} or in the system CA store",
-                        what, authority, detail,
-                        (options_.certs_dir / authority / "ca.crt").string()));
+            !options_.ca_pem.empty()
+                ? fmt::format("{}: the TLS certificate of {} is not signed by the configured "
+                              "certificate authority ({})",
+                              what, authority, detail)
+                : fmt::format("{}: the TLS certificate of {} is not trusted ({}); put its CA "
+                              "certificate in {} or in the system CA store",
+                              what, authority, detail,
+                              (options_.certs_dir / authority / "ca.crt").string()));
       case CURLE_SSL_CONNECT_ERROR:
         return MakeTransportError(TransportFailure::kTlsHandshake,
                                   absl::StatusCode::kFailedPrecondition,

@@ -26,6 +26,10 @@ void AddK8sFlags(CLI::App& command, K8sFlags& flags) {
   command.add_option("--kubeconfig", flags.kubeconfig,
                      "k8s: kubeconfig file (default $KUBECONFIG, else ~/.kube/config)");
   command.add_option("--context", flags.context, "k8s: kubeconfig context (default: current)");
+  AddK8sObjectFlags(command, flags);
+}
+
+void AddK8sObjectFlags(CLI::App& command, K8sFlags& flags) {
   command.add_option("--namespace", flags.kubernetes_namespace,
                      "k8s: namespace (default: the context's, else default)");
   command
@@ -64,7 +68,8 @@ absl::Status RejectForeignFlags(const BackendFlags& flags) {
       {"--k8s-kind", flags.k8s.kind != "jobset"},
       {"--no-node-selectors", flags.k8s.no_node_selectors}};
   for (const auto& [backend, list] :
-       {std::pair{"vertex", std::span(vertex)}, std::pair{"k8s", std::span(k8s)}}) {
+       {std::pair{"vertex", std::span<const std::pair<const char*, bool>>(vertex)},
+        std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)}}) {
     if (flags.backend == backend) continue;
     for (const auto& [name, given] : list) {
       if (given) {

@@ -30,8 +30,11 @@ struct BackendFlags {
   K8sFlags k8s;
 };
 
-// Declares the Kubernetes flags on `command` (`trainpkg run`, `trainpkg k8s render`).
+// Declares the Kubernetes flags on `command` (`trainpkg run`).
 void AddK8sFlags(CLI::App& command, K8sFlags& flags);
+// Only those shaping the objects: --namespace, --k8s-kind, --no-node-selectors
+// (`trainpkg k8s render`, which reaches no cluster).
+void AddK8sObjectFlags(CLI::App& command, K8sFlags& flags);
 
 // options.k8s from the flags (kind parsed; kubeconfig, context, namespace as given).
 absl::Status ApplyK8sFlags(const K8sFlags& flags, sdk::k8s::K8sBackendOptions& options);

@@ -21,15 +21,7 @@ CLI::App* AddK8sCommand(CLI::App& app, K8sRenderFlags& flags) {
       "registries; it then holds them), a headless Service (jobset), and the JobSet, TFJob or "
       "PyTorchJob. `kubectl apply -f` takes the output.");
   AddJobSpecFlags(*render, flags.job);
-  render->add_option("--namespace", flags.k8s.kubernetes_namespace,
-                     "Namespace of the objects (default: default)");
-  render
-      ->add_option("--k8s-kind", flags.k8s.kind,
-                   "The workload: jobset, or tfjob / pytorchjob (Kubeflow training operator)")
-      ->check(CLI::IsMember({"jobset", "tfjob", "pytorchjob"}))
-      ->capture_default_str();
-  render->add_flag("--no-node-selectors", flags.k8s.no_node_selectors,
-                   "Leave out the GKE node selectors derived from machineSpec");
+  AddK8sObjectFlags(*render, flags.k8s);
   render->add_flag("--no-pull-secret", flags.no_pull_secret,
                    "Leave out the image pull secret (and the credentials it would hold)");
   return render;

@@ -1,6 +1,7 @@
 #include "sdk/k8s/image_pull_secret.h"
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "registry/auth/docker_config.h"
@@ -13,7 +14,8 @@ absl::StatusOr<RegistryCredentials> CollectRegistryCredentials(const jobspec::Cu
   RegistryCredentials credentials;
   for (size_t i = 0; i < spec.worker_pool_specs.size(); ++i) {
     const auto& container = spec.worker_pool_specs[i].container_spec;
-    if (!container.has_value()) continue;
+    // A local: executable has no registry; RenderJobManifests refuses it.
+    if (!container.has_value() || absl::StartsWith(container->image_uri, "local:")) continue;
     absl::StatusOr<registry::Reference> ref = registry::ParseReference(container->image_uri);
     if (!ref.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(

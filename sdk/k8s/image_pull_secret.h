@@ -20,9 +20,9 @@ namespace trainpkg::sdk::k8s {
 using RegistryCredentials = std::map<std::string, registry::Credential>;
 
 // The credentials of every registry an image of `spec` (containerSpec.imageUri)
-// is on; registries without one are left out. Errors: InvalidArgument naming
-// workerPoolSpecs[i].containerSpec.imageUri when it is not a reference, the
-// keychain's errors.
+// is on; registries without one, and local: executables, are left out. Errors: InvalidArgument
+// naming workerPoolSpecs[i].containerSpec.imageUri when it is not a reference, the keychain's
+// errors.
 absl::StatusOr<RegistryCredentials> CollectRegistryCredentials(const jobspec::CustomJobSpec& spec,
                                                                registry::Keychain& keychain);
 

@@ -1,12 +1,12 @@
 #include "sdk/k8s/k8s_client.h"
 
 #include <map>
-#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "sdk/internal/json_request.h"
 #include "sdk/internal/percent_encoding.h"
 #include "sdk/k8s/internal/json_text.h"
 #include "sdk/vertex/rpc_error.h"
@@ -68,27 +68,15 @@ absl::StatusOr<std::string> K8sClient::Call(std::string_view method, std::string
                                             bool idempotent, std::string_view what) {
   std::string url = fmt::format("{}{}", options_.server, path);
   if (!query.empty()) url += fmt::format("?{}", query);
-  registry::HttpRequest request = registry::MakeRequest(std::string(method), url, idempotent);
-  if (!options_.token.empty()) {
-    request.headers.Set("Authorization", absl::StrCat("Bearer ", options_.token));
+  TP_ASSIGN_OR_RETURN(
+      registry::HttpResponse response,
+      sdk::internal::SendJsonRequest(*options_.transport, method, url,
+                                     options_.token.empty() ? "" : "Bearer " + options_.token, body,
+                                     idempotent, what));
+  if (response.status < 200 || response.status >= 300) {
+    return StatusFromKubernetesReply(response.status, response.body, what);
   }
-  request.headers.Set("Accept", "application/json");
-  std::optional<registry::StringBodySource> source;
-  if (body != nullptr) {
-    source.emplace(body->dump());
-    request.headers.Set("Content-Type", "application/json");
-    request.body = &*source;
-  }
-  absl::StatusOr<registry::HttpResponse> response = options_.transport->Send(request);
-  if (!response.ok()) {
-    return absl::Status(
-        response.status().code(),
-        fmt::format("{}: {} {}: {}", what, method, url, std::string(response.status().message())));
-  }
-  if (response->status < 200 || response->status >= 300) {
-    return StatusFromKubernetesReply(response->status, response->body, what);
-  }
-  return std::move(response->body);
+  return std::move(response.body);
 }
 
 absl::StatusOr<json> K8sClient::CallJson(std::string_view method, std::string_view path,

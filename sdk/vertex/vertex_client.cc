@@ -4,6 +4,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
+#include "sdk/internal/json_request.h"
 #include "sdk/internal/percent_encoding.h"
 #include "sdk/vertex/rpc_error.h"
 
@@ -57,26 +58,15 @@ absl::StatusOr<nlohmann::json> VertexClient::Call(std::string_view method, std::
   }
   std::string url = fmt::format("{}/v1/{}", options_.endpoint, path);
   if (!query.empty()) url += fmt::format("?{}", query);
-  registry::HttpRequest request = registry::MakeRequest(std::string(method), url, idempotent);
-  request.headers.Set("Authorization", auth::AuthorizationHeaderValue(*token));
-  request.headers.Set("Accept", "application/json");
-  std::optional<registry::StringBodySource> source;
-  if (body != nullptr) {
-    source.emplace(body->dump());
-    request.headers.Set("Content-Type", "application/json");
-    request.body = &*source;
+  TP_ASSIGN_OR_RETURN(registry::HttpResponse response,
+                      sdk::internal::SendJsonRequest(*options_.transport, method, url,
+                                                     auth::AuthorizationHeaderValue(*token), body,
+                                                     idempotent, what));
+  if (response.status < 200 || response.status >= 300) {
+    return StatusFromErrorReply(response.status, response.body, what);
   }
-  absl::StatusOr<registry::HttpResponse> response = options_.transport->Send(request);
-  if (!response.ok()) {
-    return absl::Status(
-        response.status().code(),
-        fmt::format("{}: {} {}: {}", what, method, url, std::string(response.status().message())));
-  }
-  if (response->status < 200 || response->status >= 300) {
-    return StatusFromErrorReply(response->status, response->body, what);
-  }
-  if (response->body.empty()) return nlohmann::json::object();
-  nlohmann::json json = nlohmann::json::parse(response->body, nullptr, false);
+  if (response.body.empty()) return nlohmann::json::object();
+  nlohmann::json json = nlohmann::json::parse(response.body, nullptr, false);
   if (json.is_discarded() || !json.is_object()) {
     return absl::InvalidArgumentError(
         fmt::format("{}: the reply from {} is not a JSON object", what, url));

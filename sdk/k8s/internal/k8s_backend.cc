@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "jobspec/job_state.h"
+#include "sdk/internal/state_lines.h"
 #include "sdk/k8s/internal/json_text.h"
 #include "sdk/k8s/workload_state.h"
 
@@ -111,16 +112,7 @@ void K8sBackend::SetState(jobspec::JobState state, std::optional<jobspec::RpcSta
     job_.error = error;
     name = job_.name;
   }
-  sdk::internal::LineStream* log = config_.log;
-  if (log == nullptr) return;
-  log->WriteLine("", absl::StrCat("CustomJob ", name, " current state:\n",
-                                  std::string(jobspec::JobStateName(state))));
-  if (state == jobspec::JobState::kSucceeded) {
-    log->WriteLine("", absl::StrCat("CustomJob run completed. Resource name: ", name));
-  } else if (jobspec::IsTerminal(state) && error.has_value()) {
-    log->WriteLine("", absl::StrCat("Job failed with:\ncode: ", error->code, "\nmessage: \"",
-                                    error->message, "\""));
-  }
+  sdk::internal::WriteStateLines(config_.log, name, state, error);
 }
 
 void K8sBackend::WritePodLogs() {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
+#include "sdk/internal/state_lines.h"
 
 namespace trainpkg::sdk::vertex::internal {
 
@@ -95,15 +96,8 @@ void VertexBackend::SetJob(jobspec::CustomJob job) {
     previous = job_.state;
     job_ = job;
   }
-  if (log_ == nullptr || job.state == previous) return;
-  log_->WriteLine("", fmt::format("CustomJob {} current state:\n{}", job.name,
-                                  jobspec::JobStateName(job.state)));
-  if (job.state == jobspec::JobState::kSucceeded) {
-    log_->WriteLine("", fmt::format("CustomJob run completed. Resource name: {}", job.name));
-  } else if (jobspec::IsTerminal(job.state) && job.error.has_value()) {
-    log_->WriteLine("", fmt::format("Job failed with:\ncode: {}\nmessage: \"{}\"", job.error->code,
-                                    job.error->message));
-  }
+  if (job.state == previous) return;
+  sdk::internal::WriteStateLines(log_, job.name, job.state, job.error);
 }
 
 void VertexBackend::Poll() {

@@ -27,6 +27,11 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
+const ObjectRef kJobSet{.api_version = "jobset.x-k8s.io/v1alpha2",
+                        .kind = "JobSet",
+                        .kubernetes_namespace = "training",
+                        .name = "digits-1"};
+
 json Exchanges(const char* name) {
   absl::StatusOr<std::string> text =
       base::ReadFile(std::filesystem::path(K8S_TESTDATA_DIR) / "api_exchanges.json");
@@ -108,10 +113,7 @@ TEST_F(K8sExchangeTest, BearerTokenAndCaFileGetDeleteAndServerErrors) {
   absl::StatusOr<ClusterAccess> access = LoadKubeconfig(kubeconfig, "");
   ASSERT_TRUE(access.ok()) << access.status();
   std::shared_ptr<K8sClient> client = MakeK8sClient(*access, nullptr);
-  ObjectRef ref{.api_version = "jobset.x-k8s.io/v1alpha2",
-                .kind = "JobSet",
-                .kubernetes_namespace = "training",
-                .name = "digits-1"};
+  const ObjectRef& ref = kJobSet;
   absl::StatusOr<json> got = client->Get(ref);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ((*got)["metadata"]["name"], "digits-1");
@@ -139,12 +141,7 @@ TEST_F(K8sExchangeTest, ServerCertificateNotSignedByTheKubeconfigCaIsRefused) {
       absl::StrCat("certificate-authority: ", server_.client_crt().string()), "{token: t0k3n}");
   std::shared_ptr<K8sClient> client =
       MakeK8sClient(LoadKubeconfig(kubeconfig, "").value(), nullptr);
-  absl::Status status = client
-                            ->Get({.api_version = "jobset.x-k8s.io/v1alpha2",
-                                   .kind = "JobSet",
-                                   .kubernetes_namespace = "training",
-                                   .name = "digits-1"})
-                            .status();
+  absl::Status status = client->Get(kJobSet).status();
   EXPECT_FALSE(status.ok());
   EXPECT_EQ(registry::TransportFailureOf(status), registry::TransportFailure::kTlsVerify) << status;
   EXPECT_EQ(server_.answered(), 0u);
@@ -156,12 +153,7 @@ TEST_F(K8sExchangeTest, ServerRequiringAClientCertificateRefusesATokenOnlyUser) 
       absl::StrCat("certificate-authority-data: ", Data(server_.ca_crt())), "{token: t0k3n}");
   std::shared_ptr<K8sClient> client =
       MakeK8sClient(LoadKubeconfig(kubeconfig, "").value(), nullptr);
-  absl::Status status = client
-                            ->Get({.api_version = "jobset.x-k8s.io/v1alpha2",
-                                   .kind = "JobSet",
-                                   .kubernetes_namespace = "training",
-                                   .name = "digits-1"})
-                            .status();
+  absl::Status status = client->Get(kJobSet).status();
   EXPECT_FALSE(status.ok()) << "the server answered without a client certificate";
   EXPECT_EQ(server_.answered(), 0u);
 }
@@ -202,11 +194,18 @@ TEST_F(K8sExchangeTest, CliRunsAJobSetAndRendersWithoutACluster) {
   EXPECT_EQ(list["items"][0]["metadata"]["namespace"], "ml");
   EXPECT_EQ(list["items"][0]["spec"]["tfReplicaSpecs"]["Worker"]["replicas"], 2);
 
-  absl::StatusOr<std::string> local =
-      registry::testing::RunTool({"env", TRAINPKG_PATH, "k8s", "render",
-                                  "--worker-pool-spec=container-image-uri=local:/bin/true"});
+  absl::StatusOr<std::string> local = registry::testing::RunTool(
+      {"env", TRAINPKG_PATH, "k8s", "render",
+       "--worker-pool-spec=machine-type=n1-standard-4,container-image-uri=local:/bin/true"});
   EXPECT_FALSE(local.ok());
   EXPECT_THAT(local.status().message(), HasSubstr("a cluster cannot run"));
+
+  absl::StatusOr<std::string> misplaced = registry::testing::RunTool(
+      {"env", TRAINPKG_PATH, "run", "--namespace", "ml",
+       "--worker-pool-spec=machine-type=n1-standard-4,container-image-uri=local:/bin/true"});
+  EXPECT_FALSE(misplaced.ok());
+  EXPECT_THAT(misplaced.status().message(),
+              HasSubstr("--namespace: only applies with --backend k8s"));
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "tests/sdk/k8s/recorded_api_server.h"
 
+#include <openssl/ssl.h>
+
 #include <mutex>
 #include <thread>
 
@@ -67,13 +69,15 @@ struct RecordedApiServer::Impl {
     if (req.path != want.value("path", "")) {
       return absl::StrCat("path ", req.path, ", want ", want.value("path", ""));
     }
-    for (const auto& [name, value] : want.value("query", json::object()).items()) {
+    const json query = want.value("query", json::object());
+    for (const auto& [name, value] : query.items()) {
       if (req.get_param_value(name.c_str()) != value.get<std::string>()) {
         return absl::StrCat("query ", name, "=", req.get_param_value(name.c_str()), ", want ",
                             value.get<std::string>());
       }
     }
-    for (const auto& [name, value] : want.value("headers", json::object()).items()) {
+    const json headers = want.value("headers", json::object());
+    for (const auto& [name, value] : headers.items()) {
       if (req.get_header_value(name.c_str()) != value.get<std::string>()) {
         return absl::StrCat("header ", name, ": \"", req.get_header_value(name.c_str()),
                             "\", want \"", value.get<std::string>(), "\"");
@@ -134,6 +138,11 @@ absl::Status RecordedApiServer::Start(const RecordedApiServerOptions& options) {
       (dir / "server.crt").c_str(), (dir / "server.key").c_str(),
       options.require_client_certificate ? ca.c_str() : nullptr);
   if (!impl_->server->is_valid()) return absl::InternalError("the HTTPS server did not set up TLS");
+  // Without a session id context OpenSSL refuses to resume a session when it
+  // verifies client certificates, and a client reconnecting fails its handshake.
+  static constexpr unsigned char kSessionContext[] = "trainpkg-test-apiserver";
+  SSL_CTX_set_session_id_context(impl_->server->ssl_context(), kSessionContext,
+                                 sizeof(kSessionContext) - 1);
   auto handler = [this](const httplib::Request& req, httplib::Response& res) {
     impl_->Handle(req, res);
   };
