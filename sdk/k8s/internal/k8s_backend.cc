@@ -23,14 +23,7 @@ K8sBackend::K8sBackend(K8sBackendConfig config) : config_(std::move(config)), jo
                            absl::AsciiStrToLower(ref.kind), "s/", ref.name);
 }
 
-K8sBackend::~K8sBackend() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-  if (poller_.joinable()) poller_.join();
-}
+K8sBackend::~K8sBackend() { loop_.Stop(); }
 
 ObjectRef K8sBackend::WorkloadRef() const {
   const json& w = config_.manifests.workload;
@@ -66,19 +59,19 @@ absl::Status K8sBackend::Start() {
                                     ref.kubernetes_namespace, " ", ref.name, " -w"));
   }
   SetState(jobspec::JobState::kQueued, std::nullopt);
-  poller_ = std::thread(&K8sBackend::Poll, this);
+  loop_.Start({.initial = config_.options.initial_poll_interval,
+               .max = config_.options.max_poll_interval,
+               .multiplier = config_.options.poll_multiplier},
+              [this] { return PollOnce(); });
   return absl::OkStatus();
 }
 
-void K8sBackend::Wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return done_; });
-}
+void K8sBackend::Wait() { loop_.Wait(); }
 
 void K8sBackend::Cancel(bool /*immediately: deletion has the pods' own grace period*/) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (done_ || cancel_requested_ || !poller_.joinable()) return;
+    if (loop_.done() || cancel_requested_ || !loop_.started()) return;
     cancel_requested_ = true;
   }
   SetState(jobspec::JobState::kCancelling, std::nullopt);
@@ -87,9 +80,7 @@ void K8sBackend::Cancel(bool /*immediately: deletion has the pods' own grace per
     config_.log->WriteLine("",
                            absl::StrCat("Cancelling ", job().name, " failed: ", status.ToString()));
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  wake_ = true;
-  cv_.notify_all();
+  loop_.Wake();
 }
 
 jobspec::CustomJob K8sBackend::job() const {
@@ -146,45 +137,28 @@ void K8sBackend::WritePodLogs() {
   }
 }
 
-void K8sBackend::Poll() {
-  absl::Duration interval = config_.options.initial_poll_interval;
-  const ObjectRef ref = WorkloadRef();
-  while (true) {
-    bool cancelling = false;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, absl::ToChronoNanoseconds(interval), [this] { return stop_ || wake_; });
-      wake_ = false;
-      if (stop_) break;
-      cancelling = cancel_requested_;
-    }
-    absl::StatusOr<json> got = config_.client->Get(ref);
-    const bool gone = !got.ok() && got.status().code() == absl::StatusCode::kNotFound;
-    if (cancelling && (gone || (got.ok() && (*got)["metadata"].contains("deletionTimestamp")))) {
-      SetState(jobspec::JobState::kCancelled,
-               jobspec::RpcStatus{.code = 1, .message = "CANCELLED"});
-      break;
-    }
-    if (!got.ok()) {
-      std::lock_guard<std::mutex> lock(mu_);
-      poll_error_ = got.status();
-      break;
-    }
-    if (!cancelling) {
-      WorkloadState state = ReadWorkloadState(config_.options.kind, *got);
-      if (jobspec::IsTerminal(state.state)) {
-        WritePodLogs();
-        SetState(state.state, state.error);
-        break;
-      }
-      SetState(state.state, state.error);
-    }
-    interval =
-        std::min(config_.options.max_poll_interval, interval * config_.options.poll_multiplier);
+bool K8sBackend::PollOnce() {
+  bool cancelling = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancelling = cancel_requested_;
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  done_ = true;
-  cv_.notify_all();
+  absl::StatusOr<json> got = config_.client->Get(WorkloadRef());
+  const bool gone = !got.ok() && got.status().code() == absl::StatusCode::kNotFound;
+  if (cancelling && (gone || (got.ok() && (*got)["metadata"].contains("deletionTimestamp")))) {
+    SetState(jobspec::JobState::kCancelled, jobspec::RpcStatus{.code = 1, .message = "CANCELLED"});
+    return true;
+  }
+  if (!got.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    poll_error_ = got.status();
+    return true;
+  }
+  if (cancelling) return false;
+  WorkloadState state = ReadWorkloadState(config_.options.kind, *got);
+  if (jobspec::IsTerminal(state.state)) WritePodLogs();
+  SetState(state.state, state.error);
+  return jobspec::IsTerminal(state.state);
 }
 
 }  // namespace trainpkg::sdk::k8s::internal

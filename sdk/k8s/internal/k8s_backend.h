@@ -9,16 +9,16 @@
 #ifndef TRAINPKG_SDK_K8S_INTERNAL_K8S_BACKEND_H_
 #define TRAINPKG_SDK_K8S_INTERNAL_K8S_BACKEND_H_
 
-#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
 #include "jobspec/custom_job.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/line_stream.h"
+#include "sdk/internal/poll_loop.h"
 #include "sdk/k8s/job_manifests.h"
 #include "sdk/k8s/k8s_backend_options.h"
 #include "sdk/k8s/k8s_client.h"
@@ -51,21 +51,18 @@ class K8sBackend final : public sdk::internal::JobBackend {
   absl::StatusOr<jobspec::CustomJob> Result() const;
 
  private:
-  void Poll();
+  // One GET; true when polling is over (terminal, cancelled or an error).
+  bool PollOnce();
   void SetState(jobspec::JobState state, std::optional<jobspec::RpcStatus> error);
   void WritePodLogs();
   ObjectRef WorkloadRef() const;
 
   const K8sBackendConfig config_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
   jobspec::CustomJob job_;         // guarded by mu_
   absl::Status poll_error_;        // guarded by mu_
   bool cancel_requested_ = false;  // guarded by mu_
-  bool wake_ = false;              // guarded by mu_
-  bool stop_ = false;              // guarded by mu_
-  bool done_ = false;              // guarded by mu_
-  std::thread poller_;
+  sdk::internal::PollLoop loop_;   // last: stopped before the rest goes
 };
 
 }  // namespace trainpkg::sdk::k8s::internal

@@ -1,7 +1,6 @@
 #include "sdk/vertex/internal/vertex_backend.h"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "absl/strings/str_split.h"
@@ -27,14 +26,7 @@ VertexBackend::VertexBackend(std::shared_ptr<VertexClient> client,
                              sdk::internal::LineStream* log)
     : client_(std::move(client)), options_(options), log_(log), job_(std::move(job)) {}
 
-VertexBackend::~VertexBackend() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-  if (poller_.joinable()) poller_.join();
-}
+VertexBackend::~VertexBackend() { loop_.Stop(); }
 
 absl::Status VertexBackend::Start() {
   std::string parent = LocationName(options_.project, options_.location);
@@ -52,20 +44,20 @@ absl::Status VertexBackend::Start() {
     }
   }
   SetJob(*std::move(created));
-  poller_ = std::thread(&VertexBackend::Poll, this);
+  loop_.Start({.initial = options_.initial_poll_interval,
+               .max = options_.max_poll_interval,
+               .multiplier = options_.poll_multiplier},
+              [this] { return PollOnce(); });
   return absl::OkStatus();
 }
 
-void VertexBackend::Wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return done_; });
-}
+void VertexBackend::Wait() { loop_.Wait(); }
 
 void VertexBackend::Cancel(bool /*immediately: the service has no forced cancel*/) {
   std::string name;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (done_ || cancel_requested_ || job_.name.empty()) return;
+    if (loop_.done() || cancel_requested_ || job_.name.empty()) return;
     cancel_requested_ = true;
     name = job_.name;
   }
@@ -73,9 +65,7 @@ void VertexBackend::Cancel(bool /*immediately: the service has no forced cancel*
   if (!status.ok() && log_ != nullptr) {
     log_->WriteLine("", fmt::format("Cancelling {} failed: {}", name, status.ToString()));
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  wake_ = true;
-  cv_.notify_all();
+  loop_.Wake();
 }
 
 jobspec::CustomJob VertexBackend::job() const {
@@ -100,30 +90,16 @@ void VertexBackend::SetJob(jobspec::CustomJob job) {
   sdk::internal::WriteStateLines(log_, job.name, job.state, job.error);
 }
 
-void VertexBackend::Poll() {
-  absl::Duration interval = options_.initial_poll_interval;
-  std::string name = job().name;
-  while (true) {
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, absl::ToChronoNanoseconds(interval), [this] { return stop_ || wake_; });
-      wake_ = false;
-      if (stop_) break;
-    }
-    absl::StatusOr<jobspec::CustomJob> got = client_->GetCustomJob(name);
-    if (!got.ok()) {
-      std::lock_guard<std::mutex> lock(mu_);
-      poll_error_ = got.status();
-      break;
-    }
-    bool terminal = jobspec::IsTerminal(got->state);
-    SetJob(*std::move(got));
-    if (terminal) break;
-    interval = std::min(options_.max_poll_interval, interval * options_.poll_multiplier);
+bool VertexBackend::PollOnce() {
+  absl::StatusOr<jobspec::CustomJob> got = client_->GetCustomJob(job().name);
+  if (!got.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    poll_error_ = got.status();
+    return true;
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  done_ = true;
-  cv_.notify_all();
+  const bool terminal = jobspec::IsTerminal(got->state);
+  SetJob(*std::move(got));
+  return terminal;
 }
 
 }  // namespace trainpkg::sdk::vertex::internal

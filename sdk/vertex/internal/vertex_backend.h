@@ -5,16 +5,15 @@
 #ifndef TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_
 #define TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_
 
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
 #include "jobspec/custom_job.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/line_stream.h"
+#include "sdk/internal/poll_loop.h"
 #include "sdk/vertex/vertex_backend_options.h"
 #include "sdk/vertex/vertex_client.h"
 
@@ -43,21 +42,18 @@ class VertexBackend final : public sdk::internal::JobBackend {
   absl::StatusOr<jobspec::CustomJob> Result() const;
 
  private:
-  void Poll();
+  // One GET; true when polling is over (terminal job or error).
+  bool PollOnce();
   void SetJob(jobspec::CustomJob job);
 
   const std::shared_ptr<VertexClient> client_;
   const VertexBackendOptions options_;
   sdk::internal::LineStream* const log_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
   jobspec::CustomJob job_;         // guarded by mu_
   absl::Status poll_error_;        // guarded by mu_
   bool cancel_requested_ = false;  // guarded by mu_
-  bool wake_ = false;              // guarded by mu_
-  bool stop_ = false;              // guarded by mu_
-  bool done_ = false;              // guarded by mu_
-  std::thread poller_;
+  sdk::internal::PollLoop loop_;   // last: stopped before the rest goes
 };
 
 }  // namespace trainpkg::sdk::vertex::internal
