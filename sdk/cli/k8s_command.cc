@@ -19,7 +19,8 @@ CLI::App* AddK8sCommand(CLI::App& app, K8sRenderFlags& flags) {
   render->footer(
       "Objects: an image pull secret (when docker's config.json has credentials for the images' "
       "registries; it then holds them), a headless Service (jobset), and the JobSet, TFJob or "
-      "PyTorchJob. `kubectl apply -f` takes the output.");
+      "PyTorchJob. No kubeconfig is read: the namespace is --namespace, else default. "
+      "`kubectl apply -f` takes the output.");
   AddJobSpecFlags(*render, flags.job);
   AddK8sObjectFlags(*render, flags.k8s);
   render->add_flag("--no-pull-secret", flags.no_pull_secret,

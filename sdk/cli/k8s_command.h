@@ -13,7 +13,8 @@ namespace trainpkg::cli {
 
 struct K8sRenderFlags {
   RunFlags job;  // the job flags of `trainpkg run`
-  K8sFlags k8s;  // --namespace, --k8s-kind, --no-node-selectors (--kubeconfig/--context unused)
+  K8sFlags k8s;  // --namespace (no kubeconfig is read: default "default"), --k8s-kind,
+                 // --no-node-selectors
   bool no_pull_secret = false;
 };
 
