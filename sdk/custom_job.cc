@@ -19,6 +19,8 @@
 #include "sdk/job_store.h"
 #include "sdk/k8s/internal/k8s_backend.h"
 #include "sdk/k8s/k8s_submission.h"
+#include "sdk/slurm/internal/slurm_backend.h"
+#include "sdk/slurm/internal/slurm_job_check.h"
 #include "sdk/vertex/internal/vertex_backend.h"
 #include "sdk/vertex/vertex_client_factory.h"
 
@@ -55,8 +57,11 @@ class CustomJob::Impl {
         name_(id_.empty() ? std::string()
                           : internal::JobResourceName(options_.project_id, options_.location, id_)),
         store_(options_.home),
-        job_dir_(id_.empty() || options_.backend != JobBackendKind::kLocal ? std::filesystem::path()
-                                                                           : store_.JobDir(id_)),
+        // Local and Slurm jobs live in the job store; Vertex and Kubernetes ones do not.
+        job_dir_(id_.empty() || options_.backend == JobBackendKind::kVertex ||
+                         options_.backend == JobBackendKind::kK8s
+                     ? std::filesystem::path()
+                     : store_.JobDir(id_)),
         log_(options_.log_stream),
         job_(std::move(job)) {
     job_.name = name_;
@@ -104,7 +109,14 @@ class CustomJob::Impl {
         .store = store_,
         .live = options_.stream_replica_output ? &log_ : nullptr,
     };
-    auto backend = std::make_unique<internal::LocalProcessBackend>(std::move(config), recorder);
+    std::unique_ptr<internal::JobBackend> backend;
+    if (options_.backend == JobBackendKind::kSlurm) {
+      backend = std::make_unique<slurm::internal::SlurmBackend>(
+          slurm::internal::SlurmBackendConfig{.job = std::move(config), .options = options_.slurm},
+          recorder);
+    } else {
+      backend = std::make_unique<internal::LocalProcessBackend>(std::move(config), recorder);
+    }
     TP_RETURN_IF_ERROR(backend->Start());
     recorder_ = std::move(recorder);
     backend_ = std::move(backend);
@@ -218,7 +230,11 @@ absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOpt
   }
   if (options.backend == JobBackendKind::kK8s)
     return CreateOnK8s(std::move(job), std::move(options));
-  TP_RETURN_IF_ERROR(internal::PlanReplicas(job.job_spec).status());
+  TP_ASSIGN_OR_RETURN(std::vector<internal::ReplicaPlan> plans,
+                      internal::PlanReplicas(job.job_spec));
+  if (options.backend == JobBackendKind::kSlurm) {
+    TP_RETURN_IF_ERROR(slurm::internal::CheckSlurmJob(job.job_spec, plans, options.slurm));
+  }
   std::map<std::string, std::string> environment =
       options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment();
   if (options.home.empty()) {

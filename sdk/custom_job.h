@@ -65,6 +65,20 @@
 // polls the workload, writes the state lines and, once it is terminal, every
 // pod's log; Cancel() and Kill() delete the workload. Nothing is recorded in
 // the local job store. Destroying the last copy stops polling; the job goes on.
+//
+// With `backend = JobBackendKind::kSlurm` the same job runs on a Slurm
+// cluster (sdk/slurm/slurm_backend_options.h, docs/adr/2026-11-24-slurm-backend.md):
+// Submit() records it in the job store like a local job, then sbatch
+// submits one heterogeneous job with a component per worker pool (a plain
+// job for one pool; machineSpec mapped to --cpus-per-task, --mem-per-cpu,
+// --gpus-per-task), whose batch script starts one srun step per pool. Each
+// replica is a Slurm task running the pool's "local:" executable (on a
+// filesystem every node shares) with the environment Vertex injects; its
+// output lands in the job store's logs/. States follow scontrol: PENDING
+// while Slurm queues the job, RUNNING once it runs, SUCCEEDED, FAILED
+// (naming the replica that failed first, as above) or CANCELLED. Cancel()
+// and Kill() run scancel; so does a cancel request through the job store.
+// The job store home must be on the shared filesystem.
 #ifndef TRAINPKG_SDK_CUSTOM_JOB_H_
 #define TRAINPKG_SDK_CUSTOM_JOB_H_
 
@@ -82,20 +96,22 @@
 #include "jobspec/custom_job.h"
 #include "sdk/k8s/k8s_backend_options.h"
 #include "sdk/process_launcher.h"
+#include "sdk/slurm/slurm_backend_options.h"
 #include "sdk/vertex/vertex_backend_options.h"
 
 namespace trainpkg::sdk {
 
-enum class JobBackendKind { kLocal, kVertex, kK8s };
+enum class JobBackendKind { kLocal, kVertex, kK8s, kSlurm };
 
 struct LocalBinaryJobOptions;  // sdk/local_binary_job_options.h
 
 struct CustomJobOptions {
-  // Where the job runs: kLocal (this machine), kVertex (`vertex` below) or
-  // kK8s (a Kubernetes cluster, `k8s` below).
+  // Where the job runs: kLocal (this machine), kVertex (`vertex` below),
+  // kK8s (a Kubernetes cluster, `k8s` below) or kSlurm (`slurm` below).
   JobBackendKind backend = JobBackendKind::kLocal;
   vertex::VertexBackendOptions vertex;
   k8s::K8sBackendOptions k8s;
+  slurm::SlurmBackendOptions slurm;
   // Job store home; "" means $TRAINPKG_HOME, else $HOME/.trainpkg (read
   // from `environment`).
   std::filesystem::path home;
@@ -132,6 +148,9 @@ class CustomJob {
   // the credential file errors of ADC (sdk/auth/google_default_credentials.h).
   // kK8s: ValidateCustomJob, then the errors of k8s::PrepareK8sSubmission
   // (kubeconfig, registry credentials, what a cluster cannot run).
+  // kSlurm: as local, plus InvalidArgument for a machine type without a
+  // Slurm mapping, Unimplemented for container images, NotFound when the
+  // task launcher (options.slurm.task_program) is missing.
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Like the Python SDK's CustomJob.from_local_script: builds an image from

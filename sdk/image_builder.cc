@@ -63,8 +63,9 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     TP_ASSIGN_OR_RETURN(image, packager::bundle::BuildBundle(request, store.layout()));
   } else {
     pb::RegistryClientBaseSource registry_source(client.get());
-    pb::BuilderOptions builder_options{store.layout(), store_dir.parent_path() / "build-cache",
-                                       &registry_source, options.progress};
+    pb::BuilderOptions builder_options{
+        store.layout(),   store_dir.parent_path() / "build-cache", &registry_source,
+        options.progress, store_dir.parent_path() / "rootfs",      options.run_output};
     pb::BuildRequest request;
     request.context_dir = options.context_dir;
     request.dockerfile = options.dockerfile;

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -67,6 +68,7 @@ struct ImageBuildOptions {
   // --compression: gzip (default) or zstd (application/vnd.oci.image.layer.v1.tar+zstd).
   packager::LayerCompression compression = packager::LayerCompression::kGzip;
   std::function<void(const packager::builder::BuildStep&)> progress;
+  std::function<void(std::string_view)> run_output;    // RUN's stdout + stderr; may be empty
   const base::Environment* environment = nullptr;      // null: the process's
   std::shared_ptr<registry::RegistryClient> registry;  // null: anonymous client
 };

@@ -13,6 +13,7 @@
 #include "jobspec/job_state.h"
 #include "sdk/internal/proc_stat.h"
 #include "sdk/internal/runc_container_launcher.h"
+#include "sdk/slurm/internal/recorded_job_cancel.h"
 
 namespace trainpkg::sdk {
 namespace {
@@ -66,6 +67,8 @@ bool KillLeftovers(const JobStore& store, std::string_view id, const LocalJobDet
 // replicas were running, else FAILED.
 absl::Status Repair(const JobStore& store, JobInfo& info, bool cancelling) {
   bool was_running = KillLeftovers(store, info.id, info.local);
+  // A Slurm job runs on without its supervisor: scancel it too.
+  if (slurm::internal::CancelRecordedSlurmJob(info.job_dir)) was_running = true;
   absl::Time now = absl::Now();
   if (cancelling && was_running) {
     info.job.state = jobspec::JobState::kCancelled;

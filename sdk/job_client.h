@@ -6,7 +6,8 @@
 // process groups is killed (and, in container mode, its runc containers are
 // deleted) and the job is marked FAILED with code 13 and
 // "The job supervisor (pid N) exited before the job finished", so no job
-// stays RUNNING forever.
+// stays RUNNING forever. A Slurm job (sdk/slurm) of such a record is
+// scancelled.
 #ifndef TRAINPKG_SDK_JOB_CLIENT_H_
 #define TRAINPKG_SDK_JOB_CLIENT_H_
 

@@ -9,14 +9,18 @@ started as a process, median of --runs):
   umoci       umoci init + new + insert (Go pgzip)
   buildah     buildah bud --storage-driver vfs --isolation chroot (the same Dockerfile)
   tar|pigz    tar -cf - . | pigz
-Prints a table (seconds, ours / peer) and writes --json. Missing peers are
-reported and skipped.
+CPU seconds (user + sys of the tool's processes, from RUSAGE_CHILDREN) are
+recorded beside the wall clock: on a shared, loaded machine the wall clock
+mostly measures the wait for a core, the CPU time what each tool costs.
+Prints a table (seconds, ours / peer, load average) and writes --json.
+Missing peers are reported and skipped.
 Usage: build_bench.py --trainpkg build/bin/trainpkg [--mb 200] [--runs 1] [--json out.json]
 """
 import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -54,13 +58,24 @@ def make_context(ctx, megabytes, seed):
         out.write("FROM scratch\nCOPY . /ctx/\n")
 
 
-def timed(command, env=None, cwd=None):
+CPU = {}  # tool -> CPU seconds of each run
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command, env=None, cwd=None, cpu_key=None):
+    cpu_before = children_cpu()
     start = time.perf_counter()
     result = subprocess.run(command, shell=isinstance(command, str), env=env, cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"{command} failed ({result.returncode}):\n{result.stdout.decode()}")
+    if cpu_key:
+        CPU.setdefault(cpu_key, []).append(children_cpu() - cpu_before)
     return elapsed
 
 
@@ -81,6 +96,7 @@ def main():
     work = tempfile.mkdtemp(prefix="trainpkg-build-bench-", dir=args.workdir or None)
     results = {}
     missing = []
+    load_before = os.getloadavg()
     try:
         ctx = os.path.join(work, "ctx")
         print(f"generating {args.mb} MB context in {ctx} (seed {args.seed})", flush=True)
@@ -90,8 +106,9 @@ def main():
         def ours(run):
             home = os.path.join(work, f"home{run}")
             env = dict(os.environ, TRAINPKG_HOME=home, SOURCE_DATE_EPOCH="1700000000")
-            cold = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env)
-            warm = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env)
+            cold = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env, cpu_key="ours")
+            warm = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env,
+                         cpu_key="rebuild")
             results.setdefault("rebuild_runs", []).append(warm)
             shutil.rmtree(home)
             return cold
@@ -103,7 +120,7 @@ def main():
             def umoci(run):
                 layout = os.path.join(work, f"umoci{run}")
                 t = timed(f"umoci init --layout {layout} && umoci new --image {layout}:t && "
-                          f"umoci insert --rootless --image {layout}:t {ctx} /ctx")
+                          f"umoci insert --rootless --image {layout}:t {ctx} /ctx", cpu_key="umoci")
                 shutil.rmtree(layout)
                 return t
             results["umoci"] = median_of(args.runs, umoci)
@@ -115,7 +132,7 @@ def main():
                 root = os.path.join(work, f"buildah{run}")
                 t = timed(["buildah", "--root", root + "/root", "--runroot", root + "/run",
                            "--storage-driver", "vfs", "bud", "--isolation", "chroot", "-q",
-                           "-t", "bench:1", ctx])
+                           "-t", "bench:1", ctx], cpu_key="buildah")
                 subprocess.run(["buildah", "--root", root + "/root", "--runroot", root + "/run",
                                 "--storage-driver", "vfs", "rmi", "-a", "-f"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -128,7 +145,7 @@ def main():
         if shutil.which("pigz"):
             def pigz(run):
                 out = os.path.join(work, f"ctx{run}.tar.gz")
-                t = timed(f"tar -C {ctx} -cf - . | pigz > {out}")
+                t = timed(f"tar -C {ctx} -cf - . | pigz > {out}", cpu_key="tar|pigz")
                 os.remove(out)
                 return t
             results["tar|pigz"] = median_of(args.runs, pigz)
@@ -137,26 +154,35 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+    load_after = os.getloadavg()
+    cpu = {tool: statistics.median(values) for tool, values in CPU.items()}
     print(f"\nbuild of a {args.mb} MB context (half text, half random), median of {args.runs} run(s)")
-    print(f"{'tool':<10} {'seconds':>9} {'ours/tool':>10} {'target':>8}")
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
+          f"({os.cpu_count()} cores)")
+    print(f"{'tool':<10} {'wall s':>8} {'ours/tool':>10} {'cpu s':>8} {'ours/tool':>10} {'target':>8}")
     ours_s = results["ours"]
     for tool in ("ours", "rebuild", "umoci", "buildah", "tar|pigz"):
         if tool not in results:
             continue
         seconds = results[tool]
+        cpu_s = cpu.get(tool, float("nan"))
         if tool in ("ours", "rebuild"):
             target = f"<={REBUILD_TARGET_S * 1000:.0f}ms" if tool == "rebuild" else ""
-            print(f"{tool:<10} {seconds:>9.3f} {'':>10} {target:>8}")
+            print(f"{tool:<10} {seconds:>8.3f} {'':>10} {cpu_s:>8.3f} {'':>10} {target:>8}")
             continue
-        ratio = ours_s / seconds
         target = f"<={TARGETS[tool]}" if tool in TARGETS else ""
-        print(f"{tool:<10} {seconds:>9.3f} {ratio:>10.3f} {target:>8}")
+        print(f"{tool:<10} {seconds:>8.3f} {ours_s / seconds:>10.3f} {cpu_s:>8.3f} "
+              f"{cpu['ours'] / cpu_s:>10.3f} {target:>8}")
     for tool in missing:
         print(f"{tool:<10} not installed (scripts/install-deps.sh --bench); skipped")
     if args.json:
         with open(args.json, "w") as out:
             json.dump({"megabytes": args.mb, "runs": args.runs, "seconds": results,
+                       "cpu_seconds": cpu,
                        "ratios": {t: ours_s / results[t] for t in results if t not in ("ours", "rebuild")},
+                       "cpu_ratios": {t: cpu["ours"] / cpu[t] for t in cpu
+                                      if t not in ("ours", "rebuild")},
+                       "load_average": {"before": load_before, "after": load_after},
                        "missing": missing}, out, indent=2)
     return 0
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/environment.h"
+#include "bench/launch/launch_timing.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "packager/builder/builder.h"
@@ -30,6 +31,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using trainpkg::bench::CountMarkers;
+using trainpkg::bench::MarkerCommand;
+using trainpkg::bench::Median;
+using trainpkg::bench::SecondsToMarkers;
 using trainpkg::jobspec::CustomJob;
 
 constexpr int kReplicas = 4;
@@ -37,16 +42,6 @@ constexpr int kReplicas = 4;
 int Sh(const std::string& command) {
   int status = std::system((command + " >/dev/null 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-size_t Markers(const fs::path& dir) {
-  std::error_code ec;
-  size_t n = 0;
-  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
-       it.increment(ec)) {
-    if (it->path().filename().string().rfind("started.", 0) == 0) ++n;
-  }
-  return n;
 }
 
 CustomJob MakeJob(const std::string& image_uri, std::vector<std::string> command,
@@ -61,7 +56,7 @@ CustomJob MakeJob(const std::string& image_uri, std::vector<std::string> command
     pool.container_spec.emplace();
     pool.container_spec->image_uri = image_uri;
     pool.container_spec->command = command;
-    pool.container_spec->args = {"mktemp -p " + output.string() + " started.XXXXXX >/dev/null"};
+    pool.container_spec->args = {MarkerCommand(output)};
     job.job_spec.worker_pool_specs.push_back(std::move(pool));
   }
   return job;
@@ -73,24 +68,7 @@ double TimeJob(const fs::path& home, const CustomJob& spec, const fs::path& outp
   trainpkg::sdk::CustomJobOptions options;
   options.home = home;
   options.stream_replica_output = false;
-  auto job = trainpkg::sdk::CustomJob::Create(spec, options);
-  if (!job.ok()) {
-    std::cerr << job.status() << "\n";
-    std::exit(1);
-  }
-  Clock::time_point start = Clock::now();
-  if (absl::Status submitted = job->Submit(); !submitted.ok()) {
-    std::cerr << submitted << "\n";
-    std::exit(1);
-  }
-  while (Markers(output) < kReplicas) std::this_thread::sleep_for(std::chrono::microseconds(200));
-  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  auto done = job->Wait();
-  if (!done.ok() || done->state != trainpkg::jobspec::JobState::kSucceeded) {
-    std::cerr << "the job did not succeed\n";
-    std::exit(1);
-  }
-  return seconds;
+  return SecondsToMarkers(spec, options, output, kReplicas);
 }
 
 // A `runc spec` bundle running /bin/busybox true on `rootfs`, host network.
@@ -125,11 +103,6 @@ double TimePeer(const fs::path& bundle) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,8 +125,8 @@ int main(int argc, char** argv) {
   fs::copy_file("/bin/busybox", dir / "ctx/bin/busybox");
   std::ofstream(dir / "ctx/Dockerfile") << "FROM scratch\nCOPY bin/busybox /bin/busybox\n";
   auto store = trainpkg::packager::builder::ImageStore::Open(home / "images");
-  trainpkg::packager::builder::Builder builder(
-      trainpkg::packager::builder::BuilderOptions{store->layout(), home / "cache", nullptr, {}});
+  trainpkg::packager::builder::Builder builder(trainpkg::packager::builder::BuilderOptions{
+      store->layout(), home / "cache", nullptr, {}, {}, {}});
   trainpkg::packager::builder::BuildRequest request;
   request.context_dir = dir / "ctx";
   auto image = builder.Build(request);

@@ -1,5 +1,5 @@
 // The image a stage starts from, as the builder needs it: the config and the
-// layer descriptors, never the layers' contents.
+// layer descriptors; the layers' contents only when a RUN needs them.
 //   - `scratch`: an empty config for the build platform, no layers;
 //   - `oci:DIR[:TAG]`: the manifest and config read from the layout (DIR
 //     relative to the working directory, as skopeo and buildah read it); its
@@ -40,6 +40,11 @@ class RegistryBaseSource {
   virtual ~RegistryBaseSource() = default;
   virtual absl::StatusOr<ResolvedBase> Fetch(std::string_view reference,
                                              const oci::Platform& platform) = 0;
+  // Downloads `layer` of the image `name` (a ResolvedBase::name) into the
+  // layout `into`, its digest checked: the one case (RUN) where a build
+  // needs a base's layers.
+  virtual absl::Status FetchLayer(std::string_view name, const oci::Descriptor& layer,
+                                  const oci::Layout& into) = 0;
 };
 
 // Resolves a FROM that is not a stage. `registry` may be null: registry

@@ -1,6 +1,10 @@
 #include "packager/builder/builder.h"
 
+#include <unistd.h>
+
 #include <map>
+#include <random>
+#include <span>
 #include <variant>
 
 #include "absl/time/time.h"
@@ -12,11 +16,13 @@
 #include "packager/builder/file_digest_cache.h"
 #include "packager/builder/layer_cache.h"
 #include "packager/builder/layer_key.h"
+#include "packager/builder/run_step.h"
 #include "packager/builder/stage_config.h"
 #include "packager/builder/stage_files.h"
 #include "packager/dockerfile/dockerfile.h"
 #include "packager/dockerfile/dockerignore.h"
 #include "packager/layer/layer_writer.h"
+#include "packager/unpack/rootfs_cache.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 
@@ -31,6 +37,8 @@ struct StageState {
   std::vector<oci::Descriptor> layers;
   std::vector<StageFile> files;
   std::string chain;  // layer cache chain: base, then each layer's key
+  // Files not from the context (RUN output): COPY --from reads its rootfs.
+  bool has_rootfs_files = false;
   std::optional<oci::Layout> base_layout;
   size_t base_layer_count = 0;
   std::string base_name;
@@ -96,7 +104,72 @@ absl::StatusOr<df::DockerIgnore> LoadDockerIgnore(const fs::path& context,
   return ignore;
 }
 
+// The argv of a RUN: exec form as written, shell form through the SHELL.
+std::vector<std::string> RunArgs(const df::RunInstruction& run, const StageConfig& config) {
+  if (run.command.exec_form) return run.command.args;
+  std::vector<std::string> args = config.shell;
+  args.push_back(run.command.args.empty() ? "" : run.command.args.front());
+  return args;
+}
+
+// A directory removed, with what it holds, when the guard goes.
+class ScopedDir {
+ public:
+  explicit ScopedDir(fs::path path) : path_(std::move(path)) {}
+  ~ScopedDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  ScopedDir(const ScopedDir&) = delete;
+  ScopedDir& operator=(const ScopedDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
 }  // namespace
+
+absl::StatusOr<fs::path> Builder::BaseRootfs(const StageBase& base) const {
+  if (base.layers.empty()) return fs::path();
+  oci::LayoutImage image;
+  image.descriptor.digest = base.manifest_digest;
+  image.manifest.layers.assign(base.layers.begin(), base.layers.end());
+  image.config.emplace();
+  image.config->rootfs.diff_ids.assign(base.diff_ids.begin(), base.diff_ids.end());
+  const oci::Layout* layout = base.layout;
+  if (layout == nullptr) {
+    layout = &options_.store;
+    for (const oci::Descriptor& layer : base.layers) {
+      if (options_.store.HasBlob(layer.digest)) continue;
+      if (options_.registry == nullptr) {
+        return absl::FailedPreconditionError(fmt::format(
+            "RUN needs the layers of {}, and no registry client is configured", base.name));
+      }
+      TP_RETURN_IF_ERROR(options_.registry->FetchLayer(base.name, layer, options_.store));
+    }
+  }
+  unpack::RootfsCache rootfs(options_.rootfs_dir.empty() ? options_.cache_dir / "rootfs"
+                                                         : options_.rootfs_dir);
+  return rootfs.Get(*layout, image);
+}
+
+absl::StatusOr<run::OverlayMount> Builder::MountStage(const StageBase& base,
+                                                      std::span<const RunLayer> layers,
+                                                      const fs::path& work_dir) const {
+  TP_ASSIGN_OR_RETURN(fs::path base_rootfs, BaseRootfs(base));
+  return MountStageRootfs(base_rootfs, layers, work_dir);
+}
+
+absl::StatusOr<LayerSource> Builder::RunCommandStep(const StageBase& base,
+                                                    std::span<const RunLayer> layers,
+                                                    const RunCommand& command,
+                                                    const fs::path& work_dir) const {
+  TP_ASSIGN_OR_RETURN(fs::path base_rootfs, BaseRootfs(base));
+  RunStepOptions run_options;
+  run_options.output = options_.run_output;
+  return RunStep(base_rootfs, layers, command, work_dir, run_options);
+}
 
 absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
   const fs::path dockerfile_path =
@@ -117,17 +190,6 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
     plan_options.build_args["SOURCE_DATE_EPOCH"] = std::to_string(*request.source_date_epoch);
   }
   TP_ASSIGN_OR_RETURN(df::BuildPlan plan, df::PlanBuild(file, plan_options));
-  for (int i : plan.order) {
-    for (const df::Instruction& instruction : file.stages[static_cast<size_t>(i)].instructions) {
-      if (std::holds_alternative<df::RunInstruction>(instruction.body)) {
-        return AtLine(file, instruction,
-                      absl::UnimplementedError(
-                          "RUN is not supported yet: trainpkg builds images without executing "
-                          "commands; COPY prepared files instead, or build this Dockerfile "
-                          "with docker or buildah"));
-      }
-    }
-  }
   TP_ASSIGN_OR_RETURN(oci::Platform platform, oci::ParsePlatform(request.platform));
   TP_ASSIGN_OR_RETURN(df::DockerIgnore ignore,
                       LoadDockerIgnore(request.context_dir, dockerfile_path));
@@ -153,6 +215,24 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
   int step = 0;
   auto report = [&](const std::string& step_text, bool done, bool cached) {
     if (options_.progress) options_.progress(BuildStep{step, total, step_text, done, cached});
+  };
+
+  // A stage's base (its first layers) and the layers the build made on it.
+  auto stage_files = [this](const StageState& s) {
+    const size_t n = s.base_layer_count;
+    const std::vector<oci::Digest>& diff_ids = s.config.image.rootfs.diff_ids;
+    StageBase base{std::span(s.layers).first(n), std::span(diff_ids).first(n),
+                   s.base_layout ? &*s.base_layout : nullptr, s.base_digest, s.base_name};
+    std::vector<RunLayer> built_layers;
+    for (size_t j = n; j < s.layers.size(); ++j) {
+      built_layers.push_back(
+          RunLayer{options_.store.BlobPath(s.layers[j].digest), s.layers[j], diff_ids[j]});
+    }
+    return std::make_pair(base, built_layers);
+  };
+  auto new_work_dir = [this] {
+    std::random_device random;
+    return options_.cache_dir / "run" / fmt::format("{}-{:08x}", ::getpid(), random());
   };
 
   BuiltImage built;
@@ -190,6 +270,61 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       report(step_text, false, false);
       oci::HistoryEntry history{created, step_text, "", "", true};
       const auto* copy = std::get_if<df::CopyInstruction>(&instruction.body);
+      const auto* run = std::get_if<df::RunInstruction>(&instruction.body);
+      auto write_layer = [&](const LayerSource& source) -> absl::StatusOr<CachedLayer> {
+        TP_ASSIGN_OR_RETURN(oci::BlobWriter writer, options_.store.NewBlobWriter());
+        auto written = WriteLayer(source, layer_options, &writer);
+        if (!written.ok()) return AtLine(file, instruction, written.status());
+        TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
+        oci::Descriptor descriptor;
+        descriptor.media_type = std::string(LayerMediaType(request.compression));
+        descriptor.digest = blob.digest;
+        descriptor.size = blob.size;
+        return CachedLayer{descriptor, written->diff_id};
+      };
+      auto add_layer = [&](const std::string& key, const CachedLayer& layer, bool cached) {
+        state.layers.push_back(layer.descriptor);
+        state.config.image.rootfs.diff_ids.push_back(layer.diff_id);
+        history.created_by = step_text + " # buildkit";
+        history.empty_layer = false;
+        state.config.image.history.push_back(history);
+        state.chain = ChainKey(state.chain, key);
+        if (cached) {
+          ++built.stats.layers_cached;
+        } else {
+          ++built.stats.layers_written;
+        }
+        report(step_text, true, cached);
+      };
+      if (run != nullptr) {
+        const std::vector<std::string>& config_env = state.config.image.config.env;
+        RunCommand command;
+        command.args = RunArgs(*run, state.config);
+        command.env = config_env;
+        auto run_args = expanded->run_args.find(k);
+        if (run_args != expanded->run_args.end()) {
+          command.env.insert(command.env.end(), run_args->second.begin(), run_args->second.end());
+        }
+        command.cwd = state.config.image.config.working_dir.empty()
+                          ? "/"
+                          : state.config.image.config.working_dir;
+        command.user = state.config.image.config.user;
+        const std::string key = RunLayerKey(state.chain, step_text, command.args, command.env,
+                                            command.cwd, command.user, layer_options);
+        std::optional<CachedLayer> layer = cache.Lookup(key);
+        const bool cached = layer.has_value();
+        if (!cached) {
+          const auto [base, built_layers] = stage_files(state);
+          ScopedDir work(new_work_dir());
+          auto source = RunCommandStep(base, built_layers, command, work.path());
+          if (!source.ok()) return AtLine(file, instruction, source.status());
+          TP_ASSIGN_OR_RETURN(layer, write_layer(*source));
+          TP_RETURN_IF_ERROR(cache.Record(key, *layer));
+        }
+        add_layer(key, *layer, cached);
+        state.has_rootfs_files = true;
+        continue;
+      }
       if (copy == nullptr) {
         absl::Status applied = ApplyMetadata(instruction, &state.config);
         if (!applied.ok()) return AtLine(file, instruction, applied);
@@ -203,7 +338,32 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
                                       : state.config.image.config.working_dir;
       absl::StatusOr<std::vector<LayerEntry>> entries;
       auto from = planned.copy_from.find(k);
-      if (copy->from.empty() || from == planned.copy_from.end()) {
+      // COPY --from a stage with RUN output reads that stage's files, mounted.
+      const BuildContext* source_ctx = &ctx;
+      FileDigestCache* source_digests = &digests;
+      std::optional<ScopedDir> work;
+      std::optional<run::OverlayMount> mounted;
+      std::optional<BuildContext> stage_ctx;
+      std::optional<FileDigestCache> stage_digests;
+      if (!copy->from.empty() && from != planned.copy_from.end() &&
+          from->second.kind == df::CopyFrom::Kind::kStage &&
+          states.at(from->second.stage).has_rootfs_files) {
+        const auto [base, built_layers] = stage_files(states.at(from->second.stage));
+        work.emplace(new_work_dir());
+        auto mount = MountStage(base, built_layers, work->path());
+        if (!mount.ok()) return AtLine(file, instruction, mount.status());
+        mounted.emplace(*std::move(mount));
+        auto scanned = BuildContext::Scan(mounted->target(), df::DockerIgnore());
+        if (!scanned.ok()) return AtLine(file, instruction, scanned.status());
+        stage_ctx.emplace(*std::move(scanned));
+        stage_digests.emplace(FileDigestCache::Load(""));
+        source_ctx = &*stage_ctx;
+        source_digests = &*stage_digests;
+        df::CopyInstruction from_stage = *copy;
+        from_stage.from.clear();
+        entries = PlanContextCopy(*stage_ctx, from_stage, workdir);
+        state.has_rootfs_files = true;
+      } else if (copy->from.empty() || from == planned.copy_from.end()) {
         entries = PlanContextCopy(ctx, *copy, workdir);
       } else if (from->second.kind == df::CopyFrom::Kind::kStage) {
         const df::Stage& source = file.stages[static_cast<size_t>(from->second.stage)];
@@ -216,35 +376,17 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
             from->second.image));
       }
       if (!entries.ok()) return AtLine(file, instruction, entries.status());
-      auto key = ComputeLayerKey(state.chain, step_text, *entries, layer_options, ctx, &digests);
+      auto key = ComputeLayerKey(state.chain, step_text, *entries, layer_options, *source_ctx,
+                                 source_digests);
       if (!key.ok()) return AtLine(file, instruction, key.status());
       std::optional<CachedLayer> layer = cache.Lookup(*key);
       const bool cached = layer.has_value();
       if (!cached) {
-        TP_ASSIGN_OR_RETURN(oci::BlobWriter writer, options_.store.NewBlobWriter());
-        auto written = WriteLayer(LayerSource{ctx.root(), *entries}, layer_options, &writer);
-        if (!written.ok()) return AtLine(file, instruction, written.status());
-        TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
-        oci::Descriptor descriptor;
-        descriptor.media_type = std::string(request.compression == LayerCompression::kZstd
-                                                ? oci::media_types::kOciLayerZstd
-                                                : oci::media_types::kOciLayerGzip);
-        descriptor.digest = blob.digest;
-        descriptor.size = blob.size;
-        layer = CachedLayer{descriptor, written->diff_id};
+        TP_ASSIGN_OR_RETURN(layer, write_layer(LayerSource{source_ctx->root(), *entries}));
         TP_RETURN_IF_ERROR(cache.Record(*key, *layer));
-        ++built.stats.layers_written;
-      } else {
-        ++built.stats.layers_cached;
       }
-      state.layers.push_back(layer->descriptor);
-      state.config.image.rootfs.diff_ids.push_back(layer->diff_id);
-      history.created_by = step_text + " # buildkit";
-      history.empty_layer = false;
-      state.config.image.history.push_back(history);
-      AddStageFiles(ctx, *entries, &state.files);
-      state.chain = ChainKey(state.chain, *key);
-      report(step_text, true, cached);
+      if (source_ctx == &ctx) AddStageFiles(ctx, *entries, &state.files);
+      add_layer(*key, *layer, cached);
     }
     states[i] = std::move(state);
   }

@@ -7,16 +7,18 @@
 //   TP_ASSIGN_OR_RETURN(BuiltImage image, builder.Build(request));
 //
 // Steps: every instruction of the stages the target needs, in order. FROM,
-// metadata instructions (history with empty_layer) and COPY/ADD (one layer
-// each, through the layer cache, layer_cache.h). RUN is not supported: a
-// Dockerfile whose built stages contain RUN fails before anything is read
-// or written. `created` (config, history, annotation) is SOURCE_DATE_EPOCH,
-// else 1970-01-01T00:00:00Z, so the same inputs give the same digests.
+// metadata instructions (history with empty_layer), COPY/ADD and RUN (one
+// layer each, through the layer cache, layer_cache.h). RUN runs the command
+// under runc over the stage's filesystem (run_step.h): the base image's
+// layers are unpacked (downloaded first for registry bases) into a
+// RootfsCache, so a RUN needs root, overlayfs and runc. `created` (config, history, annotation) is
+// SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so the same inputs give the same digests.
 //
 // Errors: InvalidArgument "DOCKERFILE:LINE: KEYWORD: what" for Dockerfile and
 // context problems (missing file, path or symlink leaving the context, bad
-// flags); NotFound for a missing Dockerfile/context/base; I/O codes naming
-// the path. Not thread-safe; builds in several processes may share a store.
+// flags); Aborted "DOCKERFILE:LINE: RUN: the command exited with code N"
+// with the output's tail for a failing RUN; NotFound for a missing Dockerfile/context/base; I/O
+// codes naming the path. Not thread-safe; builds in several processes may share a store.
 #ifndef TRAINPKG_PACKAGER_BUILDER_BUILDER_H_
 #define TRAINPKG_PACKAGER_BUILDER_BUILDER_H_
 
@@ -25,11 +27,14 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "packager/builder/base_image.h"
+#include "packager/builder/run_step.h"
 #include "packager/dockerfile/build_plan.h"
 #include "packager/layer/layer_options.h"
 #include "registry/oci/descriptor.h"
@@ -87,6 +92,10 @@ struct BuilderOptions {
   std::filesystem::path cache_dir;                 // layer keys + file digest cache
   RegistryBaseSource* registry = nullptr;          // registry bases; not owned, may be null
   std::function<void(const BuildStep&)> progress;  // may be empty
+  // RUN: where base images are unpacked (unpack::RootfsCache); "":
+  // cache_dir / "rootfs". The local backend's is $TRAINPKG_HOME/rootfs.
+  std::filesystem::path rootfs_dir;
+  std::function<void(std::string_view)> run_output;  // RUN's stdout + stderr; may be empty
 };
 
 class Builder {
@@ -95,6 +104,25 @@ class Builder {
   absl::StatusOr<BuiltImage> Build(const BuildRequest& request);
 
  private:
+  // The base image of a stage, for RUN: its first layers and their diff_ids.
+  struct StageBase {
+    std::span<const oci::Descriptor> layers;
+    std::span<const oci::Digest> diff_ids;
+    const oci::Layout* layout;  // oci: bases; null: the store (registry bases)
+    oci::Digest manifest_digest;
+    std::string name;
+  };
+  // The unpacked rootfs of `base` ("" when it has no layers).
+  absl::StatusOr<std::filesystem::path> BaseRootfs(const StageBase& base) const;
+  // The stage's files (`base` + `layers`) mounted read-only at work_dir/merged.
+  absl::StatusOr<run::OverlayMount> MountStage(const StageBase& base,
+                                               std::span<const RunLayer> layers,
+                                               const std::filesystem::path& work_dir) const;
+  absl::StatusOr<LayerSource> RunCommandStep(const StageBase& base,
+                                             std::span<const RunLayer> layers,
+                                             const RunCommand& command,
+                                             const std::filesystem::path& work_dir) const;
+
   BuilderOptions options_;
 };
 

@@ -1,11 +1,12 @@
 #include "packager/builder/file_digest_cache.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
+#include <algorithm>
+#include <atomic>
 #include <ctime>
+#include <thread>
 
 #include "base/file_util.h"
+#include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "registry/oci/digest_builder.h"
@@ -17,6 +18,12 @@ constexpr int64_t kRacyWindowSeconds = 2;
 
 std::string StatKey(const ContextFile& f) {
   return fmt::format("{}:{}.{}:{}:{}", f.size, f.mtime_sec, f.mtime_nsec, f.inode, f.device);
+}
+
+absl::StatusOr<std::string> HashFile(const std::filesystem::path& path) {
+  TP_ASSIGN_OR_RETURN(oci::DigestAndSize hashed,
+                      oci::DigestFile(path, oci::DigestAlgorithm::kSha256));
+  return hashed.digest.hex();
 }
 
 }  // namespace
@@ -43,29 +50,52 @@ absl::StatusOr<std::string> FileDigestCache::Digest(const std::filesystem::path&
   const std::string key = StatKey(stat);
   auto it = entries_.find(path.string());
   if (it != entries_.end() && it->second.key == key) return it->second.digest;
+  auto fresh = hashed_.find(path.string());
+  if (fresh != hashed_.end() && fresh->second.key == key) return fresh->second.digest;
 
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("reading {}", path.string()));
-  oci::DigestBuilder builder(oci::DigestAlgorithm::kSha256);
-  std::string buffer(1 << 16, '\0');
-  while (true) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return base::ErrnoToStatus(err, fmt::format("reading {}", path.string()));
-    }
-    if (n == 0) break;
-    builder.Update(std::string_view(buffer.data(), static_cast<size_t>(n)));
-  }
-  ::close(fd);
+  TP_ASSIGN_OR_RETURN(std::string digest, HashFile(path));
   ++files_hashed_;
-  std::string digest = builder.Finish().hex();
+  hashed_[path.string()] = Entry{key, digest};
   if (std::time(nullptr) - stat.mtime_sec >= kRacyWindowSeconds) {
     entries_[path.string()] = Entry{key, digest};
     dirty_ = true;
   }
   return digest;
+}
+
+absl::Status FileDigestCache::Prefetch(const std::filesystem::path& root,
+                                       const std::vector<const ContextFile*>& files, int threads) {
+  std::vector<const ContextFile*> misses;
+  for (const ContextFile* f : files) {
+    auto it = entries_.find((root / f->rel).string());
+    if (it == entries_.end() || it->second.key != StatKey(*f)) misses.push_back(f);
+  }
+  if (threads < 2 || misses.size() < 2) return absl::OkStatus();  // Digest() hashes them
+  std::vector<absl::StatusOr<std::string>> digests(misses.size(), std::string());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < misses.size(); i = next++) {
+      digests[i] = HashFile(root / misses[i]->rel);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(threads, static_cast<int>(misses.size())); ++t) {
+    pool.emplace_back(work);
+  }
+  work();
+  for (std::thread& thread : pool) thread.join();
+  for (size_t i = 0; i < misses.size(); ++i) {
+    if (!digests[i].ok()) return digests[i].status();
+    const ContextFile& f = *misses[i];
+    const std::string path = (root / f.rel).string();
+    ++files_hashed_;
+    hashed_[path] = Entry{StatKey(f), *digests[i]};
+    if (std::time(nullptr) - f.mtime_sec >= kRacyWindowSeconds) {
+      entries_[path] = Entry{StatKey(f), *digests[i]};
+      dirty_ = true;
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status FileDigestCache::Save() const {

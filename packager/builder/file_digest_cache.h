@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "packager/builder/build_context.h"
@@ -28,6 +29,13 @@ class FileDigestCache {
 
   // sha256 hex of the regular file `path`, whose lstat is `stat`.
   absl::StatusOr<std::string> Digest(const std::filesystem::path& path, const ContextFile& stat);
+
+  // Hashes, on up to `threads` threads, those of `files` (regular files
+  // under `root`) that the cache cannot answer from their stat, so that
+  // Digest() then returns at once (for this process's lifetime, racily
+  // clean files included). Errors: the first file that cannot be read.
+  absl::Status Prefetch(const std::filesystem::path& root,
+                        const std::vector<const ContextFile*>& files, int threads);
 
   // Writes the cache file atomically when something changed.
   absl::Status Save() const;
@@ -43,6 +51,7 @@ class FileDigestCache {
   std::map<std::string, Entry> entries_;
   bool dirty_ = false;
   int64_t files_hashed_ = 0;
+  std::map<std::string, Entry> hashed_;  // by this process, by path
 };
 
 }  // namespace trainpkg::packager::builder

@@ -42,6 +42,21 @@ int64_t ClampedMtime(const ContextFile& f, const LayerOptions& options) {
 
 }  // namespace
 
+std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
+                        const std::vector<std::string>& args, const std::vector<std::string>& env,
+                        std::string_view cwd, std::string_view user, const LayerOptions& options) {
+  std::string text = fmt::format(
+      "trainpkg-run-key v1\nparent {}\ninstruction {}\nepoch {} policy {} compression {} "
+      "level {} block {}\ncwd {}\nuser {}\n",
+      parent_chain, instruction, options.source_date_epoch.value_or(-1),
+      static_cast<int>(options.mtime_policy), static_cast<int>(options.compression),
+      options.gzip_level, options.gzip_block_size, cwd, user);
+  // Lengths first, so that no two lists serialise alike.
+  for (const std::string& arg : args) text += fmt::format("arg {} {}\n", arg.size(), arg);
+  for (const std::string& kv : env) text += fmt::format("env {} {}\n", kv.size(), kv);
+  return Sha256Hex(text);
+}
+
 std::string ChainKey(std::string_view parent_chain, std::string_view step) {
   return Sha256Hex(fmt::format("{}\n{}", parent_chain, step));
 }
@@ -57,20 +72,31 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
       parent_chain, instruction, options.source_date_epoch.value_or(-1),
       static_cast<int>(options.mtime_policy), static_cast<int>(options.compression),
       options.gzip_level, options.gzip_block_size);
+  // The context files each entry reads; their contents hashed first, on the
+  // layer's threads (a cold build reads every file).
+  std::vector<std::vector<const ContextFile*>> read(entries.size());
+  std::vector<const ContextFile*> regular;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].kind != LayerEntry::Kind::kCopy) continue;
+    std::string rel = ResolvedRel(ctx, entries[i].source);
+    if (rel.empty()) continue;
+    read[i] = ctx.Beneath(rel);
+    if (const ContextFile* self = ctx.Find(rel)) read[i].insert(read[i].begin(), self);
+    for (const ContextFile* f : read[i]) {
+      if (f->type == ContextFile::Type::kFile) regular.push_back(f);
+    }
+  }
+  TP_RETURN_IF_ERROR(digests->Prefetch(ctx.root(), regular, options.threads));
   std::map<std::pair<uint64_t, uint64_t>, std::string> hardlinks;
-  for (const LayerEntry& entry : entries) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const LayerEntry& entry = entries[i];
     text += fmt::format("entry {} {} -> {} owner {} mode {}\n", static_cast<int>(entry.kind),
                         entry.source.string(), entry.destination,
                         entry.overrides.owner ? fmt::format("{}:{}", entry.overrides.owner->uid,
                                                             entry.overrides.owner->gid)
                                               : "-",
                         entry.overrides.mode ? fmt::format("{:o}", *entry.overrides.mode) : "-");
-    if (entry.kind != LayerEntry::Kind::kCopy) continue;
-    std::string rel = ResolvedRel(ctx, entry.source);
-    if (rel.empty()) continue;
-    std::vector<const ContextFile*> files = ctx.Beneath(rel);
-    if (const ContextFile* self = ctx.Find(rel)) files.insert(files.begin(), self);
-    for (const ContextFile* f : files) {
+    for (const ContextFile* f : read[i]) {
       text += fmt::format("  {} t{} s{} x{} m{}", f->rel, static_cast<int>(f->type), f->size,
                           (f->mode & 0111) != 0 ? 1 : 0, ClampedMtime(*f, options));
       if (f->type == ContextFile::Type::kFile) {

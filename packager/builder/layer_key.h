@@ -6,7 +6,8 @@
 //   - every context path the entry reads: path, type, size, executable bit,
 //     mtime as the layer writer clamps it, hardlink group, symlink target, and
 //     the content digest of regular files (through FileDigestCache, so an
-//     unchanged file is stat'ed, not read).
+//     unchanged file is stat'ed, not read; files it must read are hashed on
+//     `options.threads` threads).
 // The key is what would change the layer's bytes, and nothing else: touching
 // a file (newer mtime, clamped to the same epoch) keeps the key.
 #ifndef TRAINPKG_PACKAGER_BUILDER_LAYER_KEY_H_
@@ -30,6 +31,15 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
                                             const std::vector<LayerEntry>& entries,
                                             const LayerOptions& options, const BuildContext& ctx,
                                             FileDigestCache* digests);
+
+// The layer cache key of a RUN step, as Docker keys it: sha256 over the
+// parent chain, the instruction as written, the argv, the environment the
+// command sees (config Env and build args), the working directory, the user
+// and the layer options that change the bytes. The command's output is not
+// part of it: a RUN that reads the network is cached like any other.
+std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
+                        const std::vector<std::string>& args, const std::vector<std::string>& env,
+                        std::string_view cwd, std::string_view user, const LayerOptions& options);
 
 // The chain key after a step: sha256(parent_chain + "\n" + step) hex.
 std::string ChainKey(std::string_view parent_chain, std::string_view step);

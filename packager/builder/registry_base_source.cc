@@ -63,4 +63,20 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
   return base;
 }
 
+absl::Status RegistryClientBaseSource::FetchLayer(std::string_view name,
+                                                  const oci::Descriptor& layer,
+                                                  const oci::Layout& into) {
+  const std::string what = fmt::format("{} layer {}", name, layer.digest.ToString());
+  auto ref = registry::ParseReference(name);
+  if (!ref.ok()) return Context(ref.status(), what);
+  auto writer = into.NewBlobWriter(layer.digest.algorithm());
+  if (!writer.ok()) return Context(writer.status(), what);
+  auto fetched = client_->FetchBlob(ref->repository, layer.digest,
+                                    [&](std::string_view chunk) { return writer->Write(chunk); });
+  if (!fetched.ok()) return Context(fetched.status(), what);
+  auto committed = writer->CommitExpecting(layer.digest, layer.size);
+  if (!committed.ok()) return Context(committed.status(), what);
+  return absl::OkStatus();
+}
+
 }  // namespace trainpkg::packager::builder

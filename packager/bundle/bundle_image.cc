@@ -124,9 +124,7 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
     TP_ASSIGN_OR_RETURN(LayerResult written, WriteLayer(layer.source, layer_options, &writer));
     TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
     oci::Descriptor descriptor;
-    descriptor.media_type = std::string(request.compression == LayerCompression::kZstd
-                                            ? oci::media_types::kOciLayerZstd
-                                            : oci::media_types::kOciLayerGzip);
+    descriptor.media_type = std::string(LayerMediaType(request.compression));
     descriptor.digest = blob.digest;
     descriptor.size = blob.size;
     built.manifest.layers.push_back(descriptor);

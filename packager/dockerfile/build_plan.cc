@@ -284,6 +284,14 @@ absl::StatusOr<ExpandedStage> ExpandStage(const Dockerfile& df, const BuildPlan&
       DeclareStageArgs(*arg, plan, options, out.scope);
     } else if (const auto* env = std::get_if<EnvInstruction>(&e.body)) {
       for (const KeyValue& kv : env->vars) out.scope.SetEnv(kv.key, kv.value);
+    } else if (std::holds_alternative<RunInstruction>(e.body)) {
+      std::vector<std::string>& args = out.run_args[out.instructions.size()];
+      for (const auto& [name, value] : out.scope.args()) {
+        if (!value) continue;
+        bool hidden = false;
+        for (const auto& [env_name, env_value] : out.scope.env()) hidden |= env_name == name;
+        if (!hidden) args.push_back(fmt::format("{}={}", name, *value));
+      }
     }
     out.instructions.push_back(std::move(e));
   }

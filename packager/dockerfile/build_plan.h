@@ -76,6 +76,10 @@ absl::StatusOr<BuildPlan> PlanBuild(const Dockerfile& df, const BuildOptions& op
 struct ExpandedStage {
   std::vector<Instruction> instructions;  // FROM excluded, every word expanded
   VarScope scope;                         // ENV and ARGs at the end of the stage
+  // For each RUN (index into `instructions`): "NAME=value" of the ARGs then
+  // in scope with a value and not hidden by an ENV, which Docker puts in the
+  // command's environment (and not in the image's config).
+  std::map<size_t, std::vector<std::string>> run_args;
 };
 
 // Expands stage `stage` instruction by instruction as the builder runs it:

@@ -45,6 +45,11 @@ struct Owner {
 struct EntryOverrides {
   std::optional<Owner> owner;    // --chown: every entry the copy produces
   std::optional<uint32_t> mode;  // --chmod: permission bits (& 07777) of files and dirs
+  // Take each entry's permission bits (07777) and numeric owner from the
+  // source as it is on disk instead of the defaults (a RUN's diff, where
+  // `chmod`, `chown` and setuid bits are part of what the command did).
+  // `owner` and `mode`, when set, still win.
+  bool keep_attributes = false;
 };
 
 struct LayerEntry {

@@ -10,6 +10,7 @@
 #include "packager/layer/internal/tar_writer.h"
 #include "packager/layer/internal/zstd_writer.h"
 #include "registry/oci/hashing_writer.h"
+#include "registry/oci/media_types.h"
 
 namespace trainpkg::packager {
 namespace {
@@ -81,6 +82,18 @@ absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions&
 }
 
 }  // namespace
+
+std::string_view LayerMediaType(LayerCompression compression) {
+  switch (compression) {
+    case LayerCompression::kGzip:
+      return oci::media_types::kOciLayerGzip;
+    case LayerCompression::kZstd:
+      return oci::media_types::kOciLayerZstd;
+    case LayerCompression::kNone:
+      return oci::media_types::kOciLayer;
+  }
+  return oci::media_types::kOciLayer;
+}
 
 absl::StatusOr<LayerResult> WriteLayer(const LayerSource& source, const LayerOptions& options,
                                        oci::ByteSink* sink) {

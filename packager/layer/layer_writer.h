@@ -24,6 +24,7 @@
 #define TRAINPKG_PACKAGER_LAYER_LAYER_WRITER_H_
 
 #include <cstdint>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "packager/layer/layer_entry.h"
@@ -49,6 +50,9 @@ struct LayerResult {
 // After an error the sink holds a truncated layer.
 absl::StatusOr<LayerResult> WriteLayer(const LayerSource& source, const LayerOptions& options,
                                        oci::ByteSink* sink);
+
+// The OCI media type of a layer written with `compression`.
+std::string_view LayerMediaType(LayerCompression compression);
 
 }  // namespace trainpkg::packager
 

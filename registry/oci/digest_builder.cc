@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "base/file_util.h"
@@ -92,9 +93,10 @@ absl::StatusOr<DigestAndSize> DigestFile(const std::filesystem::path& path,
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path.string()));
   DigestBuilder builder(algorithm);
-  std::string buffer(1 << 20, '\0');
+  constexpr size_t kBufferSize = size_t{1} << 20;
+  std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kBufferSize);
   for (;;) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    ssize_t n = ::read(fd, buffer.get(), kBufferSize);
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;
@@ -102,7 +104,7 @@ absl::StatusOr<DigestAndSize> DigestFile(const std::filesystem::path& path,
       return base::ErrnoToStatus(err, fmt::format("reading {}", path.string()));
     }
     if (n == 0) break;
-    builder.Update(std::string_view(buffer.data(), static_cast<size_t>(n)));
+    builder.Update(std::string_view(buffer.get(), static_cast<size_t>(n)));
   }
   ::close(fd);
   DigestAndSize result;

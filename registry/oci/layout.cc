@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -221,9 +222,13 @@ absl::Status Layout::Tag(const Descriptor& descriptor, std::string_view tag) con
                     descriptor.digest.ToString(), descriptor.media_type));
   }
   TP_ASSIGN_OR_RETURN(ImageIndex index, ReadIndex());
-  std::erase_if(index.manifests, [tag](const Descriptor& entry) { return TagOf(entry) == tag; });
   Descriptor tagged = descriptor;
   tagged.annotations[std::string(annotations::kRefName)] = std::string(tag);
+  // Already so (an unchanged rebuild): index.json is not rewritten.
+  if (std::find(index.manifests.begin(), index.manifests.end(), tagged) != index.manifests.end()) {
+    return absl::OkStatus();
+  }
+  std::erase_if(index.manifests, [tag](const Descriptor& entry) { return TagOf(entry) == tag; });
   index.manifests.push_back(std::move(tagged));
   return WriteIndex(index);
 }

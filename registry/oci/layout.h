@@ -98,7 +98,8 @@ class Layout {
   // index.json (InvalidArgument when there are several, listing the tags).
   absl::StatusOr<Descriptor> Resolve(std::string_view tag) const;
   // Points `tag` at `descriptor` (a manifest or index, whose blob need not be
-  // present yet): entries tagged `tag` are replaced, others kept.
+  // present yet): entries tagged `tag` are replaced, others kept. When
+  // `tag` already points at `descriptor`, index.json is not rewritten.
   absl::Status Tag(const Descriptor& descriptor, std::string_view tag) const;
 
   // Blobs reachable from `root` (a manifest or an index, recursively) that the

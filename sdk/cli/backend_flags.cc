@@ -8,9 +8,13 @@
 
 namespace trainpkg::cli {
 
-void AddBackendFlags(CLI::App& command, BackendFlags& flags) {
-  command.add_option("--backend", flags.backend, "Where the job runs: local, vertex or k8s")
-      ->check(CLI::IsMember({"local", "vertex", "k8s"}))
+void AddBackendFlags(CLI::App& command, BackendFlags& flags, bool cluster_backends) {
+  command
+      .add_option("--backend", flags.backend,
+                  cluster_backends ? "Where the job runs: local, vertex, k8s or slurm"
+                                   : "Where the job runs: local or vertex")
+      ->check(cluster_backends ? CLI::IsMember({"local", "vertex", "k8s", "slurm"})
+                               : CLI::IsMember({"local", "vertex"}))
       ->capture_default_str();
   command.add_option("--project", flags.project, "vertex: the Google Cloud project");
   command.add_option("--region", flags.region, "vertex: the region, e.g. us-central1");
@@ -19,7 +23,14 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags) {
                      "http://127.0.0.1:PORT for `trainpkg serve`)");
   command.add_option("--access-token", flags.access_token,
                      "vertex: bearer token to use instead of Application Default Credentials");
+  if (!cluster_backends) return;
   AddK8sFlags(command, flags.k8s);
+  command.add_option("--partition", flags.partition,
+                     "slurm: the partition (default: the cluster's default partition)");
+  command.add_option(
+      "--sbatch-arg", flags.sbatch_args,
+      "slurm: one more sbatch option for every component, e.g. --sbatch-arg=--account=ml "
+      "(repeatable)");
 }
 
 void AddK8sFlags(CLI::App& command, K8sFlags& flags) {
@@ -67,9 +78,12 @@ absl::Status RejectForeignFlags(const BackendFlags& flags) {
       {"--namespace", !flags.k8s.kubernetes_namespace.empty()},
       {"--k8s-kind", flags.k8s.kind != "jobset"},
       {"--no-node-selectors", flags.k8s.no_node_selectors}};
+  const std::pair<const char*, bool> slurm[] = {{"--partition", !flags.partition.empty()},
+                                                {"--sbatch-arg", !flags.sbatch_args.empty()}};
   for (const auto& [backend, list] :
        {std::pair{"vertex", std::span<const std::pair<const char*, bool>>(vertex)},
-        std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)}}) {
+        std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)},
+        std::pair{"slurm", std::span<const std::pair<const char*, bool>>(slurm)}}) {
     if (flags.backend == backend) continue;
     for (const auto& [name, given] : list) {
       if (given) {
@@ -88,6 +102,12 @@ absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions&
   if (flags.backend == "k8s") {
     options.backend = sdk::JobBackendKind::kK8s;
     return ApplyK8sFlags(flags.k8s, options.k8s);
+  }
+  if (flags.backend == "slurm") {
+    options.backend = sdk::JobBackendKind::kSlurm;
+    options.slurm.partition = flags.partition;
+    options.slurm.sbatch_args = flags.sbatch_args;
+    return absl::OkStatus();
   }
   if (flags.backend != "vertex") {
     options.backend = sdk::JobBackendKind::kLocal;

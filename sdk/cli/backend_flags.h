@@ -1,10 +1,12 @@
 // The flags that choose where `trainpkg run` sends a job: --backend local
 // (default), --backend vertex with --project, --region, --endpoint and
-// --access-token, or --backend k8s with the Kubernetes flags (K8sFlags).
+// --access-token, --backend k8s with the Kubernetes flags (K8sFlags), or
+// --backend slurm with --partition and --sbatch-arg.
 #ifndef TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 #define TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
@@ -22,12 +24,14 @@ struct K8sFlags {
 };
 
 struct BackendFlags {
-  std::string backend = "local";  // local | vertex | k8s
+  std::string backend = "local";  // local | vertex | k8s | slurm
   std::string project;
   std::string region;
   std::string endpoint;      // "" : https://<region>-aiplatform.googleapis.com
   std::string access_token;  // "" : Application Default Credentials
   K8sFlags k8s;
+  std::string partition;  // slurm: "" : the cluster's default partition
+  std::vector<std::string> sbatch_args;
 };
 
 // Declares the Kubernetes flags on `command` (`trainpkg run`).
@@ -39,12 +43,13 @@ void AddK8sObjectFlags(CLI::App& command, K8sFlags& flags);
 // options.k8s from the flags (kind parsed; kubeconfig, context, namespace as given).
 absl::Status ApplyK8sFlags(const K8sFlags& flags, sdk::k8s::K8sBackendOptions& options);
 
-// Declares the flags on `command`.
-void AddBackendFlags(CLI::App& command, BackendFlags& flags);
+// Declares the flags on `command`: local and vertex always; the k8s and slurm
+// backends and their flags only when `cluster_backends`.
+void AddBackendFlags(CLI::App& command, BackendFlags& flags, bool cluster_backends = true);
 
-// Sets options.backend, options.vertex and options.k8s. InvalidArgument
-// naming the flag when --backend vertex lacks --project or --region, or when
-// a vertex or Kubernetes flag is given with another backend.
+// Sets options.backend and options.vertex, options.k8s or options.slurm.
+// InvalidArgument naming the flag when --backend vertex lacks --project or
+// --region, or when a flag is given with another backend than its own.
 absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options);
 
 }  // namespace trainpkg::cli

@@ -32,7 +32,10 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
   build->footer(
       "Without a Docker daemon: base images are read as manifest + config only (oci:DIR[:TAG] "
       "layouts or registry references); COPY/ADD layers are reproducible (SOURCE_DATE_EPOCH, "
-      "else 1970) and cached under $TRAINPKG_HOME/build-cache. RUN is not supported yet.\n"
+      "else 1970) and cached under $TRAINPKG_HOME/build-cache. RUN runs the command under runc "
+      "(needs "
+      "root and overlayfs) over the stage's files: only then are base layers downloaded, and "
+      "unpacked under $TRAINPKG_HOME/rootfs; its output is shown unless --quiet.\n"
       "--bundle-libs BINARY (no CONTEXT, no Dockerfile): an image with no base holding BINARY "
       "at /usr/local/bin/NAME (the entrypoint), every shared library it loads (found as ld.so "
       "finds them, the loader included) and a minimal /etc. "
@@ -164,6 +167,7 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
       out << fmt::format("[{}/{}] {}{}\n", step.index, step.total, step.text,
                          step.cached ? " (cached)" : fmt::format(" ({:.2f}s)", seconds));
     };
+    options.run_output = [&](std::string_view chunk) { out << chunk << std::flush; };
   }
   auto built = sdk::BuildImage(options);
   if (!built.ok()) {

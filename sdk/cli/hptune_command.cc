@@ -19,7 +19,7 @@ CLI::App* AddHptuneCommand(CLI::App& app, HptuneFlags& flags) {
                       "Study output dir: trials in <dir>/<trial id>/, results.* in <dir>");
   command->add_option("--seed", flags.seed, "Seed of the search algorithm");
   command->add_flag("--quiet", flags.quiet, "Do not stream the trials' output");
-  AddBackendFlags(*command, flags.backend);
+  AddBackendFlags(*command, flags.backend, /*cluster_backends=*/false);
   return command;
 }
 

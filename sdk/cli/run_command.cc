@@ -63,7 +63,7 @@ void AddJobSpecFlags(CLI::App& command, RunFlags& flags) {
 
 CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
   CLI::App* run = app.add_subcommand(
-      "run", "Run a CustomJob locally, on Vertex AI or on Kubernetes and wait for it");
+      "run", "Run a CustomJob locally, on Vertex AI, on Kubernetes or on Slurm and wait for it");
   run->footer(
       "Each replica of each worker pool runs the executable of its imageUri \"local:<path>\" as a "
       "process (a relative path is resolved against the current directory), or, for any other "
@@ -72,8 +72,10 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
       "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Ctrl-C cancels the job; a "
       "second Ctrl-C kills it. With --backend k8s the job runs on the kubeconfig's cluster as a "
       "JobSet (or --k8s-kind tfjob / pytorchjob) and Ctrl-C deletes it; `trainpkg k8s render` "
-      "prints those objects without a cluster.\nExit code: 0 succeeded, 1 failed, 130 "
-      "cancelled, 2 invalid job (nothing ran).");
+      "prints those objects without a cluster. With --backend slurm each replica is a Slurm task "
+      "running the same executable, which must be on a filesystem every node shares, as must "
+      "$TRAINPKG_HOME; trainpkg-slurm-task (beside trainpkg) starts it.\nExit code: 0 "
+      "succeeded, 1 failed, 130 cancelled, 2 invalid job (nothing ran).");
   AddJobSpecFlags(*run, flags);
   run->add_flag("--detach", flags.detach,
                 "Start the job in a background supervisor, print its id and return");
@@ -109,7 +111,10 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
         err, absl::InvalidArgumentError("--job-id: Vertex AI assigns the id; drop the flag"),
         kExitUsage);
   }
-  const bool remote = options.backend != sdk::JobBackendKind::kLocal;
+  // Vertex and Kubernetes jobs live on the service or cluster; local and Slurm
+  // ones have a supervisor here and a record in the job store.
+  const bool remote = options.backend == sdk::JobBackendKind::kVertex ||
+                      options.backend == sdk::JobBackendKind::kK8s;
   absl::StatusOr<sdk::CustomJob> job = sdk::CustomJob::Create(*spec, std::move(options));
   if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
   if (flags.validate_only) {

@@ -2,12 +2,17 @@
 
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "sdk/internal/container_bundle.h"
-#include "sdk/internal/container_user.h"
+#include "packager/run/container_bundle.h"
+#include "packager/run/container_user.h"
 #include "sdk/internal/env_expansion.h"
 
 namespace trainpkg::sdk::internal {
 namespace {
+
+using packager::run::ContainerBundle;
+using packager::run::ContainerUser;
+using packager::run::ResolveContainerUser;
+using packager::run::WriteContainerBundle;
 
 constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -63,6 +68,8 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .user = *std::move(user),
       .bind_mounts = request.bind_mounts,
       .devices = request.devices,
+      .readonly_rootfs = true,
+      .private_tmp = true,
   };
   absl::Status written = WriteContainerBundle(bundle);
   if (!written.ok()) return InField(plan, written);

@@ -9,14 +9,19 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "sdk/internal/container_bundle.h"
-#include "sdk/internal/container_user.h"
+#include "packager/run/container_bundle.h"
+#include "packager/run/container_user.h"
 #include "sdk/internal/gpu_inventory.h"
 #include "sdk/internal/restart_policy.h"
 #include "tests/sdk/sdk_test_util.h"
 
 namespace trainpkg::sdk::internal {
 namespace {
+
+using packager::run::ContainerBundle;
+using packager::run::ContainerUser;
+using packager::run::ResolveContainerUser;
+using packager::run::WriteContainerBundle;
 
 namespace fs = std::filesystem;
 using ::testing::Contains;
@@ -143,6 +148,8 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
       .user = ContainerUser{.uid = 7, .gid = 8, .additional_gids = {9}},
       .bind_mounts = {dir.path() / "out"},
       .devices = {},
+      .readonly_rootfs = true,
+      .private_tmp = true,
   };
   ASSERT_TRUE(WriteContainerBundle(bundle).ok());
   std::ifstream in(bundle.bundle_dir / "config.json");

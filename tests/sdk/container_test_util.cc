@@ -50,8 +50,8 @@ std::string ContainerTestBase::BuildImage(const std::string& tag, const std::str
       packager::builder::ImageStore::Open(home() / "images");
   EXPECT_TRUE(store.ok()) << store.status();
   if (!store.ok()) return tag;
-  packager::builder::Builder builder(
-      packager::builder::BuilderOptions{store->layout(), home() / "build-cache", nullptr, {}});
+  packager::builder::Builder builder(packager::builder::BuilderOptions{
+      store->layout(), home() / "build-cache", nullptr, {}, {}, {}});
   packager::builder::BuildRequest request;
   request.context_dir = context();
   absl::StatusOr<packager::builder::BuiltImage> image = builder.Build(request);

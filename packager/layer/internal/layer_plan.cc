@@ -176,6 +176,10 @@ class Planner {
           "{} is a socket, fifo or device; layers hold files, directories and links only",
           path.string()));
     }
+    if (overrides.keep_attributes) {
+      if (e.type != TarEntry::Type::kSymlink) e.mode = st.st_mode & 07777;
+      if (!overrides.owner.has_value()) e.owner = Owner{st.st_uid, st.st_gid};
+    }
     if (overrides.mode.has_value() && e.type != TarEntry::Type::kSymlink) {
       e.mode = *overrides.mode & 07777;
     }

@@ -26,24 +26,9 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::ScratchDir;
+using testing::Sh;
+using Result = testing::ShellResult;
 using testing::WriteFile;
-
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result Sh(const std::string& command) {
-  Result result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  int status = ::pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
 
 std::string Slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -70,7 +55,7 @@ class BuilderInteropTest : public ::testing::Test {
               "ENTRYPOINT [\"/bin/busybox\", \"cat\", \"/app/msg.txt\"]\n");
     auto store = oci::Layout::Create(dir_.path() / "home/images");
     ASSERT_TRUE(store.ok());
-    Builder builder(BuilderOptions{*store, dir_.path() / "home/build-cache", nullptr, {}});
+    Builder builder(BuilderOptions{*store, dir_.path() / "home/build-cache", nullptr, {}, {}, {}});
     BuildRequest request;
     request.context_dir = ctx_;
     auto image = builder.Build(request);

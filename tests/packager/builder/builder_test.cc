@@ -207,8 +207,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "Dockerfile:2: COPY: source \"leak\" is a symlink"},
         ErrorCase{"SymlinkDirEscaping", "FROM scratch\nCOPY up/etc/hosts /t\n",
                   "Dockerfile:2: COPY: source \"up/etc/hosts\" is a symlink"},
-        ErrorCase{"Run", "FROM scratch\nCOPY trainer /t/\nRUN make\n",
-                  "Dockerfile:3: RUN: RUN is not supported yet"},
         ErrorCase{"SeveralSourcesNeedDirectory",
                   "FROM scratch\nCOPY trainer/task.py trainer/run.sh /t\n",
                   "Dockerfile:2: COPY: 2 sources are copied"},

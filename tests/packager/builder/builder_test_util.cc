@@ -1,6 +1,7 @@
 #include "tests/packager/builder/builder_test_util.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -77,12 +78,25 @@ oci::Descriptor MakeBaseLayout(const fs::path& dir, const std::string& tag) {
   return *manifest_desc;
 }
 
+ShellResult Sh(const std::string& command) {
+  ShellResult result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
 BuildRun Build(const fs::path& home, BuildRequest request) {
   BuildRun run;
   auto store = oci::Layout::Create(home / "images");
   Check(store.ok(), "store");
-  BuilderOptions options{*store, home / "build-cache", nullptr,
-                         [&run](const BuildStep& step) { run.steps.push_back(step); }};
+  BuilderOptions options{*store,  home / "build-cache",
+                         nullptr, [&run](const BuildStep& step) { run.steps.push_back(step); },
+                         {},      {}};
   Builder builder(std::move(options));
   run.image = builder.Build(request);
   return run;

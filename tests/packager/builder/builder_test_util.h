@@ -31,6 +31,13 @@ void WriteFile(const std::filesystem::path& path, const std::string& content,
 // config with Env PATH=/bin and Cmd ["/bin/sh"].
 oci::Descriptor MakeBaseLayout(const std::filesystem::path& dir, const std::string& tag);
 
+// The exit code and output (stdout and stderr merged) of a /bin/sh command.
+struct ShellResult {
+  int code = -1;
+  std::string out;
+};
+ShellResult Sh(const std::string& command);
+
 struct BuildRun {
   absl::StatusOr<BuiltImage> image;
   std::vector<BuildStep> steps;

@@ -69,7 +69,7 @@ class DockerfilesTest : public ::testing::Test {
 
   void BuildDockerfile(const std::string& dockerfile, const fs::path& context,
                        std::map<std::string, std::string> args, const std::string& name) {
-    Builder builder(BuilderOptions{*store_, dir_.path() / "home/build-cache", nullptr, {}});
+    Builder builder(BuilderOptions{*store_, dir_.path() / "home/build-cache", nullptr, {}, {}, {}});
     BuildRequest request;
     request.context_dir = context;
     request.dockerfile = kDockerfiles / dockerfile;

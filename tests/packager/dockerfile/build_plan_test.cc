@@ -159,6 +159,22 @@ TEST(BuildPlan, EnvBeatsArgAndSeesValuesBeforeItsLine) {
   EXPECT_EQ(st->scope.Lookup("X"), "env");
 }
 
+TEST(BuildPlan, RunSeesTheArgsInScopeThatNoEnvHides) {
+  Dockerfile df = Parse(
+      "FROM scratch\n"
+      "RUN first\n"
+      "ARG A=a B C=c\n"
+      "ENV C=env\n"
+      "RUN second\n");
+  absl::StatusOr<BuildPlan> plan = PlanBuild(df, Opts({{"B", "cli"}}));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  absl::StatusOr<ExpandedStage> st = ExpandStage(df, *plan, Opts({{"B", "cli"}}), 0, {});
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_THAT(st->run_args.at(0), ElementsAre());
+  EXPECT_THAT(st->run_args.at(3), ElementsAre("A=a", "B=cli"));
+  EXPECT_EQ(st->run_args.count(1), 0u);
+}
+
 TEST(BuildPlan, CopyFromExpandsArgs) {
   Dockerfile df =
       Parse("FROM scratch AS builder\nFROM scratch\nARG SRC=builder\nCOPY --from=$SRC /a /b\n");

@@ -1,6 +1,7 @@
 #include "registry/oci/layout.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -202,6 +203,14 @@ TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
   EXPECT_EQ((*tags)[0].tag, "v1");
   EXPECT_EQ((*tags)[1].tag, "latest");
   EXPECT_EQ((*tags)[2].tag, "stable");
+
+  // Tagging again as it is leaves index.json alone (no rewrite, same inode).
+  struct stat before, after;
+  ASSERT_EQ(::stat((dir_ / "index.json").c_str(), &before), 0);
+  ASSERT_TRUE(layout->Tag(one, "stable").ok());
+  ASSERT_EQ(::stat((dir_ / "index.json").c_str(), &after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  EXPECT_EQ(layout->ListTags()->size(), 3u);
 
   // Re-pointing a tag replaces its entry.
   ASSERT_TRUE(layout->Tag(one, "latest").ok());

@@ -1,4 +1,4 @@
-#include "sdk/internal/container_bundle.h"
+#include "packager/run/container_bundle.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::packager::run {
 namespace {
 
 using nlohmann::json;
@@ -67,12 +67,15 @@ absl::StatusOr<json> Device(const std::filesystem::path& path) {
 
 absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
   std::error_code ec;
-  std::filesystem::create_directories(bundle.bundle_dir / "tmp", ec);
+  const std::filesystem::path made =
+      bundle.private_tmp ? bundle.bundle_dir / "tmp" : bundle.bundle_dir;
+  std::filesystem::create_directories(made, ec);
   if (ec) {
-    return absl::PermissionDeniedError(
-        fmt::format("creating {}: {}", (bundle.bundle_dir / "tmp").string(), ec.message()));
+    return absl::PermissionDeniedError(fmt::format("creating {}: {}", made.string(), ec.message()));
   }
-  std::filesystem::permissions(bundle.bundle_dir / "tmp", std::filesystem::perms(01777), ec);
+  if (bundle.private_tmp) {
+    std::filesystem::permissions(made, std::filesystem::perms(01777), ec);
+  }
 
   json user{{"uid", bundle.user.uid}, {"gid", bundle.user.gid}};
   if (!bundle.user.additional_gids.empty()) user["additionalGids"] = bundle.user.additional_gids;
@@ -99,8 +102,10 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
       Mount("/dev/shm", "tmpfs", "shm", {"nosuid", "noexec", "nodev", "mode=1777"}),
       Mount("/dev/mqueue", "mqueue", "mqueue", {"nosuid", "noexec", "nodev"}),
       Mount("/sys", "sysfs", "sysfs", {"nosuid", "noexec", "nodev", "ro"}),
-      Mount("/tmp", "bind", (bundle.bundle_dir / "tmp").string(), {"rbind", "rw"}),
   });
+  if (bundle.private_tmp) {
+    mounts.push_back(Mount("/tmp", "bind", (bundle.bundle_dir / "tmp").string(), {"rbind", "rw"}));
+  }
   for (const std::filesystem::path& path : bundle.bind_mounts) {
     mounts.push_back(Mount(path.string(), "bind", path.string(), {"rbind", "rw"}));
   }
@@ -118,7 +123,7 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
   json config{
       {"ociVersion", "1.0.2"},
       {"process", process},
-      {"root", {{"path", bundle.rootfs.string()}, {"readonly", true}}},
+      {"root", {{"path", bundle.rootfs.string()}, {"readonly", bundle.readonly_rootfs}}},
       {"mounts", mounts},
       {"linux",
        {{"namespaces", json::array({{{"type", "pid"}}, {{"type", "ipc"}}, {{"type", "mount"}}})},
@@ -134,4 +139,4 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
   return base::WriteFileAtomic(bundle.bundle_dir / "config.json", config.dump(2));
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::packager::run

@@ -1,4 +1,4 @@
-#include "sdk/internal/container_user.h"
+#include "packager/run/container_user.h"
 
 #include <fstream>
 #include <optional>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "fmt/format.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::packager::run {
 namespace {
 
 // The colon-separated records of /etc/passwd or /etc/group (absent: none).
@@ -105,4 +105,4 @@ absl::StatusOr<ContainerUser> ResolveContainerUser(const std::filesystem::path& 
   return out;
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::packager::run

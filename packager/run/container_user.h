@@ -3,8 +3,8 @@
 // /etc/passwd and /etc/group (never the host's). "" is root. A user given
 // without a group takes its passwd entry's primary group (0 when the uid has
 // none); its supplementary groups are those of /etc/group that list it.
-#ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_USER_H_
-#define TRAINPKG_SDK_INTERNAL_CONTAINER_USER_H_
+#ifndef TRAINPKG_PACKAGER_RUN_CONTAINER_USER_H_
+#define TRAINPKG_PACKAGER_RUN_CONTAINER_USER_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::packager::run {
 
 struct ContainerUser {
   uint32_t uid = 0;
@@ -26,6 +26,6 @@ struct ContainerUser {
 absl::StatusOr<ContainerUser> ResolveContainerUser(const std::filesystem::path& rootfs,
                                                    std::string_view user);
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::packager::run
 
-#endif  // TRAINPKG_SDK_INTERNAL_CONTAINER_USER_H_
+#endif  // TRAINPKG_PACKAGER_RUN_CONTAINER_USER_H_

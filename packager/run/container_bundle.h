@@ -1,8 +1,12 @@
-// An OCI runtime bundle for one replica (runtime-spec config.json), laid out
-// so that replicas of one image share its unpacked rootfs:
+// An OCI runtime bundle (runtime-spec config.json) for runc: a replica of the
+// local backend, or a Dockerfile RUN. Replicas of one image share its
+// unpacked rootfs:
 //
 //   <bundle_dir>/config.json   root.path = the shared rootfs, read-only
 //   <bundle_dir>/tmp/          this replica's writable /tmp
+//
+// A RUN (readonly_rootfs = false, private_tmp = false) writes into its
+// rootfs, /tmp included, so that what it writes is captured.
 //
 // The container shares the host's network (no network namespace: replicas
 // reach each other on 127.0.0.1) and UTS namespace, and has its own pid,
@@ -12,17 +16,17 @@
 // same path, so paths in the cluster env (AIP_MODEL_DIR, ...) stay valid.
 // Docker's default capability set, no_new_privileges, and RLIMIT_NOFILE
 // soft = hard = this process's hard limit (at most 1048576).
-#ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_BUNDLE_H_
-#define TRAINPKG_SDK_INTERNAL_CONTAINER_BUNDLE_H_
+#ifndef TRAINPKG_PACKAGER_RUN_CONTAINER_BUNDLE_H_
+#define TRAINPKG_PACKAGER_RUN_CONTAINER_BUNDLE_H_
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "sdk/internal/container_user.h"
+#include "packager/run/container_user.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::packager::run {
 
 struct ContainerBundle {
   std::filesystem::path bundle_dir;  // created (parents too)
@@ -33,12 +37,14 @@ struct ContainerBundle {
   ContainerUser user;
   std::vector<std::filesystem::path> bind_mounts;  // absolute host directories
   std::vector<std::filesystem::path> devices;      // host device nodes to expose as they are
+  bool readonly_rootfs = true;                     // false: the process writes into `rootfs`
+  bool private_tmp = true;  // false: no <bundle_dir>/tmp, /tmp is the rootfs's
 };
 
 // Writes the bundle. Errors name the path that could not be written or the
 // device that could not be read.
 absl::Status WriteContainerBundle(const ContainerBundle& bundle);
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::packager::run
 
-#endif  // TRAINPKG_SDK_INTERNAL_CONTAINER_BUNDLE_H_
+#endif  // TRAINPKG_PACKAGER_RUN_CONTAINER_BUNDLE_H_

@@ -1,0 +1,119 @@
+#include "packager/builder/run_step.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <optional>
+#include <random>
+
+#include "base/file_util.h"
+#include "base/status_macros.h"
+#include "fmt/format.h"
+#include "packager/run/container_bundle.h"
+#include "packager/run/container_user.h"
+#include "packager/run/overlay_diff.h"
+#include "packager/run/overlay_mount.h"
+#include "packager/run/runc_run.h"
+#include "packager/unpack/layer_unpacker.h"
+
+namespace trainpkg::packager::builder {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kDefaultPath =
+    "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+// Where runc mounts file systems of its own; created by runc when missing.
+constexpr std::string_view kMountPoints[] = {"proc", "dev", "sys"};
+
+bool Exists(const fs::path& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+// The build's layers applied over `base` in an overlay whose upper directory
+// `work_dir/lower-upper` then holds them in overlayfs form.
+absl::StatusOr<fs::path> ApplyLayers(const fs::path& base, std::span<const RunLayer> layers,
+                                     const fs::path& work_dir) {
+  const fs::path upper = work_dir / "lower-upper";
+  TP_ASSIGN_OR_RETURN(
+      run::OverlayMount merged,
+      run::OverlayMount::Mount({base}, upper, work_dir / "lower-work", work_dir / "lower-merged"));
+  for (const RunLayer& layer : layers) {
+    TP_RETURN_IF_ERROR(
+        unpack::UnpackLayer(layer.blob, layer.descriptor, layer.diff_id, merged.target(), {}));
+  }
+  TP_RETURN_IF_ERROR(merged.Unmount());
+  return upper;
+}
+
+std::string ContainerId() {
+  std::random_device random;
+  return fmt::format("trainpkg-build-{}-{:08x}", ::getpid(), random());
+}
+
+}  // namespace
+
+absl::StatusOr<run::OverlayMount> MountStageRootfs(const fs::path& base_rootfs,
+                                                   std::span<const RunLayer> layers,
+                                                   const fs::path& work_dir) {
+  fs::path base = base_rootfs;
+  if (base.empty()) {
+    base = work_dir / "empty";
+    std::error_code ec;
+    fs::create_directories(base, ec);
+    if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("creating {}", base.string()));
+  }
+  std::vector<fs::path> lowers = {base};
+  if (!layers.empty()) {
+    TP_ASSIGN_OR_RETURN(fs::path applied, ApplyLayers(base, layers, work_dir));
+    lowers.insert(lowers.begin(), applied);
+  }
+  return run::OverlayMount::Mount(lowers, work_dir / "upper", work_dir / "work",
+                                  work_dir / "merged");
+}
+
+absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const RunLayer> layers,
+                                    const RunCommand& command, const fs::path& work_dir,
+                                    const RunStepOptions& options) {
+  const fs::path upper = work_dir / "upper";
+  TP_ASSIGN_OR_RETURN(run::OverlayMount merged, MountStageRootfs(base_rootfs, layers, work_dir));
+  std::vector<std::string_view> made_mount_points;
+  for (std::string_view dir : kMountPoints) {
+    if (!Exists(merged.target() / dir)) made_mount_points.push_back(dir);
+  }
+  TP_ASSIGN_OR_RETURN(run::ContainerUser user,
+                      run::ResolveContainerUser(merged.target(), command.user));
+  run::ContainerBundle bundle{
+      .bundle_dir = work_dir / "bundle",
+      .rootfs = merged.target(),
+      .args = command.args,
+      .env = command.env,
+      .cwd = command.cwd.empty() ? "/" : command.cwd,
+      .user = user,
+      .bind_mounts = {},
+      .devices = {},
+      .readonly_rootfs = false,
+      .private_tmp = false,
+  };
+  bool has_path = false;
+  for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
+  if (!has_path) bundle.env.emplace_back(kDefaultPath);
+  TP_RETURN_IF_ERROR(run::WriteContainerBundle(bundle));
+  TP_ASSIGN_OR_RETURN(run::RuncExit exit,
+                      run::RuncRun(options.runc, bundle.bundle_dir, ContainerId(), options.output));
+  TP_RETURN_IF_ERROR(merged.Unmount());
+  if (exit.exit_code != 0) {
+    return absl::AbortedError(fmt::format("the command exited with code {}; its last output:\n{}",
+                                          exit.exit_code, exit.output_tail));
+  }
+  for (std::string_view dir : made_mount_points) {
+    std::error_code ec;
+    if (fs::is_directory(upper / dir, ec) && fs::is_empty(upper / dir, ec)) {
+      fs::remove(upper / dir, ec);
+    }
+  }
+  return run::OverlayDiff(upper);
+}
+
+}  // namespace trainpkg::packager::builder

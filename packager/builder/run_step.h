@@ -1,0 +1,73 @@
+// A Dockerfile RUN: the stage's filesystem is put together from the base
+// image's unpacked rootfs (read-only, from a RootfsCache) and the layers the
+// build made on top of it, the command runs there under runc, and what it
+// changed comes back as a layer source.
+//
+//   work/lower-upper  the build's layers applied over the base (an overlay)
+//   work/upper        the command's changes (the RUN's overlay upper)
+//   work/merged       the container's root while it runs
+//   work/bundle       the runtime bundle (packager/run/container_bundle.h)
+//
+// The container: host network and UTS, its own pid/ipc/mount namespaces,
+// Docker's default capabilities, no_new_privileges, the stage's Env,
+// WorkingDir (created when missing) and User (names looked up in the stage's
+// /etc/passwd and /etc/group). Nothing of the host is mounted into it.
+// Mount points runc creates for /proc, /dev and /sys are not part of the
+// diff. Needs root, overlayfs and runc (crun fails on hybrid cgroups).
+#ifndef TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_
+#define TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_
+
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "packager/layer/layer_entry.h"
+#include "packager/run/overlay_mount.h"
+#include "registry/oci/descriptor.h"
+#include "registry/oci/digest.h"
+
+namespace trainpkg::packager::builder {
+
+// A layer the build made, to apply over the base rootfs.
+struct RunLayer {
+  std::filesystem::path blob;
+  oci::Descriptor descriptor;
+  oci::Digest diff_id;
+};
+
+struct RunCommand {
+  std::vector<std::string> args;  // the argv (SHELL already applied); REQUIRES: non-empty
+  std::vector<std::string> env;   // NAME=value; PATH gets Docker's default when absent
+  std::string cwd = "/";          // absolute
+  std::string user;               // image config User syntax; "" is root
+};
+
+struct RunStepOptions {
+  std::string runc = "runc";                     // the runtime binary
+  std::function<void(std::string_view)> output;  // the command's output; may be empty
+};
+
+// The stage's filesystem, `layers` applied over `base_rootfs` ("": an empty
+// root), mounted at work_dir/merged (writes go to work_dir/upper) until the
+// returned mount goes. Errors: those of the overlay mounts and unpacking.
+absl::StatusOr<run::OverlayMount> MountStageRootfs(const std::filesystem::path& base_rootfs,
+                                                   std::span<const RunLayer> layers,
+                                                   const std::filesystem::path& work_dir);
+
+// Runs `command` over `base_rootfs` ("": an empty root) and `layers`, in
+// `work_dir` (created; the caller removes it once the layer is written: the
+// returned source reads from work_dir/upper). Errors: Aborted "exited with
+// code N" plus the output's tail when the command fails; those of the
+// overlay mounts, layer unpacking, user lookup and runc otherwise.
+absl::StatusOr<LayerSource> RunStep(const std::filesystem::path& base_rootfs,
+                                    std::span<const RunLayer> layers, const RunCommand& command,
+                                    const std::filesystem::path& work_dir,
+                                    const RunStepOptions& options);
+
+}  // namespace trainpkg::packager::builder
+
+#endif  // TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_

@@ -1,0 +1,36 @@
+#include "sdk/slurm/internal/task_manifest.h"
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "jobspec/custom_job_json.h"
+#include "nlohmann/json.hpp"
+
+namespace trainpkg::sdk::slurm::internal {
+
+std::string FormatTaskManifest(const TaskManifest& manifest) {
+  nlohmann::json json = {{"jobId", manifest.job_id},
+                         {"projectId", manifest.project_id},
+                         {"jobSpec", jobspec::CustomJobSpecToJson(manifest.spec)}};
+  return json.dump();
+}
+
+absl::StatusOr<TaskManifest> ParseTaskManifest(std::string_view text) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) return absl::InvalidArgumentError("task manifest: not a JSON object");
+  TaskManifest manifest;
+  for (auto [key, target] :
+       {std::pair{"jobId", &manifest.job_id}, std::pair{"projectId", &manifest.project_id}}) {
+    if (!json.contains(key) || !json[key].is_string()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("task manifest: ", key, ": missing or not a string"));
+    }
+    *target = json[key].get<std::string>();
+  }
+  if (!json.contains("jobSpec")) {
+    return absl::InvalidArgumentError("task manifest: jobSpec: missing");
+  }
+  TP_ASSIGN_OR_RETURN(manifest.spec, jobspec::CustomJobSpecFromJson(json["jobSpec"], "jobSpec"));
+  return manifest;
+}
+
+}  // namespace trainpkg::sdk::slurm::internal

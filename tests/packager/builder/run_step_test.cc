@@ -1,0 +1,269 @@
+// RUN under runc: a busybox-static base image (built FROM scratch, exported
+// to an oci: layout), Dockerfiles that RUN commands over it, and the layers
+// they make read back with libarchive and unpacked by umoci, an independent
+// reader; a registry base (Debian's docker-registry on 127.0.0.1, fed by
+// skopeo) whose layers a RUN downloads. Skipped, with the reason, unless
+// root (runc and overlayfs need it).
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+
+#include "base/file_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "packager/builder/builder.h"
+#include "packager/builder/image_export.h"
+#include "packager/builder/registry_base_source.h"
+#include "registry/oci/layout.h"
+#include "registry/registry_client.h"
+#include "tests/packager/builder/builder_test_util.h"
+#include "tests/packager/layer/layer_test_util.h"
+#include "tests/registry/registry_server.h"
+
+namespace trainpkg::packager::builder {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using testing::ScratchDir;
+using testing::Sh;
+using ::testing::UnorderedElementsAre;
+using testing::WriteFile;
+using Result = testing::ShellResult;
+
+std::string Slurp(const fs::path& path) { return base::ReadFile(path).value_or(""); }
+
+class RunStepTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "RUN needs root (runc, overlayfs)";
+    ASSERT_TRUE(fs::exists("/bin/busybox"))
+        << "busybox-static is missing (scripts/install-deps.sh)";
+    Result runc = Sh("runc --version");
+    ASSERT_EQ(runc.code, 0) << "runc is missing (scripts/install-deps.sh): " << runc.out;
+    // The base: busybox with the applets the tests use, /etc/something to
+    // delete and /etc/keep to keep.
+    const fs::path base_ctx = dir_.path() / "base-ctx";
+    fs::create_directories(base_ctx / "root/bin");
+    fs::copy_file("/bin/busybox", base_ctx / "root/bin/busybox");
+    for (const char* applet : {"sh", "rm", "mkdir", "cat", "chmod", "chown", "echo", "id", "pwd"}) {
+      fs::create_symlink("busybox", base_ctx / "root/bin" / applet);
+    }
+    WriteFile(base_ctx / "root/etc/something", "delete me\n");
+    WriteFile(base_ctx / "root/etc/keep", "keep me\n");
+    WriteFile(base_ctx / "root/etc/passwd",
+              "root:x:0:0:root:/root:/bin/sh\n"
+              "trainer:x:1000:1000::/home/trainer:/bin/sh\n");
+    WriteFile(base_ctx / "Dockerfile", "FROM scratch\nCOPY root/ /\nENV PATH=/bin\n");
+    BuiltImage base = BuildOk(base_ctx);
+    base_layer_ = base.manifest.layers.at(0);
+    auto store = oci::Layout::Open(dir_.path() / "home/images");
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto out = oci::Layout::Create(dir_.path() / "base");
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_TRUE(ExportImage(base, *store, *out, "1", false).ok());
+    ctx_ = dir_.path() / "ctx";
+    WriteFile(ctx_ / "input.txt", "from the context\n");
+  }
+
+  absl::StatusOr<BuiltImage> Build(const fs::path& context, BuildStats* stats = nullptr,
+                                   RegistryBaseSource* registry = nullptr) {
+    auto store = oci::Layout::Create(dir_.path() / "home/images");
+    if (!store.ok()) return store.status();
+    BuilderOptions options{*store, dir_.path() / "home/build-cache", registry, {}, {}, {}};
+    options.run_output = [this](std::string_view chunk) { output_.append(chunk); };
+    Builder builder(options);
+    BuildRequest request;
+    request.context_dir = context;
+    auto image = builder.Build(request);
+    if (image.ok() && stats != nullptr) *stats = image->stats;
+    return image;
+  }
+
+  BuiltImage BuildOk(const fs::path& context) {
+    auto image = Build(context);
+    EXPECT_TRUE(image.ok()) << image.status();
+    return image.ok() ? *image : BuiltImage{};
+  }
+
+  std::string FromBase() const { return "FROM oci:" + (dir_.path() / "base").string() + ":1\n"; }
+
+  // The entries of layer `index` of `image`, by name.
+  std::map<std::string, packager::testing::ReadEntry> LayerEntries(const BuiltImage& image,
+                                                                   size_t index) {
+    std::map<std::string, packager::testing::ReadEntry> entries;
+    if (index >= image.manifest.layers.size()) {
+      ADD_FAILURE() << "no layer " << index;
+      return entries;
+    }
+    auto store = oci::Layout::Open(dir_.path() / "home/images");
+    EXPECT_TRUE(store.ok());
+    const std::string blob = Slurp(store->BlobPath(image.manifest.layers[index].digest));
+    for (auto& entry : packager::testing::ReadTar(blob)) entries[entry.name] = entry;
+    return entries;
+  }
+
+  // umoci's unpack of `image` (exported to a layout); returns the rootfs.
+  fs::path Unpack(const BuiltImage& image, const std::string& name) {
+    auto store = oci::Layout::Open(dir_.path() / "home/images");
+    EXPECT_TRUE(store.ok());
+    auto out = oci::Layout::Create(dir_.path() / ("out-" + name));
+    EXPECT_TRUE(out.ok());
+    EXPECT_TRUE(ExportImage(image, *store, *out, "1", false).ok());
+    const fs::path bundle = dir_.path() / ("bundle-" + name);
+    Result r = Sh("umoci unpack --image " + out->root().string() + ":1 " + bundle.string());
+    EXPECT_EQ(r.code, 0) << r.out;
+    return bundle / "rootfs";
+  }
+
+  ScratchDir dir_;
+  fs::path ctx_;
+  oci::Descriptor base_layer_;
+  std::string output_;
+};
+
+std::vector<std::string> Names(const std::map<std::string, packager::testing::ReadEntry>& m) {
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : m) names.push_back(name);
+  return names;
+}
+
+TEST_F(RunStepTest, ChangesBecomeALayerWithWhiteouts) {
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() + "RUN echo hi > /x && rm /etc/something && mkdir /d && echo done\n");
+  BuiltImage image = BuildOk(ctx_);
+  ASSERT_EQ(image.manifest.layers.size(), 2u);
+  EXPECT_EQ(image.config.rootfs.diff_ids.size(), 2u);
+  EXPECT_THAT(output_, HasSubstr("done"));
+  auto entries = LayerEntries(image, 1);  // directories end in '/'
+  // Only what the command changed: no /proc, /dev or /sys mount points.
+  EXPECT_THAT(Names(entries), UnorderedElementsAre("x", "d/", "etc/", "etc/.wh.something"));
+  EXPECT_EQ(entries["x"].content, "hi\n");
+  EXPECT_EQ(entries["d/"].type, 'd');
+  EXPECT_EQ(entries["x"].mtime, 0);
+
+  const fs::path rootfs = Unpack(image, "run");
+  EXPECT_EQ(Slurp(rootfs / "x"), "hi\n");
+  EXPECT_FALSE(fs::exists(rootfs / "etc/something"));
+  EXPECT_EQ(Slurp(rootfs / "etc/keep"), "keep me\n");
+  EXPECT_TRUE(fs::is_directory(rootfs / "d"));
+}
+
+TEST_F(RunStepTest, ReplacedDirectoryIsOpaqueAndModesAndOwnersAreKept) {
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() +
+                "RUN rm -r /etc && mkdir /etc && echo new > /etc/n && chmod 4750 /etc/n && "
+                "mkdir /home && mkdir /home/trainer && chown 1000:1000 /home/trainer\n");
+  BuiltImage image = BuildOk(ctx_);
+  auto entries = LayerEntries(image, 1);
+  EXPECT_TRUE(entries.count("etc/.wh..wh..opq")) << ::testing::PrintToString(Names(entries));
+  EXPECT_EQ(entries["etc/n"].mode & 07777, 04750u);
+  EXPECT_EQ(entries["home/trainer/"].uid, 1000);
+  EXPECT_EQ(entries["home/trainer/"].gid, 1000);
+  const fs::path rootfs = Unpack(image, "opaque");
+  EXPECT_EQ(Slurp(rootfs / "etc/n"), "new\n");
+  EXPECT_FALSE(fs::exists(rootfs / "etc/keep"));
+}
+
+TEST_F(RunStepTest, SeesEnvArgsWorkdirUserAndEarlierLayers) {
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() +
+                "ARG GREETING=hello\n"
+                "ENV WHO=world\n"
+                "COPY input.txt /in/input.txt\n"
+                "WORKDIR /work\n"
+                "RUN [\"/bin/sh\", \"-c\", \"echo $GREETING-$WHO-$(pwd) > out && "
+                "cat /in/input.txt > copied && rm /etc/keep\"]\n"
+                "RUN cat out copied > both && rm /in/input.txt\n"
+                "RUN mkdir -p /home/trainer && chown 1000:1000 /home/trainer\n"
+                "USER trainer\n"
+                "RUN id -u > /home/trainer/uid\n");
+  BuiltImage image = BuildOk(ctx_);
+  ASSERT_EQ(image.manifest.layers.size(), 6u);
+  EXPECT_THAT(Names(LayerEntries(image, 3)),
+              UnorderedElementsAre("in/", "in/.wh.input.txt", "work/", "work/both"));
+  const fs::path rootfs = Unpack(image, "env");
+  EXPECT_EQ(Slurp(rootfs / "work/both"), "hello-world-/work\nfrom the context\n");
+  EXPECT_FALSE(fs::exists(rootfs / "etc/keep"));
+  EXPECT_FALSE(fs::exists(rootfs / "in/input.txt"));
+  EXPECT_EQ(image.config.config.env, (std::vector<std::string>{"PATH=/bin", "WHO=world"}))
+      << "build args stay out of the image";
+  EXPECT_EQ(Slurp(rootfs / "home/trainer/uid"), "1000\n");
+}
+
+TEST_F(RunStepTest, FailingCommandNamesTheLineAndExitCode) {
+  WriteFile(ctx_ / "Dockerfile", FromBase() + "ENV A=1\nRUN echo oops && exit 3\n");
+  auto image = Build(ctx_);
+  ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(std::string(image.status().message()),
+              HasSubstr("Dockerfile:3: RUN: the command exited with code 3"));
+  EXPECT_THAT(std::string(image.status().message()), HasSubstr("oops"));
+  EXPECT_THAT(Sh("runc list -q").out,
+              Not(HasSubstr("trainpkg-build-" + std::to_string(::getpid()))));
+  const fs::path work = dir_.path() / "home/build-cache/run";
+  std::vector<fs::path> left;
+  if (fs::exists(work)) left.assign(fs::directory_iterator(work), fs::directory_iterator());
+  EXPECT_THAT(left, IsEmpty()) << "RUN work directories are removed";
+}
+
+TEST_F(RunStepTest, RebuildIsCachedAndIdentical) {
+  WriteFile(ctx_ / "Dockerfile", FromBase() + "RUN echo hi > /x\n");
+  BuildStats first_stats, second_stats;
+  auto first = Build(ctx_, &first_stats);
+  ASSERT_TRUE(first.ok()) << first.status();
+  auto second = Build(ctx_, &second_stats);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(first_stats.layers_written, 1);
+  EXPECT_EQ(second_stats.layers_written, 0);
+  EXPECT_EQ(second_stats.layers_cached, 1);
+  EXPECT_EQ(first->manifest_descriptor.digest, second->manifest_descriptor.digest);
+}
+
+TEST_F(RunStepTest, CopyFromAStageReadsWhatItsRunMade) {
+  WriteFile(ctx_ / "Dockerfile", "FROM oci:" + (dir_.path() / "base").string() +
+                                     ":1 AS build\n"
+                                     "RUN mkdir /out && echo built > /out/app\n"
+                                     "FROM scratch\n"
+                                     "COPY --from=build /out/app /app\n"
+                                     "COPY --from=build /out/ /outdir/\n");
+  BuiltImage image = BuildOk(ctx_);
+  ASSERT_EQ(image.manifest.layers.size(), 2u);
+  auto first = LayerEntries(image, 0);
+  EXPECT_THAT(Names(first), UnorderedElementsAre("app"));
+  EXPECT_EQ(first["app"].content, "built\n");
+  auto second = LayerEntries(image, 1);
+  EXPECT_THAT(Names(second), UnorderedElementsAre("outdir/", "outdir/app"));
+  EXPECT_EQ(second["outdir/app"].content, "built\n");
+}
+
+TEST_F(RunStepTest, RegistryBaseLayersAreDownloadedForRun) {
+  registry::testing::RegistryServer server;
+  absl::Status started = server.Start({});
+  ASSERT_TRUE(started.ok()) << started;
+  const std::string remote = server.host() + "/test/base:1";
+  Result pushed = Sh("skopeo copy --dest-tls-verify=false oci:" + (dir_.path() / "base").string() +
+                     ":1 docker://" + remote);
+  ASSERT_EQ(pushed.code, 0) << pushed.out;
+  // The store must get the base's layer from the registry.
+  auto store = oci::Layout::Open(dir_.path() / "home/images");
+  ASSERT_TRUE(store.ok());
+  fs::remove(store->BlobPath(base_layer_.digest));
+
+  WriteFile(ctx_ / "Dockerfile", "FROM " + remote + "\nRUN rm /etc/something && echo hi > /x\n");
+  registry::RegistryClient client{registry::RegistryClientOptions{}};
+  RegistryClientBaseSource source(&client);
+  auto image = Build(ctx_, nullptr, &source);
+  ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_TRUE(store->HasBlob(base_layer_.digest));
+  ASSERT_EQ(image->manifest.layers.size(), 2u);
+  EXPECT_EQ(image->manifest.layers[0].digest, base_layer_.digest);
+  EXPECT_THAT(Names(LayerEntries(*image, 1)),
+              UnorderedElementsAre("x", "etc/", "etc/.wh.something"));
+}
+
+}  // namespace
+}  // namespace trainpkg::packager::builder

@@ -1,0 +1,267 @@
+// The Slurm backend against a real single-host Slurm (slurm_cluster.h):
+// the digits sample as 1 chief + 2 workers to SUCCEEDED, cancel leaving no
+// Slurm job, and a failing replica failing the job by name.
+#include <signal.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "base/environment.h"
+#include "base/file_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "jobspec/custom_job_json.h"
+#include "jobspec/job_file.h"
+#include "registry/internal/subprocess.h"
+#include "sdk/custom_job.h"
+#include "sdk/job_client.h"
+#include "sdk/job_logs.h"
+#include "tests/sdk/sdk_test_util.h"
+#include "tests/sdk/slurm/slurm_cluster.h"
+
+namespace trainpkg::sdk {
+namespace {
+
+using ::testing::HasSubstr;
+
+class SlurmBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string missing = testing::SlurmCluster::MissingBinaries(); !missing.empty()) {
+      GTEST_SKIP() << "Slurm is not installed (missing: " << missing
+                   << "); apt-get install slurm-wlm munge";
+    }
+    absl::Status started = cluster_.Start();
+    ASSERT_TRUE(started.ok()) << started;
+  }
+
+  CustomJobOptions Options() {
+    CustomJobOptions options;
+    options.backend = JobBackendKind::kSlurm;
+    options.home = home_.path() / "home";
+    options.log_stream = &output_;
+    options.cancel_grace_period = absl::Seconds(3);
+    options.slurm.task_program = SLURM_TASK_PATH;
+    options.slurm.rendezvous_timeout = absl::Seconds(60);
+    options.slurm.poll_interval = absl::Milliseconds(100);
+    std::map<std::string, std::string> environment = base::SnapshotProcessEnvironment();
+    // A launcher above this test may have set these; they are not the job's.
+    for (const char* name : {"TF_CONFIG", "CLUSTER_SPEC", "RANK", "SLURM_PROCID", "SLURM_JOB_ID",
+                             "AIP_MODEL_DIR", "AIP_CHECKPOINT_DIR", "AIP_TENSORBOARD_LOG_DIR"}) {
+      environment.erase(name);
+    }
+    environment["TRAINPKG_DATA_DIR"] = DIGITS_DATA_DIR;
+    options.environment = environment;
+    return options;
+  }
+
+  // Lines squeue prints for every job the cluster still has.
+  std::string Queue() {
+    absl::StatusOr<std::string> queue = cluster_.Run({"squeue", "-h", "-o", "%i %T"});
+    return queue.ok() ? *queue : std::string(queue.status().message());
+  }
+
+  testing::SlurmCluster cluster_;
+  testing::TempDir home_;
+  std::ostringstream output_;
+};
+
+TEST_F(SlurmBackendTest, DigitsChiefAndTwoWorkersSucceed) {
+  absl::StatusOr<jobspec::CustomJob> spec =
+      jobspec::LoadJobFile(std::string(DIGITS_SAMPLE_SOURCE_DIR) + "/job.yaml");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  for (jobspec::WorkerPoolSpec& pool : spec->job_spec.worker_pool_specs) {
+    pool.container_spec->image_uri = std::string("local:") + DIGITS_SAMPLE;
+    pool.container_spec->args = {"--epochs=2", "--global_batch_size=64", "--learning_rate=0.001"};
+  }
+  spec->job_spec.base_output_directory = (home_.path() / "out").string();
+  absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, Options());
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str() << cluster_.Logs();
+
+  // Every replica found its role; the chief saved the model.
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] task=chief:0 rank=0 world_size=3"));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] task=worker:1 rank=2 world_size=3"));
+  EXPECT_THAT(output_.str(), HasSubstr("JOB_STATE_RUNNING"));
+  EXPECT_TRUE(std::filesystem::exists(home_.path() / "out" / "model"));
+  // Both pools ask for n1-standard-4 tasks: one plain job.
+  absl::StatusOr<std::string> script = base::ReadFile(job->job_dir() / "slurm" / "batch.sh");
+  EXPECT_THAT(script.value_or(""), ::testing::Not(HasSubstr("hetjob")));
+
+  // `trainpkg jobs logs` reads what srun wrote; local.json has the addresses.
+  JobClient client(JobStore(home_.path() / "home"));
+  std::ostringstream logs;
+  ASSERT_TRUE(WriteJobLogs(client, job->job_id(), {.replica = "workerpool1-0"}, logs).ok());
+  EXPECT_THAT(logs.str(), HasSubstr("task=worker:0 rank=1 world_size=3"));
+  absl::StatusOr<JobInfo> info = client.GetJob(job->job_id());
+  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_EQ(info->local.replicas.size(), 3u);
+  for (const ReplicaDetails& replica : info->local.replicas) {
+    EXPECT_THAT(replica.address, ::testing::StartsWith("127.0.0.1:")) << replica.name;
+    ASSERT_TRUE(replica.exit_status.has_value()) << replica.name;
+    EXPECT_TRUE(replica.exit_status->ok()) << replica.name;
+  }
+  EXPECT_EQ(Queue(), "");
+}
+
+TEST_F(SlurmBackendTest, CancelLeavesNoSlurmJob) {
+  const testing::TempDir pids;
+  jobspec::CustomJob spec = testing::MakeJob(
+      testing::ReplicaProbePath(), {{1, {"--pid-dir=" + pids.path().string(), "--sleep=120"}},
+                                    {2, {"--pid-dir=" + pids.path().string(), "--sleep=120"}}});
+  spec.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";  // het job
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(job->Submit().ok());
+  // Cancelled once every replica runs.
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(45)))
+      << output_.str() << Queue() << cluster_.Logs();
+  job->Cancel();
+  absl::StatusOr<jobspec::CustomJob> done = job->Wait();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kCancelled) << output_.str();
+  EXPECT_EQ(Queue(), "");
+  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
+    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
+        << "replica pid " << pid;
+  }
+}
+
+TEST_F(SlurmBackendTest, FailingReplicaFailsTheJobNamingIt) {
+  jobspec::CustomJob spec =
+      testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--sleep=60"}}, {2, {"--sleep=60"}}});
+  // Worker 1 fails at once; the others would run for a minute. Smaller
+  // workers make the job heterogeneous (chief on one node, workers on the other).
+  spec.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";
+  jobspec::ContainerSpec& workers = *spec.job_spec.worker_pool_specs[1].container_spec;
+  workers.command = {"/bin/sh", "-c",
+                     "if [ \"$SLURM_PROCID\" = 1 ]; then echo worker one fails >&2; exit 3; fi; "
+                     "exec \"$0\" --sleep=60",
+                     testing::ReplicaProbePath()};
+  workers.args.clear();
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed) << output_.str();
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_EQ(done->error->code, 3);
+  EXPECT_THAT(done->error->message,
+              HasSubstr("The replica workerpool1-1 exited with a non-zero status of 3"));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] worker one fails"));
+  EXPECT_EQ(Queue(), "");
+  absl::StatusOr<std::string> script = base::ReadFile(job->job_dir() / "slurm" / "batch.sh");
+  EXPECT_THAT(script.value_or(""), HasSubstr("#SBATCH hetjob"));
+}
+
+TEST_F(SlurmBackendTest, ParameterServersAreStoppedWhenTheOthersSucceed) {
+  // Chief and worker exit at once; the parameter server would serve for two
+  // minutes and is stopped by the batch script, without failing the job.
+  jobspec::CustomJob spec = testing::MakeJob(
+      testing::ReplicaProbePath(), {{1, {"--print=chief-done"}}, {1, {}}, {1, {"--sleep=120"}}});
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << output_.str();
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] chief-done"));
+  EXPECT_EQ(Queue(), "");
+}
+
+// Runs `trainpkg` with `args` (TRAINPKG_HOME and SLURM_CONF from this
+// process's environment).
+registry::internal::SubprocessResult Trainpkg(std::vector<std::string> args) {
+  args.insert(args.begin(), TRAINPKG_PATH);
+  absl::StatusOr<registry::internal::SubprocessResult> result =
+      registry::internal::RunSubprocess(args, "", absl::Seconds(60));
+  EXPECT_TRUE(result.ok()) << result.status();
+  if (result.ok()) return *result;
+  registry::internal::SubprocessResult failed;
+  failed.exit_code = -1;
+  return failed;
+}
+
+// `trainpkg run --backend slurm --detach` of a chief + 2 workers job of
+// replica_probe printing hello-from-slurm and sleeping; returns the job id
+// once every replica has printed.
+std::string StartDetached(const std::filesystem::path& dir, const JobClient& client,
+                          const std::string& queue_on_failure) {
+  jobspec::CustomJob spec = testing::MakeJob(testing::ReplicaProbePath(),
+                                             {{1, {"--print=hello-from-slurm", "--sleep=120"}},
+                                              {2, {"--print=hello-from-slurm", "--sleep=120"}}});
+  const std::filesystem::path file = dir / "job.json";
+  EXPECT_TRUE(base::WriteFileAtomic(file, jobspec::FormatCustomJobJson(spec)).ok());
+  registry::internal::SubprocessResult run =
+      Trainpkg({"run", "--backend", "slurm", "--config", file.string(), "--detach"});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  const size_t at = run.out.find("Job ID: ");
+  if (at == std::string::npos) return "";
+  const std::string id = run.out.substr(at + 8, run.out.find('\n', at) - at - 8);
+  EXPECT_TRUE(testing::WaitFor(
+      [&] {
+        absl::StatusOr<JobInfo> info = client.GetJob(id);
+        if (!info.ok() || info->job.state != jobspec::JobState::kRunning) return false;
+        for (const std::string replica : {"workerpool0-0", "workerpool1-0", "workerpool1-1"}) {
+          absl::StatusOr<std::string> log = base::ReadFile(client.store().LogFile(id, replica));
+          if (!log.ok() || !absl::StrContains(*log, "hello-from-slurm")) return false;
+        }
+        return true;
+      },
+      absl::Seconds(45)))
+      << queue_on_failure;
+  return id;
+}
+
+TEST_F(SlurmBackendTest, CliDetachedRunShowsLogsAndCancels) {
+  const std::filesystem::path home = home_.path() / "cli-home";
+  ::setenv("TRAINPKG_HOME", home.c_str(), 1);
+  JobClient client{JobStore(home)};
+  const std::string id = StartDetached(home_.path(), client, Queue());
+  ASSERT_FALSE(id.empty());
+  registry::internal::SubprocessResult logs =
+      Trainpkg({"jobs", "logs", id, "--replica", "workerpool1-1"});
+  EXPECT_EQ(logs.exit_code, 0) << logs.err;
+  EXPECT_THAT(logs.out, HasSubstr("hello-from-slurm"));
+
+  registry::internal::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
+  EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
+  absl::StatusOr<JobInfo> info = client.GetJob(id);
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->job.state, jobspec::JobState::kCancelled);
+  EXPECT_EQ(Queue(), "");
+}
+
+TEST_F(SlurmBackendTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
+  const std::filesystem::path home = home_.path() / "cli-home";
+  ::setenv("TRAINPKG_HOME", home.c_str(), 1);
+  JobClient client{JobStore(home)};
+  const std::string id = StartDetached(home_.path(), client, Queue());
+  ASSERT_FALSE(id.empty());
+  absl::StatusOr<JobInfo> running = client.GetJob(id);
+  ASSERT_TRUE(running.ok()) << running.status();
+  const int supervisor = running->local.supervisor.pid;
+  ASSERT_GT(supervisor, 0);
+  ASSERT_EQ(::kill(supervisor, SIGKILL), 0);
+  ASSERT_TRUE(
+      testing::WaitFor([&] { return testing::ProcessGone(supervisor); }, absl::Seconds(10)));
+
+  registry::internal::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
+  EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
+  absl::StatusOr<JobInfo> info = client.GetJob(id);
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->job.state, jobspec::JobState::kCancelled);
+  EXPECT_TRUE(testing::WaitFor([&] { return Queue().empty(); }, absl::Seconds(20))) << Queue();
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk

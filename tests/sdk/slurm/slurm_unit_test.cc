@@ -1,0 +1,187 @@
+// The Slurm backend's pure parts: the machineSpec mapping, the batch
+// script, scontrol's output, the task manifest and exit records.
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sdk/cli/backend_flags.h"
+#include "sdk/slurm/internal/batch_script.h"
+#include "sdk/slurm/internal/replica_exit_record.h"
+#include "sdk/slurm/internal/slurm_job_state.h"
+#include "sdk/slurm/internal/slurm_resources.h"
+#include "sdk/slurm/internal/task_manifest.h"
+#include "tests/sdk/sdk_test_util.h"
+
+namespace trainpkg::sdk::slurm::internal {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(SlurmResourcesTest, MachineTypesHaveTheirComputeEngineShape) {
+  EXPECT_EQ(*ShapeOfMachineType("n1-standard-4"), (MachineShape{4, 15360}));
+  EXPECT_EQ(*ShapeOfMachineType("n1-highmem-8"), (MachineShape{8, 53248}));
+  EXPECT_EQ(*ShapeOfMachineType("e2-standard-2"), (MachineShape{2, 8192}));
+  EXPECT_EQ(*ShapeOfMachineType("a2-highgpu-2g"), (MachineShape{24, 174080}));
+  absl::StatusOr<MachineShape> unknown = ShapeOfMachineType("z9-mega-4");
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(unknown.status().message(), HasSubstr("n1-standard-N"));
+}
+
+TEST(SlurmResourcesTest, PoolOptionsMapCpusMemoryGpusDiskAndTimeout) {
+  jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {}}, {2, {}}});
+  jobspec::WorkerPoolSpec& workers = job.job_spec.worker_pool_specs[1];
+  workers.machine_spec->accelerator_type = "NVIDIA_TESLA_T4";
+  workers.machine_spec->accelerator_count = 2;
+  workers.disk_spec = jobspec::DiskSpec{.boot_disk_type = "pd-ssd", .boot_disk_size_gb = 100};
+  job.job_spec.scheduling.emplace().timeout = absl::Seconds(90);
+  EXPECT_THAT(*PoolResourceOptions(job.job_spec, 0, {}),
+              ElementsAre("--ntasks=1", "--cpus-per-task=4", "--mem-per-cpu=3840M", "--time=2"));
+  EXPECT_THAT(*PoolResourceOptions(job.job_spec, 1, {{"NVIDIA_TESLA_T4", "t4"}}),
+              ElementsAre("--ntasks=2", "--cpus-per-task=4", "--mem-per-cpu=3840M",
+                          "--gpus-per-task=t4:2", "--tmp=100G", "--time=2"));
+  EXPECT_THAT(*PoolResourceOptions(job.job_spec, 1, {}), ::testing::Contains("--gpus-per-task=2"));
+  job.job_spec.worker_pool_specs[0].machine_spec->machine_type = "bogus";
+  absl::StatusOr<std::vector<std::string>> bad = PoolResourceOptions(job.job_spec, 0, {});
+  EXPECT_THAT(
+      bad.status().message(),
+      HasSubstr("jobSpec.workerPoolSpecs[0].machineSpec.machineType: unknown machine type"));
+}
+
+// The script of `job` with default options and made-up paths.
+absl::StatusOr<std::string> ScriptWithDefaults(const jobspec::CustomJob& job) {
+  SlurmBackendOptions options;
+  return MakeBatchScript(BatchScriptRequest{.job_id = "7",
+                                            .spec = job.job_spec,
+                                            .files = SlurmJobFiles("/j"),
+                                            .task_program = "/t",
+                                            .options = &options});
+}
+
+TEST(BatchScriptTest, PoolsOfDifferentShapesAreHetComponents) {
+  jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {}}, {2, {}}, {0, {}}, {1, {}}});
+  job.job_spec.worker_pool_specs[3].machine_spec->machine_type = "n1-highcpu-16";
+  SlurmBackendOptions options;
+  options.partition = "gpu";
+  options.sbatch_args = {"--account=ml"};
+  absl::StatusOr<std::string> script =
+      MakeBatchScript(BatchScriptRequest{.job_id = "42",
+                                         .spec = job.job_spec,
+                                         .files = SlurmJobFiles("/shared/jobs/42"),
+                                         .task_program = "/opt/trainpkg/bin/trainpkg-slurm-task",
+                                         .options = &options});
+  ASSERT_TRUE(script.ok()) << script.status();
+  EXPECT_THAT(*script, HasSubstr("#SBATCH --job-name=trainpkg-42\n"
+                                 "#SBATCH --output=\"/shared/jobs/42/slurm/batch.log\"\n"
+                                 "#SBATCH --partition=gpu\n#SBATCH --account=ml\n"
+                                 "#SBATCH --ntasks=1 --cpus-per-task=4 --mem-per-cpu=3840M\n"
+                                 "#SBATCH hetjob\n"));
+  // Pools 0, 1 and 3 (the empty pool 2 has no component) are groups 0, 1, 2.
+  EXPECT_THAT(*script, HasSubstr("srun --het-group=2 --kill-on-bad-exit=1 "
+                                 "--export=ALL,TRAINPKG_SLURM_POOL=3 "
+                                 "--output='/shared/jobs/42/logs/workerpool3-%t.log' "
+                                 "\"$task\" \"$job_dir\""));
+  EXPECT_THAT(*script, HasSubstr("task='/opt/trainpkg/bin/trainpkg-slurm-task'"));
+  EXPECT_THAT(*script, Not(HasSubstr("TRAINPKG_SLURM_POOL=2")));
+}
+
+TEST(BatchScriptTest, PoolsOfOneShapeShareAPlainJob) {
+  jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {}}, {3, {}}});
+  absl::StatusOr<std::string> script = ScriptWithDefaults(job);
+  ASSERT_TRUE(script.ok()) << script.status();
+  EXPECT_THAT(*script, Not(HasSubstr("hetjob")));
+  EXPECT_THAT(*script, HasSubstr("#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=3840M\n"));
+  EXPECT_THAT(*script, HasSubstr("srun --exact --ntasks=3 --cpus-per-task=4 --mem-per-cpu=3840M "
+                                 "--kill-on-bad-exit=1 --export=ALL,TRAINPKG_SLURM_POOL=1 "));
+}
+
+TEST(BatchScriptTest, OnePoolIsAPlainJob) {
+  jobspec::CustomJob job = testing::MakeJob("/bin/true", {{4, {}}});
+  absl::StatusOr<std::string> script = ScriptWithDefaults(job);
+  ASSERT_TRUE(script.ok()) << script.status();
+  EXPECT_THAT(*script, Not(HasSubstr("hetjob")));
+  EXPECT_THAT(*script, Not(HasSubstr("--het-group")));
+  EXPECT_THAT(*script, HasSubstr("#SBATCH --ntasks=4 "));
+}
+
+TEST(BatchScriptTest, ShellQuoteEscapesQuotes) { EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'"); }
+
+TEST(SlurmJobStateTest, ParsesHetComponentsAndJudgesTheLeader) {
+  absl::StatusOr<std::vector<SlurmComponent>> components = ParseScontrolJobs(
+      "JobId=5 HetJobId=5 HetJobOffset=0 JobName=trainpkg-1 JobState=FAILED Reason=NonZeroExitCode "
+      "Dependency=(null) ExitCode=1:0 RunTime=00:00:03\n"
+      "JobId=6 HetJobId=5 HetJobOffset=1 JobName=trainpkg-1 JobState=COMPLETING Reason=None "
+      "ExitCode=0:0\n");
+  ASSERT_TRUE(components.ok()) << components.status();
+  ASSERT_EQ(components->size(), 2u);
+  EXPECT_EQ(Leader(*components).job_id, "5");
+  EXPECT_EQ(Leader(*components).exit_code, "1:0");
+  EXPECT_EQ((*components)[1].het_offset, 1);
+  // Not ended while a component is still completing.
+  EXPECT_EQ(JobPhase(*components), SlurmPhase::kRunning);
+  (*components)[1].state = "FAILED";
+  EXPECT_EQ(JobPhase(*components), SlurmPhase::kFailed);
+  EXPECT_EQ(PhaseOfState("PENDING"), SlurmPhase::kPending);
+  EXPECT_EQ(PhaseOfState("TIMEOUT"), SlurmPhase::kTimedOut);
+  EXPECT_EQ(PhaseOfState("NODE_FAIL"), SlurmPhase::kOtherEnd);
+  EXPECT_FALSE(ParseScontrolJobs("JobName=x\n").ok());
+}
+
+TEST(TaskManifestTest, RoundTrips) {
+  jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {"--x=1"}}, {2, {}}});
+  absl::StatusOr<TaskManifest> parsed = ParseTaskManifest(
+      FormatTaskManifest({.job_id = "9", .project_id = "p", .spec = job.job_spec}));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->job_id, "9");
+  EXPECT_EQ(parsed->project_id, "p");
+  EXPECT_EQ(parsed->spec, job.job_spec);
+  EXPECT_THAT(ParseTaskManifest("{\"jobId\":\"9\"}").status().message(), HasSubstr("projectId"));
+}
+
+TEST(ReplicaExitRecordTest, OldestFirstSkippingTemporaryFiles) {
+  testing::TempDir dir;
+  const absl::Time now = absl::Now();
+  ASSERT_TRUE(WriteReplicaExitRecord(dir.path(), {"workerpool1-0", {.code = 0}, now}).ok());
+  ASSERT_TRUE(
+      WriteReplicaExitRecord(dir.path(), {"workerpool1-1", {.signal = 15}, now - absl::Seconds(1)})
+          .ok());
+  std::ofstream(dir.path() / "workerpool0-0.tmp.1.2") << "{";
+  std::vector<ReplicaExitRecord> records = ReadReplicaExitRecords(dir.path());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].replica, "workerpool1-1");
+  EXPECT_EQ(records[0].status, (ExitStatus{.code = 0, .signal = 15}));
+  EXPECT_EQ(records[1].replica, "workerpool1-0");
+  EXPECT_TRUE(ReadReplicaExitRecords(dir.path() / "absent").empty());
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk::slurm::internal
+
+namespace trainpkg::cli {
+namespace {
+
+TEST(SlurmBackendFlagsTest, SlurmFlagsSetTheOptionsAndNeedTheSlurmBackend) {
+  BackendFlags flags;
+  flags.backend = "slurm";
+  flags.partition = "gpu";
+  flags.sbatch_args = {"--account=ml"};
+  sdk::CustomJobOptions options;
+  ASSERT_TRUE(ApplyBackendFlags(flags, options).ok());
+  EXPECT_EQ(options.backend, sdk::JobBackendKind::kSlurm);
+  EXPECT_EQ(options.slurm.partition, "gpu");
+  EXPECT_THAT(options.slurm.sbatch_args, ::testing::ElementsAre("--account=ml"));
+  flags.backend = "local";
+  EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
+            "--partition: only applies with --backend slurm");
+  flags.backend = "slurm";
+  flags.project = "p";
+  EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
+            "--project: only applies with --backend vertex");
+}
+
+}  // namespace
+}  // namespace trainpkg::cli
