@@ -244,8 +244,10 @@ bool RunRound(int round, int iterations, const fs::path& dir, std::vector<Result
   for (const auto& [btl, label] : std::vector<std::pair<std::string, std::string>>{
            {"self,tcp", "mpi_tcp_"}, {"self,vader", "mpi_shared_memory_"}}) {
     const pid_t pid =
+        // plm isolated: both ranks on this host, even inside a Slurm allocation
+        // (where Open MPI would launch them through srun).
         Spawn({TRAINPKG_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", "2", "--mca",
-               "pml", "ob1", "--mca", "btl", btl, "--mca", "btl_tcp_if_include", "lo", "--mca",
+               "plm", "isolated", "--mca", "pml", "ob1", "--mca", "btl", btl, "--mca", "btl_tcp_if_include", "lo", "--mca",
                "oob_tcp_if_include", "lo", TRAINPKG_MPI_BENCH, its},
               dir / "mpi.out");
     if (Wait(pid) != 0) {
