@@ -130,7 +130,9 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
   std::cout << fmt::format("task={}:{} rank={} world_size={}\n", info.task_type, info.task_index,
                            info.rank, info.world_size);
   // What Vertex (or trainpkg run) gave this replica, as it came.
-  std::cout << "TF_CONFIG=" << env.Get("TF_CONFIG").value_or("(not set)") << "\n";
+  for (const char* name : {"CLUSTER_SPEC", "TF_CONFIG"}) {
+    std::cout << name << "=" << env.Get(name).value_or("(not set)") << "\n";
+  }
   if (!info.in_collective()) {
     std::cout << info.task_type << " is outside the collective: nothing to train\n";
     return absl::OkStatus();
