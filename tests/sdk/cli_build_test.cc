@@ -11,16 +11,14 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/shell.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
+using Result = trainpkg::testing::ShellResult;
 
 class CliBuildTest : public ::testing::Test {
  protected:
@@ -40,16 +38,8 @@ class CliBuildTest : public ::testing::Test {
 
   Result Trainpkg(const std::string& args) {
     std::string command =
-        "TRAINPKG_HOME='" + (dir_ / "home").string() + "' " TRAINPKG_PATH " " + args + " 2>&1";
-    Result result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-    int status = ::pclose(pipe);
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+        "TRAINPKG_HOME='" + (dir_ / "home").string() + "' " TRAINPKG_PATH " " + args;
+    return trainpkg::testing::Sh(command);
   }
 
   fs::path dir_;

@@ -78,18 +78,6 @@ oci::Descriptor MakeBaseLayout(const fs::path& dir, const std::string& tag) {
   return *manifest_desc;
 }
 
-ShellResult Sh(const std::string& command) {
-  ShellResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-  int status = ::pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
 BuildRun Build(const fs::path& home, BuildRequest request) {
   BuildRun run;
   auto store = oci::Layout::Create(home / "images");

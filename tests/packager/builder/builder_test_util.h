@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "packager/builder/builder.h"
+#include "tests/test_util/shell.h"
 
 namespace trainpkg::packager::builder::testing {
 
@@ -32,11 +33,8 @@ void WriteFile(const std::filesystem::path& path, const std::string& content,
 oci::Descriptor MakeBaseLayout(const std::filesystem::path& dir, const std::string& tag);
 
 // The exit code and output (stdout and stderr merged) of a /bin/sh command.
-struct ShellResult {
-  int code = -1;
-  std::string out;
-};
-ShellResult Sh(const std::string& command);
+using ShellResult = trainpkg::testing::ShellResult;
+using trainpkg::testing::Sh;
 
 struct BuildRun {
   absl::StatusOr<BuiltImage> image;

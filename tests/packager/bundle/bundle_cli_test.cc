@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/test_util/shell.h"
 
 namespace {
 
@@ -19,25 +20,14 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using trainpkg::packager::builder::testing::ScratchDir;
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
+using Result = trainpkg::testing::ShellResult;
 
 class BundleCliTest : public ::testing::Test {
  protected:
   Result Trainpkg(const std::string& args) {
     std::string command = "TRAINPKG_HOME='" + (dir_.path() / "home").string() +
-                          "' SOURCE_DATE_EPOCH=1700000000 " TRAINPKG_PATH " " + args + " 2>&1";
-    Result result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.out.append(buffer, n);
-    int status = ::pclose(pipe);
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+                          "' SOURCE_DATE_EPOCH=1700000000 " TRAINPKG_PATH " " + args;
+    return trainpkg::testing::Sh(command);
   }
 
   ScratchDir dir_;
