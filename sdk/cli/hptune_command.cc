@@ -12,8 +12,9 @@
 namespace trainpkg::cli {
 
 CLI::App* AddHptuneCommand(CLI::App& app, HptuneFlags& flags) {
-  CLI::App* command = app.add_subcommand(
-      "hptune", "Run a hyperparameter tuning job locally; trials get --<parameterId>=<value>.");
+  CLI::App* command = app.add_subcommand("hptune",
+                                         "Run a hyperparameter tuning job locally or on Vertex AI; "
+                                         "trials get --<parameterId>=<value>.");
   command->add_option("--config", flags.config, "Tuning job file (YAML or JSON)")->required();
   command->add_option("--base-output-dir", flags.base_output_dir,
                       "Study output dir: trials in <dir>/<trial id>/, results.* in <dir>");

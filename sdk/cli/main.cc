@@ -38,7 +38,10 @@ std::vector<std::string> SplitEmptyAssignments(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace trainpkg::cli;
-  CLI::App app("Run Vertex AI CustomJobs locally, on Vertex AI or on Kubernetes.", "trainpkg");
+  CLI::App app(
+      "Build and push trainer images without a Docker daemon, and run Vertex AI CustomJobs "
+      "locally, on Vertex AI, on Kubernetes or on Slurm.",
+      "trainpkg");
   app.set_version_flag("--version", "trainpkg " TRAINPKG_VERSION);
   app.require_subcommand(1);
   RunFlags run_flags;

@@ -13,8 +13,8 @@
 namespace trainpkg::cli {
 
 CLI::App* AddServeCommand(CLI::App& app, ServeFlags& flags) {
-  CLI::App* serve =
-      app.add_subcommand("serve", "Serve the Vertex AI REST v1 customJobs API locally");
+  CLI::App* serve = app.add_subcommand(
+      "serve", "Serve the Vertex AI REST v1 customJobs and hyperparameterTuningJobs API locally");
   serve->footer(
       "Jobs created through the service run on this machine like `trainpkg run` jobs "
       "(imageUri local:<absolute path>) and are recorded in the job store, so `trainpkg jobs` "
