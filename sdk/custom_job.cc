@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/environment.h"
+#include "base/log.h"
 #include "base/status_macros.h"
 #include "jobspec/validation.h"
 #include "sdk/internal/job_backend.h"
@@ -22,6 +23,7 @@
 #include "sdk/slurm/internal/slurm_backend.h"
 #include "sdk/slurm/internal/slurm_job_check.h"
 #include "sdk/vertex/internal/vertex_backend.h"
+#include "sdk/vertex/internal/vertex_job_recorder.h"
 #include "sdk/vertex/vertex_client_factory.h"
 
 namespace trainpkg::sdk {
@@ -57,7 +59,8 @@ class CustomJob::Impl {
         name_(id_.empty() ? std::string()
                           : internal::JobResourceName(options_.project_id, options_.location, id_)),
         store_(options_.home),
-        // Local and Slurm jobs live in the job store; Vertex and Kubernetes ones do not.
+        // Local and Slurm jobs live in the job store; Vertex ones once
+        // submitted (SubmitToVertex); Kubernetes ones do not.
         job_dir_(id_.empty() || options_.backend == JobBackendKind::kVertex ||
                          options_.backend == JobBackendKind::kK8s
                      ? std::filesystem::path()
@@ -161,17 +164,45 @@ class CustomJob::Impl {
   }
 
   // Creates the job on the service; id_ and name_ become the service's.
-  // REQUIRES: mu_ held, not yet submitted.
+  // The job is recorded in the job store (sdk/vertex/vertex_job_record.h)
+  // when it has a home. REQUIRES: mu_ held, not yet submitted.
   absl::Status SubmitToVertex() {
-    auto backend = std::make_unique<vertex::internal::VertexBackend>(vertex_client_,
-                                                                     options_.vertex, job_, &log_);
+    std::shared_ptr<vertex::internal::VertexJobRecorder> recorder = MakeVertexRecorder();
+    vertex::internal::VertexBackend::Observer observer;
+    if (recorder != nullptr) {
+      observer = [recorder](const jobspec::CustomJob& job, jobspec::JobState previous) {
+        recorder->Record(job, previous);
+      };
+    }
+    auto backend = std::make_unique<vertex::internal::VertexBackend>(
+        vertex_client_, options_.vertex, job_, &log_, std::move(observer));
     TP_RETURN_IF_ERROR(backend->Start());
     name_ = backend->job().name;
     std::vector<std::string> parts = absl::StrSplit(name_, '/');
     id_ = parts.back();
+    if (recorder != nullptr) job_dir_ = recorder->job_dir();
     vertex_ = backend.get();
     backend_ = std::move(backend);
     return absl::OkStatus();
+  }
+
+  // nullptr (and a warning) when there is no job store home.
+  std::shared_ptr<vertex::internal::VertexJobRecorder> MakeVertexRecorder() {
+    std::filesystem::path home = options_.home;
+    if (home.empty()) {
+      absl::StatusOr<std::filesystem::path> found =
+          DefaultJobStoreHome(base::MapEnvironment(environment_));
+      if (!found.ok()) {
+        TP_LOG(WARNING, "not recording the job in the job store: {}", found.status().ToString());
+        return nullptr;
+      }
+      home = *std::move(found);
+    }
+    return std::make_shared<vertex::internal::VertexJobRecorder>(
+        JobStore(home), vertex::VertexJobRecord{.endpoint = vertex_client_->endpoint(),
+                                                .project = options_.vertex.project,
+                                                .location = options_.vertex.location,
+                                                .name = ""});
   }
 
   // Creates the objects on the cluster. REQUIRES: mu_ held, not yet submitted.
@@ -205,7 +236,7 @@ class CustomJob::Impl {
   std::string id_;                                             // kVertex: set once by Submit()
   std::string name_;                                           // kVertex: set once by Submit()
   const JobStore store_;
-  const std::filesystem::path job_dir_;
+  std::filesystem::path job_dir_;  // kVertex: set once by Submit()
   internal::LineStream log_;
   std::atomic<bool> cancel_logged_{false};
   mutable std::mutex mu_;

@@ -193,8 +193,10 @@ class CustomJob {
   // kVertex: "" until Submit() returned (the service assigns them); do not
   // call these concurrently with Submit().
   const std::string& job_id() const;
-  const std::string& resource_name() const;      // projects/<p>/locations/<l>/customJobs/<id>
-  const std::filesystem::path& job_dir() const;  // kVertex: empty
+  const std::string& resource_name() const;  // projects/<p>/locations/<l>/customJobs/<id>
+  // kVertex: the job's record in the job store once Submit() returned, empty
+  // when it could not be recorded.
+  const std::filesystem::path& job_dir() const;
 
  private:
   class Impl;

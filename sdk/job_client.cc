@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -27,6 +28,14 @@ absl::StatusOr<JobInfo> LoadJob(const JobStore& store, std::string_view id) {
   info.id = std::string(id);
   info.job_dir = store.JobDir(id);
   TP_ASSIGN_OR_RETURN(info.job, store.ReadJob(id));
+  absl::StatusOr<vertex::VertexJobRecord> vertex = vertex::ReadVertexJobRecord(store, id);
+  if (vertex.ok()) {
+    info.backend = "vertex";
+    info.vertex = *std::move(vertex);
+    return info;
+  }
+  std::error_code ec;
+  info.backend = std::filesystem::exists(info.job_dir / "slurm", ec) ? "slurm" : "local";
   absl::StatusOr<LocalJobDetails> local = store.ReadLocalDetails(id);
   if (!local.ok()) return info;
   info.local = *std::move(local);
@@ -120,6 +129,10 @@ absl::StatusOr<JobInfo> JobClient::GetJob(std::string_view id) const {
 absl::StatusOr<jobspec::CustomJob> JobClient::CancelJob(std::string_view id,
                                                         absl::Duration timeout) const {
   TP_ASSIGN_OR_RETURN(JobInfo info, LoadJob(store_, id));
+  if (info.vertex.has_value()) {
+    return absl::FailedPreconditionError(
+        fmt::format("job {} runs on Vertex AI: cancel it through the service", id));
+  }
   if (jobspec::IsTerminal(info.job.state)) return info.job;
   TP_RETURN_IF_ERROR(store_.RequestCancel(id));
   absl::Time deadline = absl::Now() + timeout;

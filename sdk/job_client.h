@@ -8,10 +8,15 @@
 // "The job supervisor (pid N) exited before the job finished", so no job
 // stays RUNNING forever. A Slurm job (sdk/slurm) of such a record is
 // scancelled.
+//
+// Jobs the Vertex backend submitted (sdk/vertex/vertex_job_record.h) are
+// listed and read with their last recorded state; reaching the service
+// (refresh, cancel) is vertex_job_record.h's, with credentials.
 #ifndef TRAINPKG_SDK_JOB_CLIENT_H_
 #define TRAINPKG_SDK_JOB_CLIENT_H_
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +26,7 @@
 #include "jobspec/custom_job.h"
 #include "sdk/job_store.h"
 #include "sdk/local_job_details.h"
+#include "sdk/vertex/vertex_job_record.h"
 
 namespace trainpkg::sdk {
 
@@ -30,6 +36,8 @@ struct JobInfo {
   LocalJobDetails local;
   std::filesystem::path job_dir;
   bool supervisor_running = false;
+  std::string backend;                            // "local", "slurm" or "vertex"
+  std::optional<vertex::VertexJobRecord> vertex;  // backend "vertex"
 };
 
 // Thread-safe; holds only the store.
@@ -52,7 +60,8 @@ class JobClient {
   // returned unchanged. When the supervisor is gone, the replica process
   // groups are killed here and the job is marked CANCELLED (or FAILED with
   // the supervisor message when no replica was running).
-  // DeadlineExceeded when the job is still not terminal after `timeout`.
+  // DeadlineExceeded when the job is still not terminal after `timeout`;
+  // FailedPrecondition for a Vertex job (use CancelRecordedVertexJob).
   absl::StatusOr<jobspec::CustomJob> CancelJob(std::string_view id, absl::Duration timeout) const;
 
  private:

@@ -7,6 +7,8 @@
 //                    logs/<replica>.log  raw stdout+stderr of each replica
 //                    containers/<replica>/ the runc bundle of a container-mode replica
 //                    cancel_request  present once someone asked the job to stop
+//                    vertex.json     jobs of the Vertex backend instead of local.json
+//                                    and logs (sdk/vertex/vertex_job_record.h)
 //
 // A JobStore only knows the layout; it holds no state besides the home
 // path and is safe to use from any thread. Errors name the file.

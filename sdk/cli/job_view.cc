@@ -13,7 +13,7 @@
 namespace trainpkg::cli {
 namespace {
 
-constexpr size_t kColumns = 5;
+constexpr size_t kColumns = 6;
 using Row = std::array<std::string, kColumns>;
 
 std::string Created(const jobspec::CustomJob& job) {
@@ -37,11 +37,11 @@ std::string FormatElapsed(absl::Duration d) {
 }
 
 std::string FormatJobTable(const std::vector<sdk::JobInfo>& jobs, absl::Time now) {
-  std::vector<Row> rows = {{"ID", "DISPLAY NAME", "STATE", "CREATED", "DURATION"}};
+  std::vector<Row> rows = {{"ID", "DISPLAY NAME", "STATE", "CREATED", "DURATION", "BACKEND"}};
   for (const sdk::JobInfo& info : jobs) {
     rows.push_back({info.id, info.job.display_name,
                     std::string(jobspec::JobStateName(info.job.state)), Created(info.job),
-                    Duration(info.job, now)});
+                    Duration(info.job, now), info.backend.empty() ? "local" : info.backend});
   }
   std::array<size_t, kColumns> widths{};
   for (const Row& row : rows) {
@@ -66,6 +66,13 @@ std::string FormatJobListJson(const std::vector<sdk::JobInfo>& jobs) {
 std::string FormatJobDescription(const sdk::JobInfo& info, const sdk::JobStore& store) {
   std::string out = jobspec::FormatCustomJobJson(info.job);
   if (!out.empty() && out.back() != '\n') out += '\n';
+  if (info.vertex.has_value()) {
+    absl::StrAppend(&out, "\nVertex AI:\n  Resource name: ", info.vertex->name,
+                    "\n  Endpoint: ", info.vertex->endpoint,
+                    "\n  Job directory: ", info.job_dir.string(),
+                    "\n  Replica logs: in Cloud Logging\n");
+    return out;
+  }
   absl::StrAppend(&out, "\nLocal details:\n  Job directory: ", info.job_dir.string(), "\n");
   if (info.local.supervisor.pid != 0) {
     absl::StrAppend(&out, "  Supervisor: pid ", info.local.supervisor.pid,

@@ -11,14 +11,16 @@
 namespace trainpkg::cli {
 
 // Columns ID, DISPLAY NAME, STATE, CREATED (local time), DURATION (start to
-// end, or to `now` while running; "-" before it starts).
+// end, or to `now` while running; "-" before it starts), BACKEND (local,
+// slurm or vertex; a vertex job's STATE is the last one recorded).
 std::string FormatJobTable(const std::vector<sdk::JobInfo>& jobs, absl::Time now);
 
 // A JSON array of the jobs as Vertex REST resources.
 std::string FormatJobListJson(const std::vector<sdk::JobInfo>& jobs);
 
 // The job's JSON followed by the local details: job directory, supervisor,
-// and for each replica its pid, address, exit status and log file.
+// and for each replica its pid, address, exit status and log file; for a
+// Vertex job, its resource name, endpoint and job directory instead.
 std::string FormatJobDescription(const sdk::JobInfo& job, const sdk::JobStore& store);
 
 // "850ms", "12.3s", "4m05s", "2h03m".

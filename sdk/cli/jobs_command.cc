@@ -4,12 +4,15 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "jobspec/job_state.h"
+#include "sdk/auth/credentials.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/job_view.h"
 #include "sdk/cli/tuning_job_view.h"
 #include "sdk/hptune/tuning_job_store.h"
 #include "sdk/job_client.h"
 #include "sdk/job_logs.h"
+#include "sdk/vertex/vertex_client_factory.h"
+#include "sdk/vertex/vertex_job_record.h"
 
 namespace trainpkg::cli {
 namespace {
@@ -31,6 +34,66 @@ absl::Status CancelTuningJob(const sdk::hptune::TuningJobStore& store, const std
   }
   out << "Tuning job " << id << ": " << jobspec::JobStateName(job.state) << "\n";
   return absl::OkStatus();
+}
+
+// A client for the service that runs recorded Vertex job `record`.
+absl::StatusOr<std::shared_ptr<sdk::vertex::VertexClient>> VertexClientFor(
+    const sdk::vertex::VertexJobRecord& record, const JobsFlags& flags) {
+  sdk::vertex::VertexBackendOptions options;
+  options.project = record.project;
+  options.location = record.location;
+  options.endpoint = record.endpoint;
+  if (!flags.access_token.empty()) {
+    options.credentials = std::make_shared<sdk::auth::AccessTokenCredentials>(flags.access_token);
+  }
+  return sdk::vertex::MakeVertexClient(options, base::ProcessEnvironment());
+}
+
+// The recorded job, refreshed from the service when it is not terminal;
+// a refresh that fails leaves the record as it was and is noted below it.
+absl::Status DescribeVertexJob(const sdk::JobClient& client, sdk::JobInfo info,
+                               const JobsFlags& flags, std::ostream& out) {
+  std::string note;
+  if (!jobspec::IsTerminal(info.job.state)) {
+    absl::StatusOr<jobspec::CustomJob> job = [&]() -> absl::StatusOr<jobspec::CustomJob> {
+      TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::vertex::VertexClient> vertex,
+                          VertexClientFor(*info.vertex, flags));
+      return sdk::vertex::RefreshRecordedVertexJob(client.store(), info.id, *vertex);
+    }();
+    if (job.ok()) {
+      info.job = *std::move(job);
+    } else {
+      note = absl::StrCat("  Not refreshed from the service: ", job.status().message(), "\n");
+    }
+  }
+  out << FormatJobDescription(info, client.store()) << note;
+  return absl::OkStatus();
+}
+
+absl::Status CancelVertexJob(const sdk::JobClient& client,
+                             const sdk::vertex::VertexJobRecord& record, const JobsFlags& flags,
+                             std::ostream& out) {
+  TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::vertex::VertexClient> vertex,
+                      VertexClientFor(record, flags));
+  TP_ASSIGN_OR_RETURN(
+      jobspec::CustomJob job,
+      sdk::vertex::CancelRecordedVertexJob(client.store(), flags.id, *vertex, kCancelTimeout));
+  out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
+  return absl::OkStatus();
+}
+
+// FailedPrecondition when `jobs logs` names a Vertex job.
+absl::Status CheckLogsAreLocal(const JobsFlags& flags) {
+  absl::StatusOr<std::filesystem::path> home = sdk::DefaultJobStoreHome(base::ProcessEnvironment());
+  if (!home.ok()) return absl::OkStatus();  // Run() reports it
+  absl::StatusOr<sdk::vertex::VertexJobRecord> record =
+      sdk::vertex::ReadVertexJobRecord(sdk::JobStore(*home), flags.id);
+  if (!record.ok()) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "job ", flags.id, " runs on Vertex AI, which keeps replica logs in Cloud Logging, not here: ",
+      "see the job's logs in the Cloud console, or run gcloud logging read "
+      "'resource.type=\"ml_job\" AND resource.labels.job_id=\"",
+      flags.id, "\"' --project ", record->project));
 }
 
 absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out) {
@@ -62,6 +125,7 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
   }
   if (commands.describe->parsed()) {
     TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.GetJob(flags.id));
+    if (info.vertex.has_value()) return DescribeVertexJob(client, std::move(info), flags, out);
     out << FormatJobDescription(info, client.store());
     return absl::OkStatus();
   }
@@ -69,6 +133,11 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
     return sdk::WriteJobLogs(client, flags.id,
                              sdk::JobLogsOptions{.replica = flags.replica, .follow = flags.follow},
                              out);
+  }
+  if (absl::StatusOr<sdk::vertex::VertexJobRecord> record =
+          sdk::vertex::ReadVertexJobRecord(client.store(), flags.id);
+      record.ok()) {
+    return CancelVertexJob(client, *record, flags, out);
   }
   TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, client.CancelJob(flags.id, kCancelTimeout));
   out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
@@ -79,7 +148,7 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
 
 JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
   JobsCommands commands;
-  commands.jobs = app.add_subcommand("jobs", "Inspect and cancel local jobs");
+  commands.jobs = app.add_subcommand("jobs", "Inspect and cancel jobs (local, slurm, vertex)");
   commands.jobs->require_subcommand(1);
   commands.list = commands.jobs->add_subcommand("list", "List jobs, newest first");
   commands.list->add_option("--format", flags.format, "table or json")
@@ -87,6 +156,9 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
   commands.describe =
       commands.jobs->add_subcommand("describe", "Print a job (Vertex JSON) and its processes");
   commands.describe->add_option("id", flags.id, "Job id")->required();
+  commands.describe->add_option("--access-token", flags.access_token,
+                                "vertex jobs: bearer token to use instead of Application "
+                                "Default Credentials");
   commands.logs = commands.jobs->add_subcommand(
       "logs", "Print a job's replica output, every replica prefixed with its name");
   commands.logs->add_option("id", flags.id, "Job id")->required();
@@ -94,13 +166,23 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
                             "Only this replica (e.g. workerpool1-0), without prefixes");
   commands.logs->add_flag("-f,--follow", flags.follow, "Keep printing until the job ends");
   commands.cancel = commands.jobs->add_subcommand(
-      "cancel", "Cancel a job: its replicas get SIGTERM, then SIGKILL after the grace period");
+      "cancel",
+      "Cancel a job: its replicas get SIGTERM, then SIGKILL after the grace period; a "
+      "Vertex AI job is cancelled on the service");
   commands.cancel->add_option("id", flags.id, "Job id")->required();
+  commands.cancel->add_option("--access-token", flags.access_token,
+                              "vertex jobs: bearer token to use instead of Application Default "
+                              "Credentials");
   return commands;
 }
 
 int RunJobsCommand(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out,
                    std::ostream& err) {
+  if (commands.logs->parsed()) {
+    if (absl::Status status = CheckLogsAreLocal(flags); !status.ok()) {
+      return ReportError(err, status, kExitUsage);
+    }
+  }
   absl::Status status = Run(commands, flags, out);
   return status.ok() ? kExitOk : ReportError(err, status, kExitFailed);
 }

@@ -1,4 +1,8 @@
-// `trainpkg jobs list|describe|logs|cancel`: local jobs, from any process.
+// `trainpkg jobs list|describe|logs|cancel`: jobs of the job store, from any
+// process. Jobs the Vertex backend submitted are described (refreshed from
+// the service when not terminal) and cancelled through the service with
+// --access-token, else Application Default Credentials; their logs are in
+// Cloud Logging, so `jobs logs` on one is a usage error.
 #ifndef TRAINPKG_SDK_CLI_JOBS_COMMAND_H_
 #define TRAINPKG_SDK_CLI_JOBS_COMMAND_H_
 
@@ -14,6 +18,7 @@ struct JobsFlags {
   std::string id;                // describe, logs, cancel
   std::string replica;           // logs --replica
   bool follow = false;           // logs -f
+  std::string access_token;      // describe, cancel of a Vertex job; "" : ADC
 };
 
 struct JobsCommands {
@@ -28,7 +33,7 @@ struct JobsCommands {
 JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags);
 
 // Runs whichever subcommand was parsed. Returns 0, or 1 after printing an
-// error (e.g. no such job).
+// error (e.g. no such job), or 2 for `jobs logs` of a Vertex job.
 int RunJobsCommand(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out,
                    std::ostream& err);
 

@@ -26,7 +26,16 @@ TEST(FormatJobTableTest, AlignsColumns) {
   std::string table = FormatJobTable({info}, now);
   EXPECT_THAT(table, HasSubstr("ID                DISPLAY NAME  STATE              CREATED"));
   EXPECT_THAT(table, HasSubstr("1763777624123457  hello         JOB_STATE_RUNNING  "));
-  EXPECT_THAT(table, HasSubstr("5.0s\n"));
+  EXPECT_THAT(table, HasSubstr("5.0s      local\n"));
+
+  // A Vertex job is marked in the BACKEND column.
+  sdk::JobInfo remote = info;
+  remote.id = "42";
+  remote.backend = "vertex";
+  table = FormatJobTable({info, remote}, now);
+  EXPECT_THAT(table, HasSubstr("DURATION  BACKEND\n"));
+  EXPECT_THAT(table, HasSubstr("42                hello         JOB_STATE_RUNNING  "));
+  EXPECT_THAT(table, HasSubstr("5.0s      vertex\n"));
 }
 
 }  // namespace

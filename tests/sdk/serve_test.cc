@@ -27,7 +27,9 @@
 #include "registry/registry_client.h"
 #include "sdk/custom_job.h"
 #include "sdk/image_builder.h"
+#include "sdk/job_store.h"
 #include "sdk/vertex/vertex_client.h"
+#include "sdk/vertex/vertex_job_record.h"
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/sdk_test_util.h"
 
@@ -256,7 +258,7 @@ TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
        "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2,"
        "container-image-uri=local:" +
            ReplicaProbePath()},
-      out, {});
+      out, {{"TRAINPKG_HOME", (dir_->path() / "run-home").string()}});
   EXPECT_EQ(testing::WaitExitCode(pid), 0) << ReadText(out);
   std::string text = ReadText(out);
   EXPECT_THAT(text, HasSubstr("CustomJob created. Resource name: projects/demo/locations/local-1/"
@@ -269,6 +271,110 @@ TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
   ASSERT_TRUE(listed.ok()) << listed.status();
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].state, jobspec::JobState::kSucceeded);
+}
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs `trainpkg jobs ...` with TRAINPKG_HOME=`home`.
+CliResult RunJobsCli(const std::filesystem::path& home, std::vector<std::string> args,
+                     const std::filesystem::path& out_file) {
+  args.insert(args.begin(), {TRAINPKG_PATH, "jobs"});
+  pid_t pid = Spawn(std::move(args), out_file, {{"TRAINPKG_HOME", home.string()}});
+  CliResult result;
+  result.exit_code = testing::WaitExitCode(pid);
+  result.out = ReadText(out_file);
+  return result;
+}
+
+// The job store of the client (not serve's) records jobs the Vertex backend
+// submits: `trainpkg jobs list|describe|cancel|logs` reach them.
+TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
+  const std::filesystem::path home = dir_->path() / "client-home";
+  const std::filesystem::path cli_out = dir_->path() / "jobs-cli.out";
+  CustomJobOptions options;
+  options.backend = JobBackendKind::kVertex;
+  options.vertex.project = "demo";
+  options.vertex.location = "local-1";
+  options.vertex.endpoint = *endpoint_;
+  options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
+  options.vertex.initial_poll_interval = absl::Milliseconds(100);
+  options.vertex.max_poll_interval = absl::Milliseconds(500);
+  options.home = home;
+  JobStore store(home);
+
+  jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {"--sleep=1"}}});
+  spec.display_name = "recorded_ok";
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(job->Submit().ok());
+  const std::string id = job->job_id();
+  EXPECT_EQ(job->job_dir(), store.JobDir(id));
+  CliResult list = RunJobsCli(home, {"list"}, cli_out);
+  EXPECT_EQ(list.exit_code, 0) << list.out;
+  EXPECT_THAT(list.out, HasSubstr("BACKEND"));
+  EXPECT_THAT(list.out, ::testing::ContainsRegex(id + " +recorded_ok +JOB_STATE_[A-Z]+ .* vertex"));
+  absl::StatusOr<jobspec::CustomJob> done = job->Wait();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
+  absl::StatusOr<jobspec::CustomJob> recorded = store.ReadJob(id);
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  EXPECT_EQ(recorded->state, jobspec::JobState::kSucceeded);
+  EXPECT_EQ(recorded->name, job->resource_name());
+  absl::StatusOr<std::vector<HistoryEntry>> history = store.ReadHistory(id);
+  ASSERT_TRUE(history.ok()) << history.status();
+  ASSERT_FALSE(history->empty());
+  EXPECT_EQ(history->back().state, jobspec::JobState::kSucceeded);
+  absl::StatusOr<VertexJobRecord> record = ReadVertexJobRecord(store, id);
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(record->endpoint, *endpoint_);
+  EXPECT_EQ(record->name, job->resource_name());
+  list = RunJobsCli(home, {"list"}, cli_out);
+  EXPECT_THAT(list.out,
+              ::testing::ContainsRegex(id + " +recorded_ok +JOB_STATE_SUCCEEDED .* vertex"));
+  // Serve's own job store is another home: not listed there by the client.
+  EXPECT_FALSE(std::filesystem::exists(store.JobDir(id) / "local.json"));
+
+  CliResult describe = RunJobsCli(home, {"describe", id}, cli_out);
+  EXPECT_EQ(describe.exit_code, 0) << describe.out;
+  EXPECT_THAT(describe.out, HasSubstr("\"state\": \"JOB_STATE_SUCCEEDED\""));
+  EXPECT_THAT(describe.out, HasSubstr("Resource name: " + job->resource_name()));
+
+  CliResult logs = RunJobsCli(home, {"logs", id}, cli_out);
+  EXPECT_EQ(logs.exit_code, 2) << logs.out;
+  EXPECT_THAT(logs.out, HasSubstr("Cloud Logging"));
+
+  // `jobs cancel` of a running one cancels it on the service.
+  std::filesystem::path pids = dir_->path() / "recorded-pids";
+  std::filesystem::create_directories(pids);
+  jobspec::CustomJob long_spec =
+      MakeJob(ReplicaProbePath(), {{1, {"--pid-dir=" + pids.string(), "--sleep=60"}}});
+  long_spec.display_name = "recorded_long";
+  absl::StatusOr<CustomJob> long_job = CustomJob::Create(long_spec, options);
+  ASSERT_TRUE(long_job.ok()) << long_job.status();
+  ASSERT_TRUE(long_job->Submit().ok());
+  const std::string long_id = long_job->job_id();
+  ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 1; }, absl::Seconds(10)));
+  describe = RunJobsCli(home, {"describe", long_id, "--access-token", "test"}, cli_out);
+  EXPECT_EQ(describe.exit_code, 0) << describe.out;
+  EXPECT_THAT(describe.out, HasSubstr("\"state\": \"JOB_STATE_RUNNING\""));
+  CliResult cancel = RunJobsCli(home, {"cancel", long_id, "--access-token", "test"}, cli_out);
+  EXPECT_EQ(cancel.exit_code, 0) << cancel.out;
+  EXPECT_THAT(cancel.out, HasSubstr("Job " + long_id + ": JOB_STATE_CANCELLED"));
+  VertexClient client = Client();
+  absl::StatusOr<jobspec::CustomJob> served = client.GetCustomJob(long_job->resource_name());
+  ASSERT_TRUE(served.ok()) << served.status();
+  EXPECT_EQ(served->state, jobspec::JobState::kCancelled);
+  absl::StatusOr<jobspec::CustomJob> cancelled = long_job->Wait();
+  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  EXPECT_EQ(cancelled->state, jobspec::JobState::kCancelled);
+  EXPECT_EQ(store.ReadJob(long_id).value_or(jobspec::CustomJob{}).state,
+            jobspec::JobState::kCancelled);
+  for (int pid : PidsInDir(pids, "replica-")) {
+    EXPECT_TRUE(WaitFor([&] { return ProcessGone(pid); }, absl::Seconds(5))) << pid;
+  }
 }
 
 // Builds the digits sample into an image (the native-closure bundler) in a
@@ -326,6 +432,7 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
   options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
   options.vertex.initial_poll_interval = absl::Milliseconds(200);
   options.vertex.max_poll_interval = absl::Seconds(1);
+  options.home = dir_->path() / "digits-client-home";
   options.log_stream = &log;
   absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, options);
   ASSERT_TRUE(job.ok()) << job.status();

@@ -23,8 +23,12 @@ std::string ConsoleLink(std::string_view custom_job_name) {
 
 VertexBackend::VertexBackend(std::shared_ptr<VertexClient> client,
                              const VertexBackendOptions& options, jobspec::CustomJob job,
-                             sdk::internal::LineStream* log)
-    : client_(std::move(client)), options_(options), log_(log), job_(std::move(job)) {}
+                             sdk::internal::LineStream* log, Observer observer)
+    : client_(std::move(client)),
+      options_(options),
+      log_(log),
+      observer_(std::move(observer)),
+      job_(std::move(job)) {}
 
 VertexBackend::~VertexBackend() { loop_.Stop(); }
 
@@ -43,7 +47,7 @@ absl::Status VertexBackend::Start() {
       log_->WriteLine("", fmt::format("View Custom Job:\n{}", link));
     }
   }
-  SetJob(*std::move(created));
+  SetJob(*std::move(created), /*created=*/true);
   loop_.Start({.initial = options_.initial_poll_interval,
                .max = options_.max_poll_interval,
                .multiplier = options_.poll_multiplier},
@@ -79,13 +83,14 @@ absl::StatusOr<jobspec::CustomJob> VertexBackend::Result() const {
   return job_;
 }
 
-void VertexBackend::SetJob(jobspec::CustomJob job) {
+void VertexBackend::SetJob(jobspec::CustomJob job, bool created) {
   jobspec::JobState previous;
   {
     std::lock_guard<std::mutex> lock(mu_);
     previous = job_.state;
     job_ = job;
   }
+  if (observer_ && (created || job.state != previous)) observer_(job, previous);
   if (job.state == previous) return;
   sdk::internal::WriteStateLines(log_, job.name, job.state, job.error);
 }
@@ -98,7 +103,7 @@ bool VertexBackend::PollOnce() {
     return true;
   }
   const bool terminal = jobspec::IsTerminal(got->state);
-  SetJob(*std::move(got));
+  SetJob(*std::move(got), /*created=*/false);
   return terminal;
 }
 

@@ -5,6 +5,7 @@
 #ifndef TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_
 #define TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_BACKEND_H_
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,9 +26,14 @@ std::string ConsoleLink(std::string_view custom_job_name);
 
 class VertexBackend final : public sdk::internal::JobBackend {
  public:
-  // `log` is not owned and may be null.
+  // Told the created job, then each job polled whose state changed, with the
+  // state before; one call at a time, from Start() then the poller thread.
+  using Observer = std::function<void(const jobspec::CustomJob& job, jobspec::JobState previous)>;
+
+  // `log` is not owned and may be null. `observer` may be null.
   VertexBackend(std::shared_ptr<VertexClient> client, const VertexBackendOptions& options,
-                jobspec::CustomJob job, sdk::internal::LineStream* log);
+                jobspec::CustomJob job, sdk::internal::LineStream* log,
+                Observer observer = nullptr);
   ~VertexBackend() override;
 
   // Creates the job; its errors are the client's. Then starts polling.
@@ -44,11 +50,13 @@ class VertexBackend final : public sdk::internal::JobBackend {
  private:
   // One GET; true when polling is over (terminal job or error).
   bool PollOnce();
-  void SetJob(jobspec::CustomJob job);
+  // `created`: the job Start() created, told to the observer whatever its state.
+  void SetJob(jobspec::CustomJob job, bool created);
 
   const std::shared_ptr<VertexClient> client_;
   const VertexBackendOptions options_;
   sdk::internal::LineStream* const log_;
+  const Observer observer_;
   mutable std::mutex mu_;
   jobspec::CustomJob job_;         // guarded by mu_
   absl::Status poll_error_;        // guarded by mu_
