@@ -15,6 +15,7 @@
 #include "sdk/serve/local_job_service.h"
 #include "sdk/serve/local_tuning_job_service.h"
 #include "sdk/vertex/vertex_client.h"
+#include "tests/sdk/hptune/timeline_study.h"
 #include "tests/sdk/sdk_test_util.h"
 
 namespace trainpkg::sdk {
@@ -26,24 +27,8 @@ constexpr char kParent[] = "projects/p1/locations/l1";
 
 nlohmann::json StudyJson(int trials, const std::string& sleep,
                          const std::filesystem::path& timeline) {
-  jobspec::HyperparameterTuningJob job;
-  job.display_name = "served";
-  job.max_trial_count = trials;
-  job.parallel_trial_count = 2;
-  job.study_spec.metrics.push_back({"score", jobspec::GoalType::kMaximize});
-  job.study_spec.parameters.push_back(
-      {"x", jobspec::DoubleValueSpec{0.0, 1.0, {}}, jobspec::ScaleType::kLinear, {}});
-  job.study_spec.algorithm = jobspec::SearchAlgorithm::kRandomSearch;
-  jobspec::WorkerPoolSpec pool;
-  pool.replica_count = 1;
-  pool.machine_spec = jobspec::MachineSpec{};
-  pool.machine_spec->machine_type = "n1-standard-4";
-  pool.container_spec = jobspec::ContainerSpec{};
-  pool.container_spec->image_uri = std::string("local:") + TIMELINE_TRAINER;
-  pool.container_spec->args = {"--sleep=" + sleep};
-  pool.container_spec->env = {{"TIMELINE_DIR", timeline.string()}};
-  job.trial_job_spec.worker_pool_specs.push_back(pool);
-  return jobspec::HyperparameterTuningJobToJson(job);
+  return jobspec::HyperparameterTuningJobToJson(
+      hptune::testing::TimelineStudy("served", trials, /*parallel=*/2, sleep, timeline));
 }
 
 class HptuneServeTest : public ::testing::Test {
