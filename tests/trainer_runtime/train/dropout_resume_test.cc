@@ -20,8 +20,10 @@ namespace trainpkg::train {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CrashAfter;
 using ::testing::HasSubstr;
 using testing::MakeDataset;
+using testing::Replica;
 using testing::ShardedSource;
 using testing::Weights;
 
@@ -50,27 +52,6 @@ nn::Sequential MakeDropoutMlp() {
   return model;
 }
 
-runtime::ClusterInfo SingleReplica() {
-  runtime::ClusterInfo info;
-  info.rank = 0;
-  info.world_size = 1;
-  info.is_chief = true;
-  info.task_type = "chief";
-  return info;
-}
-
-// Fails Fit at the end of epoch `epoch` (after the backup before it ran).
-class CrashAfter final : public Callback {
- public:
-  explicit CrashAfter(int epoch) : epoch_(epoch) {}
-  absl::Status OnEpochEnd(TrainContext&, const EpochLogs& logs) override {
-    return logs.epoch == epoch_ ? absl::AbortedError("simulated crash") : absl::OkStatus();
-  }
-
- private:
-  int epoch_;
-};
-
 struct TrainRun {
   absl::StatusOr<History> history;
   std::vector<float> weights;
@@ -88,7 +69,7 @@ TrainRun TrainWithBackup(const fs::path& backup_dir, int crash_after,
   auto adam = nn::Adam::Create({.learning_rate = 0.01f});
   ShardedSource train(data, 32, 0, 1, 4);
   OneDeviceStrategy strategy;
-  auto backup = BackupAndRestore::Create(backup_dir.string(), SingleReplica(), backup_options);
+  auto backup = BackupAndRestore::Create(backup_dir.string(), Replica(0, 1), backup_options);
   EXPECT_TRUE(backup.ok());
   CrashAfter crash(crash_after);
   FitOptions options;

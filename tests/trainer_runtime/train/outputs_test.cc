@@ -26,10 +26,12 @@ namespace trainpkg::train {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CrashAfter;
 using ::testing::HasSubstr;
 using testing::MakeDataset;
 using testing::MakeMlp;
 using testing::OnEveryRank;
+using testing::Replica;
 using testing::ShardedSource;
 using testing::Weights;
 
@@ -115,28 +117,6 @@ TEST(ModelFileTest, DifferentArchitectureIsRefusedAndNothingChanges) {
   EXPECT_THAT(status.message(), HasSubstr("dense/kernel has shape [5, 7] in the file but [5, 8]"));
   EXPECT_EQ(Weights(wider), before);
 }
-
-runtime::ClusterInfo Replica(int rank, int world) {
-  runtime::ClusterInfo info;
-  info.rank = rank;
-  info.world_size = world;
-  info.is_chief = rank == 0;
-  info.task_type = rank == 0 ? "chief" : "worker";
-  info.task_index = rank == 0 ? 0 : rank - 1;
-  return info;
-}
-
-// Fails Fit at the end of epoch `epoch` (after the backup before it ran).
-class CrashAfter final : public Callback {
- public:
-  explicit CrashAfter(int epoch) : epoch_(epoch) {}
-  absl::Status OnEpochEnd(TrainContext&, const EpochLogs& logs) override {
-    return logs.epoch == epoch_ ? absl::AbortedError("simulated crash") : absl::OkStatus();
-  }
-
- private:
-  int epoch_;
-};
 
 struct TrainRun {
   absl::StatusOr<History> history;

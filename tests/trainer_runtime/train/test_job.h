@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/collectives/gloo_communicator.h"
 #include "trainer_runtime/coordination/coordination_client.h"
 #include "trainer_runtime/coordination/coordination_server.h"
@@ -22,6 +23,7 @@
 #include "trainer_runtime/nn/relu.h"
 #include "trainer_runtime/nn/sequential.h"
 #include "trainer_runtime/train/batch_source.h"
+#include "trainer_runtime/train/callback.h"
 
 namespace trainpkg::train::testing {
 
@@ -178,6 +180,30 @@ inline std::vector<float> Weights(nn::Sequential& model) {
   }
   return all;
 }
+
+// The ClusterInfo of rank `rank` of `world` replicas: rank 0 is the chief,
+// the others workers 0, 1, ...
+inline runtime::ClusterInfo Replica(int rank, int world) {
+  runtime::ClusterInfo info;
+  info.rank = rank;
+  info.world_size = world;
+  info.is_chief = rank == 0;
+  info.task_type = rank == 0 ? "chief" : "worker";
+  info.task_index = rank == 0 ? 0 : rank - 1;
+  return info;
+}
+
+// Fails Fit at the end of epoch `epoch` (after the backup before it ran).
+class CrashAfter final : public Callback {
+ public:
+  explicit CrashAfter(int epoch) : epoch_(epoch) {}
+  absl::Status OnEpochEnd(TrainContext&, const EpochLogs& logs) override {
+    return logs.epoch == epoch_ ? absl::AbortedError("simulated crash") : absl::OkStatus();
+  }
+
+ private:
+  int epoch_;
+};
 
 }  // namespace trainpkg::train::testing
 
