@@ -21,6 +21,7 @@ using builder::testing::ScratchDir;
 using ::testing::ElementsAre;
 using testing::FakeElf;
 using ::testing::HasSubstr;
+using testing::MakeMergedUsrRoot;
 using testing::WriteFakeElf;
 
 // "symlink /a -> b" or "file /a <- src" for each entry of a layer.
@@ -38,14 +39,7 @@ class BundleImageTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = dir_.path() / "root";
-    fs::create_directories(root_ / "usr/lib/x86_64-linux-gnu");
-    fs::create_directories(root_ / "usr/lib64");
-    fs::create_directory_symlink("usr/lib", root_ / "lib");
-    fs::create_directory_symlink("usr/lib64", root_ / "lib64");
-    WriteFakeElf(root_ / "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-                 {.soname = "ld-linux-x86-64.so.2"});
-    fs::create_symlink("../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-                       root_ / "usr/lib64/ld-linux-x86-64.so.2");
+    MakeMergedUsrRoot(root_);
     WriteFakeElf(root_ / "usr/lib/x86_64-linux-gnu/libc.so.6", {.soname = "libc.so.6"});
     WriteFakeElf(root_ / "usr/lib/x86_64-linux-gnu/libconf/libconf.so", {});
     WriteFakeElf(root_ / "app/lib/libfoo.so.1.2.3", {.needed = {"libc.so.6"}});

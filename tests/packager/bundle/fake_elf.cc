@@ -68,4 +68,16 @@ void WriteFakeElf(const std::filesystem::path& path, const FakeElf& elf) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
+void MakeMergedUsrRoot(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  fs::create_directories(root / "usr/lib/x86_64-linux-gnu");
+  fs::create_directories(root / "usr/lib64");
+  fs::create_directory_symlink("usr/lib", root / "lib");
+  fs::create_directory_symlink("usr/lib64", root / "lib64");
+  WriteFakeElf(root / "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+               {.soname = "ld-linux-x86-64.so.2"});
+  fs::create_symlink("../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+                     root / "usr/lib64/ld-linux-x86-64.so.2");
+}
+
 }  // namespace trainpkg::packager::bundle::testing

@@ -27,6 +27,11 @@ struct FakeElf {
 // Writes `elf` to `path` (parents created).
 void WriteFakeElf(const std::filesystem::path& path, const FakeElf& elf);
 
+// A merged-/usr tree under `root` as Debian 12 has it: /lib -> usr/lib,
+// /lib64 -> usr/lib64, and the x86-64 loader (a fake ELF) in
+// usr/lib/x86_64-linux-gnu with its usr/lib64 link.
+void MakeMergedUsrRoot(const std::filesystem::path& root);
+
 }  // namespace trainpkg::packager::bundle::testing
 
 #endif  // TRAINPKG_TESTS_PACKAGER_BUNDLE_FAKE_ELF_H_

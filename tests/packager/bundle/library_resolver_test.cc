@@ -20,6 +20,7 @@ using builder::testing::ScratchDir;
 using ::testing::ElementsAre;
 using testing::FakeElf;
 using ::testing::HasSubstr;
+using testing::MakeMergedUsrRoot;
 using testing::WriteFakeElf;
 
 constexpr char kInterp[] = "/lib64/ld-linux-x86-64.so.2";
@@ -28,15 +29,7 @@ class LibraryResolverTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = dir_.path() / "root";
-    // A merged-/usr layout: /lib -> usr/lib, /lib64 -> usr/lib64.
-    fs::create_directories(root_ / "usr/lib/x86_64-linux-gnu");
-    fs::create_directories(root_ / "usr/lib64");
-    fs::create_directory_symlink("usr/lib", root_ / "lib");
-    fs::create_directory_symlink("usr/lib64", root_ / "lib64");
-    WriteFakeElf(root_ / "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-                 {.soname = "ld-linux-x86-64.so.2"});
-    fs::create_symlink("../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-                       root_ / "usr/lib64/ld-linux-x86-64.so.2");
+    MakeMergedUsrRoot(root_);
     WriteFakeElf(root_ / "usr/lib/x86_64-linux-gnu/libc.so.6",
                  {.needed = {"ld-linux-x86-64.so.2"}, .soname = "libc.so.6"});
     auto config = DebianLoaderConfig(EM_X86_64);
