@@ -23,12 +23,6 @@ using trainpkg::testing::Sh;
 
 }  // namespace
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 void WriteContextFile(const fs::path& path, const std::string& content) {
   fs::create_directories(path.parent_path());

@@ -15,10 +15,11 @@
 #include "jobspec/custom_job.h"
 #include "sdk/custom_job.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::sdk::testing {
 
-std::string Slurp(const std::filesystem::path& path);
+using trainpkg::testing::Slurp;
 void WriteContextFile(const std::filesystem::path& path, const std::string& content);
 
 class ContainerTestBase : public ::testing::Test {

@@ -18,6 +18,7 @@
 #include "packager/builder/image_export.h"
 #include "registry/oci/layout.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -30,12 +31,7 @@ using testing::Sh;
 using Result = testing::ShellResult;
 using testing::WriteFile;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using trainpkg::testing::Slurp;
 
 class BuilderInteropTest : public ::testing::Test {
  protected:

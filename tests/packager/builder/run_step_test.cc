@@ -20,6 +20,7 @@
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/packager/layer/layer_test_util.h"
 #include "tests/registry/registry_server.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -34,7 +35,7 @@ using ::testing::UnorderedElementsAre;
 using testing::WriteFile;
 using Result = testing::ShellResult;
 
-std::string Slurp(const fs::path& path) { return base::ReadFile(path).value_or(""); }
+using trainpkg::testing::Slurp;
 
 class RunStepTest : public ::testing::Test {
  protected:

@@ -17,6 +17,7 @@
 #include "packager/bundle/bundle_image.h"
 #include "registry/oci/layout.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/test_util/file.h"
 #include "tests/test_util/shell.h"
 
 namespace trainpkg::packager::bundle {
@@ -30,12 +31,7 @@ using ::testing::HasSubstr;
 using Result = trainpkg::testing::ShellResult;
 using trainpkg::testing::Sh;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using trainpkg::testing::Slurp;
 
 class BundleInteropTest : public ::testing::Test {
  protected:

@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/packager/unpack/layer_tar.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager::unpack {
 namespace {
@@ -22,12 +23,7 @@ using testing::LayerTar;
 using testing::StoredLayer;
 using testing::StoreLayer;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using trainpkg::testing::Slurp;
 
 class LayerUnpackerTest : public ::testing::Test {
  protected:

@@ -22,6 +22,7 @@
 #include "registry/oci/hashing_writer.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::oci {
 namespace {
@@ -29,12 +30,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::ElementsAre;
 
-std::string Slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using trainpkg::testing::Slurp;
 
 std::string Quote(const std::string& text) {
   std::string quoted = "'";

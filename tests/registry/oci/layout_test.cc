@@ -14,6 +14,7 @@
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/layout_reference.h"
 #include "registry/oci/media_types.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::oci {
 namespace {
@@ -21,12 +22,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::string Slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using trainpkg::testing::Slurp;
 
 std::string Message(const absl::Status& status) { return std::string(status.message()); }
 

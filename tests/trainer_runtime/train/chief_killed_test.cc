@@ -17,6 +17,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/file.h"
 #include "tests/trainer_runtime/chief_and_workers_env.h"
 
 namespace trainpkg::train {
@@ -25,12 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using trainpkg::testing::Slurp;
 
 // Starts one replica with `env`, its stdout and stderr to `log`.
 pid_t StartReplica(const std::map<std::string, std::string>& env, const fs::path& log) {

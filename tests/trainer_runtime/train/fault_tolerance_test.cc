@@ -19,6 +19,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/file.h"
 #include "tests/trainer_runtime/chief_and_workers_env.h"
 #include "trainer_runtime/train/tensor_bundle.h"
 
@@ -28,12 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using trainpkg::testing::Slurp;
 
 // A chief and two workers, started at construction, killed at destruction
 // if still running.
