@@ -76,9 +76,15 @@ void K8sBackend::Cancel(bool /*immediately: deletion has the pods' own grace per
   }
   SetState(jobspec::JobState::kCancelling, std::nullopt);
   absl::Status status = config_.client->Delete(WorkloadRef());
-  if (!status.ok() && status.code() != absl::StatusCode::kNotFound && config_.log != nullptr) {
-    config_.log->WriteLine("",
-                           absl::StrCat("Cancelling ", job().name, " failed: ", status.ToString()));
+  if (!status.ok() && status.code() != absl::StatusCode::kNotFound) {
+    // The workload is still there (e.g. RBAC lets us create but not delete): say so and go on
+    // following its real state rather than waiting for a deletion that will not come.
+    if (config_.log != nullptr) {
+      config_.log->WriteLine("", absl::StrCat("Cancelling ", job().name, " failed: ",
+                                              status.ToString(), "; the job goes on."));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    cancel_requested_ = false;
   }
   loop_.Wake();
 }

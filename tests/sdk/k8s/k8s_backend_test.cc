@@ -165,7 +165,9 @@ TEST(K8sClientTest, PathsAndKubernetesStatusErrors) {
 // A scripted API server: answers by method and path, records the rest.
 class FakeApiServer {
  public:
-  explicit FakeApiServer(std::vector<json> workload_states) : states_(std::move(workload_states)) {
+  // refuse_delete: DELETE answers 403, and the workload completes only after that refusal.
+  explicit FakeApiServer(std::vector<json> workload_states, bool refuse_delete = false)
+      : states_(std::move(workload_states)), refuse_delete_(refuse_delete) {
     transport_->SetHandler([this](const RecordedRequest& r) { return Answer(r); });
   }
   std::shared_ptr<ScriptedTransport> transport() { return transport_; }
@@ -179,6 +181,10 @@ class FakeApiServer {
       object["metadata"]["uid"] = "uid-" + object["kind"].get<std::string>();
       return Response(201, object.dump());
     }
+    if (r.method == "DELETE" && refuse_delete_) {
+      delete_refused_ = true;
+      return Response(403, R"({"kind":"Status","reason":"Forbidden","message":"cannot delete"})");
+    }
     if (r.method == "DELETE") {
       deleted_ = true;
       return Response(200, R"({"kind":"Status","status":"Success"})");
@@ -188,6 +194,7 @@ class FakeApiServer {
         return Response(404, R"({"kind":"Status","reason":"NotFound","message":"gone"})");
       }
       json state = states_[std::min(polls_++, states_.size() - 1)];
+      if (delete_refused_) state = json{{"terminalState", "Completed"}};
       return Response(200, json{{"metadata", {{"name", "digits-1"}}}, {"status", state}}.dump());
     }
     if (path.starts_with("/api/v1/namespaces/training/pods?")) {
@@ -204,6 +211,8 @@ class FakeApiServer {
   std::vector<json> states_;
   size_t polls_ = 0;
   bool deleted_ = false;
+  bool refuse_delete_ = false;
+  bool delete_refused_ = false;
 };
 
 internal::K8sBackendConfig BackendConfig(std::shared_ptr<ScriptedTransport> transport,
@@ -274,6 +283,23 @@ TEST(K8sBackendTest, CancelDeletesTheWorkloadAndEndsCancelled) {
     }
   }
   EXPECT_TRUE(deleted);
+}
+
+TEST(K8sBackendTest, RefusedDeleteIsReportedAndTheJobIsFollowedToItsEnd) {
+  FakeApiServer server(std::vector<json>{json::parse(
+                           R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})")},
+                       /*refuse_delete=*/true);
+  std::ostringstream out;
+  sdk::internal::LineStream log(&out);
+  internal::K8sBackend backend(BackendConfig(server.transport(), &log));
+  ASSERT_TRUE(backend.Start().ok());
+  backend.Cancel(/*immediately=*/false);
+  backend.Wait();
+  absl::StatusOr<jobspec::CustomJob> done = backend.Result();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
+  EXPECT_THAT(out.str(), HasSubstr("Cancelling namespaces/training/jobsets/digits-1 failed: "));
+  EXPECT_THAT(out.str(), HasSubstr("cannot delete; the job goes on."));
 }
 
 TEST(K8sBackendTest, CreateErrorIsTheServersAndNothingIsLeftBehind) {
