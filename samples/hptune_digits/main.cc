@@ -14,11 +14,12 @@
 // accuracy=<held-out accuracy after the last epoch>.
 //
 // Exit status: 0 on success, 1 when training fails, 2 for a usage error.
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
-#include <string_view>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
@@ -42,10 +43,6 @@ namespace train = ::trainpkg::train;
 namespace nn = ::trainpkg::nn;
 namespace data = ::trainpkg::data;
 
-constexpr std::string_view kUsage =
-    "usage: hptune_digits [--learning_rate=X] [--momentum=X] [--num_units=N] [--epochs=N]\n"
-    "    [--batch_size=N] [--seed=N] [--data=PATH]\n";
-
 struct Flags {
   double learning_rate = 0.01;
   double momentum = 0.9;
@@ -56,54 +53,44 @@ struct Flags {
   std::string data;
 };
 
-// Parses --name=value (the tuning service's form; integers may come as
-// "64" and discrete values as "64.0").
-absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
-  Flags flags;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const size_t eq = arg.find('=');
-    if (!arg.starts_with("--") || eq == std::string::npos) {
-      return absl::InvalidArgumentError(fmt::format("{}: expected --name=value", arg));
-    }
-    const std::string name = arg.substr(2, eq - 2);
-    const std::string value = arg.substr(eq + 1);
-    double number = 0;
-    bool ok = true;
-    if (name == "data") {
-      flags.data = value;
-      continue;
-    }
-    ok = absl::SimpleAtod(value, &number);
-    if (name == "learning_rate") {
-      flags.learning_rate = number;
-      ok = ok && number > 0;
-    } else if (name == "momentum") {
-      flags.momentum = number;
-      ok = ok && number >= 0 && number < 1;
-    } else if (name == "num_units") {
-      flags.num_units = static_cast<int64_t>(number);
-      ok = ok && number >= 1 && number == static_cast<double>(flags.num_units);
-    } else if (name == "epochs") {
-      flags.epochs = static_cast<int>(number);
-      ok = ok && number >= 1 && number == flags.epochs;
-    } else if (name == "batch_size") {
-      flags.batch_size = static_cast<int64_t>(number);
-      ok = ok && number >= 1 && number == static_cast<double>(flags.batch_size);
-    } else if (name == "seed") {
-      flags.seed = static_cast<uint64_t>(number);
-      ok = ok && number >= 0;
-    } else {
-      return absl::InvalidArgumentError(fmt::format("{}: unknown flag", arg));
-    }
-    if (!ok) {
-      return absl::InvalidArgumentError(fmt::format(
-          "{}: not a valid value (learning_rate > 0, 0 <= momentum < 1, whole num_units, "
-          "epochs and batch_size >= 1)",
-          arg));
-    }
-  }
-  return flags;
+// A whole number >= min that may come as "64" or "64.0" (a DISCRETE
+// parameter's values are doubles).
+template <typename Int>
+void AddWholeNumber(CLI::App& app, const std::string& name, Int& out, double min,
+                    const std::string& help) {
+  app.add_option_function<double>(
+         name, [&out](double value) { out = static_cast<Int>(value); }, help)
+      ->default_str(std::to_string(out))
+      ->check(CLI::Validator(
+          [min](std::string& text) -> std::string {
+            double value = 0;
+            if (absl::SimpleAtod(text, &value) && value >= min && value == std::floor(value)) {
+              return "";
+            }
+            return fmt::format("{} is not a whole number >= {}", text, min);
+          },
+          ""))
+      ->type_name(fmt::format("INT>={}", min));
+}
+
+void AddFlags(CLI::App& app, Flags& flags) {
+  app.add_option("--learning_rate", flags.learning_rate, "SGD's learning rate")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--momentum", flags.momentum, "SGD's momentum, in [0, 1)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            double value = 0;
+            if (absl::SimpleAtod(text, &value) && value >= 0 && value < 1) return "";
+            return text + " is not in [0, 1)";
+          },
+          "[0,1)"));
+  AddWholeNumber(app, "--num_units", flags.num_units, 1, "hidden units");
+  AddWholeNumber(app, "--epochs", flags.epochs, 1, "epochs");
+  AddWholeNumber(app, "--batch_size", flags.batch_size, 1, "batch size");
+  AddWholeNumber(app, "--seed", flags.seed, 0, "initialisation and shuffling seed");
+  app.add_option("--data", flags.data, "digits.csv.gz (default: $TRAINPKG_DATA_DIR/digits.csv.gz)");
 }
 
 absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
@@ -161,12 +148,15 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::StatusOr<Flags> flags = ParseFlags(argc, argv);
-  if (!flags.ok()) {
-    std::cerr << "hptune_digits: " << flags.status().message() << "\n" << kUsage;
-    return 2;
+  CLI::App app("hptune_digits: the trainer of the hyperparameter tuning sample", "hptune_digits");
+  Flags flags;
+  AddFlags(app, flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
   }
-  absl::Status status = Run(*flags, trainpkg::base::ProcessEnvironment());
+  absl::Status status = Run(flags, trainpkg::base::ProcessEnvironment());
   if (!status.ok()) {
     std::cerr << "hptune_digits: " << status.message() << "\n";
     return 1;

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "CLI/CLI.hpp"
 #include "base/environment.h"
 #include "jobspec/cluster_env.h"
 #include "trainer_runtime/cluster_info.h"
@@ -31,8 +32,6 @@ namespace {
 
 namespace runtime = ::trainpkg::runtime;
 
-constexpr std::string_view kUsage =
-    "usage: multiworker_hello [--model_dir=PATH] [--keep_worker_temp]\n";
 constexpr int64_t kTerms = 1000;
 
 struct Flags {
@@ -40,21 +39,10 @@ struct Flags {
   bool keep_worker_temp = false;
 };
 
-std::optional<Flags> ParseFlags(int argc, char** argv) {
-  Flags flags;
-  constexpr std::string_view kModelDir = "--model_dir=";
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg.starts_with(kModelDir)) {
-      flags.model_dir = arg.substr(kModelDir.size());
-    } else if (arg == "--keep_worker_temp") {
-      flags.keep_worker_temp = true;
-    } else {
-      std::cerr << "unknown argument: " << arg << "\n" << kUsage;
-      return std::nullopt;
-    }
-  }
-  return flags;
+void AddFlags(CLI::App& app, Flags& flags) {
+  app.add_option("--model_dir", flags.model_dir, "where the chief writes (default $AIP_MODEL_DIR)");
+  app.add_flag("--keep_worker_temp", flags.keep_worker_temp,
+               "keep the workers' workertemp_<i> directories");
 }
 
 // This rank's shard of 1^2 + 2^2 + ... + kTerms^2: the terms i with
@@ -114,8 +102,15 @@ std::string ModelJson(const runtime::ClusterInfo& info, uint64_t shard_sum) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::optional<Flags> flags = ParseFlags(argc, argv);
-  if (!flags.has_value()) return 2;
+  CLI::App app("multiworker_hello: the chief/worker output rule on N replicas",
+               "multiworker_hello");
+  Flags flags;
+  AddFlags(app, flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
+  }
   const trainpkg::base::Environment& env = trainpkg::base::ProcessEnvironment();
 
   absl::StatusOr<runtime::ClusterInfo> info = runtime::ResolveClusterInfo(env);
@@ -134,13 +129,13 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  std::string model_dir = flags->model_dir.empty()
+  std::string model_dir = flags.model_dir.empty()
                               ? trainpkg::jobspec::ReadVertexJobEnv(env).dirs.model_dir
-                              : flags->model_dir;
+                              : flags.model_dir;
   if (model_dir.empty()) {
     std::cerr << "multiworker_hello: no model directory: set AIP_MODEL_DIR (baseOutputDirectory "
                  "in the job) or pass --model_dir\n"
-              << kUsage;
+              << app.help();
     return 2;
   }
 
@@ -149,7 +144,7 @@ int main(int argc, char** argv) {
             << " with i % world_size == rank; not combined across ranks)\n";
 
   runtime::ModelWriteOptions options = runtime::ModelWriteOptionsFromEnvironment(env);
-  options.keep_worker_temp = options.keep_worker_temp || flags->keep_worker_temp;
+  options.keep_worker_temp = options.keep_worker_temp || flags.keep_worker_temp;
   absl::StatusOr<runtime::ModelWriteDir> dir =
       runtime::ModelWriteDir::Create(model_dir, *info, options);
   if (!dir.ok()) {

@@ -27,15 +27,14 @@
 // Exit status: 0 on success, 1 when training fails, 2 for a usage error.
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -72,48 +71,37 @@ struct Flags {
   train::OutputDirFlags dirs;
 };
 
-absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
-  Flags flags;
-  std::map<std::string, int64_t*> ints = {
-      {"steps_per_epoch", &flags.steps_per_epoch}, {"epochs", &flags.epochs},
-      {"batch_size", &flags.batch_size},           {"checkpoint_every", &flags.checkpoint_every},
-      {"max_shard_bytes", &flags.max_shard_bytes}, {"seed", &flags.seed}};
-  std::map<std::string, std::string*> strings = {{"data", &flags.data},
-                                                 {"metrics_file", &flags.metrics_file},
-                                                 {"checkpoint_dir", &flags.dirs.checkpoint_dir},
-                                                 {"model_dir", &flags.dirs.model_dir},
-                                                 {"tensorboard_dir", &flags.dirs.tensorboard_dir}};
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    const size_t eq = arg.find('=');
-    if (!arg.starts_with("--") || eq == std::string_view::npos) {
-      return absl::InvalidArgumentError(fmt::format("{}: expected --name=value", arg));
-    }
-    const std::string name(arg.substr(2, eq - 2));
-    const std::string value(arg.substr(eq + 1));
-    if (auto it = ints.find(name); it != ints.end()) {
-      if (!absl::SimpleAtoi(value, it->second)) {
-        return absl::InvalidArgumentError(fmt::format("--{}={}: not an integer", name, value));
-      }
-    } else if (auto s = strings.find(name); s != strings.end()) {
-      *s->second = value;
-    } else if (name == "learning_rate") {
-      if (!absl::SimpleAtof(value, &flags.learning_rate)) {
-        return absl::InvalidArgumentError(fmt::format("--learning_rate={}: not a number", value));
-      }
-    } else {
-      return absl::InvalidArgumentError(fmt::format("unknown flag --{}", name));
-    }
-  }
-  if (flags.steps_per_epoch < 1) {
-    return absl::InvalidArgumentError(
-        "--steps_per_epoch is required with parameter servers (workers read endless per-worker "
-        "datasets, as with TF's ParameterServerStrategy); e.g. --steps_per_epoch=23");
-  }
-  if (flags.batch_size < 1 || flags.epochs < 1) {
-    return absl::InvalidArgumentError("--batch_size and --epochs must be >= 1");
-  }
-  return flags;
+void AddFlags(CLI::App& app, Flags& flags) {
+  app.add_option("--steps_per_epoch", flags.steps_per_epoch,
+                 "steps per epoch; required with parameter servers (workers read endless "
+                 "per-worker datasets, as with TF's ParameterServerStrategy), e.g. 23")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--epochs", flags.epochs, "epochs")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--batch_size", flags.batch_size, "per-worker batch size")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--learning_rate", flags.learning_rate, "Adam's learning rate")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--checkpoint_every", flags.checkpoint_every,
+                 "steps between checkpoints (0: every epoch)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max_shard_bytes", flags.max_shard_bytes,
+                 "largest variable shard on a ps (0: one shard per variable)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", flags.seed, "initialisation and shuffling seed")->capture_default_str();
+  app.add_option("--data", flags.data, "digits.csv.gz (default: $TRAINPKG_DATA_DIR/digits.csv.gz)");
+  app.add_option("--metrics_file", flags.metrics_file,
+                 "evaluator's metrics (default <checkpoint_dir>/ps_digits/eval_metrics.jsonl)");
+  app.add_option("--checkpoint_dir", flags.dirs.checkpoint_dir, "default $AIP_CHECKPOINT_DIR");
+  app.add_option("--model_dir", flags.dirs.model_dir, "default $AIP_MODEL_DIR");
+  app.add_option("--tensorboard_dir", flags.dirs.tensorboard_dir,
+                 "default $AIP_TENSORBOARD_LOG_DIR");
 }
 
 absl::StatusOr<nn::Sequential> BuildMlp(uint64_t seed) {
@@ -243,10 +231,13 @@ absl::Status RunEvaluatorRole(const Flags& flags, const train::OutputDirs& dirs)
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::StatusOr<Flags> flags = ParseFlags(argc, argv);
-  if (!flags.ok()) {
-    std::cerr << "ps_digits: " << flags.status().message() << "\n";
-    return 2;
+  CLI::App app("ps_digits: parameter-server training of a digits MLP", "ps_digits");
+  Flags flags;
+  AddFlags(app, flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
   }
   absl::StatusOr<runtime::ClusterInfo> info =
       runtime::ResolveClusterInfo(base::ProcessEnvironment());
@@ -254,20 +245,20 @@ int main(int argc, char** argv) {
     std::cerr << "ps_digits: " << info.status().message() << "\n";
     return 2;
   }
-  const train::OutputDirs dirs = train::ResolveOutputDirs(base::ProcessEnvironment(), flags->dirs);
+  const train::OutputDirs dirs = train::ResolveOutputDirs(base::ProcessEnvironment(), flags.dirs);
   absl::Status status;
   if (info->task_type == "ps") {
     status = RunPs(*info);
   } else if (info->task_type == "evaluator") {
-    status = RunEvaluatorRole(*flags, dirs);
+    status = RunEvaluatorRole(flags, dirs);
   } else if (info->ps_addresses.empty()) {
     status = absl::InvalidArgumentError(
         "no parameter servers in the cluster (TF_CONFIG \"ps\" / workerpool2); ps_digits needs "
         "them");
   } else if (info->is_chief) {
-    status = RunChiefRole(*info, *flags, dirs);
+    status = RunChiefRole(*info, flags, dirs);
   } else {
-    status = RunWorker(*info, *flags);
+    status = RunWorker(*info, flags);
   }
   if (!status.ok()) {
     std::cerr << "ps_digits (" << info->task_type << " " << info->task_index
