@@ -16,9 +16,11 @@
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/local_process_backend.h"
+#include "sdk/internal/remote_job_recorder.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/job_store.h"
 #include "sdk/k8s/internal/k8s_backend.h"
+#include "sdk/k8s/k8s_job_record.h"
 #include "sdk/k8s/k8s_submission.h"
 #include "sdk/slurm/internal/slurm_backend.h"
 #include "sdk/slurm/internal/slurm_job_check.h"
@@ -297,6 +299,29 @@ absl::StatusOr<CustomJob> CustomJob::CreateOnK8s(jobspec::CustomJob job, CustomJ
                                          .job = job,
                                          .log = nullptr,
                                          .stream_pod_logs = options.stream_replica_output};
+  if (options.home.empty()) {
+    absl::StatusOr<std::filesystem::path> home = DefaultJobStoreHome(env);
+    if (home.ok()) {
+      options.home = *std::move(home);
+    } else {
+      TP_LOG(WARNING, "not recording the job in the job store: {}", home.status().ToString());
+    }
+  }
+  if (!options.home.empty()) {
+    const nlohmann::json& workload = config.manifests.workload;
+    auto recorder = std::make_shared<internal::RemoteJobRecorder>(
+        JobStore(options.home),
+        k8s::K8sJobRecordHooks(k8s::K8sJobRecord{
+            .kubeconfig = submission.kubeconfig.string(),
+            .context = submission.context,
+            .workload = {.api_version = workload.value("apiVersion", ""),
+                         .kind = workload.value("kind", ""),
+                         .kubernetes_namespace = workload["metadata"].value("namespace", ""),
+                         .name = workload["metadata"].value("name", "")}}));
+    config.observer = [recorder](const jobspec::CustomJob& j, jobspec::JobState previous) {
+      recorder->Record(j, previous);
+    };
+  }
   auto impl = std::make_shared<Impl>(std::move(job), std::move(options), id, std::move(environment),
                                      nullptr);
   config.log = impl->log();

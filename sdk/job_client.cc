@@ -34,6 +34,12 @@ absl::StatusOr<JobInfo> LoadJob(const JobStore& store, std::string_view id) {
     info.vertex = *std::move(vertex);
     return info;
   }
+  absl::StatusOr<k8s::K8sJobRecord> k8s = k8s::ReadK8sJobRecord(store, id);
+  if (k8s.ok()) {
+    info.backend = "k8s";
+    info.k8s = *std::move(k8s);
+    return info;
+  }
   std::error_code ec;
   info.backend = std::filesystem::exists(info.job_dir / "slurm", ec) ? "slurm" : "local";
   absl::StatusOr<LocalJobDetails> local = store.ReadLocalDetails(id);
@@ -132,6 +138,10 @@ absl::StatusOr<jobspec::CustomJob> JobClient::CancelJob(std::string_view id,
   if (info.vertex.has_value()) {
     return absl::FailedPreconditionError(
         fmt::format("job {} runs on Vertex AI: cancel it through the service", id));
+  }
+  if (info.k8s.has_value()) {
+    return absl::FailedPreconditionError(
+        fmt::format("job {} runs on Kubernetes: cancel it through the API server", id));
   }
   if (jobspec::IsTerminal(info.job.state)) return info.job;
   TP_RETURN_IF_ERROR(store_.RequestCancel(id));

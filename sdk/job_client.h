@@ -9,9 +9,10 @@
 // stays RUNNING forever. A Slurm job (sdk/slurm) of such a record is
 // scancelled.
 //
-// Jobs the Vertex backend submitted (sdk/vertex/vertex_job_record.h) are
-// listed and read with their last recorded state; reaching the service
-// (refresh, cancel) is vertex_job_record.h's, with credentials.
+// Jobs the Vertex and Kubernetes backends submitted
+// (sdk/vertex/vertex_job_record.h, sdk/k8s/k8s_job_record.h) are listed and
+// read with their last recorded state; reaching the service or cluster
+// (refresh, cancel, logs) is those headers', with credentials.
 #ifndef TRAINPKG_SDK_JOB_CLIENT_H_
 #define TRAINPKG_SDK_JOB_CLIENT_H_
 
@@ -25,6 +26,7 @@
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
 #include "sdk/job_store.h"
+#include "sdk/k8s/k8s_job_record.h"
 #include "sdk/local_job_details.h"
 #include "sdk/vertex/vertex_job_record.h"
 
@@ -36,8 +38,9 @@ struct JobInfo {
   LocalJobDetails local;
   std::filesystem::path job_dir;
   bool supervisor_running = false;
-  std::string backend;                            // "local", "slurm" or "vertex"
+  std::string backend;                            // "local", "slurm", "vertex" or "k8s"
   std::optional<vertex::VertexJobRecord> vertex;  // backend "vertex"
+  std::optional<k8s::K8sJobRecord> k8s;           // backend "k8s"
 };
 
 // Thread-safe; holds only the store.
@@ -61,7 +64,8 @@ class JobClient {
   // groups are killed here and the job is marked CANCELLED (or FAILED with
   // the supervisor message when no replica was running).
   // DeadlineExceeded when the job is still not terminal after `timeout`;
-  // FailedPrecondition for a Vertex job (use CancelRecordedVertexJob).
+  // FailedPrecondition for a Vertex or Kubernetes job (use
+  // CancelRecordedVertexJob / CancelRecordedK8sJob).
   absl::StatusOr<jobspec::CustomJob> CancelJob(std::string_view id, absl::Duration timeout) const;
 
  private:

@@ -73,6 +73,14 @@ std::string FormatJobDescription(const sdk::JobInfo& info, const sdk::JobStore& 
                     "\n  Replica logs: in Cloud Logging\n");
     return out;
   }
+  if (info.k8s.has_value()) {
+    const sdk::k8s::ObjectRef& w = info.k8s->workload;
+    absl::StrAppend(&out, "\nKubernetes:\n  Workload: ", w.kind, " ", w.kubernetes_namespace, "/",
+                    w.name, " (", w.api_version, ")\n  Kubeconfig: ", info.k8s->kubeconfig,
+                    ", context ", info.k8s->context, "\n  Job directory: ", info.job_dir.string(),
+                    "\n  Replica logs: the pods' logs (trainpkg jobs logs ", info.id, ")\n");
+    return out;
+  }
   absl::StrAppend(&out, "\nLocal details:\n  Job directory: ", info.job_dir.string(), "\n");
   if (info.local.supervisor.pid != 0) {
     absl::StrAppend(&out, "  Supervisor: pid ", info.local.supervisor.pid,

@@ -11,6 +11,8 @@
 #include "sdk/hptune/tuning_job_store.h"
 #include "sdk/job_client.h"
 #include "sdk/job_logs.h"
+#include "sdk/k8s/job_manifests.h"
+#include "sdk/k8s/k8s_job_record.h"
 #include "sdk/vertex/vertex_client_factory.h"
 #include "sdk/vertex/vertex_job_record.h"
 
@@ -82,6 +84,47 @@ absl::Status CancelVertexJob(const sdk::JobClient& client,
   return absl::OkStatus();
 }
 
+// The recorded job, refreshed from the cluster when it is not terminal; a
+// refresh that fails leaves the record as it was and is noted below it.
+absl::Status DescribeK8sJob(const sdk::JobClient& client, sdk::JobInfo info, std::ostream& out) {
+  std::string note;
+  if (!jobspec::IsTerminal(info.job.state)) {
+    absl::StatusOr<jobspec::CustomJob> job = [&]() -> absl::StatusOr<jobspec::CustomJob> {
+      TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::k8s::K8sClient> k8s,
+                          sdk::k8s::MakeK8sClientFor(*info.k8s));
+      return sdk::k8s::RefreshRecordedK8sJob(client.store(), info.id, *k8s);
+    }();
+    if (job.ok()) {
+      info.job = *std::move(job);
+    } else {
+      note = absl::StrCat("  Not refreshed from the cluster: ", job.status().message(), "\n");
+    }
+  }
+  out << FormatJobDescription(info, client.store()) << note;
+  return absl::OkStatus();
+}
+
+absl::Status CancelK8sJob(const sdk::JobClient& client, const sdk::k8s::K8sJobRecord& record,
+                          const JobsFlags& flags, std::ostream& out) {
+  TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::k8s::K8sClient> k8s, sdk::k8s::MakeK8sClientFor(record));
+  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, sdk::k8s::CancelRecordedK8sJob(
+                                                  client.store(), flags.id, *k8s, kCancelTimeout));
+  out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
+  return absl::OkStatus();
+}
+
+absl::Status WriteK8sJobLogs(const sdk::JobClient& client, const sdk::k8s::K8sJobRecord& record,
+                             const JobsFlags& flags, std::ostream& out) {
+  if (flags.follow) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--follow reads local replica logs; job ", flags.id,
+        " runs on Kubernetes: run kubectl logs -f -n ", record.workload.kubernetes_namespace,
+        " -l ", sdk::k8s::kJobLabel, "=", record.workload.name, " --prefix"));
+  }
+  TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::k8s::K8sClient> k8s, sdk::k8s::MakeK8sClientFor(record));
+  return sdk::k8s::WriteRecordedK8sJobLogs(client.store(), flags.id, *k8s, flags.replica, out);
+}
+
 // FailedPrecondition when `jobs logs` names a Vertex job.
 absl::Status CheckLogsAreLocal(const JobsFlags& flags) {
   absl::StatusOr<std::filesystem::path> home = sdk::DefaultJobStoreHome(base::ProcessEnvironment());
@@ -126,10 +169,16 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
   if (commands.describe->parsed()) {
     TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.GetJob(flags.id));
     if (info.vertex.has_value()) return DescribeVertexJob(client, std::move(info), flags, out);
+    if (info.k8s.has_value()) return DescribeK8sJob(client, std::move(info), out);
     out << FormatJobDescription(info, client.store());
     return absl::OkStatus();
   }
   if (commands.logs->parsed()) {
+    if (absl::StatusOr<sdk::k8s::K8sJobRecord> record =
+            sdk::k8s::ReadK8sJobRecord(client.store(), flags.id);
+        record.ok()) {
+      return WriteK8sJobLogs(client, *record, flags, out);
+    }
     return sdk::WriteJobLogs(client, flags.id,
                              sdk::JobLogsOptions{.replica = flags.replica, .follow = flags.follow},
                              out);
@@ -138,6 +187,11 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
           sdk::vertex::ReadVertexJobRecord(client.store(), flags.id);
       record.ok()) {
     return CancelVertexJob(client, *record, flags, out);
+  }
+  if (absl::StatusOr<sdk::k8s::K8sJobRecord> record =
+          sdk::k8s::ReadK8sJobRecord(client.store(), flags.id);
+      record.ok()) {
+    return CancelK8sJob(client, *record, flags, out);
   }
   TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, client.CancelJob(flags.id, kCancelTimeout));
   out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
@@ -148,7 +202,7 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
 
 JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
   JobsCommands commands;
-  commands.jobs = app.add_subcommand("jobs", "Inspect and cancel jobs (local, slurm, vertex)");
+  commands.jobs = app.add_subcommand("jobs", "Inspect and cancel jobs (local, slurm, vertex, k8s)");
   commands.jobs->require_subcommand(1);
   commands.list = commands.jobs->add_subcommand("list", "List jobs, newest first");
   commands.list->add_option("--format", flags.format, "table or json")
@@ -168,7 +222,7 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
   commands.cancel = commands.jobs->add_subcommand(
       "cancel",
       "Cancel a job: its replicas get SIGTERM, then SIGKILL after the grace period; a "
-      "Vertex AI job is cancelled on the service");
+      "Vertex AI job is cancelled on the service, a Kubernetes job's workload deleted");
   commands.cancel->add_option("id", flags.id, "Job id")->required();
   commands.cancel->add_option("--access-token", flags.access_token,
                               "vertex jobs: bearer token to use instead of Application Default "

@@ -13,10 +13,6 @@
 namespace trainpkg::sdk::k8s {
 namespace {
 
-constexpr char kJobSetIndexLabel[] = "jobset.sigs.k8s.io/job-index";
-constexpr char kKubeflowIndexLabel[] = "training.kubeflow.org/replica-index";
-constexpr char kPoolLabel[] = "trainpkg.dev/pool";
-
 // The replica type of pool 0..3 ("" : none), as the CRD spells it.
 constexpr std::array<const char*, 4> kTfReplicaTypes = {"Chief", "Worker", "PS", "Evaluator"};
 constexpr std::array<const char*, 4> kPyTorchReplicaTypes = {"Master", "Worker", "", ""};

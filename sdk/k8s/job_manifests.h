@@ -43,6 +43,12 @@ namespace trainpkg::sdk::k8s {
 inline constexpr int kReplicaPort = 2222;
 // The label every object and pod of a job carries, valued <name>.
 inline constexpr char kJobLabel[] = "trainpkg.dev/job";
+// The label every pod carries, valued its pool's name ("workerpool1").
+inline constexpr char kPoolLabel[] = "trainpkg.dev/pool";
+// The labels the JobSet controller and the Kubeflow training operator put on
+// a pod, valued its replica index within the pool.
+inline constexpr char kJobSetIndexLabel[] = "jobset.sigs.k8s.io/job-index";
+inline constexpr char kKubeflowIndexLabel[] = "training.kubeflow.org/replica-index";
 
 struct RenderRequest {
   jobspec::CustomJob job{};

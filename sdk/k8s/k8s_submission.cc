@@ -31,6 +31,10 @@ absl::StatusOr<K8sSubmission> PrepareK8sSubmission(const jobspec::CustomJob& job
   K8sSubmission submission;
   TP_ASSIGN_OR_RETURN(submission.manifests, RenderJobManifests(request));
   submission.client = MakeK8sClient(access, options.transport);
+  std::error_code ec;
+  submission.kubeconfig = std::filesystem::absolute(path, ec);
+  if (ec) submission.kubeconfig = path;
+  submission.context = access.context;
   return submission;
 }
 

@@ -4,6 +4,7 @@
 #ifndef TRAINPKG_SDK_K8S_K8S_SUBMISSION_H_
 #define TRAINPKG_SDK_K8S_K8S_SUBMISSION_H_
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,8 @@ namespace trainpkg::sdk::k8s {
 struct K8sSubmission {
   std::shared_ptr<K8sClient> client{};
   JobManifests manifests{};
+  std::filesystem::path kubeconfig{};  // the file read, absolute
+  std::string context{};               // the context used
 };
 
 // `name` is the objects' metadata.name (job_manifests.h). Errors: the

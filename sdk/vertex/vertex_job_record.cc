@@ -9,6 +9,7 @@
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
 #include "nlohmann/json.hpp"
+#include "sdk/internal/remote_job_recorder.h"
 
 namespace trainpkg::sdk::vertex {
 namespace {
@@ -76,9 +77,7 @@ absl::StatusOr<VertexJobRecord> ReadVertexJobRecord(const JobStore& store, std::
 absl::Status RecordVertexJobState(const JobStore& store, std::string_view id,
                                   const jobspec::CustomJob& job, jobspec::JobState previous,
                                   absl::Time now) {
-  TP_RETURN_IF_ERROR(store.WriteJob(id, job));
-  if (job.state == previous) return absl::OkStatus();
-  return store.AppendHistory(id, HistoryEntry{.state = job.state, .time = now});
+  return sdk::internal::RecordRemoteJobState(store, id, job, previous, now);
 }
 
 absl::StatusOr<jobspec::CustomJob> RefreshRecordedVertexJob(const JobStore& store,

@@ -1,13 +1,12 @@
 #include "sdk/k8s/internal/k8s_backend.h"
 
-#include <algorithm>
-
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "jobspec/job_state.h"
 #include "sdk/internal/state_lines.h"
 #include "sdk/k8s/internal/json_text.h"
+#include "sdk/k8s/pod_logs.h"
 #include "sdk/k8s/workload_state.h"
 
 namespace trainpkg::sdk::k8s::internal {
@@ -102,43 +101,46 @@ absl::StatusOr<jobspec::CustomJob> K8sBackend::Result() const {
 
 void K8sBackend::SetState(jobspec::JobState state, std::optional<jobspec::RpcStatus> error) {
   std::string name;
+  jobspec::JobState previous;
+  jobspec::CustomJob job;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (job_.state == state) return;
+    previous = job_.state;
+    const absl::Time now = absl::Now();
     job_.state = state;
     job_.error = error;
+    if (!job_.create_time.has_value()) job_.create_time = now;
+    if (state == jobspec::JobState::kRunning && !job_.start_time.has_value()) {
+      job_.start_time = now;
+    }
+    if (jobspec::IsTerminal(state)) job_.end_time = now;
+    job_.update_time = now;
     name = job_.name;
+    job = job_;
   }
   sdk::internal::WriteStateLines(config_.log, name, state, error);
+  if (config_.observer) config_.observer(job, previous);
 }
 
 void K8sBackend::WritePodLogs() {
   sdk::internal::LineStream* log = config_.log;
   if (log == nullptr || !config_.stream_pod_logs) return;
   const ObjectRef ref = WorkloadRef();
-  absl::StatusOr<std::vector<json>> pods =
-      config_.client->ListPods(ref.kubernetes_namespace, absl::StrCat(kJobLabel, "=", ref.name));
-  if (!pods.ok()) {
-    log->WriteLine("", absl::StrCat("Listing the job's pods failed: ", pods.status().ToString()));
+  absl::StatusOr<std::vector<PodLog>> logs =
+      ReadJobPodLogs(*config_.client, ref.kubernetes_namespace, ref.name);
+  if (!logs.ok()) {
+    log->WriteLine("", absl::StrCat("Listing the job's pods failed: ", logs.status().ToString()));
     return;
   }
-  std::vector<std::pair<std::string, std::string>> containers;  // pod, container
-  for (const json& pod : *pods) {
-    json first = pod.value(json::json_pointer("/spec/containers/0"), json::object());
-    std::string name = pod.value(json::json_pointer("/metadata/name"), std::string());
-    if (!name.empty() && first.is_object()) containers.emplace_back(name, Text(first, "name"));
-  }
-  std::sort(containers.begin(), containers.end());
-  for (const auto& [pod, container] : containers) {
-    absl::StatusOr<std::string> text =
-        config_.client->ReadPodLog(ref.kubernetes_namespace, pod, container);
-    if (!text.ok()) {
-      log->WriteLine(
-          "", absl::StrCat("Reading the log of ", pod, " failed: ", text.status().ToString()));
+  for (const PodLog& pod : *logs) {
+    if (!pod.text.ok()) {
+      log->WriteLine("", absl::StrCat("Reading the log of ", pod.pod,
+                                      " failed: ", pod.text.status().ToString()));
       continue;
     }
-    for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
-      log->WriteLine(absl::StrCat("[", pod, "] "), std::string_view(line.data(), line.size()));
+    for (absl::string_view line : absl::StrSplit(*pod.text, '\n', absl::SkipEmpty())) {
+      log->WriteLine(absl::StrCat("[", pod.pod, "] "), std::string_view(line.data(), line.size()));
     }
   }
 }

@@ -9,6 +9,7 @@
 #ifndef TRAINPKG_SDK_K8S_INTERNAL_K8S_BACKEND_H_
 #define TRAINPKG_SDK_K8S_INTERNAL_K8S_BACKEND_H_
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,9 @@ struct K8sBackendConfig {
   jobspec::CustomJob job{};
   sdk::internal::LineStream* log = nullptr;  // not owned; may be null
   bool stream_pod_logs = true;
+  // Told the job on each state change, with the state before; one call at a
+  // time, from Start() then the poller thread. May be empty.
+  std::function<void(const jobspec::CustomJob& job, jobspec::JobState previous)> observer{};
 };
 
 class K8sBackend final : public sdk::internal::JobBackend {

@@ -1,50 +1,27 @@
 #include "sdk/vertex/internal/vertex_job_recorder.h"
 
-#include "absl/strings/str_cat.h"
-#include "base/log.h"
-#include "base/status_macros.h"
-
 namespace trainpkg::sdk::vertex::internal {
+namespace {
+
+VertexJobRecord Named(VertexJobRecord where, const jobspec::CustomJob& job) {
+  where.name = job.name;
+  return where;
+}
+
+}  // namespace
 
 VertexJobRecorder::VertexJobRecorder(JobStore store, VertexJobRecord where)
-    : store_(std::move(store)), record_(std::move(where)) {}
-
-absl::Status VertexJobRecorder::CreateRecord(const jobspec::CustomJob& job) {
-  TP_ASSIGN_OR_RETURN(std::string id, VertexJobStoreId(job.name));
-  record_.name = job.name;
-  absl::Status created = store_.CreateJobDir(id);
-  if (absl::IsAlreadyExists(created)) {
-    // Recorded before (e.g. by another process following the same job)?
-    absl::StatusOr<VertexJobRecord> existing = ReadVertexJobRecord(store_, id);
-    if (!existing.ok() || *existing != record_) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("job ", id, " in ", store_.home().string(), " is another job"));
-    }
-  } else if (!created.ok()) {
-    return created;
-  }
-  TP_RETURN_IF_ERROR(WriteVertexJobRecord(store_, id, record_));
-  id_ = std::move(id);
-  return absl::OkStatus();
-}
-
-void VertexJobRecorder::Record(const jobspec::CustomJob& job, jobspec::JobState previous) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (failed_) return;
-  if (id_.empty()) {
-    if (absl::Status status = CreateRecord(job); !status.ok()) {
-      failed_ = true;
-      TP_LOG(ERROR, "recording Vertex AI job {} in the job store: {}", job.name, status.ToString());
-      return;
-    }
-  }
-  absl::Status status = RecordVertexJobState(store_, id_, job, previous, absl::Now());
-  if (!status.ok()) TP_LOG(ERROR, "updating the job store: {}", status.ToString());
-}
-
-std::filesystem::path VertexJobRecorder::job_dir() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return id_.empty() ? std::filesystem::path() : store_.JobDir(id_);
-}
+    : recorder_(
+          std::move(store),
+          {.id = [](const jobspec::CustomJob& job) { return VertexJobStoreId(job.name); },
+           .write =
+               [where](const JobStore& s, std::string_view id, const jobspec::CustomJob& job) {
+                 return WriteVertexJobRecord(s, id, Named(where, job));
+               },
+           .is_this_job =
+               [where](const JobStore& s, std::string_view id, const jobspec::CustomJob& job) {
+                 absl::StatusOr<VertexJobRecord> existing = ReadVertexJobRecord(s, id);
+                 return existing.ok() && *existing == Named(where, job);
+               }}) {}
 
 }  // namespace trainpkg::sdk::vertex::internal

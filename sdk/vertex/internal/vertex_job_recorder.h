@@ -4,40 +4,28 @@
 #define TRAINPKG_SDK_VERTEX_INTERNAL_VERTEX_JOB_RECORDER_H_
 
 #include <filesystem>
-#include <mutex>
-#include <string>
 
 #include "jobspec/custom_job.h"
+#include "sdk/internal/remote_job_recorder.h"
 #include "sdk/job_store.h"
 #include "sdk/vertex/vertex_job_record.h"
 
 namespace trainpkg::sdk::vertex::internal {
 
-// Thread-safe.
+// Thread-safe. Record() and job_dir() as sdk::internal::RemoteJobRecorder's,
+// with vertex.json as the record.
 class VertexJobRecorder {
  public:
   // `where` has endpoint, project and location; the name comes with the job.
   VertexJobRecorder(JobStore store, VertexJobRecord where);
 
-  // The first call creates the record (job directory, vertex.json) under the
-  // job's id; every call writes job.json and, on a state change, a history
-  // line. A directory of that id recording another job is left alone and
-  // nothing is recorded. Store errors are logged, not returned: the job goes
-  // on without its record.
-  void Record(const jobspec::CustomJob& job, jobspec::JobState previous);
-
-  // The job directory once recorded, else empty.
-  std::filesystem::path job_dir() const;
+  void Record(const jobspec::CustomJob& job, jobspec::JobState previous) {
+    recorder_.Record(job, previous);
+  }
+  std::filesystem::path job_dir() const { return recorder_.job_dir(); }
 
  private:
-  // REQUIRES: mu_ held.
-  absl::Status CreateRecord(const jobspec::CustomJob& job);
-
-  const JobStore store_;
-  mutable std::mutex mu_;
-  VertexJobRecord record_;  // guarded by mu_
-  std::string id_;          // guarded by mu_; set once recorded
-  bool failed_ = false;     // guarded by mu_
+  sdk::internal::RemoteJobRecorder recorder_;
 };
 
 }  // namespace trainpkg::sdk::vertex::internal

@@ -15,8 +15,12 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sdk/custom_job.h"
+#include "sdk/job_client.h"
+#include "sdk/job_store.h"
 #include "sdk/k8s/k8s_client.h"
+#include "sdk/k8s/k8s_job_record.h"
 #include "sdk/k8s/kubeconfig.h"
+#include "sdk/k8s/pod_logs.h"
 #include "sdk/k8s/workload_state.h"
 #include "tests/registry/fakes.h"
 #include "tests/sdk/k8s/k8s_test_jobs.h"
@@ -199,10 +203,18 @@ class FakeApiServer {
     }
     if (path.starts_with("/api/v1/namespaces/training/pods?")) {
       return Response(200, R"({"items":[
-          {"metadata":{"name":"digits-1-workerpool0-0-0-abcde"},"spec":{"containers":[{"name":"trainer"}]}}]})");
+          {"metadata":{"name":"digits-1-workerpool1-1-0-fghij",
+                       "labels":{"trainpkg.dev/pool":"workerpool1","jobset.sigs.k8s.io/job-index":"1"}},
+           "spec":{"containers":[{"name":"trainer"}]}},
+          {"metadata":{"name":"digits-1-workerpool0-0-0-abcde",
+                       "labels":{"trainpkg.dev/pool":"workerpool0","jobset.sigs.k8s.io/job-index":"0"}},
+           "spec":{"containers":[{"name":"trainer"}]}}]})");
     }
     if (path.starts_with("/api/v1/namespaces/training/pods/digits-1-workerpool0-0-0-abcde/log")) {
       return Response(200, "epoch 1 loss 0.5\nepoch 2 loss 0.2\n");
+    }
+    if (path.starts_with("/api/v1/namespaces/training/pods/digits-1-workerpool1-1-0-fghij/log")) {
+      return Response(200, "worker 1 done\n");
     }
     return Response(404, R"({"kind":"Status","reason":"NotFound","message":"no route"})");
   }
@@ -256,13 +268,14 @@ TEST(K8sBackendTest, CreatesWorkloadThenOwnedObjectsPollsAndWritesPodLogs) {
   EXPECT_EQ(owner["uid"], "uid-JobSet");
   EXPECT_EQ(owner["kind"], "JobSet");
   EXPECT_EQ(requests[2].url, "https://127.0.0.1:6443/api/v1/namespaces/training/services");
-  EXPECT_THAT(requests[requests.size() - 2].url,
+  EXPECT_THAT(requests[requests.size() - 3].url,  // then one log per pod
               HasSubstr("/pods?labelSelector=trainpkg.dev%2Fjob%3Ddigits-1"));
   EXPECT_THAT(requests.back().url, HasSubstr("/log?container=trainer"));
   EXPECT_THAT(out.str(), HasSubstr("JobSet created. Resource name: "
                                    "namespaces/training/jobsets/digits-1"));
   EXPECT_THAT(out.str(), HasSubstr("JOB_STATE_RUNNING"));
-  EXPECT_THAT(out.str(), HasSubstr("[digits-1-workerpool0-0-0-abcde] epoch 2 loss 0.2\n"));
+  EXPECT_THAT(out.str(), HasSubstr("[digits-1-workerpool0-0-0-abcde] epoch 2 loss 0.2\n"
+                                   "[digits-1-workerpool1-1-0-fghij] worker 1 done\n"));
   EXPECT_THAT(out.str(), HasSubstr("CustomJob run completed."));
 }
 
@@ -324,7 +337,7 @@ TEST_F(KubeconfigTest, CustomJobOnK8sRendersAtCreateAndRunsThroughTheBackend) {
   options.k8s.keychain = std::make_shared<registry::AnonymousKeychain>();
   options.k8s.initial_poll_interval = absl::Milliseconds(1);
   options.job_id = "digits-1";
-  options.environment = std::map<std::string, std::string>{};
+  options.environment = std::map<std::string, std::string>{};  // no HOME: no job store
   absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_EQ(job->resource_name(), "namespaces/training/jobsets/digits-1");
@@ -333,9 +346,163 @@ TEST_F(KubeconfigTest, CustomJobOnK8sRendersAtCreateAndRunsThroughTheBackend) {
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_EQ(server.transport()->requests()[0].headers.Get("Authorization"), "Bearer t0k3n");
 
+  EXPECT_TRUE(JobStore(dir_ / "home").ListJobIds()->empty());  // not asked to record it
+
   options.job_id = "Not_A_Dns_Label";
   EXPECT_THAT(CustomJob::Create(testing::FourPoolJob(), options).status().message(),
               HasSubstr("DNS-1035"));
+}
+
+TEST(K8sJobRecordTest, RoundTripsAndNamesTheBadField) {
+  K8sJobRecord record{.kubeconfig = "/home/u/.kube/config",
+                      .context = "dev",
+                      .workload = {.api_version = "kubeflow.org/v1",
+                                   .kind = "TFJob",
+                                   .kubernetes_namespace = "training",
+                                   .name = "digits-1"}};
+  absl::StatusOr<K8sJobRecord> back = ParseK8sJobRecord(FormatK8sJobRecord(record));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, record);
+  EXPECT_THAT(FormatK8sJobRecord(record), HasSubstr(R"("namespace": "training")"));
+  json text = json::parse(FormatK8sJobRecord(record));
+  text.erase("context");
+  EXPECT_EQ(ParseK8sJobRecord(text.dump()).status().message(),
+            "context: a non-empty string is required");
+  text = json::parse(FormatK8sJobRecord(record));
+  text["kind"] = "Deployment";
+  EXPECT_THAT(ParseK8sJobRecord(text.dump()).status().message(),
+              HasSubstr("\"Deployment\" is not JobSet, TFJob or PyTorchJob"));
+}
+
+TEST_F(KubeconfigTest, CustomJobOnK8sIsRecordedInTheJobStoreWithoutCredentials) {
+  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  FakeApiServer server(std::vector<json>{
+      json::parse(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})"),
+      json::parse(R"({"terminalState":"Completed"})")});
+  CustomJobOptions options;
+  options.backend = JobBackendKind::kK8s;
+  options.k8s.kubeconfig = dir_ / "config";
+  options.k8s.transport = server.transport();
+  options.k8s.keychain = std::make_shared<registry::AnonymousKeychain>();
+  options.k8s.initial_poll_interval = absl::Milliseconds(1);
+  options.job_id = "digits-1";
+  options.home = dir_ / "home";
+  absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(job->Run().ok());
+
+  JobClient client{JobStore(dir_ / "home")};
+  absl::StatusOr<JobInfo> info = client.GetJob("digits-1");
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->backend, "k8s");
+  EXPECT_EQ(info->job.state, jobspec::JobState::kSucceeded);
+  EXPECT_EQ(info->job.name, "namespaces/training/jobsets/digits-1");
+  EXPECT_TRUE(info->job.create_time.has_value());
+  EXPECT_TRUE(info->job.end_time.has_value());
+  ASSERT_TRUE(info->k8s.has_value());
+  EXPECT_EQ(info->k8s->kubeconfig, (dir_ / "config").string());
+  EXPECT_EQ(info->k8s->context, "dev");
+  EXPECT_EQ(info->k8s->workload.kind, "JobSet");
+  EXPECT_EQ(info->k8s->workload.kubernetes_namespace, "training");
+  absl::StatusOr<std::vector<HistoryEntry>> history = client.store().ReadHistory("digits-1");
+  ASSERT_TRUE(history.ok()) << history.status();
+  std::vector<jobspec::JobState> states;
+  for (const HistoryEntry& entry : *history) states.push_back(entry.state);
+  EXPECT_THAT(states,
+              ::testing::ElementsAre(jobspec::JobState::kQueued, jobspec::JobState::kRunning,
+                                     jobspec::JobState::kSucceeded));
+  absl::StatusOr<std::string> record = base::ReadFile(K8sJobRecordFile(client.store(), "digits-1"));
+  ASSERT_TRUE(record.ok());
+  EXPECT_THAT(*record, ::testing::Not(HasSubstr("t0k3n")));
+  EXPECT_EQ(client.CancelJob("digits-1", absl::Seconds(1)).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+class RecordedK8sJobTest : public TempDir {
+ protected:
+  void SetUp() override {
+    TempDir::SetUp();
+    store_ = JobStore(dir_ / "home");
+    ASSERT_TRUE(store_.CreateJobDir("digits-1").ok());
+    jobspec::CustomJob job = testing::FourPoolJob();
+    job.name = "namespaces/training/jobsets/digits-1";
+    job.state = jobspec::JobState::kPending;
+    ASSERT_TRUE(store_.WriteJob("digits-1", job).ok());
+    ASSERT_TRUE(
+        WriteK8sJobRecord(store_, "digits-1",
+                          K8sJobRecord{.kubeconfig = "/nonexistent/config",
+                                       .context = "dev",
+                                       .workload = {.api_version = "jobset.x-k8s.io/v1alpha2",
+                                                    .kind = "JobSet",
+                                                    .kubernetes_namespace = "training",
+                                                    .name = "digits-1"}})
+            .ok());
+  }
+  K8sClient Client() {
+    return K8sClient(K8sClientOptions{
+        .server = "https://127.0.0.1:6443", .transport = server_.transport(), .token = "t0k3n"});
+  }
+  JobStore store_{""};  // under dir_, from SetUp()
+  FakeApiServer server_{std::vector<json>{
+      json::parse(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})")}};
+};
+
+TEST_F(RecordedK8sJobTest, RefreshRecordsTheWorkloadsState) {
+  K8sClient client = Client();
+  absl::StatusOr<jobspec::CustomJob> job = RefreshRecordedK8sJob(store_, "digits-1", client);
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->state, jobspec::JobState::kRunning);
+  EXPECT_EQ(store_.ReadJob("digits-1")->state, jobspec::JobState::kRunning);
+  EXPECT_EQ(store_.ReadHistory("digits-1")->size(), 1u);
+  EXPECT_EQ(RefreshRecordedK8sJob(store_, "nope", client).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(RecordedK8sJobTest, LogsArePrefixedByPodOrOneReplicasAlone) {
+  K8sClient client = Client();
+  std::ostringstream all;
+  ASSERT_TRUE(WriteRecordedK8sJobLogs(store_, "digits-1", client, "", all).ok());
+  EXPECT_EQ(all.str(),
+            "[digits-1-workerpool0-0-0-abcde] epoch 1 loss 0.5\n"
+            "[digits-1-workerpool0-0-0-abcde] epoch 2 loss 0.2\n"
+            "[digits-1-workerpool1-1-0-fghij] worker 1 done\n");
+  std::ostringstream one;
+  ASSERT_TRUE(WriteRecordedK8sJobLogs(store_, "digits-1", client, "workerpool1-1", one).ok());
+  EXPECT_EQ(one.str(), "worker 1 done\n");
+  std::ostringstream none;
+  absl::Status missing = WriteRecordedK8sJobLogs(store_, "digits-1", client, "workerpool3-0", none);
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(missing.message(), "JobSet training/digits-1 has no pod of replica workerpool3-0");
+}
+
+TEST_F(RecordedK8sJobTest, CancelDeletesTheWorkloadAndRecordsCancelled) {
+  K8sClient client = Client();
+  absl::StatusOr<jobspec::CustomJob> job =
+      CancelRecordedK8sJob(store_, "digits-1", client, absl::Seconds(5), absl::Milliseconds(1));
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->state, jobspec::JobState::kCancelled);
+  EXPECT_EQ(store_.ReadJob("digits-1")->state, jobspec::JobState::kCancelled);
+  int deletes = 0;
+  for (const RecordedRequest& r : server_.transport()->requests()) deletes += r.method == "DELETE";
+  EXPECT_EQ(deletes, 1);
+  // Terminal now: a second cancel or refresh leaves it as it is and asks nothing.
+  const size_t asked = server_.transport()->requests().size();
+  EXPECT_EQ(CancelRecordedK8sJob(store_, "digits-1", client, absl::Seconds(1))->state,
+            jobspec::JobState::kCancelled);
+  EXPECT_EQ(RefreshRecordedK8sJob(store_, "digits-1", client)->state,
+            jobspec::JobState::kCancelled);
+  EXPECT_EQ(server_.transport()->requests().size(), asked);
+}
+
+TEST(PodLogsTest, ReplicaOfPodReadsOurPoolLabelAndTheControllersIndex) {
+  EXPECT_EQ(ReplicaOfPod(json::parse(
+                R"({"metadata":{"labels":{"trainpkg.dev/pool":"workerpool1",
+                                          "training.kubeflow.org/replica-index":"2"}}})")),
+            "workerpool1-2");
+  EXPECT_EQ(
+      ReplicaOfPod(json::parse(R"({"metadata":{"labels":{"trainpkg.dev/pool":"workerpool0"}}})")),
+      "workerpool0-0");
+  EXPECT_EQ(ReplicaOfPod(json::parse(R"({"metadata":{"name":"x"}})")), "");
 }
 
 }  // namespace
