@@ -174,8 +174,9 @@ TEST_F(K8sExchangeTest, CliRunsAJobSetAndRendersWithoutACluster) {
   const std::string workers =
       "machine-type=n1-standard-4,replica-count=2,container-image-uri=localhost:5000/team/"
       "trainer:v1";
+  const std::string home = absl::StrCat("TRAINPKG_HOME=", (dir_ / "home").string());
   absl::StatusOr<std::string> run = registry::testing::RunTool(
-      {"env", docker_config, TRAINPKG_PATH, "run", "--backend", "k8s", "--kubeconfig",
+      {"env", docker_config, home, TRAINPKG_PATH, "run", "--backend", "k8s", "--kubeconfig",
        kubeconfig.string(), "--job-id", "digits-1", "--worker-pool-spec", pool, workers});
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(*run,
@@ -183,6 +184,16 @@ TEST_F(K8sExchangeTest, CliRunsAJobSetAndRendersWithoutACluster) {
   EXPECT_THAT(*run, HasSubstr("JOB_STATE_SUCCEEDED"));
   EXPECT_THAT(*run, HasSubstr("[digits-1-workerpool0-0-0-x7k2p] epoch 1 accuracy 0.91"));
   EXPECT_THAT(server_.mismatches(), IsEmpty());
+  // Recorded in the job store, terminal, so describing it asks the cluster nothing.
+  absl::StatusOr<std::string> jobs =
+      registry::testing::RunTool({"env", home, TRAINPKG_PATH, "jobs", "list"});
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  EXPECT_THAT(*jobs, ::testing::ContainsRegex("digits-1 .* JOB_STATE_SUCCEEDED .* k8s"));
+  absl::StatusOr<std::string> describe =
+      registry::testing::RunTool({"env", home, TRAINPKG_PATH, "jobs", "describe", "digits-1"});
+  ASSERT_TRUE(describe.ok()) << describe.status();
+  EXPECT_THAT(*describe, HasSubstr("Kubernetes:\n  Workload: JobSet training/digits-1"));
+  EXPECT_THAT(*describe, HasSubstr(absl::StrCat("Kubeconfig: ", kubeconfig.string())));
 
   absl::StatusOr<std::string> rendered = registry::testing::RunTool(
       {"env", docker_config, TRAINPKG_PATH, "k8s", "render", "--worker-pool-spec", pool, workers,
