@@ -27,11 +27,13 @@
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "samples/common/flag_checks.h"
 #include "samples/digits_multiworker/digits_model.h"
 #include "samples/digits_multiworker/global_batch_source.h"
 #include "trainer_runtime/cluster_info.h"
@@ -52,11 +54,6 @@ namespace samples = ::trainpkg::samples;
 namespace train = ::trainpkg::train;
 namespace runtime = ::trainpkg::runtime;
 
-constexpr std::string_view kUsage =
-    "usage: digits_multiworker [--data=PATH] [--model=mlp|cnn] [--epochs=N]\n"
-    "    [--global_batch_size=N] [--learning_rate=X] [--seed=N] [--model_dir=DIR]\n"
-    "    [--checkpoint_dir=DIR]\n";
-
 struct Flags {
   std::string data;
   std::string model = "mlp";
@@ -68,45 +65,26 @@ struct Flags {
   std::string checkpoint_dir;
 };
 
-// Parses --name=value flags (Vertex's hyperparameter form); an error names
-// the flag.
-absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
-  Flags flags;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const size_t eq = arg.find('=');
-    if (!arg.starts_with("--") || eq == std::string::npos) {
-      return absl::InvalidArgumentError(fmt::format("{}: expected --name=value", arg));
-    }
-    const std::string name = arg.substr(2, eq - 2);
-    const std::string value = arg.substr(eq + 1);
-    bool ok = true;
-    if (name == "data") {
-      flags.data = value;
-    } else if (name == "model") {
-      flags.model = value;
-    } else if (name == "epochs") {
-      ok = absl::SimpleAtoi(value, &flags.epochs) && flags.epochs >= 1;
-    } else if (name == "global_batch_size") {
-      ok = absl::SimpleAtoi(value, &flags.global_batch_size) && flags.global_batch_size >= 1;
-    } else if (name == "learning_rate") {
-      ok = absl::SimpleAtod(value, &flags.learning_rate) && flags.learning_rate > 0;
-    } else if (name == "seed") {
-      ok = absl::SimpleAtoi(value, &flags.seed);
-    } else if (name == "model_dir") {
-      flags.model_dir = value;
-    } else if (name == "checkpoint_dir") {
-      flags.checkpoint_dir = value;
-    } else {
-      return absl::InvalidArgumentError(fmt::format("{}: unknown flag", arg));
-    }
-    if (!ok) {
-      return absl::InvalidArgumentError(fmt::format(
-          "{}: not a valid value (epochs and global_batch_size >= 1, learning_rate > 0, seed >= 0)",
-          arg));
-    }
-  }
-  return flags;
+// The flags, as Vertex passes hyperparameters (--name=value; --name value
+// works too).
+void AddFlags(CLI::App& app, Flags& flags) {
+  app.add_option("--data", flags.data, "digits.csv.gz (default: $TRAINPKG_DATA_DIR/digits.csv.gz)");
+  app.add_option("--model", flags.model, "the model")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"mlp", "cnn"}));
+  app.add_option("--epochs", flags.epochs, "epochs")
+      ->capture_default_str()
+      ->check(trainpkg::samples::AboveZero());
+  app.add_option("--global_batch_size", flags.global_batch_size,
+                 "examples per step over all replicas")
+      ->capture_default_str()
+      ->check(trainpkg::samples::AboveZero());
+  app.add_option("--learning_rate", flags.learning_rate, "Adam's learning rate")
+      ->capture_default_str()
+      ->check(trainpkg::samples::AboveZero());
+  app.add_option("--seed", flags.seed, "initialisation and shuffling seed")->capture_default_str();
+  app.add_option("--model_dir", flags.model_dir, "default $AIP_MODEL_DIR");
+  app.add_option("--checkpoint_dir", flags.checkpoint_dir, "default $AIP_CHECKPOINT_DIR");
 }
 
 // The chief's summary: mean epoch time (without the first epoch, which
@@ -220,12 +198,16 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::StatusOr<Flags> flags = ParseFlags(argc, argv);
-  if (!flags.ok()) {
-    std::cerr << "digits_multiworker: " << flags.status().message() << "\n" << kUsage;
-    return 2;
+  CLI::App app("digits_multiworker: data-parallel training of a digits classifier",
+               "digits_multiworker");
+  Flags flags;
+  AddFlags(app, flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
   }
-  absl::Status status = Run(*flags, trainpkg::base::ProcessEnvironment());
+  absl::Status status = Run(flags, trainpkg::base::ProcessEnvironment());
   if (!status.ok()) {
     std::cerr << "digits_multiworker: " << status.message() << "\n";
     return 1;

@@ -26,6 +26,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "samples/common/flag_checks.h"
 #include "samples/digits_multiworker/global_batch_source.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/data/digits.h"
@@ -76,7 +77,7 @@ void AddWholeNumber(CLI::App& app, const std::string& name, Int& out, double min
 void AddFlags(CLI::App& app, Flags& flags) {
   app.add_option("--learning_rate", flags.learning_rate, "SGD's learning rate")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(trainpkg::samples::AboveZero());
   app.add_option("--momentum", flags.momentum, "SGD's momentum, in [0, 1)")
       ->capture_default_str()
       ->check(CLI::Validator(

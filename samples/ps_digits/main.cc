@@ -38,6 +38,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "samples/common/flag_checks.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/data/digits.h"
 #include "trainer_runtime/nn/dense.h"
@@ -76,24 +77,24 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "steps per epoch; required with parameter servers (workers read endless "
                  "per-worker datasets, as with TF's ParameterServerStrategy), e.g. 23")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(trainpkg::samples::AboveZero());
   app.add_option("--epochs", flags.epochs, "epochs")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(trainpkg::samples::AboveZero());
   app.add_option("--batch_size", flags.batch_size, "per-worker batch size")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(trainpkg::samples::AboveZero());
   app.add_option("--learning_rate", flags.learning_rate, "Adam's learning rate")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(trainpkg::samples::AboveZero());
   app.add_option("--checkpoint_every", flags.checkpoint_every,
                  "steps between checkpoints (0: every epoch)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(trainpkg::samples::AboveZero(/*or_equal=*/true));
   app.add_option("--max_shard_bytes", flags.max_shard_bytes,
                  "largest variable shard on a ps (0: one shard per variable)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(trainpkg::samples::AboveZero(/*or_equal=*/true));
   app.add_option("--seed", flags.seed, "initialisation and shuffling seed")->capture_default_str();
   app.add_option("--data", flags.data, "digits.csv.gz (default: $TRAINPKG_DATA_DIR/digits.csv.gz)");
   app.add_option("--metrics_file", flags.metrics_file,

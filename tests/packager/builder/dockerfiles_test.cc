@@ -129,10 +129,10 @@ TEST_F(DockerfilesTest, SampleImagesOnTheRuntime) {
   const std::string id = "trainpkg-dockerfiles-test-" + std::to_string(::getpid());
   out = Shell("cd " + bundle.string() + " && runc run " + id, &code);
   Shell("runc delete -f " + id, &code);
-  if (out.find("cgroup") != std::string::npos && out.find("usage:") == std::string::npos) {
+  if (out.find("cgroup") != std::string::npos && out.find("Usage:") == std::string::npos) {
     GTEST_SKIP() << "runc cannot start containers here: " << out;
   }
-  EXPECT_THAT(out, HasSubstr("usage: digits_multiworker"));
+  EXPECT_THAT(out, HasSubstr("Usage: digits_multiworker [OPTIONS]"));
 }
 
 TEST_F(DockerfilesTest, RuntimeCudaCopiesTheCudaLibraries) {
