@@ -6,7 +6,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "registry/oci/layout.h"
 #include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager {
 namespace {
@@ -181,6 +183,37 @@ TEST_F(LayerWriterTest, DigestsSizesAndUncompressedLayers) {
   EXPECT_EQ(tar, uncompressed);
   EXPECT_EQ(plain->digest.ToString(), r->diff_id.ToString());
   EXPECT_EQ(plain->diff_id.ToString(), r->diff_id.ToString());
+}
+
+TEST_F(LayerWriterTest, WriteLayerBlobStoresTheSameBytesUnderTheirDigest) {
+  std::string gz;
+  absl::StatusOr<LayerResult> streamed = Write(AppTree(), {.source_date_epoch = kEpoch}, &gz);
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  absl::StatusOr<oci::Layout> layout = oci::Layout::Create(dir_.path() / "layout");
+  ASSERT_TRUE(layout.ok()) << layout.status();
+
+  absl::StatusOr<LayerResult> stored =
+      WriteLayerBlob(AppTree(), {.source_date_epoch = kEpoch}, *layout);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->digest.ToString(), streamed->digest.ToString());
+  EXPECT_EQ(stored->digest.ToString(), Sha256(gz));
+  EXPECT_EQ(stored->size, static_cast<int64_t>(gz.size()));
+  EXPECT_EQ(stored->diff_id.ToString(), streamed->diff_id.ToString());
+  EXPECT_EQ(stored->uncompressed_size, streamed->uncompressed_size);
+  EXPECT_EQ(stored->entries, streamed->entries);
+  EXPECT_EQ(::trainpkg::testing::Slurp(layout->BlobPath(stored->digest)), gz);
+
+  // A layer that fails leaves no blob, temporary or named.
+  absl::StatusOr<LayerResult> failed =
+      WriteLayerBlob(LayerSource{ctx_, {LayerEntry::Copy("escape/secret", "/s")}}, {}, *layout);
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kInvalidArgument) << failed.status();
+  EXPECT_THAT(std::string(failed.status().message()), HasSubstr("writing layer: "));
+  int blobs = 0;
+  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
+    (void)entry;
+    ++blobs;
+  }
+  EXPECT_EQ(blobs, 1);
 }
 
 TEST_F(LayerWriterTest, EscapesAreRefusedNamingThePath) {
