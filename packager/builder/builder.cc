@@ -204,6 +204,9 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
     return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
   }
   layer_options.compression = request.compression;
+  if (request.compression_level) {
+    TP_RETURN_IF_ERROR(SetCompressionLevel(*request.compression_level, &layer_options));
+  }
   const std::string created =
       oci::FormatRfc3339(absl::FromUnixSeconds(request.source_date_epoch.value_or(0)));
   const std::vector<std::string> lines = SplitLines(*text);

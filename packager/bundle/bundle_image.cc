@@ -106,6 +106,9 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
     return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
   }
   layer_options.compression = request.compression;
+  if (request.compression_level) {
+    TP_RETURN_IF_ERROR(SetCompressionLevel(*request.compression_level, &layer_options));
+  }
 
   builder::BuiltImage built;
   oci::ImageConfig& config = built.config;

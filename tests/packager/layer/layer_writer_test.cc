@@ -311,5 +311,26 @@ TEST_F(LayerWriterTest, BadOptionsAreInvalidArgument) {
   }
 }
 
+TEST(SetCompressionLevelTest, SetsTheLevelOfTheChosenCompressionWithinItsRange) {
+  LayerOptions gzip;
+  ASSERT_TRUE(SetCompressionLevel(1, &gzip).ok());
+  EXPECT_EQ(gzip.gzip_level, 1);
+  EXPECT_EQ(gzip.zstd_level, 3);
+  EXPECT_THAT(std::string(SetCompressionLevel(13, &gzip).message()), HasSubstr("outside 1..12"));
+  EXPECT_EQ(SetCompressionLevel(0, &gzip).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(gzip.gzip_level, 1);
+
+  LayerOptions zstd;
+  zstd.compression = LayerCompression::kZstd;
+  ASSERT_TRUE(SetCompressionLevel(19, &zstd).ok());
+  EXPECT_EQ(zstd.zstd_level, 19);
+  EXPECT_EQ(zstd.gzip_level, 6);
+  EXPECT_THAT(std::string(SetCompressionLevel(20, &zstd).message()), HasSubstr("outside 1..19"));
+
+  LayerOptions none;
+  none.compression = LayerCompression::kNone;
+  EXPECT_EQ(SetCompressionLevel(1, &none).code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace trainpkg::packager
