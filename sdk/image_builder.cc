@@ -60,6 +60,7 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.revision = options.revision;
     request.threads = options.threads;
     request.compression = options.compression;
+    request.compression_level = options.compression_level;
     TP_ASSIGN_OR_RETURN(image, packager::bundle::BuildBundle(request, store.layout()));
   } else {
     pb::RegistryClientBaseSource registry_source(client.get());
@@ -78,6 +79,7 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.revision = options.revision;
     request.threads = options.threads;
     request.compression = options.compression;
+    request.compression_level = options.compression_level;
     pb::Builder builder(std::move(builder_options));
     TP_ASSIGN_OR_RETURN(image, builder.Build(request));
   }

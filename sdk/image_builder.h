@@ -67,6 +67,8 @@ struct ImageBuildOptions {
   int threads = 2;
   // --compression: gzip (default) or zstd (application/vnd.oci.image.layer.v1.tar+zstd).
   packager::LayerCompression compression = packager::LayerCompression::kGzip;
+  // --compression-level: gzip 1..12 (default 6), zstd 1..19 (default 3).
+  std::optional<int> compression_level;
   std::function<void(const packager::builder::BuildStep&)> progress;
   std::function<void(std::string_view)> run_output;    // RUN's stdout + stderr; may be empty
   const base::Environment* environment = nullptr;      // null: the process's

@@ -15,6 +15,7 @@ mostly measures the wait for a core, the CPU time what each tool costs.
 Prints a table (seconds, ours / peer, load average) and writes --json.
 Missing peers are reported and skipped.
 Usage: build_bench.py --trainpkg build/bin/trainpkg [--mb 200] [--runs 1] [--json out.json]
+                      [--compression-level N]
 """
 import argparse
 import json
@@ -91,6 +92,8 @@ def main():
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--json", default="")
     parser.add_argument("--workdir", default="", help="where to put the context (default: a temp dir)")
+    parser.add_argument("--compression-level", type=int, default=0,
+                        help="trainpkg build --compression-level (default: trainpkg's own default)")
     args = parser.parse_args()
     trainpkg = os.path.abspath(args.trainpkg)
     work = tempfile.mkdtemp(prefix="trainpkg-build-bench-", dir=args.workdir or None)
@@ -108,12 +111,14 @@ def main():
         # every rebuild re-hash it: let it age past that window first.
         time.sleep(2.5)
 
+        level = ["--compression-level", str(args.compression_level)] if args.compression_level else []
+
         def ours(run):
             home = os.path.join(work, f"home{run}")
             env = dict(os.environ, TRAINPKG_HOME=home, SOURCE_DATE_EPOCH="1700000000")
-            cold = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env, cpu_key="ours")
-            warm = timed([trainpkg, "build", "-q", "-t", "bench:1", ctx], env=env,
-                         cpu_key="rebuild")
+            command = [trainpkg, "build", "-q", *level, "-t", "bench:1", ctx]
+            cold = timed(command, env=env, cpu_key="ours")
+            warm = timed(command, env=env, cpu_key="rebuild")
             results.setdefault("rebuild_runs", []).append(warm)
             shutil.rmtree(home)
             return cold
@@ -161,7 +166,8 @@ def main():
 
     load_after = os.getloadavg()
     cpu = {tool: statistics.median(values) for tool, values in CPU.items()}
-    print(f"\nbuild of a {args.mb} MB context (half text, half random), median of {args.runs} run(s)")
+    print(f"\nbuild of a {args.mb} MB context (half text, half random), median of {args.runs} run(s), "
+          f"gzip level {args.compression_level or 'default'}")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
           f"({os.cpu_count()} cores)")
     print(f"{'tool':<10} {'wall s':>8} {'ours/tool':>10} {'cpu s':>8} {'ours/tool':>10} {'target':>8}")
@@ -182,7 +188,8 @@ def main():
         print(f"{tool:<10} not installed (scripts/install-deps.sh --bench); skipped")
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"megabytes": args.mb, "runs": args.runs, "seconds": results,
+            json.dump({"megabytes": args.mb, "runs": args.runs,
+                       "compression_level": args.compression_level or None, "seconds": results,
                        "cpu_seconds": cpu,
                        "ratios": {t: ours_s / results[t] for t in results if t not in ("ours", "rebuild")},
                        "cpu_ratios": {t: cpu["ours"] / cpu[t] for t in cpu

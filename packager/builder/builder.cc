@@ -204,6 +204,9 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
     return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
   }
   layer_options.compression = request.compression;
+  if (request.compression_level) {
+    TP_RETURN_IF_ERROR(SetCompressionLevel(*request.compression_level, &layer_options));
+  }
   const std::string created =
       oci::FormatRfc3339(absl::FromUnixSeconds(request.source_date_epoch.value_or(0)));
   const std::vector<std::string> lines = SplitLines(*text);
@@ -272,14 +275,12 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       const auto* copy = std::get_if<df::CopyInstruction>(&instruction.body);
       const auto* run = std::get_if<df::RunInstruction>(&instruction.body);
       auto write_layer = [&](const LayerSource& source) -> absl::StatusOr<CachedLayer> {
-        TP_ASSIGN_OR_RETURN(oci::BlobWriter writer, options_.store.NewBlobWriter());
-        auto written = WriteLayer(source, layer_options, &writer);
+        auto written = WriteLayerBlob(source, layer_options, options_.store);
         if (!written.ok()) return AtLine(file, instruction, written.status());
-        TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
         oci::Descriptor descriptor;
         descriptor.media_type = std::string(LayerMediaType(request.compression));
-        descriptor.digest = blob.digest;
-        descriptor.size = blob.size;
+        descriptor.digest = written->digest;
+        descriptor.size = written->size;
         return CachedLayer{descriptor, written->diff_id};
       };
       auto add_layer = [&](const std::string& key, const CachedLayer& layer, bool cached) {

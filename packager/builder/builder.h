@@ -57,6 +57,8 @@ struct BuildRequest {
   int threads = 2;                            // compression threads
   // Layer compression: kGzip, or kZstd (OCI media type ...tar+zstd).
   LayerCompression compression = LayerCompression::kGzip;
+  // Its level (SetCompressionLevel's ranges); nullopt: LayerOptions' default.
+  std::optional<int> compression_level;
 };
 
 // One step as it starts ("FROM ...", "COPY ...") and, for layer steps, once

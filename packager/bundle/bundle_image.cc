@@ -106,6 +106,9 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
     return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
   }
   layer_options.compression = request.compression;
+  if (request.compression_level) {
+    TP_RETURN_IF_ERROR(SetCompressionLevel(*request.compression_level, &layer_options));
+  }
 
   builder::BuiltImage built;
   oci::ImageConfig& config = built.config;
@@ -120,13 +123,11 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
   config.config.user = request.user;
   config.config.labels = request.labels;
   for (const BundleLayer& layer : layers) {
-    TP_ASSIGN_OR_RETURN(oci::BlobWriter writer, store.NewBlobWriter());
-    TP_ASSIGN_OR_RETURN(LayerResult written, WriteLayer(layer.source, layer_options, &writer));
-    TP_ASSIGN_OR_RETURN(oci::DigestAndSize blob, writer.Commit());
+    TP_ASSIGN_OR_RETURN(LayerResult written, WriteLayerBlob(layer.source, layer_options, store));
     oci::Descriptor descriptor;
     descriptor.media_type = std::string(LayerMediaType(request.compression));
-    descriptor.digest = blob.digest;
-    descriptor.size = blob.size;
+    descriptor.digest = written.digest;
+    descriptor.size = written.size;
     built.manifest.layers.push_back(descriptor);
     config.rootfs.diff_ids.push_back(written.diff_id);
     config.history.push_back(oci::HistoryEntry{

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "absl/status/status.h"
+
 namespace trainpkg::packager {
 
 // What an entry's mtime becomes, given epoch E = source_date_epoch or 0.
@@ -40,6 +42,11 @@ struct LayerOptions {
   // Compression threads (>= 1). Never changes the output bytes.
   int threads = 2;
 };
+
+// Sets the level of `options->compression` (gzip: libdeflate 1..12; zstd:
+// 1..19), the knob a user turns for speed against size. InvalidArgument,
+// naming the range, when `level` is outside it or the layer is uncompressed.
+absl::Status SetCompressionLevel(int level, LayerOptions* options);
 
 }  // namespace trainpkg::packager
 

@@ -9,7 +9,9 @@
 #include "packager/layer/internal/parallel_gzip_writer.h"
 #include "packager/layer/internal/tar_writer.h"
 #include "packager/layer/internal/zstd_writer.h"
+#include "registry/oci/blob_writer.h"
 #include "registry/oci/hashing_writer.h"
+#include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
 
 namespace trainpkg::packager {
@@ -36,28 +38,32 @@ absl::Status CheckOptions(const LayerOptions& options) {
   return absl::OkStatus();
 }
 
+// `hash_output`: whether to hash what reaches `sink` (result.digest and
+// size); false when the sink hashes it itself (a BlobWriter), so that the
+// compressed bytes are hashed once.
 absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions& options,
-                                  oci::ByteSink* sink) {
+                                  oci::ByteSink* sink, bool hash_output) {
   TP_RETURN_IF_ERROR(CheckOptions(options));
   TP_ASSIGN_OR_RETURN(std::vector<layer_internal::TarEntry> entries,
                       layer_internal::PlanLayer(source, options));
 
-  oci::HashingWriter compressed(sink);
+  oci::HashingWriter hashed_output(sink);
+  oci::ByteSink* compressed = hash_output ? static_cast<oci::ByteSink*>(&hashed_output) : sink;
   std::unique_ptr<ParallelGzipWriter> gzip_writer;
   std::unique_ptr<ZstdWriter> zstd_writer;
-  oci::ByteSink* tar_sink = sink;
+  oci::ByteSink* tar_sink = compressed;
   if (options.compression == LayerCompression::kGzip) {
     gzip_writer = std::make_unique<ParallelGzipWriter>(
-        &compressed, ParallelGzipWriter::Options{.level = options.gzip_level,
-                                                 .block_size = options.gzip_block_size,
-                                                 .threads = options.threads});
+        compressed, ParallelGzipWriter::Options{.level = options.gzip_level,
+                                                .block_size = options.gzip_block_size,
+                                                .threads = options.threads});
     tar_sink = gzip_writer.get();
   } else if (options.compression == LayerCompression::kZstd) {
     zstd_writer = std::make_unique<ZstdWriter>(
-        &compressed, ZstdWriter::Options{.level = options.zstd_level, .threads = options.threads});
+        compressed, ZstdWriter::Options{.level = options.zstd_level, .threads = options.threads});
     tar_sink = zstd_writer.get();
   }
-  const bool compress = tar_sink != sink;
+  const bool compress = tar_sink != compressed;
   oci::HashingWriter uncompressed(tar_sink);
 
   TP_ASSIGN_OR_RETURN(std::unique_ptr<layer_internal::TarWriter> tar,
@@ -71,9 +77,10 @@ absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions&
   result.uncompressed_size = uncompressed.size();
   result.diff_id = uncompressed.Finish();
   result.entries = static_cast<int64_t>(entries.size());
+  if (!hash_output) return result;  // the caller fills digest and size
   if (compress) {
-    result.size = compressed.size();
-    result.digest = compressed.Finish();
+    result.size = hashed_output.size();
+    result.digest = hashed_output.Finish();
   } else {
     result.size = result.uncompressed_size;
     result.digest = result.diff_id;
@@ -95,13 +102,28 @@ std::string_view LayerMediaType(LayerCompression compression) {
   return oci::media_types::kOciLayer;
 }
 
+absl::Status Prefixed(const absl::Status& status) {
+  return absl::Status(status.code(),
+                      fmt::format("writing layer: {}", std::string(status.message())));
+}
+
 absl::StatusOr<LayerResult> WriteLayer(const LayerSource& source, const LayerOptions& options,
                                        oci::ByteSink* sink) {
-  absl::StatusOr<LayerResult> result = Write(source, options, sink);
-  if (!result.ok()) {
-    return absl::Status(result.status().code(),
-                        fmt::format("writing layer: {}", std::string(result.status().message())));
-  }
+  absl::StatusOr<LayerResult> result = Write(source, options, sink, /*hash_output=*/true);
+  if (!result.ok()) return Prefixed(result.status());
+  return result;
+}
+
+absl::StatusOr<LayerResult> WriteLayerBlob(const LayerSource& source, const LayerOptions& options,
+                                           const oci::Layout& layout) {
+  absl::StatusOr<oci::BlobWriter> writer = layout.NewBlobWriter();
+  if (!writer.ok()) return Prefixed(writer.status());
+  absl::StatusOr<LayerResult> result = Write(source, options, &*writer, /*hash_output=*/false);
+  if (!result.ok()) return Prefixed(result.status());
+  absl::StatusOr<oci::DigestAndSize> blob = writer->Commit();
+  if (!blob.ok()) return Prefixed(blob.status());
+  result->digest = blob->digest;
+  result->size = blob->size;
   return result;
 }
 

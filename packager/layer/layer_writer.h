@@ -31,6 +31,7 @@
 #include "packager/layer/layer_options.h"
 #include "registry/oci/byte_sink.h"
 #include "registry/oci/digest.h"
+#include "registry/oci/layout.h"
 
 namespace trainpkg::packager {
 
@@ -50,6 +51,14 @@ struct LayerResult {
 // After an error the sink holds a truncated layer.
 absl::StatusOr<LayerResult> WriteLayer(const LayerSource& source, const LayerOptions& options,
                                        oci::ByteSink* sink);
+
+// Like WriteLayer, into a new blob of `layout` (sha256), committed (fsynced
+// and named by its digest) before it returns: result.digest and size are the
+// blob's. The compressed bytes are hashed once, by the blob writer. Errors:
+// WriteLayer's, and the layout's when the blob cannot be written; no blob
+// is left behind after an error.
+absl::StatusOr<LayerResult> WriteLayerBlob(const LayerSource& source, const LayerOptions& options,
+                                           const oci::Layout& layout);
 
 // The OCI media type of a layer written with `compression`.
 std::string_view LayerMediaType(LayerCompression compression);

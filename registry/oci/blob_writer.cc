@@ -1,5 +1,6 @@
 #include "registry/oci/blob_writer.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,7 @@ BlobWriter::BlobWriter(BlobWriter&& other) noexcept
       temp_path_(std::move(other.temp_path_)),
       fd_(std::exchange(other.fd_, -1)),
       builder_(std::move(other.builder_)),
+      writeback_started_(other.writeback_started_),
       done_(std::exchange(other.done_, true)) {}
 
 BlobWriter::~BlobWriter() {
@@ -47,7 +49,17 @@ absl::Status BlobWriter::Write(std::string_view data) {
     rest.remove_prefix(static_cast<size_t>(n));
   }
   builder_.Update(data);
+  StartWriteback();
   return absl::OkStatus();
+}
+
+void BlobWriter::StartWriteback() {
+  const int64_t written = builder_.size();
+  if (written - writeback_started_ < kWritebackChunk) return;
+  // Asynchronous: queues the dirty pages for the disk and returns. Advisory,
+  // so its errors are ignored; CloseFile's fsync reports real I/O errors.
+  ::sync_file_range(fd_, writeback_started_, written - writeback_started_, SYNC_FILE_RANGE_WRITE);
+  writeback_started_ = written;
 }
 
 absl::Status BlobWriter::CloseFile() {

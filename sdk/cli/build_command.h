@@ -29,6 +29,7 @@ struct BuildFlags {
   bool lazy_base = false;
   bool quiet = false;
   std::string compression = "gzip";
+  int compression_level = 0;  // 0: the compression's default
   // --bundle-libs and the options only it takes.
   std::string bundle_binary;
   std::vector<std::string> env;  // K=V

@@ -81,6 +81,25 @@ TEST_F(CliBuildTest, BadFlagsExitTwo) {
   EXPECT_EQ(Trainpkg("build --build-arg NOEQUALS " + (dir_ / "ctx").string()).code, 2);
   EXPECT_EQ(Trainpkg("build --output docker:x " + (dir_ / "ctx").string()).code, 2);
   EXPECT_EQ(Trainpkg("build").code, 2);
+  Result level = Trainpkg("build --compression-level 13 " + (dir_ / "ctx").string());
+  EXPECT_EQ(level.code, 2);
+  EXPECT_THAT(level.out, HasSubstr("gzip compression level 13 is outside 1..12"));
+  EXPECT_EQ(
+      Trainpkg("build --compression zstd --compression-level 20 " + (dir_ / "ctx").string()).code,
+      2);
+}
+
+TEST_F(CliBuildTest, CompressionLevelChangesTheLayerAndItsCacheKey) {
+  const std::string ctx = (dir_ / "ctx").string();
+  std::ofstream(dir_ / "ctx/trainer/data.txt") << std::string(200000, 'a') + "tail\n";
+  Result six = Trainpkg("build -q " + ctx);
+  Result one = Trainpkg("build -q --compression-level 1 " + ctx);
+  Result six_again = Trainpkg("build -q --compression-level 6 " + ctx);
+  ASSERT_EQ(six.code, 0) << six.out;
+  ASSERT_EQ(one.code, 0) << one.out;
+  ASSERT_EQ(six_again.code, 0) << six_again.out;
+  EXPECT_NE(one.out, six.out);        // another layer digest, so another manifest
+  EXPECT_EQ(six_again.out, six.out);  // 6 is the default
 }
 
 }  // namespace

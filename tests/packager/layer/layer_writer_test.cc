@@ -6,7 +6,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "registry/oci/layout.h"
 #include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager {
 namespace {
@@ -183,6 +185,37 @@ TEST_F(LayerWriterTest, DigestsSizesAndUncompressedLayers) {
   EXPECT_EQ(plain->diff_id.ToString(), r->diff_id.ToString());
 }
 
+TEST_F(LayerWriterTest, WriteLayerBlobStoresTheSameBytesUnderTheirDigest) {
+  std::string gz;
+  absl::StatusOr<LayerResult> streamed = Write(AppTree(), {.source_date_epoch = kEpoch}, &gz);
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  absl::StatusOr<oci::Layout> layout = oci::Layout::Create(dir_.path() / "layout");
+  ASSERT_TRUE(layout.ok()) << layout.status();
+
+  absl::StatusOr<LayerResult> stored =
+      WriteLayerBlob(AppTree(), {.source_date_epoch = kEpoch}, *layout);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->digest.ToString(), streamed->digest.ToString());
+  EXPECT_EQ(stored->digest.ToString(), Sha256(gz));
+  EXPECT_EQ(stored->size, static_cast<int64_t>(gz.size()));
+  EXPECT_EQ(stored->diff_id.ToString(), streamed->diff_id.ToString());
+  EXPECT_EQ(stored->uncompressed_size, streamed->uncompressed_size);
+  EXPECT_EQ(stored->entries, streamed->entries);
+  EXPECT_EQ(::trainpkg::testing::Slurp(layout->BlobPath(stored->digest)), gz);
+
+  // A layer that fails leaves no blob, temporary or named.
+  absl::StatusOr<LayerResult> failed =
+      WriteLayerBlob(LayerSource{ctx_, {LayerEntry::Copy("escape/secret", "/s")}}, {}, *layout);
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kInvalidArgument) << failed.status();
+  EXPECT_THAT(std::string(failed.status().message()), HasSubstr("writing layer: "));
+  int blobs = 0;
+  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
+    (void)entry;
+    ++blobs;
+  }
+  EXPECT_EQ(blobs, 1);
+}
+
 TEST_F(LayerWriterTest, EscapesAreRefusedNamingThePath) {
   auto error = [&](LayerEntry entry) {
     std::string bytes;
@@ -276,6 +309,27 @@ TEST_F(LayerWriterTest, BadOptionsAreInvalidArgument) {
     EXPECT_EQ(Write(AppTree(), options, &bytes).status().code(),
               absl::StatusCode::kInvalidArgument);
   }
+}
+
+TEST(SetCompressionLevelTest, SetsTheLevelOfTheChosenCompressionWithinItsRange) {
+  LayerOptions gzip;
+  ASSERT_TRUE(SetCompressionLevel(1, &gzip).ok());
+  EXPECT_EQ(gzip.gzip_level, 1);
+  EXPECT_EQ(gzip.zstd_level, 3);
+  EXPECT_THAT(std::string(SetCompressionLevel(13, &gzip).message()), HasSubstr("outside 1..12"));
+  EXPECT_EQ(SetCompressionLevel(0, &gzip).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(gzip.gzip_level, 1);
+
+  LayerOptions zstd;
+  zstd.compression = LayerCompression::kZstd;
+  ASSERT_TRUE(SetCompressionLevel(19, &zstd).ok());
+  EXPECT_EQ(zstd.zstd_level, 19);
+  EXPECT_EQ(zstd.gzip_level, 6);
+  EXPECT_THAT(std::string(SetCompressionLevel(20, &zstd).message()), HasSubstr("outside 1..19"));
+
+  LayerOptions none;
+  none.compression = LayerCompression::kNone;
+  EXPECT_EQ(SetCompressionLevel(1, &none).code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

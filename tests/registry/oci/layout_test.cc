@@ -181,6 +181,25 @@ TEST_F(LayoutTest, StreamingBlobWriter) {
   EXPECT_THAT(names, ElementsAre(Sha256Digest(data).hex()));
 }
 
+TEST_F(LayoutTest, StreamingBlobWriterKeepsEveryByteAcrossWritebackChunks) {
+  // 20 MiB in uneven writes: writeback starts twice (every 8 MiB) mid-blob.
+  auto layout = Layout::Create(dir_);
+  ASSERT_TRUE(layout.ok());
+  std::string data(20 << 20, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>((i * 2654435761u) >> 13);
+  auto writer = layout->NewBlobWriter();
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  const size_t kWrite = 777'777;
+  for (size_t off = 0; off < data.size(); off += kWrite) {
+    ASSERT_TRUE(writer->Write(std::string_view(data).substr(off, kWrite)).ok());
+  }
+  auto blob = writer->Commit();
+  ASSERT_TRUE(blob.ok()) << blob.status();
+  EXPECT_EQ(blob->digest, Sha256Digest(data));
+  EXPECT_EQ(blob->size, static_cast<int64_t>(data.size()));
+  EXPECT_TRUE(Slurp(layout->BlobPath(blob->digest)) == data);
+}
+
 TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
   auto layout = Layout::Create(dir_);
   ASSERT_TRUE(layout.ok());
