@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -25,14 +26,18 @@ constexpr int kRefineEvaluations = 100;
 constexpr double kLocalSd = 0.1;
 constexpr int kUnseenTries = 100;
 
+// What the refinement sees at a point already in the history: log EI of
+// e^-10^4, below any finite log EI of a fitted model.
+constexpr double kSeenLogEi = -1e4;
+
 struct Candidate {
-  double ei = -1;
+  double log_ei = -std::numeric_limits<double>::infinity();
   Eigen::VectorXd raw;
   Point point;
   std::string key;
 };
 
-// EI of the feasible point nearest `raw`; nullopt when that point was seen.
+// log EI of the feasible point nearest `raw`; nullopt when that point was seen.
 class Acquisition {
  public:
   Acquisition(const SearchSpace& space, const PendingExpectedImprovement& ei,
@@ -45,7 +50,7 @@ class Acquisition {
     candidate.point = space_.Decode(candidate.raw);
     candidate.key = space_.Key(candidate.point);
     if (seen_.count(candidate.key) > 0) return std::nullopt;
-    candidate.ei = ei_.Value(space_.Encode(candidate.point));
+    candidate.log_ei = ei_.LogValue(space_.Encode(candidate.point));
     return candidate;
   }
 
@@ -67,9 +72,9 @@ double RefineObjective(unsigned n, const double* x, double* /*gradient*/, void* 
   Eigen::VectorXd raw = refine->raw;
   for (unsigned i = 0; i < n; ++i) raw[(*refine->variables)[i]] = x[i];
   std::optional<Candidate> candidate = refine->acquisition->Evaluate(raw);
-  if (!candidate.has_value()) return 0;
-  if (candidate->ei > refine->best.ei) refine->best = *candidate;
-  return candidate->ei;
+  if (!candidate.has_value()) return kSeenLogEi;
+  if (candidate->log_ei > refine->best.log_ei) refine->best = *candidate;
+  return candidate->log_ei;
 }
 
 // Local refinement of `start` over the numeric features.
@@ -203,7 +208,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
         }
       }
       std::sort(candidates.begin(), candidates.end(),
-                [](const Candidate& a, const Candidate& b) { return a.ei > b.ei; });
+                [](const Candidate& a, const Candidate& b) { return a.log_ei > b.log_ei; });
       std::vector<int> numeric;
       for (const Dimension& d : space_.dimensions()) {
         if (!std::holds_alternative<jobspec::CategoricalValueSpec>(d.spec->value_spec)) {
@@ -216,7 +221,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
         if (static_cast<int>(refined.size()) >= kRefined) break;
         if (!refined.insert(start.key).second) continue;
         Candidate result = Refine(acquisition, numeric, start);
-        if (!best.has_value() || result.ei > best->ei) best = std::move(result);
+        if (!best.has_value() || result.log_ei > best->log_ei) best = std::move(result);
       }
       chosen = best.has_value() ? best->point : random_unseen();
       pending_x.push_back(space_.Encode(chosen));
