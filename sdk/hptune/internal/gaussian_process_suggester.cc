@@ -37,12 +37,13 @@ struct Candidate {
   std::string key;
 };
 
-// log EI of the feasible point nearest `raw`; nullopt when that point was seen.
+// log of the EI averaged over the hyperparameter samples, at the feasible
+// point nearest `raw`; nullopt when that point was seen.
 class Acquisition {
  public:
-  Acquisition(const SearchSpace& space, const PendingExpectedImprovement& ei,
+  Acquisition(const SearchSpace& space, const std::vector<PendingExpectedImprovement>& eis,
               const std::set<std::string>& seen)
-      : space_(space), ei_(ei), seen_(seen) {}
+      : space_(space), eis_(eis), seen_(seen) {}
 
   std::optional<Candidate> Evaluate(const Eigen::VectorXd& raw) const {
     Candidate candidate;
@@ -50,13 +51,17 @@ class Acquisition {
     candidate.point = space_.Decode(candidate.raw);
     candidate.key = space_.Key(candidate.point);
     if (seen_.count(candidate.key) > 0) return std::nullopt;
-    candidate.log_ei = ei_.LogValue(space_.Encode(candidate.point));
+    const Eigen::VectorXd encoded = space_.Encode(candidate.point);
+    Eigen::VectorXd terms(eis_.size());
+    for (size_t k = 0; k < eis_.size(); ++k) terms[k] = eis_[k].LogValue(encoded);
+    const double top = terms.maxCoeff();
+    candidate.log_ei = top + std::log((terms.array() - top).exp().mean());
     return candidate;
   }
 
  private:
   const SearchSpace& space_;
-  const PendingExpectedImprovement& ei_;
+  const std::vector<PendingExpectedImprovement>& eis_;
   const std::set<std::string>& seen_;
 };
 
@@ -155,7 +160,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
     }
   }
   const int n_finished = static_cast<int>(finished_y.size());
-  std::optional<GaussianProcess> gp;
+  std::vector<GaussianProcess> gps;
   Eigen::VectorXd y_finished;
   const int initial = initial_trials_;
 
@@ -177,16 +182,19 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
       chosen = random_unseen();
     } else {
       const int f = space_.feature_count();
-      if (!gp.has_value()) {
+      if (gps.empty()) {
         y_finished = WarpOutputs(Eigen::Map<const Eigen::VectorXd>(finished_y.data(), n_finished));
         Eigen::MatrixXd x(n_finished, f);
         for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
-        gp = GaussianProcess::Fit(x, y_finished, rng);
+        gps = GaussianProcess::SamplePosterior(x, y_finished, kHyperparameterSamples, rng);
       }
       // Pending trials and the points already chosen in this call stay
       // uncertain in the acquisition (pending_expected_improvement.h).
-      const PendingExpectedImprovement ei(*gp, y_finished.maxCoeff(), pending_x, rng);
-      const Acquisition acquisition(space_, ei, seen);
+      std::vector<PendingExpectedImprovement> eis;
+      for (const GaussianProcess& gp : gps) {
+        eis.emplace_back(gp, y_finished.maxCoeff(), pending_x, rng);
+      }
+      const Acquisition acquisition(space_, eis, seen);
 
       std::vector<Candidate> candidates;
       std::uniform_real_distribution<double> uniform(0.0, 1.0);

@@ -75,7 +75,8 @@ double LogH(double z) {
   const double t = -z;
   double rest;
   if (t < 25) {
-    const double mills = std::sqrt(M_PI / 2) * std::exp(0.5 * t * t) * std::erfc(t / std::sqrt(2.0));
+    const double mills =
+        std::sqrt(M_PI / 2) * std::exp(0.5 * t * t) * std::erfc(t / std::sqrt(2.0));
     rest = 1 - t * mills;
   } else {
     // Terms shrink by (2k+1) / t^2 <= 1/30 each; 10 of them reach rounding.

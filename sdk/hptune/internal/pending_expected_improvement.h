@@ -68,11 +68,11 @@ class PendingExpectedImprovement {
   const GaussianProcess& gp_;
   const double best_;
   std::vector<GaussianProcess::Posterior> pending_;
-  Eigen::MatrixXd cholesky_;    // m x m, lower triangular
-  Eigen::MatrixXd scenarios_;   // m x S standard normal z
-  Eigen::VectorXd weights_;     // S, summing to 1
+  Eigen::MatrixXd cholesky_;     // m x m, lower triangular
+  Eigen::MatrixXd scenarios_;    // m x S standard normal z
+  Eigen::VectorXd weights_;      // S, summing to 1
   Eigen::VectorXd log_weights_;  // S
-  Eigen::VectorXd incumbents_;  // S: max(best, max_j f(p_j)) in each scenario
+  Eigen::VectorXd incumbents_;   // S: max(best, max_j f(p_j)) in each scenario
 };
 
 }  // namespace trainpkg::sdk::hptune::internal
