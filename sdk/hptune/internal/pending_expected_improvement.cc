@@ -179,9 +179,12 @@ double PendingExpectedImprovement::LogValue(const Eigen::VectorXd& point) const 
   double variance;
   Scenarios(point, &means, &variance);
   if (pending_.empty()) return LogExpectedImprovement(means[0], variance, best_);
+  // LogExpectedImprovement per scenario, with sigma and its log taken once.
+  const double sigma = std::sqrt(variance);
+  const double log_sigma = std::log(sigma);
   Eigen::VectorXd terms(means.size());
   for (Eigen::Index s = 0; s < means.size(); ++s) {
-    terms[s] = log_weights_[s] + LogExpectedImprovement(means[s], variance, incumbents_[s]);
+    terms[s] = log_weights_[s] + (log_sigma + LogH((means[s] - incumbents_[s]) / sigma));
   }
   return LogSumExp(terms);
 }
