@@ -8,8 +8,9 @@
 // the oldest finishes first, then the suggester fills the free slot with the
 // finished and pending trials as history.
 //
-//   build-*/bench/hptune/hptune_bench [--seeds 30] [--threads 2] [--json out.json]
-//                                     [--function branin|hartmann6] [--parallel 1 2]
+//   build-*/bench/hptune/hptune_bench [--seeds 30] [--first-seed 1] [--threads 2]
+//                                     [--json out.json] [--function branin|hartmann6]
+//                                     [--parallel 1 2] [--verbose]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -107,14 +108,15 @@ struct Row {
 
 // Regrets of `seeds` studies, spread over `threads` threads.
 std::vector<double> RunSeeds(const TestFunction& function, jobspec::SearchAlgorithm algorithm,
-                             int budget, int parallel, int seeds, int threads) {
+                             int budget, int parallel, int first_seed, int seeds, int threads) {
   std::vector<double> regrets(seeds);
   std::atomic<int> next{0};
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&]() {
       for (int s = next++; s < seeds; s = next++) {
-        regrets[s] = RunStudy(function, algorithm, budget, parallel, static_cast<uint64_t>(s + 1));
+        regrets[s] =
+            RunStudy(function, algorithm, budget, parallel, static_cast<uint64_t>(first_seed + s));
       }
     });
   }
@@ -129,12 +131,15 @@ int main(int argc, char** argv) {
   using namespace trainpkg::bench;
   CLI::App app{"Bayesian optimisation vs random search on Branin and Hartmann6"};
   int seeds = 30;
+  int first_seed = 1;
   int threads = 1;
   std::string json_path;
   std::vector<std::string> only;
   std::vector<int> parallel_counts = {1, 2};
   bool verbose = false;
   app.add_option("--seeds", seeds, "studies per algorithm and row")->check(CLI::PositiveNumber);
+  app.add_option("--first-seed", first_seed, "seed of the first study (seeds first..first+N-1)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--threads", threads, "studies run at once")->check(CLI::PositiveNumber);
   app.add_option("--json", json_path, "also write the rows as JSON to this file");
   app.add_option("--function", only, "run only these functions (branin, hartmann6)");
@@ -157,12 +162,12 @@ int main(int argc, char** argv) {
       auto start = std::chrono::steady_clock::now();
       std::vector<double> bayes =
           RunSeeds(*c.function, trainpkg::jobspec::SearchAlgorithm::kUnspecified, c.budget,
-                   parallel, seeds, threads);
+                   parallel, first_seed, seeds, threads);
       double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::vector<double> random =
           RunSeeds(*c.function, trainpkg::jobspec::SearchAlgorithm::kRandomSearch, c.budget,
-                   parallel, seeds, threads);
+                   parallel, first_seed, seeds, threads);
       Row row{c.function->name, c.budget, parallel, Median(bayes), Median(random), seconds};
       fmt::print("{:<10} {:>6} {:>8} {:>16.5f} {:>16.5f} {:>10.4f} {:>10.1f}\n", row.function,
                  row.budget, row.parallel, row.bayesian_median, row.random_median,
@@ -184,6 +189,7 @@ int main(int argc, char** argv) {
                      {"budget", row.budget},
                      {"parallel_trial_count", row.parallel},
                      {"seeds", seeds},
+                     {"first_seed", first_seed},
                      {"bayesian_median_regret", row.bayesian_median},
                      {"random_median_regret", row.random_median},
                      {"ratio", row.bayesian_median / row.random_median},

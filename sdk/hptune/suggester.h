@@ -10,10 +10,12 @@
 //                 -log(max + min - x)); integers and discrete values are the
 //                 feasible value nearest the draw; categorical uniform.
 //   unspecified   Bayesian optimisation (internal/gaussian_process_suggester.h):
-//                 random for the first trials, then a Gaussian process
-//                 (Matérn 5/2, ARD) with expected improvement; parallel
-//                 suggestions by sequential greedy q-point EI, pending
-//                 trials' outcomes integrated over the GP posterior.
+//                 a Latin hypercube for the first trials, then a Gaussian
+//                 process (Matérn 5/2, ARD) with expected improvement (its
+//                 log, LogEI), averaged over posterior samples of the GP's
+//                 hyperparameters; parallel suggestions by sequential greedy
+//                 q-point EI, pending trials' outcomes integrated over the
+//                 GP posterior.
 // Conditional parameters: a child is in a suggestion exactly when its
 // parent's suggested value satisfies the child's parent condition.
 // Suggestions list parameters in StudySpec order, a parent's active children

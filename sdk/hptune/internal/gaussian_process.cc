@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "base/check.h"
@@ -13,6 +14,10 @@ namespace {
 constexpr double kSqrt5 = 2.23606797749979;
 constexpr double kJitter = 1e-8;
 constexpr int kMaxEvaluations = 200;
+// Slice sampling of the hyperparameters: initial interval width in log space
+// and at most this many steps out on each side.
+constexpr double kSliceWidth = 1;
+constexpr int kSliceSteps = 10;
 // Bounds of the log-hyperparameters (inputs in [0,1], standardised targets).
 constexpr double kMinLengthScale = 0.01, kMaxLengthScale = 20;
 constexpr double kMinSignal = 0.01, kMaxSignal = 100;
@@ -133,20 +138,25 @@ double LogPosterior(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
   return value;
 }
 
-GaussianProcess GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                     std::mt19937_64& rng) {
+namespace {
+
+// Lower and upper bounds of theta for F features.
+void ThetaBounds(unsigned f, std::vector<double>* lower, std::vector<double>* upper) {
+  lower->assign(f + 2, std::log(kMinLengthScale));
+  upper->assign(f + 2, std::log(kMaxLengthScale));
+  (*lower)[f] = std::log(kMinSignal);
+  (*upper)[f] = std::log(kMaxSignal);
+  (*lower)[f + 1] = std::log(kMinNoise);
+  (*upper)[f + 1] = std::log(kMaxNoise);
+}
+
+// The maximum a posteriori theta (see GaussianProcess::Fit).
+Eigen::VectorXd FitTheta(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, std::mt19937_64& rng) {
   TP_CHECK(x.rows() >= 1 && x.rows() == y.size(), "{} rows, {} targets", x.rows(), y.size());
   const unsigned f = static_cast<unsigned>(x.cols());
   const unsigned n = f + 2;
-  std::vector<double> lower(n), upper(n);
-  for (unsigned i = 0; i < f; ++i) {
-    lower[i] = std::log(kMinLengthScale);
-    upper[i] = std::log(kMaxLengthScale);
-  }
-  lower[f] = std::log(kMinSignal);
-  upper[f] = std::log(kMaxSignal);
-  lower[f + 1] = std::log(kMinNoise);
-  upper[f + 1] = std::log(kMaxNoise);
+  std::vector<double> lower, upper;
+  ThetaBounds(f, &lower, &upper);
 
   FitData data{&x, &y};
   nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, n);
@@ -160,7 +170,7 @@ GaussianProcess GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::Vect
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<double> best_theta;
   double best_value = -std::numeric_limits<double>::infinity();
-  for (int start = 0; start <= kRandomRestarts; ++start) {
+  for (int start = 0; start <= GaussianProcess::kRandomRestarts; ++start) {
     std::vector<double> theta(n);
     for (unsigned i = 0; i < f; ++i) {
       theta[i] = start == 0 ? std::log(0.5) : std::log(0.05) + uniform(rng) * std::log(40.0);
@@ -184,7 +194,79 @@ GaussianProcess GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::Vect
   } else {
     theta = Eigen::Map<const Eigen::VectorXd>(best_theta.data(), n);
   }
-  return GaussianProcess(x, y, FromTheta(theta));
+  return theta;
+}
+
+}  // namespace
+
+GaussianProcess GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                     std::mt19937_64& rng) {
+  return GaussianProcess(x, y, FromTheta(FitTheta(x, y, rng)));
+}
+
+std::vector<GaussianProcess> GaussianProcess::SamplePosterior(const Eigen::MatrixXd& x,
+                                                              const Eigen::VectorXd& y, int count,
+                                                              std::mt19937_64& rng) {
+  TP_CHECK(count >= 1, "count is {}", count);
+  const unsigned f = static_cast<unsigned>(x.cols());
+  std::vector<double> lower, upper;
+  ThetaBounds(f, &lower, &upper);
+  Eigen::VectorXd theta = FitTheta(x, y, rng);
+  auto log_density = [&](const Eigen::VectorXd& t) {
+    const double value = LogPosterior(x, y, t, nullptr);
+    return std::isfinite(value) ? value : -std::numeric_limits<double>::infinity();
+  };
+  double current = log_density(theta);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::exponential_distribution<double> exponential(1.0);
+  // One sweep: a univariate slice-sampling update (Neal 2003: stepping out
+  // then shrinking, the interval clipped to the bounds) of each coordinate.
+  auto sweep = [&]() {
+    for (unsigned i = 0; i < f + 2; ++i) {
+      const double level = current - exponential(rng);
+      const double start = theta[i];
+      double left = start - kSliceWidth * uniform(rng);
+      double right = left + kSliceWidth;
+      auto density_at = [&](double v) {
+        theta[i] = v;
+        return log_density(theta);
+      };
+      for (int step = 0; step < kSliceSteps && left > lower[i] && density_at(left) > level;
+           ++step) {
+        left -= kSliceWidth;
+      }
+      for (int step = 0; step < kSliceSteps && right < upper[i] && density_at(right) > level;
+           ++step) {
+        right += kSliceWidth;
+      }
+      left = std::max(left, lower[i]);
+      right = std::min(right, upper[i]);
+      for (;;) {
+        const double proposal = left + uniform(rng) * (right - left);
+        const double value = density_at(proposal);
+        if (value > level) {
+          current = value;
+          break;
+        }
+        if (proposal < start) {
+          left = proposal;
+        } else {
+          right = proposal;
+        }
+        if (right - left < 1e-10) {  // only the start is left (density flat to rounding)
+          theta[i] = start;
+          break;
+        }
+      }
+    }
+  };
+  for (int i = 0; i < kBurnInSweeps; ++i) sweep();
+  std::vector<GaussianProcess> samples;
+  for (int k = 0; k < count; ++k) {
+    for (int i = 0; i < kThinningSweeps; ++i) sweep();
+    samples.push_back(GaussianProcess(x, y, FromTheta(theta)));
+  }
+  return samples;
 }
 
 GaussianProcess::GaussianProcess(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,

@@ -12,6 +12,7 @@
 #define TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_H_
 
 #include <random>
+#include <vector>
 
 #include "Eigen/Cholesky"
 #include "Eigen/Core"
@@ -36,6 +37,18 @@ class GaussianProcess {
   // targets `y` (n), then conditions on them. REQUIRES: n >= 1.
   static GaussianProcess Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
                              std::mt19937_64& rng);
+  // `count` GPs on (x, y) whose hyperparameters are draws from their
+  // posterior (the log marginal likelihood plus the priors above, within the
+  // bounds), for integrating an acquisition over the hyperparameters rather
+  // than trusting one fit (Snoek, Larochelle and Adams 2012): a slice-sampling
+  // chain (Neal 2003, one coordinate at a time in log space) starts at Fit's
+  // maximum, runs kBurnInSweeps sweeps, then keeps one state every
+  // kThinningSweeps. REQUIRES: n >= 1, count >= 1.
+  static constexpr int kBurnInSweeps = 10;
+  static constexpr int kThinningSweeps = 2;
+  static std::vector<GaussianProcess> SamplePosterior(const Eigen::MatrixXd& x,
+                                                      const Eigen::VectorXd& y, int count,
+                                                      std::mt19937_64& rng);
   // Conditions on (x, y) with the given hyperparameters.
   GaussianProcess(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, GpHyperparameters h);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -25,19 +26,24 @@ constexpr int kRefineEvaluations = 100;
 constexpr double kLocalSd = 0.1;
 constexpr int kUnseenTries = 100;
 
+// What the refinement sees at a point already in the history: log EI of
+// e^-10^4, below any finite log EI of a fitted model.
+constexpr double kSeenLogEi = -1e4;
+
 struct Candidate {
-  double ei = -1;
+  double log_ei = -std::numeric_limits<double>::infinity();
   Eigen::VectorXd raw;
   Point point;
   std::string key;
 };
 
-// EI of the feasible point nearest `raw`; nullopt when that point was seen.
+// log of the EI averaged over the hyperparameter samples, at the feasible
+// point nearest `raw`; nullopt when that point was seen.
 class Acquisition {
  public:
-  Acquisition(const SearchSpace& space, const PendingExpectedImprovement& ei,
+  Acquisition(const SearchSpace& space, const std::vector<PendingExpectedImprovement>& eis,
               const std::set<std::string>& seen)
-      : space_(space), ei_(ei), seen_(seen) {}
+      : space_(space), eis_(eis), seen_(seen) {}
 
   std::optional<Candidate> Evaluate(const Eigen::VectorXd& raw) const {
     Candidate candidate;
@@ -45,13 +51,17 @@ class Acquisition {
     candidate.point = space_.Decode(candidate.raw);
     candidate.key = space_.Key(candidate.point);
     if (seen_.count(candidate.key) > 0) return std::nullopt;
-    candidate.ei = ei_.Value(space_.Encode(candidate.point));
+    const Eigen::VectorXd encoded = space_.Encode(candidate.point);
+    Eigen::VectorXd terms(eis_.size());
+    for (size_t k = 0; k < eis_.size(); ++k) terms[k] = eis_[k].LogValue(encoded);
+    const double top = terms.maxCoeff();
+    candidate.log_ei = top + std::log((terms.array() - top).exp().mean());
     return candidate;
   }
 
  private:
   const SearchSpace& space_;
-  const PendingExpectedImprovement& ei_;
+  const std::vector<PendingExpectedImprovement>& eis_;
   const std::set<std::string>& seen_;
 };
 
@@ -67,9 +77,9 @@ double RefineObjective(unsigned n, const double* x, double* /*gradient*/, void* 
   Eigen::VectorXd raw = refine->raw;
   for (unsigned i = 0; i < n; ++i) raw[(*refine->variables)[i]] = x[i];
   std::optional<Candidate> candidate = refine->acquisition->Evaluate(raw);
-  if (!candidate.has_value()) return 0;
-  if (candidate->ei > refine->best.ei) refine->best = *candidate;
-  return candidate->ei;
+  if (!candidate.has_value()) return kSeenLogEi;
+  if (candidate->log_ei > refine->best.log_ei) refine->best = *candidate;
+  return candidate->log_ei;
 }
 
 // Local refinement of `start` over the numeric features.
@@ -150,7 +160,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
     }
   }
   const int n_finished = static_cast<int>(finished_y.size());
-  std::optional<GaussianProcess> gp;
+  std::vector<GaussianProcess> gps;
   Eigen::VectorXd y_finished;
   const int initial = initial_trials_;
 
@@ -172,16 +182,19 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
       chosen = random_unseen();
     } else {
       const int f = space_.feature_count();
-      if (!gp.has_value()) {
+      if (gps.empty()) {
         y_finished = WarpOutputs(Eigen::Map<const Eigen::VectorXd>(finished_y.data(), n_finished));
         Eigen::MatrixXd x(n_finished, f);
         for (int i = 0; i < n_finished; ++i) x.row(i) = finished_x[i].transpose();
-        gp = GaussianProcess::Fit(x, y_finished, rng);
+        gps = GaussianProcess::SamplePosterior(x, y_finished, kHyperparameterSamples, rng);
       }
       // Pending trials and the points already chosen in this call stay
       // uncertain in the acquisition (pending_expected_improvement.h).
-      const PendingExpectedImprovement ei(*gp, y_finished.maxCoeff(), pending_x, rng);
-      const Acquisition acquisition(space_, ei, seen);
+      std::vector<PendingExpectedImprovement> eis;
+      for (const GaussianProcess& gp : gps) {
+        eis.emplace_back(gp, y_finished.maxCoeff(), pending_x, rng);
+      }
+      const Acquisition acquisition(space_, eis, seen);
 
       std::vector<Candidate> candidates;
       std::uniform_real_distribution<double> uniform(0.0, 1.0);
@@ -203,7 +216,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
         }
       }
       std::sort(candidates.begin(), candidates.end(),
-                [](const Candidate& a, const Candidate& b) { return a.ei > b.ei; });
+                [](const Candidate& a, const Candidate& b) { return a.log_ei > b.log_ei; });
       std::vector<int> numeric;
       for (const Dimension& d : space_.dimensions()) {
         if (!std::holds_alternative<jobspec::CategoricalValueSpec>(d.spec->value_spec)) {
@@ -216,7 +229,7 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
         if (static_cast<int>(refined.size()) >= kRefined) break;
         if (!refined.insert(start.key).second) continue;
         Candidate result = Refine(acquisition, numeric, start);
-        if (!best.has_value() || result.ei > best->ei) best = std::move(result);
+        if (!best.has_value() || result.log_ei > best->log_ei) best = std::move(result);
       }
       chosen = best.has_value() ? best->point : random_unseen();
       pending_x.push_back(space_.Encode(chosen));

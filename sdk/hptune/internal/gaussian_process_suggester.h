@@ -6,22 +6,27 @@
 //   from the seed (each feature's range cut into that many equal strata, one point per stratum, a
 //   random point within it), so the initial trials cover every feature's range evenly; while fewer
 //   than 2 trials have an objective, further ones are random (random_suggester.h).
-// - Then a Gaussian process (gaussian_process.h) is fitted to the finished
-//   trials' objectives (negated when the goal is MINIMIZE, then standardised
-//   and Yeo–Johnson warped: power_transform.h), on
-//   the encoded features (search_space.h). Trials that failed (no objective,
-//   not pending) are left out.
-// - The next point maximises expected improvement over the best objective so
-//   far, with the pending trials and the points already chosen in this call
-//   as pending points (pending_expected_improvement.h: sequential greedy
-//   q-point EI; their outcomes stay uncertain rather than being replaced by
-//   a lie). It is evaluated on kRandomCandidates uniform points and
+// - Then Gaussian processes (gaussian_process.h) are conditioned on the
+//   finished trials' objectives (negated when the goal is MINIMIZE, then
+//   standardised and Yeo–Johnson warped: power_transform.h), on the encoded
+//   features (search_space.h): kHyperparameterSamples of them, with
+//   hyperparameters drawn from their posterior (GaussianProcess::
+//   SamplePosterior), so the acquisition is integrated over the
+//   hyperparameters instead of trusting one fit. Trials that failed (no
+//   objective, not pending) are left out.
+// - The next point maximises the expected improvement over the best objective
+//   so far, averaged over those GPs, with the pending trials and the points
+//   already chosen in this call as pending points (pending_expected_
+//   improvement.h: sequential greedy q-point EI; their outcomes stay
+//   uncertain rather than being replaced by a lie). What is maximised is its
+//   logarithm computed without underflow (LogEI), so candidates far from the
+//   incumbent are still ranked. It is evaluated on kRandomCandidates uniform points and
 //   kLocalCandidates Gaussian perturbations (sd 0.1 in feature space) of each
 //   of the best 5 trials, every candidate snapped to a feasible point, and
 //   the best 5 distinct candidates are refined by NLopt's BOBYQA (Subplex in
 //   one dimension) over the numeric features. A point already in the history
 //   is never suggested again while an unseen one is found.
-// - The GP's hyperparameters are fitted once per call, on the finished trials.
+// - The hyperparameters are sampled once per call, on the finished trials.
 #ifndef TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_SUGGESTER_H_
 #define TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_SUGGESTER_H_
 
@@ -34,6 +39,7 @@ class GaussianProcessSuggester : public Suggester {
  public:
   static constexpr int kRandomCandidates = 2000;
   static constexpr int kLocalCandidates = 200;
+  static constexpr int kHyperparameterSamples = 8;
 
   // `max_trial_count` is the study's budget, 0 when not known.
   static int InitialTrials(const SearchSpace& space, int max_trial_count);

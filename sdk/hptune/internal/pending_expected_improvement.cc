@@ -61,7 +61,49 @@ Eigen::MatrixXd CholeskyWithJitter(Eigen::MatrixXd covariance) {
   return llt.matrixL();
 }
 
+// log h(z), h(z) = z Phi(z) + phi(z) = EI / sigma at z = (mean - best) / sigma.
+// For z <= -1, h(z) = phi(z) (1 - t R(t)) with t = -z and R(t) = Phi(-t) /
+// phi(t) Mills' ratio, so log h = log phi(z) + log(1 - t R(t)): R from erfc
+// scaled by exp(t^2 / 2) while erfc does not underflow, then the asymptotic
+// series 1 - t R(t) = sum_k (-1)^(k+1) (2k-1)!! / t^(2k).
+double LogH(double z) {
+  const double log_phi = -0.5 * z * z - 0.5 * std::log(2 * M_PI);
+  if (z > -1) {
+    const double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0));
+    return std::log(z * cdf + std::exp(log_phi));
+  }
+  const double t = -z;
+  double rest;
+  if (t < 25) {
+    const double mills =
+        std::sqrt(M_PI / 2) * std::exp(0.5 * t * t) * std::erfc(t / std::sqrt(2.0));
+    rest = 1 - t * mills;
+  } else {
+    // Terms shrink by (2k+1) / t^2 <= 1/30 each; 10 of them reach rounding.
+    const double inverse_square = 1 / (t * t);
+    double term = inverse_square;
+    rest = 0;
+    for (int k = 1; k <= 10; ++k) {
+      rest += (k % 2 == 1 ? term : -term);
+      term *= (2 * k + 1) * inverse_square;
+    }
+  }
+  return log_phi + std::log(rest);
+}
+
+// log(sum_s exp(terms_s)).
+double LogSumExp(const Eigen::VectorXd& terms) {
+  const double top = terms.maxCoeff();
+  if (!std::isfinite(top)) return top;
+  return top + std::log((terms.array() - top).exp().sum());
+}
+
 }  // namespace
+
+double LogExpectedImprovement(double mean, double variance, double best) {
+  const double sigma = std::sqrt(variance);
+  return std::log(sigma) + LogH((mean - best) / sigma);
+}
 
 double ExpectedImprovement(double mean, double variance, double best) {
   const double sigma = std::sqrt(variance);
@@ -99,24 +141,52 @@ PendingExpectedImprovement::PendingExpectedImprovement(const GaussianProcess& gp
         Eigen::MatrixXd::NullaryExpr(m, kMonteCarloScenarios, [&]() { return normal(rng); });
     weights_ = Eigen::VectorXd::Constant(kMonteCarloScenarios, 1.0 / kMonteCarloScenarios);
   }
+  log_weights_ = weights_.array().log();
   const Eigen::MatrixXd values = (cholesky_ * scenarios_).colwise() + mean;
   incumbents_ = values.colwise().maxCoeff().transpose().cwiseMax(best_);
 }
 
-double PendingExpectedImprovement::Value(const Eigen::VectorXd& point) const {
+void PendingExpectedImprovement::Scenarios(const Eigen::VectorXd& point, Eigen::VectorXd* means,
+                                           double* variance) const {
   const GaussianProcess::Posterior posterior = gp_.PosteriorAt(point);
-  if (pending_.empty()) return ExpectedImprovement(posterior.mean, posterior.variance, best_);
+  if (pending_.empty()) {
+    *means = Eigen::VectorXd::Constant(1, posterior.mean);
+    *variance = posterior.variance;
+    return;
+  }
   const int m = static_cast<int>(pending_.size());
   Eigen::VectorXd covariance(m);
   for (int j = 0; j < m; ++j) covariance[j] = gp_.Covariance(pending_[j], posterior);
   const Eigen::VectorXd l = cholesky_.triangularView<Eigen::Lower>().solve(covariance);
-  const double variance = std::max(posterior.variance - l.squaredNorm(), 1e-12);
-  const Eigen::VectorXd means = (scenarios_.transpose() * l).array() + posterior.mean;
+  *variance = std::max(posterior.variance - l.squaredNorm(), 1e-12);
+  *means = (scenarios_.transpose() * l).array() + posterior.mean;
+}
+
+double PendingExpectedImprovement::Value(const Eigen::VectorXd& point) const {
+  Eigen::VectorXd means;
+  double variance;
+  Scenarios(point, &means, &variance);
+  if (pending_.empty()) return ExpectedImprovement(means[0], variance, best_);
   double value = 0;
   for (Eigen::Index s = 0; s < means.size(); ++s) {
     value += weights_[s] * ExpectedImprovement(means[s], variance, incumbents_[s]);
   }
   return value;
+}
+
+double PendingExpectedImprovement::LogValue(const Eigen::VectorXd& point) const {
+  Eigen::VectorXd means;
+  double variance;
+  Scenarios(point, &means, &variance);
+  if (pending_.empty()) return LogExpectedImprovement(means[0], variance, best_);
+  // LogExpectedImprovement per scenario, with sigma and its log taken once.
+  const double sigma = std::sqrt(variance);
+  const double log_sigma = std::log(sigma);
+  Eigen::VectorXd terms(means.size());
+  for (Eigen::Index s = 0; s < means.size(); ++s) {
+    terms[s] = log_weights_[s] + (log_sigma + LogH((means[s] - incumbents_[s]) / sigma));
+  }
+  return LogSumExp(terms);
 }
 
 }  // namespace trainpkg::sdk::hptune::internal

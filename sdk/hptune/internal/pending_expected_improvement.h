@@ -20,6 +20,13 @@
 // l = L^-1 Cov(f(P), f(x)), so the inner expectation is the closed-form EI
 // against that scenario's incumbent: the value is smooth in x and, for a
 // given random engine, deterministic. With nothing pending it is plain EI.
+//
+// The suggester maximises LogValue, the logarithm computed without forming
+// EI (LogEI, Ament et al. 2023, "Unexpected Improvements to Expected
+// Improvement"): far from the incumbent EI's closed form cancels to 0 or
+// rounding noise, while log EI stays finite, smooth and ordered, so the
+// candidates there are still ranked and the local optimiser still has a
+// slope to follow.
 #ifndef TRAINPKG_SDK_HPTUNE_INTERNAL_PENDING_EXPECTED_IMPROVEMENT_H_
 #define TRAINPKG_SDK_HPTUNE_INTERNAL_PENDING_EXPECTED_IMPROVEMENT_H_
 
@@ -33,6 +40,9 @@ namespace trainpkg::sdk::hptune::internal {
 
 // E[max(Y - best, 0)] for Y ~ N(mean, variance). REQUIRES: variance > 0.
 double ExpectedImprovement(double mean, double variance, double best);
+// log E[max(Y - best, 0)], accurate where the EI itself underflows (finite
+// for any finite mean and best). REQUIRES: variance > 0.
+double LogExpectedImprovement(double mean, double variance, double best);
 
 class PendingExpectedImprovement {
  public:
@@ -46,15 +56,23 @@ class PendingExpectedImprovement {
                              const std::vector<Eigen::VectorXd>& pending, std::mt19937_64& rng);
 
   double Value(const Eigen::VectorXd& point) const;
+  // log Value(point), without underflow: a log-sum-exp over the scenarios of
+  // LogExpectedImprovement.
+  double LogValue(const Eigen::VectorXd& point) const;
 
  private:
+  // The scenarios' means of f(point) and its variance given f(P) (one
+  // scenario, the posterior, when nothing is pending).
+  void Scenarios(const Eigen::VectorXd& point, Eigen::VectorXd* means, double* variance) const;
+
   const GaussianProcess& gp_;
   const double best_;
   std::vector<GaussianProcess::Posterior> pending_;
-  Eigen::MatrixXd cholesky_;    // m x m, lower triangular
-  Eigen::MatrixXd scenarios_;   // m x S standard normal z
-  Eigen::VectorXd weights_;     // S, summing to 1
-  Eigen::VectorXd incumbents_;  // S: max(best, max_j f(p_j)) in each scenario
+  Eigen::MatrixXd cholesky_;     // m x m, lower triangular
+  Eigen::MatrixXd scenarios_;    // m x S standard normal z
+  Eigen::VectorXd weights_;      // S, summing to 1
+  Eigen::VectorXd log_weights_;  // S
+  Eigen::VectorXd incumbents_;   // S: max(best, max_j f(p_j)) in each scenario
 };
 
 }  // namespace trainpkg::sdk::hptune::internal

@@ -102,5 +102,64 @@ TEST(PendingExpectedImprovementTest, NothingIsGainedAtOrNextToAPendingPoint) {
   EXPECT_LT(pending.Value(At(0.225)), 0.1 * plain.Value(At(0.225)));
 }
 
+// log EI from the closed form in long double (64-bit mantissa, exponents to
+// 1e-4932): an independent reference down to z = -100, where double's EI
+// has long underflowed.
+double LongDoubleLogExpectedImprovement(double mean, double variance, double best) {
+  const long double sigma = std::sqrt(static_cast<long double>(variance));
+  const long double z = (mean - best) / sigma;
+  const long double cdf = 0.5L * std::erfc(-z / std::sqrt(2.0L));
+  const long double pdf = std::exp(-0.5L * z * z) / std::sqrt(2 * static_cast<long double>(M_PI));
+  return static_cast<double>(std::log(sigma * (z * cdf + pdf)));
+}
+
+TEST(LogExpectedImprovementTest, MatchesTheClosedFormAndStaysFiniteWhereItUnderflows) {
+  for (double sigma : {1e-3, 0.5, 2.0}) {
+    for (double z : {3.0, 0.5, 0.0, -0.999, -1.0, -1.001, -3.0, -8.0, -20.0, -24.999, -25.0,
+                     -25.001, -38.0, -60.0, -100.0}) {
+      const double best = 0.3, mean = best + z * sigma;
+      const double expected = LongDoubleLogExpectedImprovement(mean, sigma * sigma, best);
+      EXPECT_NEAR(LogExpectedImprovement(mean, sigma * sigma, best), expected,
+                  1e-10 * std::max(1.0, std::fabs(expected)))
+          << "sigma " << sigma << " z " << z;
+      if (z > -5) {
+        EXPECT_NEAR(LogExpectedImprovement(mean, sigma * sigma, best),
+                    std::log(ExpectedImprovement(mean, sigma * sigma, best)), 1e-9)
+            << "sigma " << sigma << " z " << z;
+      }
+    }
+  }
+  // Far below, plain EI is 0 or rounding noise; log EI keeps decreasing.
+  EXPECT_EQ(ExpectedImprovement(-40, 1, 0), 0);
+  double previous = LogExpectedImprovement(-1, 1, 0);
+  for (double mean = -2; mean >= -1000; mean *= 1.5) {
+    const double value = LogExpectedImprovement(mean, 1, 0);
+    ASSERT_TRUE(std::isfinite(value)) << mean;
+    EXPECT_LT(value, previous) << mean;
+    previous = value;
+  }
+}
+
+TEST(PendingExpectedImprovementTest, LogValueIsTheLogOfValueAndFiniteWhereValueUnderflows) {
+  const GaussianProcess gp = SineGp();
+  for (const std::vector<double>& pending :
+       {std::vector<double>{}, std::vector<double>{0.22}, std::vector<double>{0.22, 0.6}}) {
+    std::vector<Eigen::VectorXd> points;
+    for (double p : pending) points.push_back(At(p));
+    std::mt19937_64 rng(4);
+    const PendingExpectedImprovement ei(gp, kBest, points, rng);
+    for (double x : {0.18, 0.26, 0.38, 0.5}) {
+      EXPECT_NEAR(ei.LogValue(At(x)), std::log(ei.Value(At(x))), 1e-9)
+          << pending.size() << " pending, x " << x;
+    }
+    // At the observed trough sin(6 * 0.7) = -0.87 the posterior sd is about
+    // 1e-3, some 1800 sd below the best: EI is 0 in double, log EI is not.
+    EXPECT_EQ(ei.Value(At(0.7)), 0) << pending.size() << " pending";
+    const double log_value = ei.LogValue(At(0.7));
+    EXPECT_TRUE(std::isfinite(log_value)) << pending.size() << " pending";
+    EXPECT_LT(log_value, ei.LogValue(At(0.5))) << pending.size() << " pending";
+  }
+}
+
 }  // namespace
 }  // namespace trainpkg::sdk::hptune::internal
