@@ -71,19 +71,6 @@ absl::Status Validate(nn::Sequential& model, BatchSource& validation, int epoch,
   return absl::OkStatus();
 }
 
-// Scales this replica's loss gradient (of the mean over its own batch) by
-// local batch / global batch, so that summing the replicas' gradients gives
-// the gradient of the mean over the global batch.
-absl::Status ScaleToGlobalBatch(Strategy& strategy, size_t local_batch, nn::Tensor& logits_grad) {
-  const double local = static_cast<double>(local_batch);
-  TP_ASSIGN_OR_RETURN(std::vector<double> global, SumAcrossReplicas(strategy, {&local, 1}));
-  // global[0] >= local >= 1: the loss of an empty batch already failed.
-  const float scale = static_cast<float>(local / global[0]);
-  float* values = logits_grad.data();
-  for (int64_t i = 0; i < logits_grad.num_elements(); ++i) values[i] *= scale;
-  return absl::OkStatus();
-}
-
 std::string ProgressLine(const EpochLogs& logs, int epochs) {
   std::string line = fmt::format("epoch {}/{} - loss {:.4f} - accuracy {:.4f}", logs.epoch + 1,
                                  epochs, logs.loss, logs.accuracy);
@@ -117,7 +104,8 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
   TP_RETURN_IF_ERROR(strategy.BroadcastParameters(parameters));
   TP_ASSIGN_OR_RETURN(const int64_t steps, AgreedSteps(strategy, train, options));
 
-  std::unique_ptr<BucketedGradientReducer> reducer = strategy.MakeGradientReducer(parameters);
+  TP_ASSIGN_OR_RETURN(std::unique_ptr<BucketedGradientReducer> reducer,
+                      strategy.MakeGradientReducer(parameters));
   const std::function<void(nn::Parameter&)> on_ready =
       reducer ? std::function<void(nn::Parameter&)>(
                     [&reducer](nn::Parameter& p) { reducer->GradientReady(p); })
@@ -148,10 +136,9 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
                           nn::SparseSoftmaxCrossEntropy(*logits, batch.labels, &logits_grad));
       TP_RETURN_IF_ERROR(accuracy.Update(*logits, batch.labels));
       sums.loss_sum += static_cast<double>(loss) * static_cast<double>(batch.labels.size());
-      if (reducer) {
-        TP_RETURN_IF_ERROR(ScaleToGlobalBatch(strategy, batch.labels.size(), logits_grad));
-        reducer->BeginStep();
-      }
+      // The gradient of this replica's mean loss, averaged across replicas
+      // weighted by batch size: the gradient of the global batch's mean loss.
+      if (reducer) reducer->BeginStep(static_cast<float>(batch.labels.size()));
       TP_RETURN_IF_ERROR(model.Backward(logits_grad, on_ready));
       if (reducer) TP_RETURN_IF_ERROR(reducer->FinishStep());
       TP_RETURN_IF_ERROR(optimizer.Apply(parameters));

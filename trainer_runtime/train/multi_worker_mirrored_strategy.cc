@@ -63,9 +63,9 @@ absl::Status MultiWorkerMirroredStrategy::BroadcastParameters(
   return absl::OkStatus();
 }
 
-std::unique_ptr<BucketedGradientReducer> MultiWorkerMirroredStrategy::MakeGradientReducer(
-    std::span<nn::Parameter* const> parameters) {
-  return std::make_unique<BucketedGradientReducer>(*comm_, parameters, buckets_);
+absl::StatusOr<std::unique_ptr<BucketedGradientReducer>>
+MultiWorkerMirroredStrategy::MakeGradientReducer(std::span<nn::Parameter* const> parameters) {
+  return BucketedGradientReducer::Create(*comm_, parameters, buckets_);
 }
 
 absl::StatusOr<std::vector<double>> MultiWorkerMirroredStrategy::GatherFromReplicas(

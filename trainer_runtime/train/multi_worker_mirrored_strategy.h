@@ -50,7 +50,7 @@ class MultiWorkerMirroredStrategy final : public Strategy {
   int rank() const override { return comm_->rank(); }
   int num_replicas() const override { return comm_->size(); }
   absl::Status BroadcastParameters(std::span<nn::Parameter* const> parameters) override;
-  std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
+  absl::StatusOr<std::unique_ptr<BucketedGradientReducer>> MakeGradientReducer(
       std::span<nn::Parameter* const> parameters) override;
   absl::StatusOr<std::vector<double>> GatherFromReplicas(std::span<const double> values) override;
   absl::Status Shutdown() override;
