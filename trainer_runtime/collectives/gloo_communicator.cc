@@ -17,13 +17,15 @@
 #include "gloo/rendezvous/context.h"
 #include "gloo/rendezvous/prefix_store.h"
 #include "gloo/transport/tcp/device.h"
+#include "trainer_runtime/collectives/internal/gloo_exchange_allreduce.h"
 #include "trainer_runtime/collectives/internal/gloo_store.h"
 
 namespace trainpkg::collectives {
 namespace {
 
 // Below this many bytes BCube's 2·log(p) steps beat the ring's 2·(p-1), and
-// a prepared allreduce uses halving-doubling on preregistered buffers.
+// a prepared allreduce uses halving-doubling on preregistered buffers, or
+// the one-step exchange where (p-1) times the buffer is below it too.
 constexpr size_t kRingMinBytes = 256 * 1024;
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
@@ -69,12 +71,14 @@ class GlooCommunicator final : public Communicator {
     return status;
   }
 
-  // Small buffers: Gloo's halving-doubling, built once with its send and
-  // receive buffers registered on the pairs. Each message then goes straight
-  // into the peer's registered buffer, where gloo::allreduce (unbound
-  // buffers) first exchanges a send/receive-ready notification per message
-  // and so waits for more round trips and more wake-ups of Gloo's I/O thread.
-  // Large buffers keep the ring of AllReduce, which pipelines segments.
+  // Small buffers: built once with send and receive buffers registered on
+  // the pairs, so each message goes straight into the peer's registered
+  // buffer, where gloo::allreduce (unbound buffers) first exchanges a
+  // send/receive-ready notification per message and so waits for more round
+  // trips and more wake-ups of Gloo's I/O thread. The one-step exchange
+  // (internal/gloo_exchange_allreduce.h) where (p-1) buffers fit under
+  // kRingMinBytes, else Gloo's halving-doubling; large buffers keep the ring
+  // of AllReduce, which pipelines segments.
   absl::StatusOr<std::unique_ptr<PreparedAllReduce>> PrepareAllReduce(std::span<float> data,
                                                                       ReduceOp op) override;
 
@@ -163,12 +167,17 @@ class GlooCommunicator final : public Communicator {
 
 class GlooPreparedAllReduce final : public PreparedAllReduce {
  public:
+  // `run` runs the algorithm that `algorithm` owns.
   GlooPreparedAllReduce(GlooCommunicator& comm, std::span<float> data, ReduceOp op,
-                        std::unique_ptr<gloo::AllreduceHalvingDoubling<float>> algorithm)
-      : comm_(comm), data_(data), op_(op), algorithm_(std::move(algorithm)) {}
+                        std::shared_ptr<void> algorithm, std::function<void()> run)
+      : comm_(comm),
+        data_(data),
+        op_(op),
+        algorithm_(std::move(algorithm)),
+        run_(std::move(run)) {}
 
   absl::Status Run() override {
-    absl::Status status = comm_.Guard("allreduce", [&] { algorithm_->run(); });
+    absl::Status status = comm_.Guard("allreduce", run_);
     if (status.ok()) comm_.FinishReduce(data_, op_);
     return status;
   }
@@ -177,7 +186,8 @@ class GlooPreparedAllReduce final : public PreparedAllReduce {
   GlooCommunicator& comm_;
   const std::span<float> data_;
   const ReduceOp op_;
-  std::unique_ptr<gloo::AllreduceHalvingDoubling<float>> algorithm_;
+  const std::shared_ptr<void> algorithm_;
+  const std::function<void()> run_;
 };
 
 absl::StatusOr<std::unique_ptr<PreparedAllReduce>> GlooCommunicator::PrepareAllReduce(
@@ -185,13 +195,23 @@ absl::StatusOr<std::unique_ptr<PreparedAllReduce>> GlooCommunicator::PrepareAllR
   if (data.empty() || data.size_bytes() >= kRingMinBytes) {
     return Communicator::PrepareAllReduce(data, op);
   }
-  std::unique_ptr<gloo::AllreduceHalvingDoubling<float>> algorithm;
+  std::shared_ptr<void> algorithm;
+  std::function<void()> run;
   // Registers buffers on the pairs; sends nothing.
   TP_RETURN_IF_ERROR(Guard("preparing an allreduce", [&] {
-    algorithm = std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
-        context_, std::vector<float*>{data.data()}, static_cast<int>(data.size()));
+    if (data.size_bytes() * static_cast<size_t>(size() - 1) < kRingMinBytes) {
+      auto exchange = std::make_shared<internal::GlooExchangeAllReduce>(context_, data);
+      run = [a = exchange.get()] { a->Run(); };
+      algorithm = std::move(exchange);
+    } else {
+      auto halving_doubling = std::make_shared<gloo::AllreduceHalvingDoubling<float>>(
+          context_, std::vector<float*>{data.data()}, static_cast<int>(data.size()));
+      run = [a = halving_doubling.get()] { a->run(); };
+      algorithm = std::move(halving_doubling);
+    }
   }));
-  return std::make_unique<GlooPreparedAllReduce>(*this, data, op, std::move(algorithm));
+  return std::make_unique<GlooPreparedAllReduce>(*this, data, op, std::move(algorithm),
+                                                 std::move(run));
 }
 
 }  // namespace

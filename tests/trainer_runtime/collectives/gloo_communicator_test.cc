@@ -106,9 +106,11 @@ TEST(GlooCommunicatorTest, AllReduceMeanDividesTheExactSumOnce) {
 
 TEST(GlooCommunicatorTest, PreparedAllReduceSumsTheSameBufferRunAfterRun) {
   // 3 ranks (not a power of two: halving-doubling's binary blocks), sizes
-  // below the 256 KiB switch (prepared halving-doubling) and above it (the
-  // ring of AllReduce), several buffers prepared in the same order on every
-  // rank and run interleaved with other collectives.
+  // for each algorithm: the one-step exchange (2 x the buffer < 256 KiB),
+  // halving-doubling (the buffer < 256 KiB) and the ring of AllReduce;
+  // several buffers prepared in the same order on every rank, run three
+  // times (both receive-buffer parities of the exchange) interleaved with
+  // other collectives.
   Job job(3);
   const std::vector<size_t> sizes = {1, 7, 1000, 65535, 65537, 70001};
   OnEveryRank(3, [&](int r) {
