@@ -143,13 +143,15 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
       if (reducer) TP_RETURN_IF_ERROR(reducer->FinishStep());
       TP_RETURN_IF_ERROR(optimizer.Apply(parameters));
     }
-    const double seconds = absl::ToDoubleSeconds(options.now() - start);
+    const double train_seconds = absl::ToDoubleSeconds(options.now() - start);
     sums.correct = static_cast<double>(accuracy.correct());
     sums.examples = static_cast<double>(accuracy.total());
     if (validation != nullptr) TP_RETURN_IF_ERROR(Validate(model, *validation, epoch, batch, sums));
+    const double epoch_seconds = absl::ToDoubleSeconds(options.now() - start);
 
-    const double local[] = {sums.loss_sum,    sums.correct,      sums.examples, sums.val_loss_sum,
-                            sums.val_correct, sums.val_examples, seconds};
+    const double local[] = {sums.loss_sum,     sums.correct,      sums.examples,
+                            sums.val_loss_sum, sums.val_correct,  sums.val_examples,
+                            train_seconds,     epoch_seconds};
     constexpr size_t kValues = std::size(local);
     TP_ASSIGN_OR_RETURN(std::vector<double> all, strategy.GatherFromReplicas(local));
     double total[kValues] = {};
@@ -166,9 +168,11 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
       logs.val_accuracy = total[5] > 0 ? total[4] / total[5] : 0;
     }
     logs.learning_rate = optimizer.learning_rate();
-    logs.seconds = all[kValues - 1];  // rank 0's
-    logs.step_seconds = logs.seconds / static_cast<double>(steps);
-    logs.examples_per_second = logs.seconds > 0 ? total[2] / logs.seconds : 0;
+    // Rank 0's times.
+    const double rank0_train_seconds = all[kValues - 2];
+    logs.seconds = all[kValues - 1];
+    logs.step_seconds = rank0_train_seconds / static_cast<double>(steps);
+    logs.examples_per_second = rank0_train_seconds > 0 ? total[2] / rank0_train_seconds : 0;
     history.epochs.push_back(logs);
     for (Callback* callback : options.callbacks) {
       TP_RETURN_IF_ERROR(callback->OnEpochEnd(context, logs));

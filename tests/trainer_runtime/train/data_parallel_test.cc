@@ -1,8 +1,8 @@
-// Data parallelism: bucket plans, the allreduce order of the bucketed
-// reducer, the warmup schedule, and 3-rank runs (threads, real Gloo) that
-// end with the weights of a 1-rank run on the same global batches, with
-// equal per-rank batches and with a global batch that does not divide
-// evenly.
+// Data parallelism: bucket plans, the allreduce order and weighted mean of
+// the bucketed reducer, Fit's epoch timing, the warmup schedule, and 3-rank
+// runs (threads, real Gloo) that end with the weights of a 1-rank run on the
+// same global batches, with equal per-rank batches and with a global batch
+// that does not divide evenly.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -301,6 +301,33 @@ TEST(DataParallelTest, UnevenGlobalBatchOnThreeRanksMatchesOneRank) {
     EXPECT_EQ(ranks[0].history.epochs[e].examples, 500);
     EXPECT_NEAR(ranks[0].history.epochs[e].loss, single.history.epochs[e].loss, 1e-5);
     EXPECT_NEAR(ranks[0].history.epochs[e].accuracy, single.history.epochs[e].accuracy, 1e-9);
+  }
+}
+
+// A clock that moves one second per reading.
+int clock_readings = 0;
+absl::Time TickingClock() { return absl::FromUnixSeconds(clock_readings++); }
+
+TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNot) {
+  // Fit reads the clock at the epoch's start, after its training steps and
+  // after validation: 1 s of steps, 2 s in all.
+  const auto data = MakeDataset(96, 8, 4, 3);
+  const auto val = MakeDataset(24, 8, 4, 4);
+  OneDeviceStrategy one;
+  nn::Sequential model = MakeMlp(8, 16, 4, 7);
+  auto sgd = nn::Sgd::Create({.learning_rate = 0.1f});
+  ASSERT_TRUE(sgd.ok());
+  ShardedSource train(data, 24, 0, 1, 11);
+  ShardedSource validation(val, 24, 0, 1, 5);
+  FitOptions options;
+  options.epochs = 2;
+  options.now = TickingClock;
+  auto history = Fit(one, model, **sgd, train, &validation, options);
+  ASSERT_TRUE(history.ok()) << history.status();
+  for (const EpochLogs& logs : history->epochs) {
+    EXPECT_EQ(logs.seconds, 2.0);
+    EXPECT_EQ(logs.step_seconds, 1.0 / 4);  // 96 examples in batches of 24
+    EXPECT_EQ(logs.examples_per_second, 96.0);
   }
 }
 
