@@ -170,8 +170,8 @@ int RunGloo(int rank, const std::string& store_dir, size_t floats, int iteration
     gloo::barrier(opts);
   };
   const bool ring = floats * sizeof(float) >= kRingMinBytes;
-  bool ok = Measure(ring ? "gloo_allreduce_ring" : "gloo_allreduce_bcube", rank, floats,
-                    iterations, barrier, [&](std::vector<float>& d) {
+  bool ok = Measure(ring ? "gloo_allreduce_ring" : "gloo_allreduce_bcube", rank, floats, iterations,
+                    barrier, [&](std::vector<float>& d) {
                       return [&] {
                         gloo::AllreduceOptions opts(context);
                         opts.setOutput(d.data(), d.size());
@@ -182,14 +182,12 @@ int RunGloo(int rank, const std::string& store_dir, size_t floats, int iteration
                         gloo::allreduce(opts);
                       };
                     });
-  ok = ok && Measure("gloo_ring_chunked", rank, floats, iterations, barrier,
-                     [&](std::vector<float>& d) {
-                       return [&] {
-                         gloo::AllreduceRingChunked<float>(context, {d.data()},
-                                                           static_cast<int>(d.size()))
-                             .run();
-                       };
-                     });
+  ok = ok &&
+       Measure("gloo_ring_chunked", rank, floats, iterations, barrier, [&](std::vector<float>& d) {
+         return [&] {
+           gloo::AllreduceRingChunked<float>(context, {d.data()}, static_cast<int>(d.size())).run();
+         };
+       });
   ok = ok && Measure("gloo_halving_doubling", rank, floats, iterations, barrier,
                      [&](std::vector<float>& d) {
                        return [&] {
@@ -300,9 +298,29 @@ bool RunRound(int round, size_t floats, int iterations, const fs::path& dir,
     const pid_t pid =
         // plm isolated: both ranks on this host, even inside a Slurm allocation
         // (where Open MPI would launch them through srun).
-        Spawn({TRAINPKG_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", "2", "--mca",
-               "plm", "isolated", "--mca", "pml", "ob1", "--mca", "btl", btl, "--mca", "btl_tcp_if_include", "lo", "--mca",
-               "oob_tcp_if_include", "lo", TRAINPKG_MPI_BENCH, its, count},
+        Spawn({TRAINPKG_MPIEXEC,
+               "--allow-run-as-root",
+               "--oversubscribe",
+               "-np",
+               "2",
+               "--mca",
+               "plm",
+               "isolated",
+               "--mca",
+               "pml",
+               "ob1",
+               "--mca",
+               "btl",
+               btl,
+               "--mca",
+               "btl_tcp_if_include",
+               "lo",
+               "--mca",
+               "oob_tcp_if_include",
+               "lo",
+               TRAINPKG_MPI_BENCH,
+               its,
+               count},
               dir / "mpi.out");
     if (Wait(pid) != 0) {
       fmt::print(stderr, "mpirun with btl {} failed; see {}\n", btl, (dir / "mpi.out").string());
@@ -384,8 +402,7 @@ int Drive(size_t floats, int iterations, int rounds, const std::string& json_pat
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 5 && args[0] == "ours") {
-    return RunOurs(std::stoi(args[1]), std::stoi(args[2]), std::stoul(args[3]),
-                   std::stoi(args[4]));
+    return RunOurs(std::stoi(args[1]), std::stoi(args[2]), std::stoul(args[3]), std::stoi(args[4]));
   }
   if (args.size() == 5 && args[0] == "gloo") {
     return RunGloo(std::stoi(args[1]), args[2], std::stoul(args[3]), std::stoi(args[4]));
@@ -404,10 +421,9 @@ int main(int argc, char** argv) {
     } else if (a.rfind("--json=", 0) == 0) {
       json = a.substr(7);
     } else {
-      fmt::print(
-          stderr,
-          "usage: collectives_allreduce_bench [--bytes=N] [--iterations=N] [--rounds=N] "
-          "[--json=PATH]\n");
+      fmt::print(stderr,
+                 "usage: collectives_allreduce_bench [--bytes=N] [--iterations=N] [--rounds=N] "
+                 "[--json=PATH]\n");
       return 2;
     }
   }

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int iterations = std::max(argc > 1 ? std::atoi(argv[1]) : 10, 1);
   constexpr int kWarmup = 2;
-  const long floats = argc > 2 ? std::atol(argv[2]) : static_cast<long>((64u << 20) / sizeof(float));
+  const long floats =
+      argc > 2 ? std::atol(argv[2]) : static_cast<long>((64u << 20) / sizeof(float));
   std::vector<float> data(static_cast<size_t>(std::max(floats, 1L)));
   std::vector<double> ms;
   bool ok = true;

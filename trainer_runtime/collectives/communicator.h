@@ -65,8 +65,8 @@ class Communicator {
   // `data` and the communicator must outlive the result. The default runs
   // AllReduce at every Run; transports override it where setting up ahead
   // pays (Gloo, below 256 KiB). Errors: those of a broken communicator.
-  virtual absl::StatusOr<std::unique_ptr<PreparedAllReduce>> PrepareAllReduce(
-      std::span<float> data, ReduceOp op);
+  virtual absl::StatusOr<std::unique_ptr<PreparedAllReduce>> PrepareAllReduce(std::span<float> data,
+                                                                              ReduceOp op);
   // data <- root's data on every rank. REQUIRES: 0 <= root < size().
   virtual absl::Status Broadcast(std::span<float> data, int root) = 0;
   // output[r * input.size() + i] <- rank r's input[i].

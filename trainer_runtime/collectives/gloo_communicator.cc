@@ -170,11 +170,7 @@ class GlooPreparedAllReduce final : public PreparedAllReduce {
   // `run` runs the algorithm that `algorithm` owns.
   GlooPreparedAllReduce(GlooCommunicator& comm, std::span<float> data, ReduceOp op,
                         std::shared_ptr<void> algorithm, std::function<void()> run)
-      : comm_(comm),
-        data_(data),
-        op_(op),
-        algorithm_(std::move(algorithm)),
-        run_(std::move(run)) {}
+      : comm_(comm), data_(data), op_(op), algorithm_(std::move(algorithm)), run_(std::move(run)) {}
 
   absl::Status Run() override {
     absl::Status status = comm_.Guard("allreduce", run_);

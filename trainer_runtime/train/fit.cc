@@ -149,9 +149,8 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
     if (validation != nullptr) TP_RETURN_IF_ERROR(Validate(model, *validation, epoch, batch, sums));
     const double epoch_seconds = absl::ToDoubleSeconds(options.now() - start);
 
-    const double local[] = {sums.loss_sum,     sums.correct,      sums.examples,
-                            sums.val_loss_sum, sums.val_correct,  sums.val_examples,
-                            train_seconds,     epoch_seconds};
+    const double local[] = {sums.loss_sum,    sums.correct,      sums.examples, sums.val_loss_sum,
+                            sums.val_correct, sums.val_examples, train_seconds, epoch_seconds};
     constexpr size_t kValues = std::size(local);
     TP_ASSIGN_OR_RETURN(std::vector<double> all, strategy.GatherFromReplicas(local));
     double total[kValues] = {};

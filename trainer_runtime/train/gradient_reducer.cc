@@ -124,8 +124,7 @@ absl::Status BucketedGradientReducer::ReduceBucket(size_t b) {
   const float total = sum.back();
   if (!(total > 0)) {
     return absl::InvalidArgumentError(fmt::format(
-        "the replicas' gradient weights (batch sizes) sum to {}; at least one must be > 0",
-        total));
+        "the replicas' gradient weights (batch sizes) sum to {}; at least one must be > 0", total));
   }
   for (size_t p : buckets_[b].parameters) {
     nn::Tensor& grad = parameters_[p]->grad;

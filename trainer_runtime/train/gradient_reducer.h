@@ -89,8 +89,7 @@ class BucketedGradientReducer {
   absl::Status FinishStep();
 
  private:
-  BucketedGradientReducer(std::span<nn::Parameter* const> parameters,
-                          const BucketOptions& options);
+  BucketedGradientReducer(std::span<nn::Parameter* const> parameters, const BucketOptions& options);
   // Bucket b's allreduce, then its parameters' gradients <- sum / total weight.
   absl::Status ReduceBucket(size_t b);
   void CommunicationLoop();
