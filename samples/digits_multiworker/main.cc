@@ -15,8 +15,8 @@
 // backups to --checkpoint_dir / AIP_CHECKPOINT_DIR, TensorBoard scalars to
 // AIP_TENSORBOARD_LOG_DIR, the held-out accuracy to the hypertune file
 // (tag CLOUD_ML_HP_METRIC_TAG, default "accuracy"). The chief ends with
-// mean_epoch_seconds=<wall time from one epoch's end to the next, everything
-// included, averaged over epochs 2..N> and, last,
+// mean_epoch_seconds=<wall time of an epoch's training, validation and
+// cross-replica metrics, averaged over epochs 2..N> and, last,
 // test_accuracy=<held-out accuracy after the last epoch>.
 //
 // Exit status: 0 on success, 1 when training or an output fails, 2 for a
@@ -114,35 +114,32 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
   return flags;
 }
 
-// Wall time from one epoch's end to the next (the first epoch's from the
-// start of training): all an epoch costs, its training steps, validation,
-// the cross-replica sum of its metrics and the other callbacks (added
-// before this one). EpochLogs::seconds stops before the metrics' sum, which
-// carries it.
+// Wall time of each epoch as the PyTorch peer of bench/collectives times
+// its own: from the epoch's start to its metrics summed across replicas
+// (training steps, validation and that sum; EpochLogs::seconds stops before
+// the sum, which carries it), before any other callback (file outputs).
+// Registered first, so its OnEpochEnd runs first.
 class EpochClock final : public train::Callback {
  public:
-  absl::Status OnTrainBegin(train::TrainContext& /*context*/) override {
-    last_ = absl::Now();
+  absl::Status OnEpochBegin(train::TrainContext& /*context*/, int /*epoch*/) override {
+    start_ = absl::Now();
     return absl::OkStatus();
   }
   absl::Status OnEpochEnd(train::TrainContext& /*context*/,
                           const train::EpochLogs& /*logs*/) override {
-    const absl::Time now = absl::Now();
-    seconds_.push_back(absl::ToDoubleSeconds(now - last_));
-    last_ = now;
+    seconds_.push_back(absl::ToDoubleSeconds(absl::Now() - start_));
     return absl::OkStatus();
   }
   const std::vector<double>& seconds() const { return seconds_; }
 
  private:
-  absl::Time last_;
+  absl::Time start_;
   std::vector<double> seconds_;
 };
 
 // The chief's summary: mean epoch time by `clock` (without the first epoch,
-// which also holds the start of training and warms up caches and the
-// allocator, when there is more than one) and the held-out accuracy after
-// the last epoch.
+// which warms up caches and the allocator, when there is more than one) and
+// the held-out accuracy after the last epoch.
 void PrintSummary(const train::History& history, const EpochClock& clock) {
   const std::vector<train::EpochLogs>& epochs = history.epochs;
   const std::vector<double>& times = clock.seconds();
@@ -207,6 +204,8 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
   train::FitOptions options;
   options.epochs = flags.epochs;
   options.progress = &std::cout;
+  EpochClock clock;  // first: its epochs end before the file outputs
+  options.callbacks.push_back(&clock);
   std::unique_ptr<train::BackupAndRestore> backup;
   if (!dirs.checkpoint_dir.empty()) {
     train::BackupOptions backup_options;
@@ -226,8 +225,6 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
       train::HypertuneCallback::Create(train::HypertuneReporter::FromEnvironment(env),
                                        "val_accuracy", tag.empty() ? "accuracy" : tag));
   options.callbacks.push_back(hypertune.get());
-  EpochClock clock;  // last: its epochs include the other callbacks
-  options.callbacks.push_back(&clock);
 
   TP_ASSIGN_OR_RETURN(std::unique_ptr<train::Strategy> strategy,
                       train::MakeStrategy(info, train::StrategyOptions{}));

@@ -116,6 +116,9 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
   Batch batch;
   nn::Tensor logits_grad;
   for (int epoch = context.initial_epoch; epoch < options.epochs; ++epoch) {
+    for (Callback* callback : options.callbacks) {
+      TP_RETURN_IF_ERROR(callback->OnEpochBegin(context, epoch));
+    }
     TP_RETURN_IF_ERROR(train.StartEpoch(epoch));
     nn::SparseCategoricalAccuracy accuracy;
     EpochSums sums;

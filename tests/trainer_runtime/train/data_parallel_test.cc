@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -15,6 +16,7 @@
 #include "tests/trainer_runtime/train/test_job.h"
 #include "trainer_runtime/nn/sgd.h"
 #include "trainer_runtime/train/bucket_plan.h"
+#include "trainer_runtime/train/callback.h"
 #include "trainer_runtime/train/fit.h"
 #include "trainer_runtime/train/gradient_reducer.h"
 #include "trainer_runtime/train/learning_rate_warmup.h"
@@ -308,7 +310,7 @@ TEST(DataParallelTest, UnevenGlobalBatchOnThreeRanksMatchesOneRank) {
 int clock_readings = 0;
 absl::Time TickingClock() { return absl::FromUnixSeconds(clock_readings++); }
 
-TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNot) {
+TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNotAndCallbacksSeeEachEpoch) {
   // Fit reads the clock at the epoch's start, after its training steps and
   // after validation: 1 s of steps, 2 s in all.
   const auto data = MakeDataset(96, 8, 4, 3);
@@ -319,11 +321,25 @@ TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNot) {
   ASSERT_TRUE(sgd.ok());
   ShardedSource train(data, 24, 0, 1, 11);
   ShardedSource validation(val, 24, 0, 1, 5);
+  // Callbacks hear of each epoch's start and end, in that order.
+  struct Recorder final : Callback {
+    absl::Status OnEpochBegin(TrainContext&, int epoch) override {
+      events.push_back("begin " + std::to_string(epoch));
+      return absl::OkStatus();
+    }
+    absl::Status OnEpochEnd(TrainContext&, const EpochLogs& logs) override {
+      events.push_back("end " + std::to_string(logs.epoch));
+      return absl::OkStatus();
+    }
+    std::vector<std::string> events;
+  } recorder;
   FitOptions options;
   options.epochs = 2;
   options.now = TickingClock;
+  options.callbacks.push_back(&recorder);
   auto history = Fit(one, model, **sgd, train, &validation, options);
   ASSERT_TRUE(history.ok()) << history.status();
+  EXPECT_THAT(recorder.events, ElementsAre("begin 0", "end 0", "begin 1", "end 1"));
   for (const EpochLogs& logs : history->epochs) {
     EXPECT_EQ(logs.seconds, 2.0);
     EXPECT_EQ(logs.step_seconds, 1.0 / 4);  // 96 examples in batches of 24
