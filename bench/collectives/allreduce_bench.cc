@@ -1,22 +1,31 @@
-// 64 MiB float32 allreduce, 2 ranks as 2 processes on 127.0.0.1: our
-// Communicator (Gloo through trainpkg's coordination store) against raw Gloo
-// (FileStore rendezvous, the same TCP device; the ring algorithm our
-// Communicator uses for large buffers, plus Gloo's ring_chunked and
+// float32 allreduce (64 MiB unless --bytes says otherwise), 2 ranks as 2
+// processes on 127.0.0.1: our Communicator (Gloo through trainpkg's
+// coordination store) against raw Gloo (FileStore rendezvous, the same TCP
+// device; gloo::allreduce with the algorithm our Communicator picks for that
+// size -- ring from 256 KiB, BCube below -- plus Gloo's ring_chunked and
 // halving_doubling) and Open MPI's MPI_Allreduce over its TCP and its
 // shared-memory (vader) transports when the MPI bench was built.
 //
-//   collectives_allreduce_bench [--iterations=10] [--rounds=3]
-//                               [--json=allreduce_bench.json]
+//   collectives_allreduce_bench [--bytes=67108864] [--iterations=10]
+//                               [--rounds=3] [--json=allreduce_bench.json]
 //
-// The driver starts every rank itself (mpirun for MPI), rank 0 of each peer
-// prints "RESULT <name> <median ms> <min ms>" lines, and the driver prints
-// one table (ratio = peer time / ours: > 1 means ours is faster) and writes
-// the JSON. Timings: a barrier, then one allreduce, timed on rank 0; the
-// median of --iterations after 2 warm-up runs. The peers take turns for
-// --rounds rounds, ours and raw Gloo alternating which goes first (so a
-// change in machine load hits them alike); the table
-// shows the median of the rounds' medians and the smallest time seen.
-// Every run checks the sums.
+// --bytes is rounded down to whole floats. --bytes=203308 is the digits MLP's
+// gradient bucket (50,826 floats and the replica's batch weight), allreduced
+// once per training step: latency-bound where 64 MiB is bandwidth-bound.
+//
+// Ours is measured twice: AllReduce on the buffer at every call
+// (trainpkg_communicator) and an allreduce prepared once and run every time
+// (trainpkg_prepared: what Fit's gradient reducer runs per bucket; Gloo's
+// halving-doubling on preregistered buffers below 256 KiB, the same ring as
+// AllReduce from there). The driver starts every rank itself (mpirun for
+// MPI), rank 0 of each peer prints "RESULT <name> <median ms> <min ms>"
+// lines, and the driver prints one table (ratio = peer time /
+// trainpkg_prepared's: > 1 means ours is faster) and writes the JSON.
+// Timings: a barrier, then one allreduce, timed on rank 0; the median of
+// --iterations after 2 warm-up runs. The peers take turns for --rounds
+// rounds, ours and raw Gloo alternating which goes first (so a change in
+// machine load hits them alike); the table shows the median of the rounds'
+// medians and the smallest time seen. Every run checks the sums.
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <spawn.h>
@@ -54,7 +63,9 @@
 namespace {
 
 namespace fs = std::filesystem;
-constexpr size_t kFloats = 64u << 20 >> 2;  // 64 MiB of float32
+constexpr size_t kDefaultBytes = 64u << 20;  // 64 MiB of float32
+// The size from which our Communicator (and the raw Gloo peer) use the ring.
+constexpr size_t kRingMinBytes = 256 * 1024;
 constexpr int kWarmup = 2;
 
 // Fills rank r's buffer so that the 2-rank sum is known: r + i % 7.
@@ -63,24 +74,27 @@ void Fill(std::vector<float>& data, int rank) {
 }
 
 bool SumIsRight(const std::vector<float>& data) {
-  for (size_t i = 0; i < data.size(); i += 4099) {
+  for (size_t i = 0; i < data.size(); i += 409) {
     if (data[i] != static_cast<float>(1 + 2 * (i % 7))) return false;
   }
   return true;
 }
 
-// Times `iterations` runs of op (each after barrier) on this rank; prints
-// the result line on rank 0. Returns false when a sum was wrong.
-bool Measure(const std::string& name, int rank, int iterations,
+// Times `iterations` runs (each after barrier) of the op that prepare
+// returns for this rank's buffer (prepare runs once: what a prepared,
+// persistent allreduce sets up goes there); prints the result line on rank 0.
+// Returns false when a sum was wrong.
+bool Measure(const std::string& name, int rank, size_t floats, int iterations,
              const std::function<void()>& barrier,
-             const std::function<void(std::vector<float>&)>& allreduce) {
-  std::vector<float> data(kFloats);
+             const std::function<std::function<void()>(std::vector<float>&)>& prepare) {
+  std::vector<float> data(floats);
+  const std::function<void()> allreduce = prepare(data);
   std::vector<double> ms;
   for (int it = 0; it < kWarmup + iterations; ++it) {
     Fill(data, rank);
     barrier();
     const auto start = std::chrono::steady_clock::now();
-    allreduce(data);
+    allreduce();
     const auto end = std::chrono::steady_clock::now();
     if (!SumIsRight(data)) {
       fmt::print(stderr, "{}: wrong sum on rank {}\n", name, rank);
@@ -89,12 +103,12 @@ bool Measure(const std::string& name, int rank, int iterations,
     if (it >= kWarmup) ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
   }
   std::sort(ms.begin(), ms.end());
-  if (rank == 0) fmt::print("RESULT {} {:.2f} {:.2f}\n", name, ms[ms.size() / 2], ms.front());
+  if (rank == 0) fmt::print("RESULT {} {:.4f} {:.4f}\n", name, ms[ms.size() / 2], ms.front());
   std::fflush(stdout);
   return true;
 }
 
-int RunOurs(int rank, int port, int iterations) {
+int RunOurs(int rank, int port, size_t floats, int iterations) {
   trainpkg::runtime::ClusterInfo info;
   info.source = "bench";
   info.task_type = rank == 0 ? "chief" : "worker";
@@ -115,17 +129,32 @@ int RunOurs(int rank, int port, int iterations) {
     fmt::print(stderr, "communicator: {}\n", std::string(comm.status().message()));
     return 1;
   }
-  bool ok = Measure(
-      "trainpkg_communicator", rank, iterations, [&] { (void)(*comm)->Barrier(); },
-      [&](std::vector<float>& data) {
-        absl::Status s = (*comm)->AllReduce(data, trainpkg::collectives::ReduceOp::kSum);
-        if (!s.ok()) fmt::print(stderr, "allreduce: {}\n", std::string(s.message()));
-      });
+  namespace collectives = trainpkg::collectives;
+  auto report = [](const absl::Status& s) {
+    if (!s.ok()) fmt::print(stderr, "allreduce: {}\n", std::string(s.message()));
+  };
+  auto barrier = [&] { report((*comm)->Barrier()); };
+  bool ok = Measure("trainpkg_communicator", rank, floats, iterations, barrier,
+                    [&](std::vector<float>& data) {
+                      return [&] { report((*comm)->AllReduce(data, collectives::ReduceOp::kSum)); };
+                    });
+  // What Fit's gradient reducer runs for each bucket.
+  std::unique_ptr<collectives::PreparedAllReduce> prepared;
+  ok = ok && Measure("trainpkg_prepared", rank, floats, iterations, barrier,
+                     [&](std::vector<float>& data) -> std::function<void()> {
+                       auto p = (*comm)->PrepareAllReduce(data, collectives::ReduceOp::kSum);
+                       if (!p.ok()) {
+                         report(p.status());
+                         return [] {};
+                       }
+                       prepared = *std::move(p);
+                       return [&] { report(prepared->Run()); };
+                     });
   absl::Status finished = (*coordinator)->Shutdown();
   return ok && finished.ok() ? 0 : 1;
 }
 
-int RunGloo(int rank, const std::string& store_dir, int iterations) {
+int RunGloo(int rank, const std::string& store_dir, size_t floats, int iterations) {
   gloo::transport::tcp::attr attr;
   attr.hostname = "127.0.0.1";
   auto device = gloo::transport::tcp::CreateDevice(attr);
@@ -140,22 +169,41 @@ int RunGloo(int rank, const std::string& store_dir, int iterations) {
     opts.setTag(tag++);
     gloo::barrier(opts);
   };
-  bool ok = Measure("gloo_allreduce_ring", rank, iterations, barrier, [&](std::vector<float>& d) {
-    gloo::AllreduceOptions opts(context);
-    opts.setOutput(d.data(), d.size());
-    opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<float>));
-    opts.setAlgorithm(gloo::AllreduceOptions::Algorithm::RING);
-    opts.setTag(tag++);
-    gloo::allreduce(opts);
-  });
-  ok = ok && Measure("gloo_ring_chunked", rank, iterations, barrier, [&](std::vector<float>& d) {
-         gloo::AllreduceRingChunked<float>(context, {d.data()}, static_cast<int>(d.size())).run();
+  const bool ring = floats * sizeof(float) >= kRingMinBytes;
+  bool ok = Measure(ring ? "gloo_allreduce_ring" : "gloo_allreduce_bcube", rank, floats, iterations,
+                    barrier, [&](std::vector<float>& d) {
+                      return [&] {
+                        gloo::AllreduceOptions opts(context);
+                        opts.setOutput(d.data(), d.size());
+                        opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<float>));
+                        opts.setAlgorithm(ring ? gloo::AllreduceOptions::Algorithm::RING
+                                               : gloo::AllreduceOptions::Algorithm::BCUBE);
+                        opts.setTag(tag++);
+                        gloo::allreduce(opts);
+                      };
+                    });
+  ok = ok &&
+       Measure("gloo_ring_chunked", rank, floats, iterations, barrier, [&](std::vector<float>& d) {
+         return [&] {
+           gloo::AllreduceRingChunked<float>(context, {d.data()}, static_cast<int>(d.size())).run();
+         };
        });
-  ok =
-      ok && Measure("gloo_halving_doubling", rank, iterations, barrier, [&](std::vector<float>& d) {
-        gloo::AllreduceHalvingDoubling<float>(context, {d.data()}, static_cast<int>(d.size()))
-            .run();
-      });
+  ok = ok && Measure("gloo_halving_doubling", rank, floats, iterations, barrier,
+                     [&](std::vector<float>& d) {
+                       return [&] {
+                         gloo::AllreduceHalvingDoubling<float>(context, {d.data()},
+                                                               static_cast<int>(d.size()))
+                             .run();
+                       };
+                     });
+  // Built once, run every time: the raw Gloo twin of our prepared allreduce.
+  std::unique_ptr<gloo::AllreduceHalvingDoubling<float>> prepared;
+  ok = ok && Measure("gloo_halving_doubling_prepared", rank, floats, iterations, barrier,
+                     [&](std::vector<float>& d) {
+                       prepared = std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
+                           context, std::vector<float*>{d.data()}, static_cast<int>(d.size()));
+                       return [&] { prepared->run(); };
+                     });
   return ok ? 0 : 1;
 }
 
@@ -227,17 +275,21 @@ bool RunPair(const std::vector<std::string>& rank0, const std::vector<std::strin
 
 // One turn of every peer; false when one failed. Odd rounds run raw Gloo
 // before ours, so neither always goes first.
-bool RunRound(int round, int iterations, const fs::path& dir, std::vector<Result>& results) {
+bool RunRound(int round, size_t floats, int iterations, const fs::path& dir,
+              std::vector<Result>& results) {
   const std::string self = Self(), its = std::to_string(iterations);
+  const std::string count = std::to_string(floats);
   const std::string port = std::to_string(FreePort());
   const std::string store = (dir / "store").string();
   auto ours = [&] {
-    return RunPair({self, "ours", "0", port, its}, {self, "ours", "1", port, its}, dir, results);
+    return RunPair({self, "ours", "0", port, count, its}, {self, "ours", "1", port, count, its},
+                   dir, results);
   };
   auto gloo = [&] {
     fs::remove_all(store);
     fs::create_directories(store);
-    return RunPair({self, "gloo", "0", store, its}, {self, "gloo", "1", store, its}, dir, results);
+    return RunPair({self, "gloo", "0", store, count, its}, {self, "gloo", "1", store, count, its},
+                   dir, results);
   };
   bool ok = round % 2 == 0 ? ours() && gloo() : gloo() && ours();
 #ifdef TRAINPKG_MPI_BENCH
@@ -246,9 +298,29 @@ bool RunRound(int round, int iterations, const fs::path& dir, std::vector<Result
     const pid_t pid =
         // plm isolated: both ranks on this host, even inside a Slurm allocation
         // (where Open MPI would launch them through srun).
-        Spawn({TRAINPKG_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", "2", "--mca",
-               "plm", "isolated", "--mca", "pml", "ob1", "--mca", "btl", btl, "--mca", "btl_tcp_if_include", "lo", "--mca",
-               "oob_tcp_if_include", "lo", TRAINPKG_MPI_BENCH, its},
+        Spawn({TRAINPKG_MPIEXEC,
+               "--allow-run-as-root",
+               "--oversubscribe",
+               "-np",
+               "2",
+               "--mca",
+               "plm",
+               "isolated",
+               "--mca",
+               "pml",
+               "ob1",
+               "--mca",
+               "btl",
+               btl,
+               "--mca",
+               "btl_tcp_if_include",
+               "lo",
+               "--mca",
+               "oob_tcp_if_include",
+               "lo",
+               TRAINPKG_MPI_BENCH,
+               its,
+               count},
               dir / "mpi.out");
     if (Wait(pid) != 0) {
       fmt::print(stderr, "mpirun with btl {} failed; see {}\n", btl, (dir / "mpi.out").string());
@@ -283,7 +355,7 @@ std::vector<Result> Summarize(const std::vector<Result>& rounds) {
   return summary;
 }
 
-int Drive(int iterations, int rounds, const std::string& json_path) {
+int Drive(size_t floats, int iterations, int rounds, const std::string& json_path) {
   const fs::path dir = fs::temp_directory_path() / fmt::format("trainpkg-allreduce-{}", getpid());
   fs::create_directories(dir);
 #ifndef TRAINPKG_MPI_BENCH
@@ -291,25 +363,29 @@ int Drive(int iterations, int rounds, const std::string& json_path) {
 #endif
   std::vector<Result> all;
   bool ok = true;
-  for (int round = 0; round < rounds; ++round) ok = RunRound(round, iterations, dir, all) && ok;
+  for (int round = 0; round < rounds; ++round) {
+    ok = RunRound(round, floats, iterations, dir, all) && ok;
+  }
   const std::vector<Result> results = Summarize(all);
   double ours = 0;
   for (const Result& r : results) {
-    if (r.name == "trainpkg_communicator") ours = r.median_ms;
+    if (r.name == "trainpkg_prepared") ours = r.median_ms;
   }
+  const size_t bytes = floats * sizeof(float);
   fmt::print(
-      "64 MiB float32 allreduce, 2 ranks (2 processes, 127.0.0.1), {} rounds of {} iterations\n",
-      rounds, iterations);
+      "{} bytes ({:.1f} KiB) float32 allreduce, 2 ranks (2 processes, 127.0.0.1), {} rounds of {} "
+      "iterations\n",
+      bytes, static_cast<double>(bytes) / 1024, rounds, iterations);
   fmt::print("{:<32} {:>10} {:>10} {:>9} {:>14}\n", "implementation", "median ms", "min ms", "GB/s",
              "peer / ours");
   std::ostringstream json;
-  json << "{\"bytes\": " << kFloats * 4 << ", \"ranks\": 2, \"iterations\": " << iterations
+  json << "{\"bytes\": " << bytes << ", \"ranks\": 2, \"iterations\": " << iterations
        << ", \"rounds\": " << rounds << ", \"results\": [";
   for (size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
-    const double gbps = static_cast<double>(kFloats * 4) / (r.median_ms * 1e6);
+    const double gbps = static_cast<double>(bytes) / (r.median_ms * 1e6);
     const double ratio = ours > 0 ? r.median_ms / ours : 0;
-    fmt::print("{:<32} {:>10.2f} {:>10.2f} {:>9.2f} {:>14.3f}\n", r.name, r.median_ms, r.min_ms,
+    fmt::print("{:<32} {:>10.3f} {:>10.3f} {:>9.2f} {:>14.3f}\n", r.name, r.median_ms, r.min_ms,
                gbps, ratio);
     json << (i ? ", " : "") << "{\"name\": \"" << r.name << "\", \"median_ms\": " << r.median_ms
          << ", \"min_ms\": " << r.min_ms << ", \"peer_over_ours\": " << ratio << "}";
@@ -325,28 +401,35 @@ int Drive(int iterations, int rounds, const std::string& json_path) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() == 4 && args[0] == "ours") {
-    return RunOurs(std::stoi(args[1]), std::stoi(args[2]), std::stoi(args[3]));
+  if (args.size() == 5 && args[0] == "ours") {
+    return RunOurs(std::stoi(args[1]), std::stoi(args[2]), std::stoul(args[3]), std::stoi(args[4]));
   }
-  if (args.size() == 4 && args[0] == "gloo") {
-    return RunGloo(std::stoi(args[1]), args[2], std::stoi(args[3]));
+  if (args.size() == 5 && args[0] == "gloo") {
+    return RunGloo(std::stoi(args[1]), args[2], std::stoul(args[3]), std::stoi(args[4]));
   }
+  size_t bytes = kDefaultBytes;
   int iterations = 10;
   int rounds = 3;
   std::string json = "allreduce_bench.json";
   for (const std::string& a : args) {
-    if (a.rfind("--iterations=", 0) == 0) {
+    if (a.rfind("--bytes=", 0) == 0) {
+      bytes = std::stoul(a.substr(8));
+    } else if (a.rfind("--iterations=", 0) == 0) {
       iterations = std::stoi(a.substr(13));
     } else if (a.rfind("--rounds=", 0) == 0) {
       rounds = std::stoi(a.substr(9));
     } else if (a.rfind("--json=", 0) == 0) {
       json = a.substr(7);
     } else {
-      fmt::print(
-          stderr,
-          "usage: collectives_allreduce_bench [--iterations=N] [--rounds=N] [--json=PATH]\n");
+      fmt::print(stderr,
+                 "usage: collectives_allreduce_bench [--bytes=N] [--iterations=N] [--rounds=N] "
+                 "[--json=PATH]\n");
       return 2;
     }
   }
-  return Drive(std::max(iterations, 1), std::max(rounds, 1), json);
+  if (bytes < sizeof(float)) {
+    fmt::print(stderr, "--bytes={}: need at least one float (4 bytes)\n", bytes);
+    return 2;
+  }
+  return Drive(bytes / sizeof(float), std::max(iterations, 1), std::max(rounds, 1), json);
 }

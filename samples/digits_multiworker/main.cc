@@ -14,7 +14,9 @@
 // AIP_MODEL_DIR (chief; workers to workertemp_<i>, removed), per-epoch
 // backups to --checkpoint_dir / AIP_CHECKPOINT_DIR, TensorBoard scalars to
 // AIP_TENSORBOARD_LOG_DIR, the held-out accuracy to the hypertune file
-// (tag CLOUD_ML_HP_METRIC_TAG, default "accuracy"). The chief's last line is
+// (tag CLOUD_ML_HP_METRIC_TAG, default "accuracy"). The chief ends with
+// mean_epoch_seconds=<wall time of an epoch's training, validation and
+// cross-replica metrics, averaged over epochs 2..N> and, last,
 // test_accuracy=<held-out accuracy after the last epoch>.
 //
 // Exit status: 0 on success, 1 when training or an output fails, 2 for a
@@ -30,6 +32,8 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -41,6 +45,7 @@
 #include "trainer_runtime/nn/adam.h"
 #include "trainer_runtime/output_paths.h"
 #include "trainer_runtime/train/backup_and_restore.h"
+#include "trainer_runtime/train/callback.h"
 #include "trainer_runtime/train/fit.h"
 #include "trainer_runtime/train/hypertune_callback.h"
 #include "trainer_runtime/train/model_file.h"
@@ -87,17 +92,41 @@ void AddFlags(CLI::App& app, Flags& flags) {
   app.add_option("--checkpoint_dir", flags.checkpoint_dir, "default $AIP_CHECKPOINT_DIR");
 }
 
-// The chief's summary: mean epoch time (without the first epoch, which
-// warms up caches and the allocator, when there is more than one) and the
-// held-out accuracy after the last epoch.
-void PrintSummary(const train::History& history) {
+// Wall time of each epoch as the PyTorch peer of bench/collectives times
+// its own: from the epoch's start to its metrics summed across replicas
+// (training steps, validation and that sum; EpochLogs::seconds stops before
+// the sum, which carries it), before any other callback (file outputs).
+// Registered first, so its OnEpochEnd runs first.
+class EpochClock final : public train::Callback {
+ public:
+  absl::Status OnEpochBegin(train::TrainContext& /*context*/, int /*epoch*/) override {
+    start_ = absl::Now();
+    return absl::OkStatus();
+  }
+  absl::Status OnEpochEnd(train::TrainContext& /*context*/,
+                          const train::EpochLogs& /*logs*/) override {
+    seconds_.push_back(absl::ToDoubleSeconds(absl::Now() - start_));
+    return absl::OkStatus();
+  }
+  const std::vector<double>& seconds() const { return seconds_; }
+
+ private:
+  absl::Time start_;
+  std::vector<double> seconds_;
+};
+
+// The chief's summary: mean epoch time by `clock` (without the first epoch,
+// which warms up caches and the allocator, when there is more than one) and
+// the held-out accuracy after the last epoch.
+void PrintSummary(const train::History& history, const EpochClock& clock) {
   const std::vector<train::EpochLogs>& epochs = history.epochs;
-  if (epochs.empty()) return;
+  const std::vector<double>& times = clock.seconds();
+  if (epochs.empty() || times.size() != epochs.size()) return;
   const size_t first = epochs.size() > 1 ? 1 : 0;
   double seconds = 0;
-  for (size_t i = first; i < epochs.size(); ++i) seconds += epochs[i].seconds;
+  for (size_t i = first; i < times.size(); ++i) seconds += times[i];
   std::cout << fmt::format("mean_epoch_seconds={:.4f} (epochs {}..{})\n",
-                           seconds / static_cast<double>(epochs.size() - first),
+                           seconds / static_cast<double>(times.size() - first),
                            history.initial_epoch + first + 1,
                            history.initial_epoch + epochs.size());
   std::cout << fmt::format("test_accuracy={:.4f}\n", epochs.back().val_accuracy.value_or(0));
@@ -153,6 +182,8 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
   train::FitOptions options;
   options.epochs = flags.epochs;
   options.progress = &std::cout;
+  EpochClock clock;  // first: its epochs end before the file outputs
+  options.callbacks.push_back(&clock);
   std::unique_ptr<train::BackupAndRestore> backup;
   if (!dirs.checkpoint_dir.empty()) {
     train::BackupOptions backup_options;
@@ -191,7 +222,7 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
     }
   }
   TP_RETURN_IF_ERROR(strategy->Shutdown());
-  if (info.is_chief) PrintSummary(*history);
+  if (info.is_chief) PrintSummary(*history, clock);
   return absl::OkStatus();
 }
 

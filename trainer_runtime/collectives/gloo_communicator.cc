@@ -6,21 +6,26 @@
 #include <functional>
 #include <utility>
 
+#include "base/status_macros.h"
 #include "fmt/format.h"
 #include "gloo/allgather.h"
 #include "gloo/allreduce.h"
+#include "gloo/allreduce_halving_doubling.h"
 #include "gloo/barrier.h"
 #include "gloo/broadcast.h"
 #include "gloo/math.h"
 #include "gloo/rendezvous/context.h"
 #include "gloo/rendezvous/prefix_store.h"
 #include "gloo/transport/tcp/device.h"
+#include "trainer_runtime/collectives/internal/gloo_exchange_allreduce.h"
 #include "trainer_runtime/collectives/internal/gloo_store.h"
 
 namespace trainpkg::collectives {
 namespace {
 
-// Below this many bytes BCube's 2·log(p) steps beat the ring's 2·(p-1).
+// Below this many bytes BCube's 2·log(p) steps beat the ring's 2·(p-1), and
+// a prepared allreduce uses halving-doubling on preregistered buffers, or
+// the one-step exchange where (p-1) times the buffer is below it too.
 constexpr size_t kRingMinBytes = 256 * 1024;
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
@@ -51,22 +56,31 @@ class GlooCommunicator final : public Communicator {
 
   absl::Status AllReduce(std::span<float> data, ReduceOp op) override {
     if (data.empty()) return absl::OkStatus();
-    absl::Status status = Run("allreduce", [&](uint32_t tag) {
+    absl::Status status = Guard("allreduce", [&] {
       gloo::AllreduceOptions opts(context_);
       opts.setOutput(data.data(), data.size());
       opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<float>));
       opts.setAlgorithm(data.size_bytes() >= kRingMinBytes
                             ? gloo::AllreduceOptions::Algorithm::RING
                             : gloo::AllreduceOptions::Algorithm::BCUBE);
-      opts.setTag(tag);
+      opts.setTag(next_tag_++);
       opts.setTimeout(timeout_);
       gloo::allreduce(opts);
     });
-    if (!status.ok() || op != ReduceOp::kMean) return status;
-    const float n = static_cast<float>(size());
-    for (float& x : data) x /= n;
-    return absl::OkStatus();
+    if (status.ok()) FinishReduce(data, op);
+    return status;
   }
+
+  // Small buffers: built once with send and receive buffers registered on
+  // the pairs, so each message goes straight into the peer's registered
+  // buffer, where gloo::allreduce (unbound buffers) first exchanges a
+  // send/receive-ready notification per message and so waits for more round
+  // trips and more wake-ups of Gloo's I/O thread. The one-step exchange
+  // (internal/gloo_exchange_allreduce.h) where (p-1) buffers fit under
+  // kRingMinBytes, else Gloo's halving-doubling; large buffers keep the ring
+  // of AllReduce, which pipelines segments.
+  absl::StatusOr<std::unique_ptr<PreparedAllReduce>> PrepareAllReduce(std::span<float> data,
+                                                                      ReduceOp op) override;
 
   absl::Status Broadcast(std::span<float> data, int root) override {
     if (root < 0 || root >= size()) {
@@ -74,11 +88,11 @@ class GlooCommunicator final : public Communicator {
           fmt::format("broadcast root {} is outside the {} ranks", root, size()));
     }
     if (data.empty()) return absl::OkStatus();
-    return Run("broadcast", [&](uint32_t tag) {
+    return Guard("broadcast", [&] {
       gloo::BroadcastOptions opts(context_);
       opts.setOutput(data.data(), data.size());
       opts.setRoot(root);
-      opts.setTag(tag);
+      opts.setTag(next_tag_++);
       opts.setTimeout(timeout_);
       gloo::broadcast(opts);
     });
@@ -91,37 +105,45 @@ class GlooCommunicator final : public Communicator {
           size(), input.size() * static_cast<size_t>(size()), output.size()));
     }
     if (input.empty()) return absl::OkStatus();
-    return Run("allgather", [&](uint32_t tag) {
+    return Guard("allgather", [&] {
       gloo::AllgatherOptions opts(context_);
       // Gloo only reads the input; its API takes a non-const pointer.
       opts.setInput(const_cast<float*>(input.data()), input.size());
       opts.setOutput(output.data(), output.size());
-      opts.setTag(tag);
+      opts.setTag(next_tag_++);
       opts.setTimeout(timeout_);
       gloo::allgather(opts);
     });
   }
 
   absl::Status Barrier() override {
-    return Run("barrier", [&](uint32_t tag) {
+    return Guard("barrier", [&] {
       gloo::BarrierOptions opts(context_);
-      opts.setTag(tag);
+      opts.setTag(next_tag_++);
       opts.setTimeout(timeout_);
       gloo::barrier(opts);
     });
   }
 
- private:
-  // Runs one Gloo collective with the next tag, turning its exceptions into
-  // the Status the contract promises.
-  absl::Status Run(std::string_view what, const std::function<void(uint32_t)>& op) {
+  // The two below serve GlooPreparedAllReduce too.
+
+  // data /= size() for kMean, after the sum.
+  void FinishReduce(std::span<float> data, ReduceOp op) const {
+    if (op != ReduceOp::kMean) return;
+    const float n = static_cast<float>(size());
+    for (float& x : data) x /= n;
+  }
+
+  // Runs one Gloo operation, turning its exceptions into the Status the
+  // contract promises.
+  absl::Status Guard(std::string_view what, const std::function<void()>& op) {
     if (!broken_.ok()) return broken_;
     if (absl::Status job = client_.JobStatus(); !job.ok()) {
       broken_ = absl::AbortedError(fmt::format("{}: {}", what, std::string(job.message())));
       return broken_;
     }
     try {
-      op(next_tag_++);
+      op();
       return absl::OkStatus();
     } catch (const std::exception& e) {
       // A peer's connection broke or timed out: let the coordinator say why.
@@ -135,12 +157,58 @@ class GlooCommunicator final : public Communicator {
     }
   }
 
+ private:
   coordination::CoordinationClient& client_;
   std::shared_ptr<gloo::rendezvous::Context> context_;
   const std::chrono::milliseconds timeout_;
   uint32_t next_tag_ = 0;
   absl::Status broken_;
 };
+
+class GlooPreparedAllReduce final : public PreparedAllReduce {
+ public:
+  // `run` runs the algorithm that `algorithm` owns.
+  GlooPreparedAllReduce(GlooCommunicator& comm, std::span<float> data, ReduceOp op,
+                        std::shared_ptr<void> algorithm, std::function<void()> run)
+      : comm_(comm), data_(data), op_(op), algorithm_(std::move(algorithm)), run_(std::move(run)) {}
+
+  absl::Status Run() override {
+    absl::Status status = comm_.Guard("allreduce", run_);
+    if (status.ok()) comm_.FinishReduce(data_, op_);
+    return status;
+  }
+
+ private:
+  GlooCommunicator& comm_;
+  const std::span<float> data_;
+  const ReduceOp op_;
+  const std::shared_ptr<void> algorithm_;
+  const std::function<void()> run_;
+};
+
+absl::StatusOr<std::unique_ptr<PreparedAllReduce>> GlooCommunicator::PrepareAllReduce(
+    std::span<float> data, ReduceOp op) {
+  if (data.empty() || data.size_bytes() >= kRingMinBytes) {
+    return Communicator::PrepareAllReduce(data, op);
+  }
+  std::shared_ptr<void> algorithm;
+  std::function<void()> run;
+  // Registers buffers on the pairs; sends nothing.
+  TP_RETURN_IF_ERROR(Guard("preparing an allreduce", [&] {
+    if (data.size_bytes() * static_cast<size_t>(size() - 1) < kRingMinBytes) {
+      auto exchange = std::make_shared<internal::GlooExchangeAllReduce>(context_, data);
+      run = [a = exchange.get()] { a->Run(); };
+      algorithm = std::move(exchange);
+    } else {
+      auto halving_doubling = std::make_shared<gloo::AllreduceHalvingDoubling<float>>(
+          context_, std::vector<float*>{data.data()}, static_cast<int>(data.size()));
+      run = [a = halving_doubling.get()] { a->run(); };
+      algorithm = std::move(halving_doubling);
+    }
+  }));
+  return std::make_unique<GlooPreparedAllReduce>(*this, data, op, std::move(algorithm),
+                                                 std::move(run));
+}
 
 }  // namespace
 

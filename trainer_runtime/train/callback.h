@@ -28,6 +28,10 @@ class Callback {
   virtual ~Callback() = default;
   // Before the first epoch, before rank 0's variables are broadcast.
   virtual absl::Status OnTrainBegin(TrainContext& /*context*/) { return absl::OkStatus(); }
+  // Before each epoch's first training step (Keras's on_epoch_begin).
+  virtual absl::Status OnEpochBegin(TrainContext& /*context*/, int /*epoch*/) {
+    return absl::OkStatus();
+  }
   // After each epoch's training and validation, with the summed metrics.
   virtual absl::Status OnEpochEnd(TrainContext& /*context*/, const EpochLogs& /*logs*/) {
     return absl::OkStatus();

@@ -71,19 +71,6 @@ absl::Status Validate(nn::Sequential& model, BatchSource& validation, int epoch,
   return absl::OkStatus();
 }
 
-// Scales this replica's loss gradient (of the mean over its own batch) by
-// local batch / global batch, so that summing the replicas' gradients gives
-// the gradient of the mean over the global batch.
-absl::Status ScaleToGlobalBatch(Strategy& strategy, size_t local_batch, nn::Tensor& logits_grad) {
-  const double local = static_cast<double>(local_batch);
-  TP_ASSIGN_OR_RETURN(std::vector<double> global, SumAcrossReplicas(strategy, {&local, 1}));
-  // global[0] >= local >= 1: the loss of an empty batch already failed.
-  const float scale = static_cast<float>(local / global[0]);
-  float* values = logits_grad.data();
-  for (int64_t i = 0; i < logits_grad.num_elements(); ++i) values[i] *= scale;
-  return absl::OkStatus();
-}
-
 std::string ProgressLine(const EpochLogs& logs, int epochs) {
   std::string line = fmt::format("epoch {}/{} - loss {:.4f} - accuracy {:.4f}", logs.epoch + 1,
                                  epochs, logs.loss, logs.accuracy);
@@ -117,7 +104,8 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
   TP_RETURN_IF_ERROR(strategy.BroadcastParameters(parameters));
   TP_ASSIGN_OR_RETURN(const int64_t steps, AgreedSteps(strategy, train, options));
 
-  std::unique_ptr<BucketedGradientReducer> reducer = strategy.MakeGradientReducer(parameters);
+  TP_ASSIGN_OR_RETURN(std::unique_ptr<BucketedGradientReducer> reducer,
+                      strategy.MakeGradientReducer(parameters));
   const std::function<void(nn::Parameter&)> on_ready =
       reducer ? std::function<void(nn::Parameter&)>(
                     [&reducer](nn::Parameter& p) { reducer->GradientReady(p); })
@@ -128,6 +116,9 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
   Batch batch;
   nn::Tensor logits_grad;
   for (int epoch = context.initial_epoch; epoch < options.epochs; ++epoch) {
+    for (Callback* callback : options.callbacks) {
+      TP_RETURN_IF_ERROR(callback->OnEpochBegin(context, epoch));
+    }
     TP_RETURN_IF_ERROR(train.StartEpoch(epoch));
     nn::SparseCategoricalAccuracy accuracy;
     EpochSums sums;
@@ -148,21 +139,21 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
                           nn::SparseSoftmaxCrossEntropy(*logits, batch.labels, &logits_grad));
       TP_RETURN_IF_ERROR(accuracy.Update(*logits, batch.labels));
       sums.loss_sum += static_cast<double>(loss) * static_cast<double>(batch.labels.size());
-      if (reducer) {
-        TP_RETURN_IF_ERROR(ScaleToGlobalBatch(strategy, batch.labels.size(), logits_grad));
-        reducer->BeginStep();
-      }
+      // The gradient of this replica's mean loss, averaged across replicas
+      // weighted by batch size: the gradient of the global batch's mean loss.
+      if (reducer) reducer->BeginStep(static_cast<float>(batch.labels.size()));
       TP_RETURN_IF_ERROR(model.Backward(logits_grad, on_ready));
       if (reducer) TP_RETURN_IF_ERROR(reducer->FinishStep());
       TP_RETURN_IF_ERROR(optimizer.Apply(parameters));
     }
-    const double seconds = absl::ToDoubleSeconds(options.now() - start);
+    const double train_seconds = absl::ToDoubleSeconds(options.now() - start);
     sums.correct = static_cast<double>(accuracy.correct());
     sums.examples = static_cast<double>(accuracy.total());
     if (validation != nullptr) TP_RETURN_IF_ERROR(Validate(model, *validation, epoch, batch, sums));
+    const double epoch_seconds = absl::ToDoubleSeconds(options.now() - start);
 
     const double local[] = {sums.loss_sum,    sums.correct,      sums.examples, sums.val_loss_sum,
-                            sums.val_correct, sums.val_examples, seconds};
+                            sums.val_correct, sums.val_examples, train_seconds, epoch_seconds};
     constexpr size_t kValues = std::size(local);
     TP_ASSIGN_OR_RETURN(std::vector<double> all, strategy.GatherFromReplicas(local));
     double total[kValues] = {};
@@ -179,9 +170,11 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
       logs.val_accuracy = total[5] > 0 ? total[4] / total[5] : 0;
     }
     logs.learning_rate = optimizer.learning_rate();
-    logs.seconds = all[kValues - 1];  // rank 0's
-    logs.step_seconds = logs.seconds / static_cast<double>(steps);
-    logs.examples_per_second = logs.seconds > 0 ? total[2] / logs.seconds : 0;
+    // Rank 0's times.
+    const double rank0_train_seconds = all[kValues - 2];
+    logs.seconds = all[kValues - 1];
+    logs.step_seconds = rank0_train_seconds / static_cast<double>(steps);
+    logs.examples_per_second = rank0_train_seconds > 0 ? total[2] / rank0_train_seconds : 0;
     history.epochs.push_back(logs);
     for (Callback* callback : options.callbacks) {
       TP_RETURN_IF_ERROR(callback->OnEpochEnd(context, logs));

@@ -1,17 +1,34 @@
 #include "trainer_runtime/train/gradient_reducer.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "base/check.h"
+#include "fmt/format.h"
 
 namespace trainpkg::train {
 
-BucketedGradientReducer::BucketedGradientReducer(collectives::Communicator& comm,
-                                                 std::span<nn::Parameter* const> parameters,
+absl::StatusOr<std::unique_ptr<BucketedGradientReducer>> BucketedGradientReducer::Create(
+    collectives::Communicator& comm, std::span<nn::Parameter* const> parameters,
+    const BucketOptions& options) {
+  std::unique_ptr<BucketedGradientReducer> reducer(
+      new BucketedGradientReducer(parameters, options));
+  // In bucket order on every rank, before any runs.
+  for (std::vector<float>& buffer : reducer->buffers_) {
+    absl::StatusOr<std::unique_ptr<collectives::PreparedAllReduce>> prepared =
+        comm.PrepareAllReduce(std::span<float>(buffer), collectives::ReduceOp::kSum);
+    if (!prepared.ok()) return prepared.status();
+    reducer->allreduces_.push_back(*std::move(prepared));
+  }
+  if (reducer->buckets_.size() > 1) {
+    reducer->thread_ = std::thread([r = reducer.get()] { r->CommunicationLoop(); });
+  }
+  return reducer;
+}
+
+BucketedGradientReducer::BucketedGradientReducer(std::span<nn::Parameter* const> parameters,
                                                  const BucketOptions& options)
-    : comm_(comm), parameters_(parameters.begin(), parameters.end()) {
+    : parameters_(parameters.begin(), parameters.end()) {
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < parameters_.size(); ++i) {
     sizes.push_back(parameters_[i]->grad.num_elements());
@@ -27,16 +44,16 @@ BucketedGradientReducer::BucketedGradientReducer(collectives::Communicator& comm
       offset_of_[p] = offset;
       offset += sizes[p];
     }
-    buffers_.emplace_back(static_cast<size_t>(buckets_[b].num_elements));
+    // The gradients, then the weight.
+    buffers_.emplace_back(static_cast<size_t>(buckets_[b].num_elements) + 1);
   }
   waiting_.resize(buckets_.size());
   full_.assign(buckets_.size(), false);
   reported_.assign(parameters_.size(), false);
-  reduced_ = buckets_.size();
-  thread_ = std::thread([this] { CommunicationLoop(); });
 }
 
 BucketedGradientReducer::~BucketedGradientReducer() {
+  if (!thread_.joinable()) return;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -45,10 +62,12 @@ BucketedGradientReducer::~BucketedGradientReducer() {
   thread_.join();
 }
 
-void BucketedGradientReducer::BeginStep() {
+void BucketedGradientReducer::BeginStep(float weight) {
+  TP_CHECK(weight >= 0, "gradient weight {} is negative", weight);
   std::lock_guard<std::mutex> lock(mu_);
   TP_CHECK(!in_step_, "BeginStep before the previous step's FinishStep");
   in_step_ = true;
+  weight_ = weight;
   reduced_ = 0;
   std::fill(full_.begin(), full_.end(), false);
   std::fill(reported_.begin(), reported_.end(), false);
@@ -62,53 +81,75 @@ void BucketedGradientReducer::GradientReady(nn::Parameter& parameter) {
   TP_CHECK(!reported_[p], "{} reported twice in one step", parameter.name);
   reported_[p] = true;
   const size_t b = bucket_of_[p];
-  std::memcpy(buffers_[b].data() + offset_of_[p], parameter.grad.data(),
-              static_cast<size_t>(parameter.grad.num_elements()) * sizeof(float));
-  if (--waiting_[b] == 0) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      full_[b] = true;
-    }
-    cv_.notify_all();
+  const float* grad = parameter.grad.data();
+  float* out = buffers_[b].data() + offset_of_[p];
+  const float weight = weight_;
+  for (int64_t i = 0; i < parameter.grad.num_elements(); ++i) out[i] = grad[i] * weight;
+  if (--waiting_[b] != 0) return;
+  buffers_[b].back() = weight;
+  if (b + 1 == buckets_.size()) return;  // FinishStep reduces the last bucket
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    full_[b] = true;
   }
+  cv_.notify_all();
 }
 
 absl::Status BucketedGradientReducer::FinishStep() {
   for (size_t p = 0; p < parameters_.size(); ++p) {
     TP_CHECK(reported_[p], "FinishStep before {}'s gradient was reported", parameters_[p]->name);
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return reduced_ == buckets_.size(); });
-  in_step_ = false;
+  if (buckets_.empty()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    in_step_ = false;
+    return absl::OkStatus();
+  }
+  const size_t last = buckets_.size() - 1;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    // Strict bucket order: the communication thread's buckets first.
+    cv_.wait(lock, [&] { return reduced_ == last; });
+    in_step_ = false;
+    if (!error_.ok()) return error_;
+  }
+  absl::Status status = ReduceBucket(last);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!status.ok() && error_.ok()) error_ = std::move(status);
   return error_;
 }
 
+absl::Status BucketedGradientReducer::ReduceBucket(size_t b) {
+  if (absl::Status status = allreduces_[b]->Run(); !status.ok()) return status;
+  const std::vector<float>& sum = buffers_[b];
+  const float total = sum.back();
+  if (!(total > 0)) {
+    return absl::InvalidArgumentError(fmt::format(
+        "the replicas' gradient weights (batch sizes) sum to {}; at least one must be > 0", total));
+  }
+  for (size_t p : buckets_[b].parameters) {
+    nn::Tensor& grad = parameters_[p]->grad;
+    const float* in = sum.data() + offset_of_[p];
+    float* out = grad.data();
+    for (int64_t i = 0; i < grad.num_elements(); ++i) out[i] = in[i] / total;
+  }
+  return absl::OkStatus();
+}
+
 void BucketedGradientReducer::CommunicationLoop() {
+  const size_t last = buckets_.size() - 1;
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     // The next bucket to reduce is always reduced_: strict index order.
-    cv_.wait(lock, [this] {
-      return stop_ || (in_step_ && reduced_ < buckets_.size() && full_[reduced_]);
-    });
+    cv_.wait(lock, [&] { return stop_ || (in_step_ && reduced_ < last && full_[reduced_]); });
     if (stop_) return;
     const size_t b = reduced_;
     const bool failed = !error_.ok();
     lock.unlock();
-    absl::Status status;
-    if (!failed) {
-      status = comm_.AllReduce(std::span<float>(buffers_[b]), collectives::ReduceOp::kSum);
-      if (status.ok()) {
-        for (size_t p : buckets_[b].parameters) {
-          nn::Tensor& grad = parameters_[p]->grad;
-          std::memcpy(grad.data(), buffers_[b].data() + offset_of_[p],
-                      static_cast<size_t>(grad.num_elements()) * sizeof(float));
-        }
-      }
-    }
+    absl::Status status = failed ? absl::OkStatus() : ReduceBucket(b);
     lock.lock();
     if (!status.ok() && error_.ok()) error_ = std::move(status);
     ++reduced_;
-    if (reduced_ == buckets_.size()) cv_.notify_all();
+    if (reduced_ == last) cv_.notify_all();
   }
 }
 

@@ -19,10 +19,12 @@ struct EpochLogs {
   std::optional<double> val_accuracy;  // likewise
   double learning_rate = 0;            // the optimizer's rate at the end of the epoch
   // Measured on the chief (rank 0), broadcast to all: wall time of the
-  // epoch's training steps, and the mean of one step.
+  // epoch, its training steps and validation (as Keras's epoch time; not the
+  // cross-replica sum of these logs that follows), and the mean time of one
+  // training step.
   double seconds = 0;
   double step_seconds = 0;
-  double examples_per_second = 0;  // examples / seconds
+  double examples_per_second = 0;  // training examples / training steps' wall time
 };
 
 // The metric called `name` in Keras's terms ("loss", "accuracy", "val_loss",

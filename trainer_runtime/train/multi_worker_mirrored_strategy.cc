@@ -1,5 +1,6 @@
 #include "trainer_runtime/train/multi_worker_mirrored_strategy.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -63,24 +64,41 @@ absl::Status MultiWorkerMirroredStrategy::BroadcastParameters(
   return absl::OkStatus();
 }
 
-std::unique_ptr<BucketedGradientReducer> MultiWorkerMirroredStrategy::MakeGradientReducer(
-    std::span<nn::Parameter* const> parameters) {
-  return std::make_unique<BucketedGradientReducer>(*comm_, parameters, buckets_);
+absl::StatusOr<std::unique_ptr<BucketedGradientReducer>>
+MultiWorkerMirroredStrategy::MakeGradientReducer(std::span<nn::Parameter* const> parameters) {
+  return BucketedGradientReducer::Create(*comm_, parameters, buckets_);
 }
 
 absl::StatusOr<std::vector<double>> MultiWorkerMirroredStrategy::GatherFromReplicas(
     std::span<const double> values) {
+  // An allgather as a prepared allreduce (sum) of a buffer holding every
+  // rank's slot, each rank filling its own and zeros elsewhere (x + 0 is
+  // exact): the same few sizes are gathered every epoch, and a prepared
+  // allreduce of a small buffer is the lowest-latency collective there is.
+  // Every rank gathers the same sizes in the same order, so they prepare
+  // the same buffers in the same order.
+  const size_t n = 2 * values.size();
+  const size_t ranks = static_cast<size_t>(comm_->size());
+  std::unique_ptr<Gather>& gather = gathers_[values.size()];
+  if (gather == nullptr) {
+    auto made = std::make_unique<Gather>();
+    made->buffer.resize(n * ranks);
+    TP_ASSIGN_OR_RETURN(made->allreduce, comm_->PrepareAllReduce(std::span<float>(made->buffer),
+                                                                 collectives::ReduceOp::kSum));
+    gather = std::move(made);
+  }
+  std::vector<float>& all = gather->buffer;
+  std::fill(all.begin(), all.end(), 0.0f);
   // Each double as hi = float(v) and lo = float(v - hi): hi + lo recovers
   // about 48 bits of v.
-  std::vector<float> mine(2 * values.size());
+  float* mine = all.data() + n * static_cast<size_t>(comm_->rank());
   for (size_t i = 0; i < values.size(); ++i) {
     const float hi = static_cast<float>(values[i]);
     mine[2 * i] = hi;
     mine[2 * i + 1] = static_cast<float>(values[i] - static_cast<double>(hi));
   }
-  std::vector<float> all(mine.size() * static_cast<size_t>(comm_->size()));
-  TP_RETURN_IF_ERROR(comm_->AllGather(std::span<const float>(mine), std::span<float>(all)));
-  std::vector<double> result(values.size() * static_cast<size_t>(comm_->size()));
+  TP_RETURN_IF_ERROR(gather->allreduce->Run());
+  std::vector<double> result(values.size() * ranks);
   for (size_t k = 0; k < result.size(); ++k) {
     result[k] = static_cast<double>(all[2 * k]) + static_cast<double>(all[2 * k + 1]);
   }

@@ -8,6 +8,7 @@
 #ifndef TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
 #define TRAINPKG_TRAINER_RUNTIME_TRAIN_MULTI_WORKER_MIRRORED_STRATEGY_H_
 
+#include <map>
 #include <memory>
 #include <span>
 #include <vector>
@@ -50,7 +51,7 @@ class MultiWorkerMirroredStrategy final : public Strategy {
   int rank() const override { return comm_->rank(); }
   int num_replicas() const override { return comm_->size(); }
   absl::Status BroadcastParameters(std::span<nn::Parameter* const> parameters) override;
-  std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
+  absl::StatusOr<std::unique_ptr<BucketedGradientReducer>> MakeGradientReducer(
       std::span<nn::Parameter* const> parameters) override;
   absl::StatusOr<std::vector<double>> GatherFromReplicas(std::span<const double> values) override;
   absl::Status Shutdown() override;
@@ -60,11 +61,19 @@ class MultiWorkerMirroredStrategy final : public Strategy {
                               std::unique_ptr<collectives::Communicator> comm,
                               const BucketOptions& buckets);
 
-  // Declared first: the communicator is destroyed before the coordinator.
+  // GatherFromReplicas's prepared allreduce for one number of values.
+  struct Gather {
+    std::vector<float> buffer;  // every rank's slot
+    std::unique_ptr<collectives::PreparedAllReduce> allreduce;
+  };
+
+  // Declared first: the communicator is destroyed before the coordinator,
+  // the prepared gathers before the communicator.
   std::unique_ptr<coordination::Coordinator> coordinator_;
   std::unique_ptr<collectives::Communicator> owned_comm_;
   collectives::Communicator* comm_;
   BucketOptions buckets_;
+  std::map<size_t, std::unique_ptr<Gather>> gathers_;  // by number of values
   bool shut_down_ = false;
 };
 

@@ -34,9 +34,11 @@ class Strategy {
   // Sets every replica's parameter values to rank 0's.
   virtual absl::Status BroadcastParameters(std::span<nn::Parameter* const> parameters) = 0;
 
-  // A reducer summing these parameters' (batch-weighted) gradients across
-  // replicas, or nullptr when there is only one replica (nothing to sum).
-  virtual std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
+  // A reducer averaging these parameters' gradients across replicas,
+  // weighted by batch size, or nullptr when there is only one replica
+  // (nothing to average). Every replica calls it with the same parameter
+  // shapes. Errors: the communicator's.
+  virtual absl::StatusOr<std::unique_ptr<BucketedGradientReducer>> MakeGradientReducer(
       std::span<nn::Parameter* const> parameters) = 0;
 
   // Every replica's `values`, rank by rank: result[r * values.size() + i] is
@@ -64,7 +66,7 @@ class OneDeviceStrategy final : public Strategy {
   absl::Status BroadcastParameters(std::span<nn::Parameter* const>) override {
     return absl::OkStatus();
   }
-  std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
+  absl::StatusOr<std::unique_ptr<BucketedGradientReducer>> MakeGradientReducer(
       std::span<nn::Parameter* const>) override {
     return nullptr;
   }

@@ -104,6 +104,53 @@ TEST(GlooCommunicatorTest, AllReduceMeanDividesTheExactSumOnce) {
   });
 }
 
+TEST(GlooCommunicatorTest, PreparedAllReduceSumsTheSameBufferRunAfterRun) {
+  // 3 ranks (not a power of two: halving-doubling's binary blocks), sizes
+  // for each algorithm: the one-step exchange (2 x the buffer < 256 KiB),
+  // halving-doubling (the buffer < 256 KiB) and the ring of AllReduce;
+  // several buffers prepared in the same order on every rank, run three
+  // times (both receive-buffer parities of the exchange) interleaved with
+  // other collectives.
+  Job job(3);
+  const std::vector<size_t> sizes = {1, 7, 1000, 65535, 65537, 70001};
+  OnEveryRank(3, [&](int r) {
+    std::vector<std::vector<float>> buffers;
+    for (size_t n : sizes) buffers.emplace_back(n);
+    std::vector<std::unique_ptr<PreparedAllReduce>> prepared;
+    for (auto& buffer : buffers) {
+      auto p = job.comm(r).PrepareAllReduce(std::span(buffer), ReduceOp::kSum);
+      ASSERT_TRUE(p.ok()) << p.status();
+      prepared.push_back(*std::move(p));
+    }
+    for (int run = 0; run < 3; ++run) {
+      for (size_t b = 0; b < buffers.size(); ++b) {
+        for (size_t i = 0; i < buffers[b].size(); ++i) buffers[b][i] = Value(r, i + run);
+        ASSERT_TRUE(prepared[b]->Run().ok());
+        for (size_t i = 0; i < buffers[b].size(); ++i) {
+          ASSERT_EQ(buffers[b][i], Value(0, i + run) + Value(1, i + run) + Value(2, i + run))
+              << "n=" << sizes[b] << " run=" << run << " i=" << i;
+        }
+      }
+      ASSERT_TRUE(job.comm(r).Barrier().ok());
+    }
+  });
+}
+
+TEST(GlooCommunicatorTest, PreparedAllReduceMeanDividesTheExactSumOnce) {
+  Job job(2);
+  constexpr size_t kN = 5003;
+  OnEveryRank(2, [&](int r) {
+    std::vector<float> data(kN);
+    auto prepared = job.comm(r).PrepareAllReduce(std::span(data), ReduceOp::kMean);
+    ASSERT_TRUE(prepared.ok()) << prepared.status();
+    for (int run = 0; run < 2; ++run) {
+      for (size_t i = 0; i < kN; ++i) data[i] = Value(r, i);
+      ASSERT_TRUE((*prepared)->Run().ok());
+      for (size_t i = 0; i < kN; ++i) ASSERT_EQ(data[i], (Value(0, i) + Value(1, i)) / 2.0f) << i;
+    }
+  });
+}
+
 TEST(GlooCommunicatorTest, BroadcastCopiesTheRootsBuffer) {
   Job job(3);
   for (size_t n : {5UL, 70001UL}) {
@@ -186,6 +233,29 @@ TEST(GlooCommunicatorTest, HungPeerFailsTheOthersNamingIt) {
                 AllOf(HasSubstr("allreduce"), HasSubstr("rank 2"), HasSubstr("missed heartbeats")));
     // The communicator stays broken.
     EXPECT_EQ(job.comm(r).Barrier(), status);
+    auto prepared = job.comm(r).PrepareAllReduce(std::span(data), ReduceOp::kSum);
+    EXPECT_EQ(prepared.status(), status);
+  });
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+}
+
+TEST(GlooCommunicatorTest, HungPeerFailsAPreparedAllReduceNamingIt) {
+  Job job(3, /*gloo_timeout=*/absl::Seconds(2));
+  std::vector<std::vector<float>> data(2, std::vector<float>(1000, 1.0f));
+  std::vector<std::unique_ptr<PreparedAllReduce>> prepared(2);
+  OnEveryRank(2, [&](int r) {
+    auto p = job.comm(r).PrepareAllReduce(std::span(data[r]), ReduceOp::kSum);
+    ASSERT_TRUE(p.ok()) << p.status();
+    prepared[r] = *std::move(p);
+  });
+  job.client(2).reset();  // rank 2 hangs: no heartbeats, no collectives
+  const absl::Time start = absl::Now();
+  OnEveryRank(2, [&](int r) {
+    absl::Status status = prepared[r]->Run();
+    EXPECT_TRUE(absl::IsAborted(status)) << status;
+    EXPECT_THAT(std::string(status.message()),
+                AllOf(HasSubstr("allreduce"), HasSubstr("rank 2"), HasSubstr("missed heartbeats")));
+    EXPECT_EQ(prepared[r]->Run(), status);
   });
   EXPECT_LT(absl::Now() - start, absl::Seconds(5));
 }

@@ -1,13 +1,14 @@
-// Data parallelism: bucket plans, the allreduce order of the bucketed
-// reducer, the warmup schedule, and 3-rank runs (threads, real Gloo) that
-// end with the weights of a 1-rank run on the same global batches, with
-// equal per-rank batches and with a global batch that does not divide
-// evenly.
+// Data parallelism: bucket plans, the allreduce order and weighted mean of
+// the bucketed reducer, Fit's epoch timing, the warmup schedule, and 3-rank
+// runs (threads, real Gloo) that end with the weights of a 1-rank run on the
+// same global batches, with equal per-rank batches and with a global batch
+// that does not divide evenly.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -15,6 +16,7 @@
 #include "tests/trainer_runtime/train/test_job.h"
 #include "trainer_runtime/nn/sgd.h"
 #include "trainer_runtime/train/bucket_plan.h"
+#include "trainer_runtime/train/callback.h"
 #include "trainer_runtime/train/fit.h"
 #include "trainer_runtime/train/gradient_reducer.h"
 #include "trainer_runtime/train/learning_rate_warmup.h"
@@ -87,7 +89,7 @@ class RecordingCommunicator final : public collectives::Communicator {
   collectives::Communicator& inner_;
 };
 
-TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTheSum) {
+TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTheMean) {
   ThreadJob job(3);
   std::vector<std::vector<size_t>> issued(3);
   std::vector<std::vector<size_t>> planned(3);
@@ -95,34 +97,82 @@ TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTh
     nn::Sequential model = MakeMlp(6, 12, 4, 1);
     RecordingCommunicator comm(job.comm(r));
     // Tiny limits so the 6 parameters make several buckets.
-    BucketedGradientReducer reducer(comm, model.parameters(),
-                                    {.first_bucket_bytes = 16, .bucket_cap_bytes = 200});
+    auto reducer = BucketedGradientReducer::Create(
+        comm, model.parameters(), {.first_bucket_bytes = 16, .bucket_cap_bytes = 200});
+    ASSERT_TRUE(reducer.ok()) << reducer.status();
     const auto& params = model.parameters();
     for (int step = 0; step < 2; ++step) {
       for (nn::Parameter* p : params) p->grad.Fill(static_cast<float>(r * 3 + step));
-      reducer.BeginStep();
+      // Weights 1, 2, 3: the mean is (0 * 1 + 3 * 2 + 6 * 3) / 6 + step = 4 + step.
+      (*reducer)->BeginStep(static_cast<float>(r + 1));
       // Rank 1 reports in registration order (the last bucket fills first),
       // the others in backward's reverse order: the issue order must not
       // depend on it.
       if (r == 1) {
-        for (nn::Parameter* p : params) reducer.GradientReady(*p);
+        for (nn::Parameter* p : params) (*reducer)->GradientReady(*p);
       } else {
-        for (auto it = params.rbegin(); it != params.rend(); ++it) reducer.GradientReady(**it);
+        for (auto it = params.rbegin(); it != params.rend(); ++it) (*reducer)->GradientReady(**it);
       }
-      ASSERT_TRUE(reducer.FinishStep().ok());
+      ASSERT_TRUE((*reducer)->FinishStep().ok());
       for (nn::Parameter* p : params) {
-        for (float v : p->grad.values()) ASSERT_EQ(v, (0 + 3 + 6) + 3.0f * step);
+        for (float v : p->grad.values()) ASSERT_EQ(v, 4.0f + static_cast<float>(step));
       }
     }
     issued[static_cast<size_t>(r)] = comm.sizes;
-    for (const Bucket& b : reducer.buckets()) {
-      planned[static_cast<size_t>(r)].push_back(static_cast<size_t>(b.num_elements));
+    for (const Bucket& b : (*reducer)->buckets()) {
+      // Each bucket's gradients and the weight.
+      planned[static_cast<size_t>(r)].push_back(static_cast<size_t>(b.num_elements) + 1);
     }
   });
   ASSERT_GT(planned[0].size(), 2u);
   std::vector<size_t> two_steps = planned[0];
   two_steps.insert(two_steps.end(), planned[0].begin(), planned[0].end());
   for (int r = 0; r < 3; ++r) EXPECT_EQ(issued[static_cast<size_t>(r)], two_steps) << "rank " << r;
+}
+
+TEST(GradientReducerTest, OneBucketOnGlooGivesTheWeightedMeanEveryStep) {
+  // A 64-128-128-10 MLP: 26,122 floats, one bucket under 256 KiB, reduced
+  // on the training thread by Gloo's prepared halving-doubling, step after
+  // step.
+  ThreadJob job(2);
+  OnEveryRank(2, [&](int r) {
+    nn::Sequential model = MakeMlp(64, 128, 10, 1);
+    auto reducer = BucketedGradientReducer::Create(job.comm(r), model.parameters(), {});
+    ASSERT_TRUE(reducer.ok()) << reducer.status();
+    ASSERT_EQ((*reducer)->buckets().size(), 1u);
+    for (int step = 0; step < 20; ++step) {
+      for (nn::Parameter* p : model.parameters()) {
+        float* g = p->grad.data();
+        for (int64_t i = 0; i < p->grad.num_elements(); ++i) {
+          g[i] = static_cast<float>((i + step) % 5 + 10 * r);
+        }
+      }
+      // Weights 3 and 1: (3 x + 1 (x + 10)) / 4 = x + 2.5.
+      (*reducer)->BeginStep(r == 0 ? 3.0f : 1.0f);
+      for (nn::Parameter* p : model.parameters()) (*reducer)->GradientReady(*p);
+      ASSERT_TRUE((*reducer)->FinishStep().ok());
+      for (nn::Parameter* p : model.parameters()) {
+        const float* g = p->grad.data();
+        for (int64_t i = 0; i < p->grad.num_elements(); ++i) {
+          ASSERT_EQ(g[i], static_cast<float>((i + step) % 5) + 2.5f) << p->name << " " << i;
+        }
+      }
+    }
+  });
+}
+
+TEST(GradientReducerTest, WeightsSummingToZeroAreAnError) {
+  ThreadJob job(2);
+  OnEveryRank(2, [&](int r) {
+    nn::Sequential model = MakeMlp(4, 4, 2, 1);
+    auto reducer = BucketedGradientReducer::Create(job.comm(r), model.parameters(), {});
+    ASSERT_TRUE(reducer.ok()) << reducer.status();
+    (*reducer)->BeginStep(0.0f);
+    for (nn::Parameter* p : model.parameters()) (*reducer)->GradientReady(*p);
+    absl::Status status = (*reducer)->FinishStep();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_THAT(status.message(), ::testing::HasSubstr("sum to 0"));
+  });
 }
 
 TEST(WarmupTest, LinearFromLrOverSizeToLr) {
@@ -253,6 +303,47 @@ TEST(DataParallelTest, UnevenGlobalBatchOnThreeRanksMatchesOneRank) {
     EXPECT_EQ(ranks[0].history.epochs[e].examples, 500);
     EXPECT_NEAR(ranks[0].history.epochs[e].loss, single.history.epochs[e].loss, 1e-5);
     EXPECT_NEAR(ranks[0].history.epochs[e].accuracy, single.history.epochs[e].accuracy, 1e-9);
+  }
+}
+
+// A clock that moves one second per reading.
+int clock_readings = 0;
+absl::Time TickingClock() { return absl::FromUnixSeconds(clock_readings++); }
+
+TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNotAndCallbacksSeeEachEpoch) {
+  // Fit reads the clock at the epoch's start, after its training steps and
+  // after validation: 1 s of steps, 2 s in all.
+  const auto data = MakeDataset(96, 8, 4, 3);
+  const auto val = MakeDataset(24, 8, 4, 4);
+  OneDeviceStrategy one;
+  nn::Sequential model = MakeMlp(8, 16, 4, 7);
+  auto sgd = nn::Sgd::Create({.learning_rate = 0.1f});
+  ASSERT_TRUE(sgd.ok());
+  ShardedSource train(data, 24, 0, 1, 11);
+  ShardedSource validation(val, 24, 0, 1, 5);
+  // Callbacks hear of each epoch's start and end, in that order.
+  struct Recorder final : Callback {
+    absl::Status OnEpochBegin(TrainContext&, int epoch) override {
+      events.push_back("begin " + std::to_string(epoch));
+      return absl::OkStatus();
+    }
+    absl::Status OnEpochEnd(TrainContext&, const EpochLogs& logs) override {
+      events.push_back("end " + std::to_string(logs.epoch));
+      return absl::OkStatus();
+    }
+    std::vector<std::string> events;
+  } recorder;
+  FitOptions options;
+  options.epochs = 2;
+  options.now = TickingClock;
+  options.callbacks.push_back(&recorder);
+  auto history = Fit(one, model, **sgd, train, &validation, options);
+  ASSERT_TRUE(history.ok()) << history.status();
+  EXPECT_THAT(recorder.events, ElementsAre("begin 0", "end 0", "begin 1", "end 1"));
+  for (const EpochLogs& logs : history->epochs) {
+    EXPECT_EQ(logs.seconds, 2.0);
+    EXPECT_EQ(logs.step_seconds, 1.0 / 4);  // 96 examples in batches of 24
+    EXPECT_EQ(logs.examples_per_second, 96.0);
   }
 }
 

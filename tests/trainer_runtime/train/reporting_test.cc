@@ -192,7 +192,7 @@ TEST(TensorBoardTest, WorkersWriteNothing) {
     absl::Status BroadcastParameters(std::span<nn::Parameter* const>) override {
       return absl::OkStatus();
     }
-    std::unique_ptr<BucketedGradientReducer> MakeGradientReducer(
+    absl::StatusOr<std::unique_ptr<BucketedGradientReducer>> MakeGradientReducer(
         std::span<nn::Parameter* const>) override {
       return nullptr;
     }

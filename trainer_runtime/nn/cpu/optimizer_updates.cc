@@ -2,8 +2,14 @@
 
 #include <cmath>
 
+#include "trainer_runtime/nn/cpu/internal/vector_clones.h"
+
 namespace trainpkg::nn::cpu {
 
+// The loops vectorize (internal/vector_clones.h); every clone rounds as the
+// scalar code does.
+
+TRAINPKG_VECTOR_CLONES
 void SgdUpdate(int64_t n, float learning_rate, float momentum, bool nesterov, float* value,
                const float* grad, float* velocity) {
   if (momentum == 0.0f) {
@@ -17,6 +23,7 @@ void SgdUpdate(int64_t n, float learning_rate, float momentum, bool nesterov, fl
   }
 }
 
+TRAINPKG_VECTOR_CLONES
 void AdamUpdate(int64_t n, float learning_rate, float beta_1, float beta_2, float epsilon,
                 int64_t step, float* value, const float* grad, float* m, float* v) {
   const double t = static_cast<double>(step);
@@ -34,6 +41,7 @@ void AdamUpdate(int64_t n, float learning_rate, float beta_1, float beta_2, floa
   }
 }
 
+TRAINPKG_VECTOR_CLONES
 void AdagradUpdate(int64_t n, float learning_rate, float epsilon, float* value, const float* grad,
                    float* sum) {
   for (int64_t i = 0; i < n; ++i) {
