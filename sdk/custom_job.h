@@ -78,7 +78,10 @@
 // while Slurm queues the job, RUNNING once it runs, SUCCEEDED, FAILED
 // (naming the replica that failed first, as above) or CANCELLED. Cancel()
 // and Kill() run scancel; so does a cancel request through the job store.
-// The job store home must be on the shared filesystem.
+// The job store home must be on the shared filesystem. With
+// SlurmBackendOptions::submit = kSalloc the same script is salloc's command
+// on this host instead (the job starts at once when the resources are free,
+// not at Slurm's next scheduling pass).
 #ifndef TRAINPKG_SDK_CUSTOM_JOB_H_
 #define TRAINPKG_SDK_CUSTOM_JOB_H_
 

@@ -1,13 +1,20 @@
 // Time from Submit() to all replicas running for a 4-replica job (1 chief +
 // 3 workers) on the Slurm backend, as one plain job (both pools
-// n1-standard-4) and as a heterogeneous job (chief n1-standard-8),
+// n1-standard-4) and as a heterogeneous job (chief n1-standard-8), each
+// submitted with sbatch (the default) and with salloc (SlurmSubmit),
 // against the peer `srun -n4 true` (allocation, launch and exit of 4 tasks),
-// and against sbatch of a script whose `srun -n4` creates the markers (the
-// same sbatch + srun structure without trainpkg), on a fresh single-host Slurm cluster (munged +
-// slurmctld + 2 slurmd on free 127.0.0.1 ports, bf_interval=1; tests/sdk/slurm/slurm_cluster.h).
-// "Running" = the replica's command has created its marker file; polled
-// every 0.2 ms. Run from the repository root:
+// against sbatch of a script whose `srun -n4` creates the markers (the
+// same sbatch + srun structure without trainpkg; also split at the moment
+// the batch script starts), and against `salloc -n4 srun -n4` creating
+// them (an interactive allocation, which slurmctld schedules inside the
+// request, then the same step), on a fresh single-host Slurm cluster
+// (munged + slurmctld + 2 slurmd on free 127.0.0.1 ports;
+// tests/sdk/slurm/slurm_cluster.h) whose SchedulerParameters are
+// bf_interval=1 unless --scheduler-parameters= says otherwise ("" = Slurm's
+// defaults). "Running" = the replica's command has created its marker file;
+// polled every 0.2 ms. Run from the repository root:
 //   build/bench/slurm/slurm_launch_bench [--runs=7] [--json=slurm_launch.json]
+//       [--scheduler-parameters=bf_interval=1]
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,7 +65,8 @@ CustomJob MakeJob(const fs::path& output, const std::string& chief_machine_type)
 }
 
 // Seconds from Submit() to kReplicas markers; the job then runs to its end.
-double TimeJob(const fs::path& home, const CustomJob& spec, const fs::path& output) {
+double TimeJob(const fs::path& home, const CustomJob& spec, const fs::path& output,
+               trainpkg::sdk::slurm::SlurmSubmit submit) {
   fs::remove_all(output);
   fs::create_directories(output);
   trainpkg::sdk::CustomJobOptions options;
@@ -65,6 +74,7 @@ double TimeJob(const fs::path& home, const CustomJob& spec, const fs::path& outp
   options.home = home;
   options.stream_replica_output = false;
   options.slurm.task_program = SLURM_TASK_PATH;
+  options.slurm.submit = submit;
   return SecondsToMarkers(spec, options, output, kReplicas);
 }
 
@@ -78,14 +88,25 @@ double TimePeer() {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+struct SbatchTimes {
+  double markers = 0;       // seconds from sbatch to 4 markers
+  double script_start = 0;  // of which until the batch script starts
+};
+
 // The same structure without trainpkg: sbatch of a script whose
-// `srun -n4` step creates the markers; seconds from sbatch to 4 markers.
-double TimeSbatchPeer(const fs::path& dir, const fs::path& output) {
+// `srun -n4` step creates the markers. The script first writes the time
+// it started (wall clock, nanoseconds), which splits the time into Slurm
+// scheduling + starting the batch step, and the srun step.
+SbatchTimes TimeSbatchPeer(const fs::path& dir, const fs::path& output) {
   fs::remove_all(output);
   fs::create_directories(output);
   const fs::path script = dir / "peer.sh";
+  const fs::path started = dir / "peer.started";
+  fs::remove(started);
   std::ofstream(script) << "#!/bin/bash\n#SBATCH --ntasks=4 --output=/dev/null\n"
+                        << "date +%s%N > " << started.string() << "\n"
                         << "srun -n4 sh -c '" << MarkerCommand(output) << "'\n";
+  const auto wall_start = std::chrono::system_clock::now();
   Clock::time_point start = Clock::now();
   int status = std::system(("sbatch --parsable " + script.string() + " >/dev/null 2>&1").c_str());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -94,16 +115,54 @@ double TimeSbatchPeer(const fs::path& dir, const fs::path& output) {
   }
   while (CountMarkers(output) < kReplicas)
     std::this_thread::sleep_for(std::chrono::microseconds(200));
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return seconds;
+  SbatchTimes times;
+  times.markers = std::chrono::duration<double>(Clock::now() - start).count();
+  std::ifstream in(started);
+  long long nanoseconds = 0;
+  if (!(in >> nanoseconds)) {
+    std::cerr << "the batch script wrote no start time to " << started << "\n";
+    std::exit(1);
+  }
+  times.script_start = std::chrono::duration<double>(
+                           std::chrono::system_clock::time_point(
+                               std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                   std::chrono::nanoseconds(nanoseconds))) -
+                           wall_start)
+                           .count();
+  return times;
+}
+
+// An interactive allocation instead of a batch job: `salloc -n4` runs
+// `srun -n4` creating the markers; seconds from salloc to 4 markers. salloc
+// runs in the background; WaitIdle() before the next measurement waits for
+// it to end.
+double TimeSallocPeer(const fs::path& output) {
+  fs::remove_all(output);
+  fs::create_directories(output);
+  Clock::time_point start = Clock::now();
+  int status = std::system(
+      ("(salloc -Q -n4 srun -n4 sh -c '" + MarkerCommand(output) + "' >/dev/null 2>&1 &)").c_str());
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::cerr << "salloc failed to start\n";
+    std::exit(1);
+  }
+  while (CountMarkers(output) < kReplicas)
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // Waits, outside the timings, until no job is left and both nodes are idle
-// (not completing), so each measurement starts from the same state.
+// (not completing), so each measurement starts from the same state; then
+// for a random 0-1 s, so submissions fall at random points of slurmctld's
+// one-second scheduling cycle (as users' do) rather than at a phase set by
+// the previous job's end.
 void WaitIdle() {
   while (std::system("test -z \"$(squeue -h)\" && test \"$(sinfo -h -o %t)\" = idle") != 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  static std::mt19937 random(std::random_device{}());
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 999)(random)));
 }
 
 }  // namespace
@@ -111,10 +170,14 @@ void WaitIdle() {
 int main(int argc, char** argv) {
   int runs = 7;
   std::string json_path = "slurm_launch.json";
+  trainpkg::sdk::testing::SlurmClusterOptions cluster_options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--runs=", 0) == 0) runs = std::max(1, std::stoi(arg.substr(7)));
     if (arg.rfind("--json=", 0) == 0) json_path = arg.substr(7);
+    if (arg.rfind("--scheduler-parameters=", 0) == 0) {
+      cluster_options.scheduler_parameters = arg.substr(23);
+    }
   }
   if (std::string missing = trainpkg::sdk::testing::SlurmCluster::MissingBinaries();
       !missing.empty()) {
@@ -122,7 +185,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   trainpkg::sdk::testing::SlurmCluster cluster;
-  if (absl::Status started = cluster.Start(); !started.ok()) {
+  if (absl::Status started = cluster.Start(cluster_options); !started.ok()) {
     std::cerr << started << "\n";
     return 1;
   }
@@ -130,24 +193,42 @@ int main(int argc, char** argv) {
   const fs::path output = cluster.dir() / "output";
   const CustomJob plain_job = MakeJob(output, "n1-standard-4");
   const CustomJob het_job = MakeJob(output, "n1-standard-8");
-  TimeJob(home, plain_job, output);  // warm-up
-  TimeJob(home, het_job, output);
+  using trainpkg::sdk::slurm::SlurmSubmit;
+  TimeJob(home, plain_job, output, SlurmSubmit::kSbatch);  // warm-up
+  TimeJob(home, het_job, output, SlurmSubmit::kSbatch);
+  WaitIdle();
+  TimeJob(home, plain_job, output, SlurmSubmit::kSalloc);
   TimePeer();
   TimeSbatchPeer(cluster.dir(), output);
-  std::vector<double> plain, het, peer, sbatch_peer;
+  WaitIdle();
+  TimeSallocPeer(output);
+  std::vector<double> plain, het, plain_salloc, het_salloc, peer, sbatch_peer, sbatch_script,
+      salloc_peer;
   for (int i = 0; i < runs; ++i) {  // interleaved, so load drifts hit all three
     WaitIdle();
-    plain.push_back(TimeJob(home, plain_job, output));
+    plain.push_back(TimeJob(home, plain_job, output, SlurmSubmit::kSbatch));
     WaitIdle();
-    het.push_back(TimeJob(home, het_job, output));
+    het.push_back(TimeJob(home, het_job, output, SlurmSubmit::kSbatch));
+    WaitIdle();
+    plain_salloc.push_back(TimeJob(home, plain_job, output, SlurmSubmit::kSalloc));
+    WaitIdle();
+    het_salloc.push_back(TimeJob(home, het_job, output, SlurmSubmit::kSalloc));
     WaitIdle();
     peer.push_back(TimePeer());
     WaitIdle();
-    sbatch_peer.push_back(TimeSbatchPeer(cluster.dir(), output));
+    const SbatchTimes sbatch = TimeSbatchPeer(cluster.dir(), output);
+    sbatch_peer.push_back(sbatch.markers);
+    sbatch_script.push_back(sbatch.script_start);
+    WaitIdle();
+    salloc_peer.push_back(TimeSallocPeer(output));
   }
   const double p = Median(peer);
-  fmt::print("submit -> {} replicas running on Slurm (median of {} runs; fastest in brackets)\n",
-             kReplicas, runs);
+  fmt::print(
+      "submit -> {} replicas running on Slurm (median of {} runs; fastest in brackets), "
+      "SchedulerParameters={}\n",
+      kReplicas, runs,
+      cluster_options.scheduler_parameters.empty() ? "(Slurm's defaults)"
+                                                   : cluster_options.scheduler_parameters);
   fmt::print("{:<52} {:>18} {:>12}\n", "", "ms", "vs srun -n4");
   auto row = [&](const std::string& name, const std::vector<double>& times) {
     const double median = Median(times);
@@ -156,16 +237,27 @@ int main(int argc, char** argv) {
   };
   row("trainpkg --backend slurm, one plain job (1 + 3)", plain);
   row("trainpkg --backend slurm, het job (1 n1-std-8 + 3)", het);
+  row("trainpkg --slurm-submit=salloc, one plain job", plain_salloc);
+  row("trainpkg --slurm-submit=salloc, het job", het_salloc);
   row("`srun -n4 true`", peer);
   row("sbatch of a script running `srun -n4` (no trainpkg)", sbatch_peer);
+  row("  of which until the batch script starts", sbatch_script);
+  row("`salloc -n4 srun -n4` (no trainpkg)", salloc_peer);
   nlohmann::json out = {{"replicas", kReplicas},
                         {"runs", runs},
                         {"plain_job_s", plain},
                         {"het_job_s", het},
+                        {"salloc_plain_job_s", plain_salloc},
+                        {"salloc_het_job_s", het_salloc},
                         {"srun_n4_true_s", peer},
+                        {"scheduler_parameters", cluster_options.scheduler_parameters},
                         {"sbatch_srun_n4_s", sbatch_peer},
+                        {"sbatch_script_start_s", sbatch_script},
+                        {"salloc_srun_n4_s", salloc_peer},
                         {"plain_vs_srun", Median(plain) / p},
-                        {"het_vs_srun", Median(het) / p}};
+                        {"het_vs_srun", Median(het) / p},
+                        {"salloc_plain_vs_srun", Median(plain_salloc) / p},
+                        {"salloc_het_vs_srun", Median(het_salloc) / p}};
   std::ofstream(json_path) << out.dump(2) << "\n";
   return 0;
 }

@@ -31,6 +31,13 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, bool cluster_backen
       "--sbatch-arg", flags.sbatch_args,
       "slurm: one more sbatch option for every component, e.g. --sbatch-arg=--account=ml "
       "(repeatable)");
+  command
+      .add_option("--slurm-submit", flags.slurm_submit,
+                  "slurm: sbatch (a batch job, started at Slurm's next scheduling pass) or salloc "
+                  "(an allocation, started at once when the resources are free; the batch "
+                  "script then runs on this host, which must be able to run srun)")
+      ->check(CLI::IsMember({"sbatch", "salloc"}))
+      ->capture_default_str();
 }
 
 void AddK8sFlags(CLI::App& command, K8sFlags& flags) {
@@ -79,7 +86,8 @@ absl::Status RejectForeignFlags(const BackendFlags& flags) {
       {"--k8s-kind", flags.k8s.kind != "jobset"},
       {"--no-node-selectors", flags.k8s.no_node_selectors}};
   const std::pair<const char*, bool> slurm[] = {{"--partition", !flags.partition.empty()},
-                                                {"--sbatch-arg", !flags.sbatch_args.empty()}};
+                                                {"--sbatch-arg", !flags.sbatch_args.empty()},
+                                                {"--slurm-submit", flags.slurm_submit != "sbatch"}};
   for (const auto& [backend, list] :
        {std::pair{"vertex", std::span<const std::pair<const char*, bool>>(vertex)},
         std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)},
@@ -107,6 +115,8 @@ absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions&
     options.backend = sdk::JobBackendKind::kSlurm;
     options.slurm.partition = flags.partition;
     options.slurm.sbatch_args = flags.sbatch_args;
+    options.slurm.submit = flags.slurm_submit == "salloc" ? sdk::slurm::SlurmSubmit::kSalloc
+                                                          : sdk::slurm::SlurmSubmit::kSbatch;
     return absl::OkStatus();
   }
   if (flags.backend != "vertex") {

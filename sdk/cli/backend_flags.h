@@ -1,7 +1,7 @@
 // The flags that choose where `trainpkg run` sends a job: --backend local
 // (default), --backend vertex with --project, --region, --endpoint and
 // --access-token, --backend k8s with the Kubernetes flags (K8sFlags), or
-// --backend slurm with --partition and --sbatch-arg.
+// --backend slurm with --partition, --sbatch-arg and --slurm-submit.
 #ifndef TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 #define TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 
@@ -32,6 +32,7 @@ struct BackendFlags {
   K8sFlags k8s;
   std::string partition;  // slurm: "" : the cluster's default partition
   std::vector<std::string> sbatch_args;
+  std::string slurm_submit = "sbatch";  // slurm: sbatch | salloc
 };
 
 // Declares the Kubernetes flags on `command` (`trainpkg run`).

@@ -17,10 +17,28 @@
 
 namespace trainpkg::sdk::slurm {
 
+// How the job is handed to Slurm (docs/adr/2026-11-24-slurm-backend.md,
+// "Submit-to-running").
+enum class SlurmSubmit {
+  // `sbatch` of the batch script: a batch job, which Slurm starts at its next
+  // scheduling pass (up to a second after submission with bf_interval=1, up
+  // to several at Slurm's defaults) and whose script runs on the job's first
+  // node. The job goes on if the submitting host goes down.
+  kSbatch,
+  // `salloc <the same options> bash <batch script>`, started in a session of
+  // its own: an interactive allocation, which slurmctld schedules inside the
+  // request (at once when the resources are free; queued like any job when
+  // not), and whose script runs on this host, as salloc's command. The host
+  // must be able to run srun (most login nodes can); the job goes on if the
+  // submitting process dies, but not if this host does.
+  kSalloc,
+};
+
 struct SlurmBackendOptions {
+  SlurmSubmit submit = SlurmSubmit::kSbatch;
   // sbatch --partition; "" means the cluster's default partition.
   std::string partition;
-  // More sbatch options, each one argument, e.g. "--account=ml", "--qos=high",
+  // More sbatch (or salloc) options, each one argument, e.g. "--account=ml", "--qos=high",
   // "--time=02:00:00". They apply to every component of the job.
   std::vector<std::string> sbatch_args;
   // acceleratorType -> the GPU type name of the cluster's gres.conf, e.g.

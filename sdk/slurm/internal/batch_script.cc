@@ -54,10 +54,21 @@ std::string ShellQuote(std::string_view text) {
   return absl::StrCat("'", absl::StrReplaceAll(std::string(text), {{"'", "'\\''"}}), "'");
 }
 
-absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request) {
-  const SlurmBackendOptions& options = *request.options;
+namespace {
+
+// The job's worker pools and the options of each component (one for a
+// plain job): --job-name on the first, then --partition, sbatch_args and
+// the resources.
+struct JobShape {
   std::vector<int> pools;
-  std::vector<std::vector<std::string>> resources;  // per pool: --ntasks=N, then per-task options
+  std::vector<std::vector<std::string>> resources;  // per pool: --ntasks=N, per-task options
+  bool het = false;
+  std::vector<std::vector<std::string>> components;
+};
+
+absl::StatusOr<JobShape> MakeJobShape(const BatchScriptRequest& request) {
+  const SlurmBackendOptions& options = *request.options;
+  JobShape shape;
   int64_t tasks = 0;
   for (size_t pool = 0; pool < request.spec.worker_pool_specs.size(); ++pool) {
     const jobspec::WorkerPoolSpec& spec = request.spec.worker_pool_specs[pool];
@@ -65,30 +76,74 @@ absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request) {
     absl::StatusOr<std::vector<std::string>> pool_resources =
         PoolResourceOptions(request.spec, static_cast<int>(pool), options.gpu_types);
     if (!pool_resources.ok()) return pool_resources.status();
-    pools.push_back(static_cast<int>(pool));
-    resources.push_back(*std::move(pool_resources));
+    shape.pools.push_back(static_cast<int>(pool));
+    shape.resources.push_back(*std::move(pool_resources));
     tasks += spec.replica_count;
   }
   // Pools whose tasks all ask for the same resources share one plain job.
   bool same_shape = true;
-  for (const std::vector<std::string>& pool_resources : resources) {
+  for (const std::vector<std::string>& pool_resources : shape.resources) {
     same_shape = same_shape && std::equal(pool_resources.begin() + 1, pool_resources.end(),
-                                          resources[0].begin() + 1, resources[0].end());
+                                          shape.resources[0].begin() + 1, shape.resources[0].end());
   }
-  const bool het = pools.size() > 1 && !same_shape;
+  shape.het = shape.pools.size() > 1 && !same_shape;
+  for (size_t component = 0; component < (shape.het ? shape.pools.size() : 1); ++component) {
+    std::vector<std::string> component_options;
+    if (component == 0) {
+      component_options.push_back(absl::StrCat("--job-name=trainpkg-", request.job_id));
+    }
+    if (!options.partition.empty()) {
+      component_options.push_back(absl::StrCat("--partition=", options.partition));
+    }
+    for (const std::string& arg : options.sbatch_args) component_options.push_back(arg);
+    std::vector<std::string> resources = shape.resources[component];
+    if (!shape.het) resources[0] = absl::StrCat("--ntasks=", tasks);
+    component_options.insert(component_options.end(), resources.begin(), resources.end());
+    shape.components.push_back(std::move(component_options));
+  }
+  return shape;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> SallocArguments(const BatchScriptRequest& request) {
+  absl::StatusOr<JobShape> shape = MakeJobShape(request);
+  if (!shape.ok()) return shape.status();
+  std::vector<std::string> argv = {"salloc"};
+  for (size_t component = 0; component < shape->components.size(); ++component) {
+    if (component > 0) argv.push_back(":");
+    argv.insert(argv.end(), shape->components[component].begin(),
+                shape->components[component].end());
+  }
+  argv.push_back("/bin/bash");
+  argv.push_back(request.files.script().string());
+  return argv;
+}
+
+absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request) {
+  absl::StatusOr<JobShape> job_shape = MakeJobShape(request);
+  if (!job_shape.ok()) return job_shape.status();
+  const std::vector<int>& pools = job_shape->pools;
+  const std::vector<std::vector<std::string>>& resources = job_shape->resources;
+  const bool het = job_shape->het;
+  const SlurmBackendOptions& backend_options = *request.options;
 
   std::string script = "#!/bin/bash\n";
-  absl::StrAppend(&script, Directive(absl::StrCat("--job-name=trainpkg-", request.job_id)),
-                  Directive(absl::StrCat("--output=\"", request.files.batch_log().string(), "\"")));
-  for (size_t component = 0; component < (het ? pools.size() : 1); ++component) {
+  for (size_t component = 0; component < job_shape->components.size(); ++component) {
     if (component > 0) absl::StrAppend(&script, Directive("hetjob"));
-    if (!options.partition.empty()) {
-      absl::StrAppend(&script, Directive(absl::StrCat("--partition=", options.partition)));
+    const std::vector<std::string>& options = job_shape->components[component];
+    // --job-name, --partition and each extra option on a line of its own,
+    // then the resources on one line.
+    const size_t resource_count = resources[component].size();
+    for (size_t i = 0; i + resource_count < options.size(); ++i) {
+      absl::StrAppend(&script, Directive(options[i]));
+      if (component == 0 && i == 0) {
+        absl::StrAppend(&script, Directive(absl::StrCat("--output=\"",
+                                                        request.files.batch_log().string(), "\"")));
+      }
     }
-    for (const std::string& arg : options.sbatch_args) absl::StrAppend(&script, Directive(arg));
-    std::vector<std::string> directives = resources[component];
-    if (!het) directives[0] = absl::StrCat("--ntasks=", tasks);
-    absl::StrAppend(&script, Directive(absl::StrJoin(directives, " ")));
+    absl::StrAppend(&script,
+                    Directive(absl::StrJoin(options.end() - resource_count, options.end(), " ")));
   }
   absl::StrAppend(&script, "# trainpkg job ", request.job_id, ": one srun step per worker pool",
                   het ? " (a component each).\n" : ".\n", "set -u\n",
@@ -96,8 +151,8 @@ absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request) {
                   "job_dir=", ShellQuote(request.files.job_dir().string()), "\n",
                   "grace_tenths=", absl::ToInt64Milliseconds(request.grace_period) / 100, "\n",
                   "declare -A pool_of=()\n", "judged=0\n");
-  const std::string timeout =
-      absl::StrCat("--rendezvous-timeout=", absl::ToInt64Seconds(options.rendezvous_timeout));
+  const std::string timeout = absl::StrCat(
+      "--rendezvous-timeout=", absl::ToInt64Seconds(backend_options.rendezvous_timeout));
   for (size_t component = 0; component < pools.size(); ++component) {
     const int pool = pools[component];
     absl::StrAppend(&script, "srun ");

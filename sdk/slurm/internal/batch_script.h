@@ -23,6 +23,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -50,6 +51,12 @@ struct BatchScriptRequest {
 // InvalidArgument naming the field when a pool's resources cannot be
 // mapped (slurm_resources.h).
 absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request);
+
+// `salloc <options of component 0> [: <options of component 1> ...]
+// /bin/bash <script>`: the allocation the script's #SBATCH lines ask for,
+// on salloc's command line (SlurmSubmit::kSalloc), without --output (the
+// caller sends salloc's output to the batch log).
+absl::StatusOr<std::vector<std::string>> SallocArguments(const BatchScriptRequest& request);
 
 // `text` quoted for bash: '...' with embedded quotes escaped.
 std::string ShellQuote(std::string_view text);

@@ -7,6 +7,8 @@
 #ifndef TRAINPKG_SDK_SLURM_INTERNAL_SLURM_BACKEND_H_
 #define TRAINPKG_SDK_SLURM_INTERNAL_SLURM_BACKEND_H_
 
+#include <sys/types.h>
+
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/local_process_backend.h"
+#include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/slurm_job_files.h"
 #include "sdk/slurm/internal/slurm_job_state.h"
 #include "sdk/slurm/slurm_backend_options.h"
@@ -54,8 +57,14 @@ class SlurmBackend final : public sdk::internal::JobBackend {
   };
 
   void Supervise();
-  // Writes the job's files and runs sbatch; returns the Slurm job id.
+  // Writes the job's files and runs sbatch (or salloc); returns the Slurm
+  // job id.
   absl::StatusOr<std::string> Submit();
+  // SlurmSubmit::kSalloc: starts salloc running the batch script and waits
+  // for the id of the allocation it asked for.
+  absl::StatusOr<std::string> SubmitSalloc(const BatchScriptRequest& request);
+  // Waits (10 s at most) for salloc to exit, once the job has ended.
+  void ReapSalloc();
   // Follows the job until Slurm says it ended; returns its last components
   // (empty when the controller no longer knows the job).
   absl::StatusOr<std::vector<SlurmComponent>> Follow(const std::string& slurm_id);
@@ -77,6 +86,7 @@ class SlurmBackend final : public sdk::internal::JobBackend {
   bool cancel_ = false;  // guarded by mu_
   bool done_ = false;    // guarded by mu_
   std::thread supervisor_;
+  pid_t salloc_pid_ = -1;  // the supervisor's; -1 once reaped (or with sbatch)
 };
 
 }  // namespace trainpkg::sdk::slurm::internal

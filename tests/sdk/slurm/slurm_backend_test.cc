@@ -1,6 +1,7 @@
 // The Slurm backend against a real single-host Slurm (slurm_cluster.h):
 // the digits sample as 1 chief + 2 workers to SUCCEEDED, cancel leaving no
-// Slurm job, and a failing replica failing the job by name.
+// Slurm job, and a failing replica failing the job by name; the same
+// through salloc (SlurmSubmit::kSalloc).
 #include <signal.h>
 
 #include <cstdlib>
@@ -176,6 +177,66 @@ TEST_F(SlurmBackendTest, ParameterServersAreStoppedWhenTheOthersSucceed) {
       << (done->error ? done->error->message : "") << output_.str();
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] chief-done"));
   EXPECT_EQ(Queue(), "");
+}
+
+// SlurmSubmit::kSalloc: the same batch script as salloc's command. A het
+// job whose chief succeeds and whose worker 1 fails fails by name; a plain
+// job runs to SUCCEEDED; a cancelled one leaves no Slurm job and no replica.
+TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
+  CustomJobOptions options = Options();
+  options.slurm.submit = slurm::SlurmSubmit::kSalloc;
+
+  jobspec::CustomJob failing =
+      testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--sleep=60"}}, {2, {"--sleep=60"}}});
+  failing.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";
+  jobspec::ContainerSpec& workers = *failing.job_spec.worker_pool_specs[1].container_spec;
+  workers.command = {"/bin/sh", "-c",
+                     "if [ \"$SLURM_PROCID\" = 1 ]; then echo worker one fails >&2; exit 3; fi; "
+                     "exec \"$0\" --sleep=60",
+                     testing::ReplicaProbePath()};
+  workers.args.clear();
+  absl::StatusOr<CustomJob> job = CustomJob::Create(failing, options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed) << output_.str() << cluster_.Logs();
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_THAT(done->error->message,
+              HasSubstr("The replica workerpool1-1 exited with a non-zero status of 3"));
+  absl::StatusOr<std::string> log = base::ReadFile(job->job_dir() / "slurm" / "batch.log");
+  EXPECT_THAT(log.value_or(""), HasSubstr("Granted job allocation"));
+  EXPECT_EQ(Queue(), "");
+
+  jobspec::CustomJob succeeding = testing::MakeJob(
+      testing::ReplicaProbePath(), {{1, {"--print=salloc-chief"}}, {2, {"--print=salloc-worker"}}});
+  job = CustomJob::Create(succeeding, options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << output_.str() << cluster_.Logs();
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] salloc-worker"));
+  EXPECT_EQ(Queue(), "");
+
+  const testing::TempDir pids;
+  jobspec::CustomJob cancelled = testing::MakeJob(
+      testing::ReplicaProbePath(), {{1, {"--pid-dir=" + pids.path().string(), "--sleep=120"}},
+                                    {2, {"--pid-dir=" + pids.path().string(), "--sleep=120"}}});
+  job = CustomJob::Create(cancelled, options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(45)))
+      << output_.str() << Queue() << cluster_.Logs();
+  job->Cancel();
+  done = job->Wait();
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kCancelled) << output_.str();
+  EXPECT_EQ(Queue(), "");
+  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
+    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
+        << "replica pid " << pid;
+  }
 }
 
 // Runs `trainpkg` with `args` (TRAINPKG_HOME and SLURM_CONF from this

@@ -88,11 +88,14 @@ std::string SlurmConf(const std::filesystem::path& dir, int ctld_port, int n1_po
       "SlurmctldTimeout=30\n"
       "SlurmdTimeout=30\n"
       "KillWait=5\n"
-      "SchedulerParameters=bf_interval=1\n"
+      "{scheduler}"
       "{nodes}"
       "PartitionName=debug Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP\n",
       fmt::arg("ctld", ctld_port), fmt::arg("d", d), fmt::arg("user", UserName()),
-      fmt::arg("nodes", nodes));
+      fmt::arg("nodes", nodes),
+      fmt::arg("scheduler", options.scheduler_parameters.empty()
+                                ? std::string()
+                                : "SchedulerParameters=" + options.scheduler_parameters + "\n"));
 }
 
 bool WaitUntil(const std::function<bool()>& condition, absl::Duration timeout) {

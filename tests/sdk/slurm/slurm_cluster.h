@@ -21,6 +21,12 @@ namespace trainpkg::sdk::testing {
 struct SlurmClusterOptions {
   int cpus_per_node = 16;  // what each slurmd claims (config_overrides), not real cores
   int memory_mib_per_node = 65536;
+  // slurm.conf SchedulerParameters; "" leaves the line out (Slurm's
+  // defaults: bf_interval=30, batch_sched_delay=3). bf_interval=1 lets the
+  // backfill pass start a batch job within a second of its submission
+  // instead of the main scheduler after up to batch_sched_delay; srun and
+  // salloc allocations are scheduled inside their request either way.
+  std::string scheduler_parameters = "bf_interval=1";
 };
 
 class SlurmCluster {

@@ -108,6 +108,38 @@ TEST(BatchScriptTest, OnePoolIsAPlainJob) {
   EXPECT_THAT(*script, HasSubstr("#SBATCH --ntasks=4 "));
 }
 
+TEST(BatchScriptTest, SallocAsksForTheSameComponentsOnItsCommandLine) {
+  jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {}}, {2, {}}});
+  job.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";
+  SlurmBackendOptions options;
+  options.partition = "gpu";
+  options.sbatch_args = {"--account=ml"};
+  const BatchScriptRequest request{.job_id = "42",
+                                   .spec = job.job_spec,
+                                   .files = SlurmJobFiles("/shared/jobs/42"),
+                                   .task_program = "/t",
+                                   .options = &options};
+  absl::StatusOr<std::vector<std::string>> argv = SallocArguments(request);
+  ASSERT_TRUE(argv.ok()) << argv.status();
+  EXPECT_THAT(*argv, ::testing::ElementsAre(
+                         "salloc", "--job-name=trainpkg-42", "--partition=gpu", "--account=ml",
+                         "--ntasks=1", "--cpus-per-task=4", "--mem-per-cpu=3840M", ":",
+                         "--partition=gpu", "--account=ml", "--ntasks=2", "--cpus-per-task=2",
+                         "--mem-per-cpu=3840M", "/bin/bash", "/shared/jobs/42/slurm/batch.sh"));
+
+  job.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-4";
+  argv = SallocArguments(BatchScriptRequest{.job_id = "7",
+                                            .spec = job.job_spec,
+                                            .files = SlurmJobFiles("/j"),
+                                            .task_program = "/t",
+                                            .options = &options});
+  ASSERT_TRUE(argv.ok()) << argv.status();
+  EXPECT_THAT(*argv,
+              ::testing::ElementsAre("salloc", "--job-name=trainpkg-7", "--partition=gpu",
+                                     "--account=ml", "--ntasks=3", "--cpus-per-task=4",
+                                     "--mem-per-cpu=3840M", "/bin/bash", "/j/slurm/batch.sh"));
+}
+
 TEST(BatchScriptTest, ShellQuoteEscapesQuotes) { EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'"); }
 
 TEST(SlurmJobStateTest, ParsesHetComponentsAndJudgesTheLeader) {
@@ -174,7 +206,17 @@ TEST(SlurmBackendFlagsTest, SlurmFlagsSetTheOptionsAndNeedTheSlurmBackend) {
   EXPECT_EQ(options.backend, sdk::JobBackendKind::kSlurm);
   EXPECT_EQ(options.slurm.partition, "gpu");
   EXPECT_THAT(options.slurm.sbatch_args, ::testing::ElementsAre("--account=ml"));
+  EXPECT_EQ(options.slurm.submit, sdk::slurm::SlurmSubmit::kSbatch);
+  flags.slurm_submit = "salloc";
+  ASSERT_TRUE(ApplyBackendFlags(flags, options).ok());
+  EXPECT_EQ(options.slurm.submit, sdk::slurm::SlurmSubmit::kSalloc);
+  flags.partition.clear();
+  flags.sbatch_args.clear();
   flags.backend = "local";
+  EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
+            "--slurm-submit: only applies with --backend slurm");
+  flags.slurm_submit = "sbatch";
+  flags.partition = "gpu";
   EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
             "--partition: only applies with --backend slurm");
   flags.backend = "slurm";
