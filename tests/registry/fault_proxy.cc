@@ -356,6 +356,7 @@ void FaultProxy::Serve(int client_fd) {
     // HTTP server answers: 400, then the connection closes.
     std::optional<char> first = client.Peek();
     if (first == char{0x16}) {
+      ++tls_hellos_;
       WriteAll(client_fd, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
       break;
     }

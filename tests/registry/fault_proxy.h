@@ -95,6 +95,9 @@ class FaultProxy {
   int Count(const std::string& method, const std::string& pattern) const;
   // How many rules fired.
   int fired() const { return fired_; }
+  // How many connections opened with a TLS ClientHello (a client probing
+  // whether the registry speaks https), answered like a plain HTTP server.
+  int tls_hellos() const { return tls_hellos_; }
 
  private:
   struct Rule {
@@ -121,6 +124,7 @@ class FaultProxy {
   int upstream_port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<int> fired_{0};
+  std::atomic<int> tls_hellos_{0};
   std::thread acceptor_;
   mutable std::mutex mu_;
   std::condition_variable stop_cv_;

@@ -139,7 +139,9 @@ class FaultProxyTest : public ::testing::Test {
 TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
   auto pushed = Push("probe/app");
   ASSERT_TRUE(pushed.ok()) << pushed.status();
-  EXPECT_EQ(proxy_.Count("GET", "^/v2/$"), 1);
+  EXPECT_EQ(proxy_.tls_hellos(), 1) << "one https probe for all blob threads";
+  EXPECT_EQ(proxy_.Count("GET", "^/v2/$"), 0)
+      << "a refused TLS handshake settles plain HTTP without a second probe";
   ExpectStored("probe/app");
 }
 
