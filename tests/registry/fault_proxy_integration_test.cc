@@ -145,6 +145,30 @@ TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
   ExpectStored("probe/app");
 }
 
+TEST_F(FaultProxyTest, UploadsTheLargestBlobFirst) {
+  PushOptions one_at_a_time;
+  one_at_a_time.jobs = 1;
+  auto pushed = Push("order/app", one_at_a_time);
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  std::vector<std::string> uploaded;
+  for (const ProxiedRequest& r : proxy_.requests()) {
+    if (r.method != "PUT" || r.target.find("digest=") == std::string::npos) continue;
+    for (const oci::Descriptor& blob : {image_.config, image_.layers[0], image_.layers[1]}) {
+      if (r.target.find(blob.digest.hex()) != std::string::npos) {
+        uploaded.push_back(blob.digest.hex());
+      }
+    }
+  }
+  // 300 KiB, 200 KiB, then the config of a few hundred bytes.
+  EXPECT_THAT(uploaded,
+              ::testing::ElementsAre(image_.layers[0].digest.hex(), image_.layers[1].digest.hex(),
+                                     image_.config.digest.hex()));
+  ASSERT_EQ(pushed->blobs.size(), 3u);
+  EXPECT_EQ(pushed->blobs[0].descriptor.digest, image_.config.digest)
+      << "the report keeps the manifest's order";
+  ExpectStored("order/app");
+}
+
 TEST_F(FaultProxyTest, ResetMidBlobStartsAFreshSession) {
   proxy_.AddRule({.method = "PUT",
                   .path_pattern = BlobUrl(image_.layers[0]),
