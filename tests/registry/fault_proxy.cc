@@ -379,6 +379,7 @@ void FaultProxy::Serve(int client_fd) {
                                       .target = target,
                                       .content_range = request.Get("Content-Range").value_or(""),
                                       .body_bytes = 0,
+                                      .expect_continue = expect,
                                       .status = 0,
                                       .fault = fault ? std::optional(fault->kind) : std::nullopt});
     uint64_t moved = 0;

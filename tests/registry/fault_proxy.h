@@ -65,6 +65,7 @@ struct ProxiedRequest {
   std::string target{};         // path and query as the client sent them
   std::string content_range{};  // the request's Content-Range, if any
   uint64_t body_bytes = 0;    // request body bytes the client sent (as far as read)
+  bool expect_continue = false;  // the client asked for 100 Continue before its body
   int status = 0;             // status the client received; 0 when none did
   std::optional<FaultKind> fault{};
 };

@@ -145,6 +145,18 @@ TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
   ExpectStored("probe/app");
 }
 
+TEST_F(FaultProxyTest, NoBodyWaitsForContinue) {
+  auto pushed = Push("continue/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  int bodies = 0;
+  for (const ProxiedRequest& r : proxy_.requests()) {
+    bodies += r.body_bytes > 0;
+    EXPECT_FALSE(r.expect_continue) << r.method << " " << r.target;
+  }
+  EXPECT_EQ(bodies, 4) << "config, two layers, manifest";
+  ExpectStored("continue/app");
+}
+
 TEST_F(FaultProxyTest, UploadsTheLargestBlobFirst) {
   PushOptions one_at_a_time;
   one_at_a_time.jobs = 1;
