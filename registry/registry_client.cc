@@ -168,14 +168,14 @@ absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repositor
   HttpRequest request = MakeRequest(
       "HEAD", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
       true);
-  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), request));
-  if (response.status == 404) return std::nullopt;
-  if (response.status != 200) {
-    return StatusFromResponse(
-        response, fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name()));
-  }
+  std::string context = fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name());
+  // A push's first request: where no probe ran, it meets connection errors.
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status == 404) return std::nullopt;
+  if (response->status != 200) return StatusFromResponse(*response, context);
   BlobInfo info{.digest = digest, .size = 0};
-  std::string length = response.headers.Get("Content-Length").value_or("0");
+  std::string length = response->headers.Get("Content-Length").value_or("0");
   info.size = std::strtoll(length.c_str(), nullptr, 10);
   return info;
 }

@@ -69,7 +69,10 @@ TEST_F(SchemeTest, AnHttpsOnlyRegistrysConnectionErrorComesFromTheRealRequest) {
   auto stat = client.StatBlob({"reg.test", "app"}, digest_);
   ASSERT_FALSE(stat.ok());
   EXPECT_EQ(stat.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("checking blob sha256:"));
+  EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("in reg.test/app: "));
   EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("cannot connect"));
+  EXPECT_EQ(TransportFailureOf(stat.status()), TransportFailure::kConnect) << "payload kept";
 }
 
 TEST_F(SchemeTest, ARefusedHandshakeSettlesPlainHttpWithoutASecondProbe) {
