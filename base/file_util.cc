@@ -67,7 +67,8 @@ absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
   return out;
 }
 
-absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view contents) {
+absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view contents,
+                             FileSync sync) {
   std::error_code ec;
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
@@ -82,7 +83,7 @@ absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoToStatus(errno, absl::StrCat("creating ", tmp.string()));
   absl::Status status = WriteAll(fd, contents, tmp);
-  if (status.ok() && ::fsync(fd) != 0) {
+  if (status.ok() && sync == FileSync::kSync && ::fsync(fd) != 0) {
     status = ErrnoToStatus(errno, absl::StrCat("syncing ", tmp.string()));
   }
   ::close(fd);

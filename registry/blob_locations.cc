@@ -71,7 +71,10 @@ absl::Status BlobLocations::Save() const {
       doc[digest] = std::move(names);
     }
   }
-  return base::WriteFileAtomic(file_, doc.dump());
+  // A cache: losing the newest contents to a crash costs a mount or two,
+  // not correctness (Open starts empty on a file it cannot read), so no
+  // fsync holds up the end of every push and pull.
+  return base::WriteFileAtomic(file_, doc.dump(), base::FileSync::kNoSync);
 }
 
 }  // namespace trainpkg::registry

@@ -86,8 +86,14 @@ void SetPemBlob(CURL* h, CURLoption option, const std::string& pem) {
   curl_easy_setopt(h, option, &blob);
 }
 
+// libcurl rewinds a body to resend it by itself when a reused connection
+// dies before any answer arrived. A request that is not idempotent (an
+// upload PUT or PATCH) is never resent that way: its bytes may have landed,
+// so the caller asks the session where it stands (CURLE_SEND_FAIL_REWIND,
+// reported as a lost connection).
 int OnSeek(void* user, curl_off_t offset, int origin) {
   auto* ex = static_cast<Exchange*>(user);
+  if (!ex->request->idempotent) return CURL_SEEKFUNC_CANTSEEK;
   if (offset == 0 && origin == SEEK_SET && ex->request->body->Rewind()) return CURL_SEEKFUNC_OK;
   return CURL_SEEKFUNC_CANTSEEK;
 }
@@ -107,6 +113,14 @@ class CurlTransport final : public HttpTransport {
     for (const auto& [name, value] : request.headers.entries()) {
       headers = curl_slist_append(headers, fmt::format("{}: {}", name, value).c_str());
     }
+    // libcurl asks for `100 Continue` before every HTTP/1.1 PUT body (and
+    // POST bodies over 1 MiB), a round trip per request; docker,
+    // go-containerregistry and skopeo never do, nor does libcurl over
+    // HTTP/2. Our bodies go into sessions the same credentials just opened
+    // (or are small: manifests, configs), and a refusal that arrives
+    // mid-body stops the sending (libcurl reads answers while it sends), so
+    // the wait buys nothing. A body is never resent blindly (OnSeek).
+    if (request.body != nullptr) headers = curl_slist_append(headers, "Expect:");
     char error[CURL_ERROR_SIZE] = {0};
     std::string ca_file = CaFileFor(*authority);
     Configure(handle, request, ex, headers, error, ca_file, *authority);
@@ -224,6 +238,10 @@ class CurlTransport final : public HttpTransport {
       case CURLE_OPERATION_TIMEDOUT:
         return MakeTransportError(TransportFailure::kTimeout, absl::StatusCode::kDeadlineExceeded,
                                   fmt::format("{}: timed out: {}", what, detail));
+      case CURLE_SEND_FAIL_REWIND:  // lost mid-body; see OnSeek
+        return MakeTransportError(
+            TransportFailure::kReset, absl::StatusCode::kUnavailable,
+            fmt::format("{}: connection lost while sending the body (not resent)", what));
       case CURLE_SEND_ERROR:
       case CURLE_RECV_ERROR:
       case CURLE_GOT_NOTHING:

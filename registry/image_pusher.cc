@@ -72,8 +72,17 @@ class Pusher {
       if (!seen && !pushed_.contains(layer.digest)) blobs.push_back(layer);
     }
     if (pushed_.contains(manifest.config.digest)) blobs.erase(blobs.begin());
+    // Largest first: the longest transfers start at once and the small
+    // blobs (the config, thin layers) finish beside them, rather than a big
+    // layer waiting for a free slot behind small ones. Reports keep the
+    // manifest's order.
+    std::vector<size_t> order(blobs.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return blobs[a].size > blobs[b].size; });
     std::vector<BlobReport> reports(blobs.size());
-    absl::Status moved = internal::RunBounded(blobs.size(), options_.jobs, [&](size_t i) {
+    absl::Status moved = internal::RunBounded(blobs.size(), options_.jobs, [&](size_t k) {
+      size_t i = order[k];
       absl::StatusOr<BlobReport> report =
           PushBlob(blobs[i], absent.contains(blobs[i].digest), SourcesFor(blobs[i], sources));
       if (!report.ok()) return report.status();

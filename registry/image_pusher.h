@@ -15,7 +15,8 @@
 //     holds a manifest with missing blobs. An index's manifests are pushed
 //     by digest first, then the index under the tag.
 //
-// Blobs move on a bounded pool of `jobs` threads. Default 4: what
+// Blobs move on a bounded pool of `jobs` threads, largest first (a big
+// layer never waits for a slot behind small ones). Default 4: what
 // go-containerregistry, ko and kaniko use; one stream already reaches a
 // registry's own write-and-hash rate (reference/peers.md: ~200 MB/s for
 // distribution 2.8 on loopback), so more streams only add contention,

@@ -107,41 +107,44 @@ absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string
     if (it == endpoints_.end()) return std::nullopt;
     return it->second;
   };
+  auto settle = [&](std::string_view scheme) {
+    Endpoint endpoint{
+        fmt::format("{}://{}", scheme, RegistryApiHost(registry)),
+        std::make_shared<Authenticator>(std::string(registry), keychain_, transport_, clock_)};
+    std::lock_guard<std::mutex> lock(mu_);
+    return endpoints_.emplace(std::string(registry), endpoint).first->second;
+  };
   if (std::optional<Endpoint> endpoint = known()) return *endpoint;
   // One probe per registry, however many blob threads ask at once.
   std::lock_guard<std::mutex> probing(probe_mu_);
   if (std::optional<Endpoint> endpoint = known()) return *endpoint;
-  std::string host = RegistryApiHost(registry);
   bool insecure = std::find(insecure_.begin(), insecure_.end(), registry) != insecure_.end();
-  bool allow_http = insecure || IsLoopbackRegistry(registry);
+  // Only https is allowed: nothing to learn before the first real request,
+  // which meets connection, TLS and auth errors itself (an up-front GET
+  // /v2/ would only cost a round trip: its challenge is not needed, as
+  // every request answers a 401 through AuthTransport).
+  if (!insecure && !IsLoopbackRegistry(registry)) return settle("https");
+  // Plain HTTP is allowed: https when the server speaks TLS, else http.
+  // Where no CA is configured for the registry (docker's certs.d), the
+  // probe only asks whether the server speaks TLS, so a plain-HTTP registry
+  // costs no CA store load; the certificate is checked on every request
+  // that follows (an unverified connection is never reused for them).
   std::error_code ec;
   bool has_ca = std::filesystem::exists(certs_dir_ / std::string(registry) / "ca.crt", ec);
-  absl::Status last;
-  for (std::string_view scheme : {"https", "http"}) {
-    if (scheme == "http" && !allow_http) break;
-    std::string base_url = fmt::format("{}://{}", scheme, host);
-    HttpRequest probe_request = MakeRequest("GET", base_url + "/v2/", true);
-    // Where plain HTTP is allowed and no CA is configured for the registry
-    // (docker's certs.d), the https probe only asks whether the server
-    // speaks TLS, so a plain-HTTP registry costs no CA store load; the
-    // certificate is checked on every request that follows (an unverified
-    // connection is never reused for them).
-    probe_request.verify_tls = !allow_http || has_ca;
-    absl::StatusOr<HttpResponse> probe = transport_->Send(probe_request);
-    if (probe.ok()) {
-      Endpoint endpoint{base_url, std::make_shared<Authenticator>(std::string(registry), keychain_,
-                                                                  transport_, clock_)};
-      std::lock_guard<std::mutex> lock(mu_);
-      return endpoints_.emplace(std::string(registry), endpoint).first->second;
-    }
-    last = probe.status();
-    TransportFailure failure = TransportFailureOf(last);
-    bool tls_refused = failure == TransportFailure::kTlsHandshake ||
-                       (insecure && failure == TransportFailure::kTlsVerify);
-    if (!tls_refused) break;
+  HttpRequest probe =
+      MakeRequest("GET", fmt::format("https://{}/v2/", RegistryApiHost(registry)), true);
+  probe.verify_tls = has_ca;
+  absl::StatusOr<HttpResponse> answer = transport_->Send(probe);
+  if (answer.ok()) return settle("https");
+  TransportFailure failure = TransportFailureOf(answer.status());
+  // A handshake the server refused: it speaks plain HTTP, which the first
+  // real request uses at once (no second probe).
+  if (failure == TransportFailure::kTlsHandshake ||
+      (insecure && failure == TransportFailure::kTlsVerify)) {
+    return settle("http");
   }
-  return absl::Status(
-      last.code(), fmt::format("reaching registry {}: {}", registry, std::string(last.message())));
+  return absl::Status(answer.status().code(), fmt::format("reaching registry {}: {}", registry,
+                                                          std::string(answer.status().message())));
 }
 
 absl::StatusOr<HttpResponse> RegistryClient::Send(const Endpoint& endpoint,
@@ -165,14 +168,14 @@ absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repositor
   HttpRequest request = MakeRequest(
       "HEAD", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
       true);
-  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), request));
-  if (response.status == 404) return std::nullopt;
-  if (response.status != 200) {
-    return StatusFromResponse(
-        response, fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name()));
-  }
+  std::string context = fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name());
+  // A push's first request: where no probe ran, it meets connection errors.
+  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
+  if (!response.ok()) return WithContext(response.status(), context);
+  if (response->status == 404) return std::nullopt;
+  if (response->status != 200) return StatusFromResponse(*response, context);
   BlobInfo info{.digest = digest, .size = 0};
-  std::string length = response.headers.Get("Content-Length").value_or("0");
+  std::string length = response->headers.Get("Content-Length").value_or("0");
   info.size = std::strtoll(length.c_str(), nullptr, 10);
   return info;
 }

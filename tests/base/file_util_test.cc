@@ -42,6 +42,16 @@ TEST_F(FileUtilTest, WriteAtomicReplacesAndLeavesNoTemporaries) {
   EXPECT_EQ(entries, 1);
 }
 
+TEST_F(FileUtilTest, WriteAtomicWithoutSyncReplacesToo) {
+  fs::path path = dir_ / "cache.json";
+  ASSERT_TRUE(WriteFileAtomic(path, "one", FileSync::kNoSync).ok());
+  ASSERT_TRUE(WriteFileAtomic(path, "two", FileSync::kNoSync).ok());
+  EXPECT_EQ(*ReadFile(path), "two");
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 1);
+}
+
 TEST_F(FileUtilTest, ReadMissingIsNotFoundAndNamesPath) {
   auto read = ReadFile(dir_ / "missing");
   ASSERT_FALSE(read.ok());

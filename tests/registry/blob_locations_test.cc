@@ -101,5 +101,19 @@ TEST_F(BlobLocationsTest, ACorruptFileStartsEmpty) {
       << "entries that do not parse are dropped";
 }
 
+TEST_F(BlobLocationsTest, AnEmptyFileStartsEmpty) {
+  // What a crash may leave of a Save, which does not fsync.
+  std::filesystem::path file = dir_ / "blob-locations.json";
+  ASSERT_TRUE(base::WriteFileAtomic(file, "").ok());
+  auto opened = BlobLocations::Open(file);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_THAT((*opened)->Find(a_, "r.test"), IsEmpty());
+  (*opened)->Record(a_, Repo("r.test/app"));
+  ASSERT_TRUE((*opened)->Save().ok());
+  auto reopened = BlobLocations::Open(file);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  EXPECT_THAT((*reopened)->Find(a_, "r.test"), ElementsAre(Repo("r.test/app")));
+}
+
 }  // namespace
 }  // namespace trainpkg::registry

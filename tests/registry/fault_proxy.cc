@@ -356,6 +356,7 @@ void FaultProxy::Serve(int client_fd) {
     // HTTP server answers: 400, then the connection closes.
     std::optional<char> first = client.Peek();
     if (first == char{0x16}) {
+      ++tls_hellos_;
       WriteAll(client_fd, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
       break;
     }
@@ -378,6 +379,7 @@ void FaultProxy::Serve(int client_fd) {
                                       .target = target,
                                       .content_range = request.Get("Content-Range").value_or(""),
                                       .body_bytes = 0,
+                                      .expect_continue = expect,
                                       .status = 0,
                                       .fault = fault ? std::optional(fault->kind) : std::nullopt});
     uint64_t moved = 0;

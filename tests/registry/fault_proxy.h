@@ -65,6 +65,7 @@ struct ProxiedRequest {
   std::string target{};         // path and query as the client sent them
   std::string content_range{};  // the request's Content-Range, if any
   uint64_t body_bytes = 0;    // request body bytes the client sent (as far as read)
+  bool expect_continue = false;  // the client asked for 100 Continue before its body
   int status = 0;             // status the client received; 0 when none did
   std::optional<FaultKind> fault{};
 };
@@ -95,6 +96,9 @@ class FaultProxy {
   int Count(const std::string& method, const std::string& pattern) const;
   // How many rules fired.
   int fired() const { return fired_; }
+  // How many connections opened with a TLS ClientHello (a client probing
+  // whether the registry speaks https), answered like a plain HTTP server.
+  int tls_hellos() const { return tls_hellos_; }
 
  private:
   struct Rule {
@@ -121,6 +125,7 @@ class FaultProxy {
   int upstream_port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<int> fired_{0};
+  std::atomic<int> tls_hellos_{0};
   std::thread acceptor_;
   mutable std::mutex mu_;
   std::condition_variable stop_cv_;

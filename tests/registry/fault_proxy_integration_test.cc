@@ -139,8 +139,46 @@ class FaultProxyTest : public ::testing::Test {
 TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
   auto pushed = Push("probe/app");
   ASSERT_TRUE(pushed.ok()) << pushed.status();
-  EXPECT_EQ(proxy_.Count("GET", "^/v2/$"), 1);
+  EXPECT_EQ(proxy_.tls_hellos(), 1) << "one https probe for all blob threads";
+  EXPECT_EQ(proxy_.Count("GET", "^/v2/$"), 0)
+      << "a refused TLS handshake settles plain HTTP without a second probe";
   ExpectStored("probe/app");
+}
+
+TEST_F(FaultProxyTest, NoBodyWaitsForContinue) {
+  auto pushed = Push("continue/app");
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  int bodies = 0;
+  for (const ProxiedRequest& r : proxy_.requests()) {
+    bodies += r.body_bytes > 0;
+    EXPECT_FALSE(r.expect_continue) << r.method << " " << r.target;
+  }
+  EXPECT_EQ(bodies, 4) << "config, two layers, manifest";
+  ExpectStored("continue/app");
+}
+
+TEST_F(FaultProxyTest, UploadsTheLargestBlobFirst) {
+  PushOptions one_at_a_time;
+  one_at_a_time.jobs = 1;
+  auto pushed = Push("order/app", one_at_a_time);
+  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  std::vector<std::string> uploaded;
+  for (const ProxiedRequest& r : proxy_.requests()) {
+    if (r.method != "PUT" || r.target.find("digest=") == std::string::npos) continue;
+    for (const oci::Descriptor& blob : {image_.config, image_.layers[0], image_.layers[1]}) {
+      if (r.target.find(blob.digest.hex()) != std::string::npos) {
+        uploaded.push_back(blob.digest.hex());
+      }
+    }
+  }
+  // 300 KiB, 200 KiB, then the config of a few hundred bytes.
+  EXPECT_THAT(uploaded,
+              ::testing::ElementsAre(image_.layers[0].digest.hex(), image_.layers[1].digest.hex(),
+                                     image_.config.digest.hex()));
+  ASSERT_EQ(pushed->blobs.size(), 3u);
+  EXPECT_EQ(pushed->blobs[0].descriptor.digest, image_.config.digest)
+      << "the report keeps the manifest's order";
+  ExpectStored("order/app");
 }
 
 TEST_F(FaultProxyTest, ResetMidBlobStartsAFreshSession) {

@@ -1,0 +1,115 @@
+// How RegistryClient settles a registry's scheme, against a scripted
+// transport: what goes over the wire before the first real request.
+#include "registry/registry_client.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "registry/oci/digest_builder.h"
+#include "tests/registry/fakes.h"
+
+namespace trainpkg::registry {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::RecordedRequest;
+using testing::Response;
+using testing::ScriptedTransport;
+
+class SchemeTest : public ::testing::Test {
+ protected:
+  RegistryClient Client(std::vector<std::string> insecure = {}) {
+    RegistryClientOptions options;
+    options.transport = transport_;
+    options.clock = &clock_;
+    options.insecure_registries = std::move(insecure);
+    options.curl.certs_dir = "/nonexistent-certs.d";
+    return RegistryClient(options);
+  }
+
+  std::vector<std::string> Sent() const {
+    std::vector<std::string> sent;
+    for (const RecordedRequest& r : transport_->requests()) sent.push_back(r.method + " " + r.url);
+    return sent;
+  }
+
+  std::string Blob(const std::string& host) const {
+    return "HEAD " + host + "/v2/app/blobs/" + digest_.ToString();
+  }
+
+  static absl::Status TlsRefused() {
+    return MakeTransportError(TransportFailure::kTlsHandshake,
+                              absl::StatusCode::kFailedPrecondition,
+                              "TLS handshake failed: wrong version number");
+  }
+
+  std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
+  testing::FakeClock clock_;
+  oci::Digest digest_ = oci::Sha256Digest("blob");
+};
+
+TEST_F(SchemeTest, AnHttpsOnlyRegistryIsNotProbed) {
+  transport_->Push(Response(404));
+  transport_->Push(Response(404));
+  RegistryClient client = Client();
+  ASSERT_TRUE(client.StatBlob({"reg.test", "app"}, digest_).ok());
+  ASSERT_TRUE(client.StatBlob({"reg.test", "app"}, digest_).ok());
+  EXPECT_THAT(Sent(), ElementsAre(Blob("https://reg.test"), Blob("https://reg.test")));
+}
+
+TEST_F(SchemeTest, AnHttpsOnlyRegistrysConnectionErrorComesFromTheRealRequest) {
+  RetryPolicy no_retry;
+  no_retry.max_attempts = 1;
+  RegistryClientOptions options;
+  options.transport = transport_;
+  options.clock = &clock_;
+  options.retry = no_retry;
+  RegistryClient client(options);
+  transport_->Push(MakeTransportError(TransportFailure::kConnect, absl::StatusCode::kUnavailable,
+                                      "cannot connect: refused"));
+  auto stat = client.StatBlob({"reg.test", "app"}, digest_);
+  ASSERT_FALSE(stat.ok());
+  EXPECT_EQ(stat.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("checking blob sha256:"));
+  EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("in reg.test/app: "));
+  EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("cannot connect"));
+  EXPECT_EQ(TransportFailureOf(stat.status()), TransportFailure::kConnect) << "payload kept";
+}
+
+TEST_F(SchemeTest, ARefusedHandshakeSettlesPlainHttpWithoutASecondProbe) {
+  transport_->Push(TlsRefused());
+  transport_->Push(Response(404));
+  transport_->Push(Response(404));
+  RegistryClient client = Client({"reg.test:5000"});
+  ASSERT_TRUE(client.StatBlob({"reg.test:5000", "app"}, digest_).ok());
+  ASSERT_TRUE(client.StatBlob({"reg.test:5000", "app"}, digest_).ok());
+  EXPECT_THAT(Sent(), ElementsAre("GET https://reg.test:5000/v2/", Blob("http://reg.test:5000"),
+                                  Blob("http://reg.test:5000")));
+  EXPECT_FALSE(transport_->requests()[0].headers.Get("Authorization").has_value());
+}
+
+TEST_F(SchemeTest, ALoopbackRegistrySpeakingTlsStaysOnHttps) {
+  transport_->Push(Response(401));  // the probe asks only whether TLS is spoken
+  transport_->Push(Response(404));
+  RegistryClient client = Client();
+  ASSERT_TRUE(client.StatBlob({"127.0.0.1:5000", "app"}, digest_).ok());
+  EXPECT_THAT(Sent(),
+              ElementsAre("GET https://127.0.0.1:5000/v2/", Blob("https://127.0.0.1:5000")));
+}
+
+TEST_F(SchemeTest, ALoopbackRegistryThatCannotBeReachedIsNamed) {
+  RegistryClientOptions options;
+  options.transport = transport_;
+  options.clock = &clock_;
+  options.retry.max_attempts = 1;
+  RegistryClient client(options);
+  transport_->Push(MakeTransportError(TransportFailure::kConnect, absl::StatusCode::kUnavailable,
+                                      "cannot connect: refused"));
+  auto stat = client.StatBlob({"127.0.0.1:5000", "app"}, digest_);
+  ASSERT_FALSE(stat.ok());
+  EXPECT_THAT(std::string(stat.status().message()),
+              ::testing::HasSubstr("reaching registry 127.0.0.1:5000"));
+  EXPECT_EQ(transport_->requests().size(), 1u) << "no plain-HTTP attempt after a failed connect";
+}
+
+}  // namespace
+}  // namespace trainpkg::registry
