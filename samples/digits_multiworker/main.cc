@@ -37,7 +37,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "samples/common/flag_checks.h"
+#include "samples/common/flags.h"
 #include "samples/digits_multiworker/digits_model.h"
 #include "samples/digits_multiworker/global_batch_source.h"
 #include "trainer_runtime/cluster_info.h"
@@ -233,11 +233,7 @@ int main(int argc, char** argv) {
                "digits_multiworker");
   Flags flags;
   AddFlags(app, flags);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
-  }
+  if (std::optional<int> done = trainpkg::samples::ParseCommandLine(app, argc, argv)) return *done;
   absl::Status status = Run(flags, trainpkg::base::ProcessEnvironment());
   if (!status.ok()) {
     std::cerr << "digits_multiworker: " << status.message() << "\n";

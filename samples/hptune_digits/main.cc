@@ -17,6 +17,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -26,7 +27,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "samples/common/flag_checks.h"
+#include "samples/common/flags.h"
 #include "samples/digits_multiworker/global_batch_source.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/data/digits.h"
@@ -152,11 +153,7 @@ int main(int argc, char** argv) {
   CLI::App app("hptune_digits: the trainer of the hyperparameter tuning sample", "hptune_digits");
   Flags flags;
   AddFlags(app, flags);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
-  }
+  if (std::optional<int> done = trainpkg::samples::ParseCommandLine(app, argc, argv)) return *done;
   absl::Status status = Run(flags, trainpkg::base::ProcessEnvironment());
   if (!status.ok()) {
     std::cerr << "hptune_digits: " << status.message() << "\n";

@@ -24,6 +24,7 @@
 #include "CLI/CLI.hpp"
 #include "base/environment.h"
 #include "jobspec/cluster_env.h"
+#include "samples/common/flags.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/cuda/gpu_devices.h"
 #include "trainer_runtime/output_paths.h"
@@ -106,11 +107,7 @@ int main(int argc, char** argv) {
                "multiworker_hello");
   Flags flags;
   AddFlags(app, flags);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
-  }
+  if (std::optional<int> done = trainpkg::samples::ParseCommandLine(app, argc, argv)) return *done;
   const trainpkg::base::Environment& env = trainpkg::base::ProcessEnvironment();
 
   absl::StatusOr<runtime::ClusterInfo> info = runtime::ResolveClusterInfo(env);

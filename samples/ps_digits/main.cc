@@ -38,7 +38,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "samples/common/flag_checks.h"
+#include "samples/common/flags.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/data/digits.h"
 #include "trainer_runtime/nn/dense.h"
@@ -235,11 +235,7 @@ int main(int argc, char** argv) {
   CLI::App app("ps_digits: parameter-server training of a digits MLP", "ps_digits");
   Flags flags;
   AddFlags(app, flags);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a usage error: 2
-  }
+  if (std::optional<int> done = trainpkg::samples::ParseCommandLine(app, argc, argv)) return *done;
   absl::StatusOr<runtime::ClusterInfo> info =
       runtime::ResolveClusterInfo(base::ProcessEnvironment());
   if (!info.ok()) {
