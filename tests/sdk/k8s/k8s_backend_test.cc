@@ -327,16 +327,22 @@ TEST(K8sBackendTest, CreateErrorIsTheServersAndNothingIsLeftBehind) {
   EXPECT_EQ(transport->requests().size(), 1u);
 }
 
-TEST_F(KubeconfigTest, CustomJobOnK8sRendersAtCreateAndRunsThroughTheBackend) {
-  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
-  FakeApiServer server(std::vector<json>{json::parse(R"({"terminalState":"Completed"})")});
+// CustomJob options for job digits-1 on `server` through kubeconfig `config`.
+CustomJobOptions K8sOptions(const std::filesystem::path& config, FakeApiServer& server) {
   CustomJobOptions options;
   options.backend = JobBackendKind::kK8s;
-  options.k8s.kubeconfig = dir_ / "config";
+  options.k8s.kubeconfig = config;
   options.k8s.transport = server.transport();
   options.k8s.keychain = std::make_shared<registry::AnonymousKeychain>();
   options.k8s.initial_poll_interval = absl::Milliseconds(1);
   options.job_id = "digits-1";
+  return options;
+}
+
+TEST_F(KubeconfigTest, CustomJobOnK8sRendersAtCreateAndRunsThroughTheBackend) {
+  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  FakeApiServer server(std::vector<json>{json::parse(R"({"terminalState":"Completed"})")});
+  CustomJobOptions options = K8sOptions(dir_ / "config", server);
   options.environment = std::map<std::string, std::string>{};  // no HOME: no job store
   absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
   ASSERT_TRUE(job.ok()) << job.status();
@@ -379,13 +385,7 @@ TEST_F(KubeconfigTest, CustomJobOnK8sIsRecordedInTheJobStoreWithoutCredentials) 
   FakeApiServer server(std::vector<json>{
       json::parse(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})"),
       json::parse(R"({"terminalState":"Completed"})")});
-  CustomJobOptions options;
-  options.backend = JobBackendKind::kK8s;
-  options.k8s.kubeconfig = dir_ / "config";
-  options.k8s.transport = server.transport();
-  options.k8s.keychain = std::make_shared<registry::AnonymousKeychain>();
-  options.k8s.initial_poll_interval = absl::Milliseconds(1);
-  options.job_id = "digits-1";
+  CustomJobOptions options = K8sOptions(dir_ / "config", server);
   options.home = dir_ / "home";
   absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
   ASSERT_TRUE(job.ok()) << job.status();

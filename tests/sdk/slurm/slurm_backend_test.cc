@@ -137,11 +137,12 @@ TEST_F(SlurmBackendTest, CancelLeavesNoSlurmJob) {
   }
 }
 
-TEST_F(SlurmBackendTest, FailingReplicaFailsTheJobNamingIt) {
+// 1 chief + 2 workers where worker 1 fails at once and the others would run
+// for a minute. Smaller workers make the job heterogeneous (chief on one
+// node, workers on the other).
+jobspec::CustomJob JobWhoseWorkerOneFails() {
   jobspec::CustomJob spec =
       testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--sleep=60"}}, {2, {"--sleep=60"}}});
-  // Worker 1 fails at once; the others would run for a minute. Smaller
-  // workers make the job heterogeneous (chief on one node, workers on the other).
   spec.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";
   jobspec::ContainerSpec& workers = *spec.job_spec.worker_pool_specs[1].container_spec;
   workers.command = {"/bin/sh", "-c",
@@ -149,7 +150,11 @@ TEST_F(SlurmBackendTest, FailingReplicaFailsTheJobNamingIt) {
                      "exec \"$0\" --sleep=60",
                      testing::ReplicaProbePath()};
   workers.args.clear();
-  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  return spec;
+}
+
+TEST_F(SlurmBackendTest, FailingReplicaFailsTheJobNamingIt) {
+  absl::StatusOr<CustomJob> job = CustomJob::Create(JobWhoseWorkerOneFails(), Options());
   ASSERT_TRUE(job.ok()) << job.status();
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
   ASSERT_TRUE(done.ok()) << done.status();
@@ -186,16 +191,7 @@ TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
   CustomJobOptions options = Options();
   options.slurm.submit = slurm::SlurmSubmit::kSalloc;
 
-  jobspec::CustomJob failing =
-      testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--sleep=60"}}, {2, {"--sleep=60"}}});
-  failing.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";
-  jobspec::ContainerSpec& workers = *failing.job_spec.worker_pool_specs[1].container_spec;
-  workers.command = {"/bin/sh", "-c",
-                     "if [ \"$SLURM_PROCID\" = 1 ]; then echo worker one fails >&2; exit 3; fi; "
-                     "exec \"$0\" --sleep=60",
-                     testing::ReplicaProbePath()};
-  workers.args.clear();
-  absl::StatusOr<CustomJob> job = CustomJob::Create(failing, options);
+  absl::StatusOr<CustomJob> job = CustomJob::Create(JobWhoseWorkerOneFails(), options);
   ASSERT_TRUE(job.ok()) << job.status();
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
   ASSERT_TRUE(done.ok()) << done.status();
