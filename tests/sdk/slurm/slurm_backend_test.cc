@@ -248,18 +248,19 @@ registry::internal::SubprocessResult Trainpkg(std::vector<std::string> args) {
   return failed;
 }
 
-// `trainpkg run --backend slurm --detach` of a chief + 2 workers job of
-// replica_probe printing hello-from-slurm and sleeping; returns the job id
-// once every replica has printed.
+// `trainpkg run --backend slurm --detach [submit_flag]` of a chief + 2
+// workers job of replica_probe printing hello-from-slurm and sleeping;
+// returns the job id once every replica has printed.
 std::string StartDetached(const std::filesystem::path& dir, const JobClient& client,
-                          const std::string& queue_on_failure) {
+                          const std::string& queue_on_failure,
+                          const std::string& submit_flag = "--slurm-submit=sbatch") {
   jobspec::CustomJob spec = testing::MakeJob(testing::ReplicaProbePath(),
                                              {{1, {"--print=hello-from-slurm", "--sleep=120"}},
                                               {2, {"--print=hello-from-slurm", "--sleep=120"}}});
   const std::filesystem::path file = dir / "job.json";
   EXPECT_TRUE(base::WriteFileAtomic(file, jobspec::FormatCustomJobJson(spec)).ok());
   registry::internal::SubprocessResult run =
-      Trainpkg({"run", "--backend", "slurm", "--config", file.string(), "--detach"});
+      Trainpkg({"run", "--backend", "slurm", submit_flag, "--config", file.string(), "--detach"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   const size_t at = run.out.find("Job ID: ");
   if (at == std::string::npos) return "";
@@ -298,12 +299,21 @@ TEST_F(SlurmBackendTest, CliDetachedRunShowsLogsAndCancels) {
   EXPECT_EQ(Queue(), "");
 }
 
-TEST_F(SlurmBackendTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
+class SlurmSubmitTest : public SlurmBackendTest,
+                        public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(SlurmSubmitTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
   const std::filesystem::path home = home_.path() / "cli-home";
   ::setenv("TRAINPKG_HOME", home.c_str(), 1);
   JobClient client{JobStore(home)};
-  const std::string id = StartDetached(home_.path(), client, Queue());
+  const std::string id = StartDetached(home_.path(), client, Queue(), GetParam());
   ASSERT_FALSE(id.empty());
+  // Submitted the way the flag says: salloc writes its grant to the batch log.
+  absl::StatusOr<std::string> batch_log =
+      base::ReadFile(client.store().JobDir(id) / "slurm" / "batch.log");
+  EXPECT_EQ(absl::StrContains(batch_log.value_or(""), "salloc: Granted job allocation"),
+            absl::StrContains(GetParam(), "salloc"))
+      << batch_log.value_or("");
   absl::StatusOr<JobInfo> running = client.GetJob(id);
   ASSERT_TRUE(running.ok()) << running.status();
   const int supervisor = running->local.supervisor.pid;
@@ -319,6 +329,9 @@ TEST_F(SlurmBackendTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
   EXPECT_EQ(info->job.state, jobspec::JobState::kCancelled);
   EXPECT_TRUE(testing::WaitFor([&] { return Queue().empty(); }, absl::Seconds(20))) << Queue();
 }
+
+INSTANTIATE_TEST_SUITE_P(SbatchAndSalloc, SlurmSubmitTest,
+                         ::testing::Values("--slurm-submit=sbatch", "--slurm-submit=salloc"));
 
 }  // namespace
 }  // namespace trainpkg::sdk
