@@ -181,6 +181,9 @@ absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest&
   // salloc prints "salloc: Pending job allocation <id>" (queued) or
   // "salloc: Granted job allocation <id>" as soon as the controller answers.
   constexpr std::string_view kAllocation = "job allocation ";
+  // The controller answers within its MessageTimeout (default 10 s); a salloc
+  // that has said nothing long after that is stopped rather than waited on.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
     int status = 0;
     const bool exited = ::waitpid(pid, &status, WNOHANG) == pid;
@@ -205,6 +208,13 @@ absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest&
       }
       return absl::FailedPreconditionError(
           absl::StrCat("salloc ", DescribeExitStatus(exit), ": ", Tail(files_.batch_log(), 5)));
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(-pid, SIGTERM);  // its session: salloc withdraws its request
+      ::waitpid(pid, &status, 0);
+      salloc_pid_ = -1;
+      return absl::DeadlineExceededError(absl::StrCat(
+          "salloc named no job allocation within 60 s: ", Tail(files_.batch_log(), 5)));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
