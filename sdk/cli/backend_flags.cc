@@ -8,13 +8,14 @@
 
 namespace trainpkg::cli {
 
-void AddBackendFlags(CLI::App& command, BackendFlags& flags, bool cluster_backends) {
+void AddBackendFlags(CLI::App& command, BackendFlags& flags, BackendSet backends) {
+  const bool k8s = backends == BackendSet::kAll;
   command
       .add_option("--backend", flags.backend,
-                  cluster_backends ? "Where the job runs: local, vertex, k8s or slurm"
-                                   : "Where the job runs: local or vertex")
-      ->check(cluster_backends ? CLI::IsMember({"local", "vertex", "k8s", "slurm"})
-                               : CLI::IsMember({"local", "vertex"}))
+                  k8s ? "Where the job runs: local, vertex, k8s or slurm"
+                      : "Where the trials run: local, vertex or slurm")
+      ->check(k8s ? CLI::IsMember({"local", "vertex", "k8s", "slurm"})
+                  : CLI::IsMember({"local", "vertex", "slurm"}))
       ->capture_default_str();
   command.add_option("--project", flags.project, "vertex: the Google Cloud project");
   command.add_option("--region", flags.region, "vertex: the region, e.g. us-central1");
@@ -23,8 +24,7 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, bool cluster_backen
                      "http://127.0.0.1:PORT for `trainpkg serve`)");
   command.add_option("--access-token", flags.access_token,
                      "vertex: bearer token to use instead of Application Default Credentials");
-  if (!cluster_backends) return;
-  AddK8sFlags(command, flags.k8s);
+  if (k8s) AddK8sFlags(command, flags.k8s);
   command.add_option("--partition", flags.partition,
                      "slurm: the partition (default: the cluster's default partition)");
   command.add_option(

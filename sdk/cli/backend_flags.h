@@ -44,9 +44,16 @@ void AddK8sObjectFlags(CLI::App& command, K8sFlags& flags);
 // options.k8s from the flags (kind parsed; kubeconfig, context, namespace as given).
 absl::Status ApplyK8sFlags(const K8sFlags& flags, sdk::k8s::K8sBackendOptions& options);
 
-// Declares the flags on `command`: local and vertex always; the k8s and slurm
-// backends and their flags only when `cluster_backends`.
-void AddBackendFlags(CLI::App& command, BackendFlags& flags, bool cluster_backends = true);
+// Which backends a command offers.
+enum class BackendSet {
+  kAll,     // local, vertex, k8s, slurm (`trainpkg run`)
+  kTuning,  // local, vertex, slurm (`trainpkg hptune`: trials report through a file the
+            // tuning service reads, which a Kubernetes pod's filesystem does not share)
+};
+
+// Declares --backend with the backends of `backends` and the flags of each.
+void AddBackendFlags(CLI::App& command, BackendFlags& flags,
+                     BackendSet backends = BackendSet::kAll);
 
 // Sets options.backend and options.vertex, options.k8s or options.slurm.
 // InvalidArgument naming the flag when --backend vertex lacks --project or

@@ -12,15 +12,16 @@
 namespace trainpkg::cli {
 
 CLI::App* AddHptuneCommand(CLI::App& app, HptuneFlags& flags) {
-  CLI::App* command = app.add_subcommand("hptune",
-                                         "Run a hyperparameter tuning job locally or on Vertex AI; "
-                                         "trials get --<parameterId>=<value>.");
+  CLI::App* command =
+      app.add_subcommand("hptune",
+                         "Run a hyperparameter tuning job locally, on Slurm or on Vertex AI; "
+                         "trials get --<parameterId>=<value>.");
   command->add_option("--config", flags.config, "Tuning job file (YAML or JSON)")->required();
   command->add_option("--base-output-dir", flags.base_output_dir,
                       "Study output dir: trials in <dir>/<trial id>/, results.* in <dir>");
   command->add_option("--seed", flags.seed, "Seed of the search algorithm");
   command->add_flag("--quiet", flags.quiet, "Do not stream the trials' output");
-  AddBackendFlags(*command, flags.backend, /*cluster_backends=*/false);
+  AddBackendFlags(*command, flags.backend, BackendSet::kTuning);
   return command;
 }
 

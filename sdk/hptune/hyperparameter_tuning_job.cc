@@ -187,7 +187,15 @@ absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJob::Create(
     return absl::InvalidArgumentError(
         "the Vertex backend needs a project and a location (vertex.project, vertex.location)");
   }
-  if (home.empty() && options.trial_options.backend == JobBackendKind::kLocal) {
+  if (options.trial_options.backend == JobBackendKind::kK8s) {
+    return absl::InvalidArgumentError(
+        "hyperparameter tuning runs trials locally, on Slurm or on Vertex AI, not on Kubernetes: "
+        "trials report their metrics through a file the tuning service reads "
+        "(CLOUD_ML_HP_METRIC_FILE), which a pod's filesystem does not share");
+  }
+  // Local and Slurm trials: the tuning job and its trials are recorded in the
+  // job store (on Slurm on a filesystem every node shares, as its jobs need).
+  if (home.empty() && options.trial_options.backend != JobBackendKind::kVertex) {
     std::optional<base::MapEnvironment> map_env;
     if (options.trial_options.environment) map_env.emplace(*options.trial_options.environment);
     const base::Environment& env =

@@ -7,7 +7,10 @@
 //   TP_ASSIGN_OR_RETURN(jobspec::HyperparameterTuningJob done, job.Run());
 //
 // The study runs in this process (tuning_service.h); its trials are
-// CustomJobs on the backend of `trial_options` (sdk/custom_job.h). The
+// CustomJobs on the backend of `trial_options` (sdk/custom_job.h): local, or
+// Slurm (each trial a Slurm job; its metric file reaches the study through
+// the filesystem the nodes share, as the Slurm backend requires). Kubernetes
+// is refused: a pod's metric file is not visible here. The
 // tuning job is recorded in the tuning job store (tuning_job_store.h) after
 // every change, so `trainpkg jobs describe/cancel <id>` work from other
 // processes. When the study ends, results.json, results.svg and
@@ -56,8 +59,8 @@ struct HyperparameterTuningJobOptions {
 class HyperparameterTuningJob {
  public:
   // Validates `job` (jobspec::ValidateHyperparameterTuningJob): InvalidArgument
-  // listing every issue, or for kVertex without project or location;
-  // FailedPrecondition when no job store home is known (kLocal).
+  // listing every issue, for kVertex without project or location, or for
+  // kK8s; FailedPrecondition when no job store home is known (kLocal, kSlurm).
   // Nothing is written or started.
   static absl::StatusOr<HyperparameterTuningJob> Create(
       jobspec::HyperparameterTuningJob job, HyperparameterTuningJobOptions options = {});

@@ -1,7 +1,7 @@
 // The Slurm backend against a real single-host Slurm (slurm_cluster.h):
 // the digits sample as 1 chief + 2 workers to SUCCEEDED, cancel leaving no
 // Slurm job, and a failing replica failing the job by name; the same
-// through salloc (SlurmSubmit::kSalloc).
+// through salloc (SlurmSubmit::kSalloc); a tuning job's trials as Slurm jobs.
 #include <signal.h>
 
 #include <cstdlib>
@@ -19,8 +19,10 @@
 #include "jobspec/job_file.h"
 #include "registry/internal/subprocess.h"
 #include "sdk/custom_job.h"
+#include "sdk/hptune/hyperparameter_tuning_job.h"
 #include "sdk/job_client.h"
 #include "sdk/job_logs.h"
+#include "tests/sdk/hptune/timeline_study.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/sdk/slurm/slurm_cluster.h"
 
@@ -297,6 +299,50 @@ TEST_F(SlurmBackendTest, CliDetachedRunShowsLogsAndCancels) {
   ASSERT_TRUE(info.ok()) << info.status();
   EXPECT_EQ(info->job.state, jobspec::JobState::kCancelled);
   EXPECT_EQ(Queue(), "");
+}
+
+// A tuning job whose trials are Slurm jobs: each trial's replica writes its
+// metric to the file the tuning service reads, through the shared filesystem.
+TEST_F(SlurmBackendTest, TuningJobTrialsRunAsSlurmJobs) {
+  const std::filesystem::path timeline = home_.path() / "timeline";
+  std::filesystem::create_directories(timeline);
+  HyperparameterTuningJobOptions options;
+  options.trial_options = Options();
+  options.base_output_dir = home_.path() / "study";
+  options.poll_interval = absl::Milliseconds(50);
+  options.seed = 3;
+  absl::StatusOr<HyperparameterTuningJob> job = HyperparameterTuningJob::Create(
+      hptune::testing::TimelineStudy("on-slurm", /*max_trials=*/3, /*parallel=*/2, "0.1", timeline),
+      options);
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << output_.str();
+  ASSERT_EQ(done->trials.size(), 3u);
+  for (const jobspec::Trial& trial : done->trials) {
+    EXPECT_EQ(trial.state, jobspec::TrialState::kSucceeded) << trial.id;
+    ASSERT_TRUE(trial.final_measurement.has_value()) << trial.id;
+    ASSERT_EQ(trial.final_measurement->metrics.size(), 1u);
+    // timeline_trainer.sh reports score = 1 - |x - 0.3|.
+    const double x = std::get<double>(trial.parameters.at(0).value);
+    EXPECT_NEAR(trial.final_measurement->metrics[0].value, 1 - std::abs(x - 0.3), 1e-5);
+  }
+  // Every trial ran as a Slurm job of the job store; none is left in the queue.
+  JobClient client{JobStore(home_.path() / "home")};
+  absl::StatusOr<std::vector<JobInfo>> jobs = client.ListJobs();
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  int slurm_jobs = 0;
+  for (const JobInfo& info : *jobs) slurm_jobs += info.backend == "slurm";
+  EXPECT_EQ(slurm_jobs, 3);
+  EXPECT_EQ(Queue(), "");
+
+  options.trial_options.backend = JobBackendKind::kK8s;
+  EXPECT_THAT(HyperparameterTuningJob::Create(
+                  hptune::testing::TimelineStudy("on-k8s", 1, 1, "0", timeline), options)
+                  .status()
+                  .message(),
+              HasSubstr("not on Kubernetes"));
 }
 
 class SlurmSubmitTest : public SlurmBackendTest,
