@@ -56,19 +56,6 @@ int WaitExitCode(int pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-TempDir::TempDir() {
-  const char* base = std::getenv("TEST_TMPDIR");
-  std::string pattern = std::string(base != nullptr ? base : "/tmp") + "/trainpkg_sdk_test.XXXXXX";
-  char* made = ::mkdtemp(pattern.data());
-  if (made == nullptr) std::abort();
-  path_ = made;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 jobspec::CustomJob MakeJob(const std::string& executable, const std::vector<PoolArgs>& pools) {
   jobspec::CustomJob job;
   job.display_name = "sdk-test";

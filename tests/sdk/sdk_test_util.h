@@ -11,22 +11,13 @@
 
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::sdk::testing {
 
+using ::trainpkg::testing::TempDir;
+
 // A fresh directory under $TEST_TMPDIR or /tmp, removed on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 struct PoolArgs {
   int64_t replica_count = 1;
   std::vector<std::string> args;

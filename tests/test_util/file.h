@@ -1,11 +1,27 @@
-// Reading what a test's subject wrote.
+// Files in tests: a scratch directory, and reading what a test's subject wrote.
 #ifndef TRAINPKG_TESTS_TEST_UTIL_FILE_H_
 #define TRAINPKG_TESTS_TEST_UTIL_FILE_H_
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace trainpkg::testing {
+
+// A fresh directory under $TEST_TMPDIR (else the system temp directory),
+// removed with everything in it when the object goes.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // The bytes of `path`; "" when it cannot be read (the assertion on the
 // content then says what was expected).

@@ -17,17 +17,6 @@ namespace trainpkg::packager::testing {
 
 namespace fs = std::filesystem;
 
-TempDir::TempDir() {
-  std::string templ = (fs::temp_directory_path() / "layer_test.XXXXXX").string();
-  if (::mkdtemp(templ.data()) == nullptr) std::abort();
-  path_ = templ;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 void WriteFile(const fs::path& path, std::string_view content, uint32_t mode, int64_t mtime) {
   fs::create_directories(path.parent_path());
   {

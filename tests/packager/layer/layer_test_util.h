@@ -10,22 +10,13 @@
 #include <vector>
 
 #include "registry/oci/byte_sink.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager::testing {
 
+using ::trainpkg::testing::TempDir;
+
 // A fresh directory under the system temp dir, removed with its contents.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 // Creates parent directories; sets the permission bits and mtime (seconds).
 void WriteFile(const std::filesystem::path& path, std::string_view content, uint32_t mode = 0644,
                int64_t mtime = 1'600'000'000);

@@ -3,8 +3,6 @@
 // transport.
 #include "sdk/k8s/internal/k8s_backend.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <sstream>
 #include <thread>
@@ -24,6 +22,7 @@
 #include "sdk/k8s/workload_state.h"
 #include "tests/registry/fakes.h"
 #include "tests/sdk/k8s/k8s_test_jobs.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::sdk::k8s {
 namespace {
@@ -60,19 +59,14 @@ users:
     exec: {command: gke-gcloud-auth-plugin}
 )";
 
-class TempDir : public ::testing::Test {
+// A test with a scratch directory dir_, removed afterwards.
+class ScratchTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("k8s_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+  ::trainpkg::testing::TempDir scratch_;
+  const std::filesystem::path dir_ = scratch_.path();
 };
 
-using KubeconfigTest = TempDir;
+using KubeconfigTest = ScratchTest;
 
 TEST_F(KubeconfigTest, CurrentContextWithTokenAndInlineCa) {
   absl::StatusOr<ClusterAccess> access = ParseKubeconfig(kKubeconfig, dir_, "");
@@ -418,11 +412,9 @@ TEST_F(KubeconfigTest, CustomJobOnK8sIsRecordedInTheJobStoreWithoutCredentials) 
             absl::StatusCode::kFailedPrecondition);
 }
 
-class RecordedK8sJobTest : public TempDir {
+class RecordedK8sJobTest : public ScratchTest {
  protected:
   void SetUp() override {
-    TempDir::SetUp();
-    store_ = JobStore(dir_ / "home");
     ASSERT_TRUE(store_.CreateJobDir("digits-1").ok());
     jobspec::CustomJob job = testing::FourPoolJob();
     job.name = "namespaces/training/jobsets/digits-1";
@@ -442,7 +434,7 @@ class RecordedK8sJobTest : public TempDir {
     return K8sClient(K8sClientOptions{
         .server = "https://127.0.0.1:6443", .transport = server_.transport(), .token = "t0k3n"});
   }
-  JobStore store_{""};  // under dir_, from SetUp()
+  JobStore store_{dir_ / "home"};
   FakeApiServer server_{std::vector<json>{
       json::parse(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})")}};
 };

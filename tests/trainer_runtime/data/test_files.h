@@ -10,22 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/test_util/file.h"
+
 namespace trainpkg::data::testing {
 
+using ::trainpkg::testing::TempDir;
+
 // A new empty directory under the system temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
-
 void WriteBytes(const std::filesystem::path& path, std::string_view bytes);
 // Writes `bytes` gzip-compressed with zlib's gzwrite.
 void WriteGzip(const std::filesystem::path& path, std::string_view bytes);

@@ -13,6 +13,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/file.h"
 #include "tests/trainer_runtime/train/test_job.h"
 #include "trainer_runtime/nn/adam.h"
 #include "trainer_runtime/train/backup_and_restore.h"
@@ -34,21 +35,7 @@ using testing::OnEveryRank;
 using testing::Replica;
 using testing::ShardedSource;
 using testing::Weights;
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() / fmt::format("trainpkg-train-{}-{}", getpid(), counter_++);
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
+using ::trainpkg::testing::TempDir;
 
 TEST(ModelFileTest, SaveLoadRoundTripIsBitExact) {
   TempDir dir;
