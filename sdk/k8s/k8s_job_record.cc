@@ -44,18 +44,14 @@ std::string Describe(const ObjectRef& ref) {
   return fmt::format("{} {}/{}", ref.kind, ref.kubernetes_namespace, ref.name);
 }
 
-// Records `job` with `state` and `error` (times as the backend sets them).
+// Records `job` moved to `state` with `error` (SetJobState).
 absl::StatusOr<jobspec::CustomJob> RecordState(const JobStore& store, std::string_view id,
                                                jobspec::CustomJob job, jobspec::JobState state,
                                                std::optional<jobspec::RpcStatus> error) {
   const jobspec::JobState previous = job.state;
   if (state == previous) return job;
   const absl::Time now = absl::Now();
-  job.state = state;
-  job.error = std::move(error);
-  if (state == jobspec::JobState::kRunning && !job.start_time.has_value()) job.start_time = now;
-  if (jobspec::IsTerminal(state)) job.end_time = now;
-  job.update_time = now;
+  SetJobState(job, state, std::move(error), now);
   TP_RETURN_IF_ERROR(sdk::internal::RecordRemoteJobState(store, id, job, previous, now));
   return job;
 }

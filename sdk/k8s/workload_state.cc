@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "jobspec/job_state.h"
 #include "sdk/k8s/internal/json_text.h"
 
 namespace trainpkg::sdk::k8s {
@@ -74,6 +75,16 @@ WorkloadState KubeflowState(const json& status) {
 WorkloadState ReadWorkloadState(WorkloadKind kind, const json& object) {
   return kind == WorkloadKind::kJobSet ? JobSetState(Status(object))
                                        : KubeflowState(Status(object));
+}
+
+void SetJobState(jobspec::CustomJob& job, jobspec::JobState state,
+                 std::optional<jobspec::RpcStatus> error, absl::Time now) {
+  job.state = state;
+  job.error = std::move(error);
+  if (!job.create_time.has_value()) job.create_time = now;
+  if (state == jobspec::JobState::kRunning && !job.start_time.has_value()) job.start_time = now;
+  if (jobspec::IsTerminal(state)) job.end_time = now;
+  job.update_time = now;
 }
 
 }  // namespace trainpkg::sdk::k8s

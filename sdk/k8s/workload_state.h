@@ -12,6 +12,7 @@
 
 #include <optional>
 
+#include "absl/time/time.h"
 #include "jobspec/custom_job.h"
 #include "nlohmann/json.hpp"
 #include "sdk/k8s/workload_kind.h"
@@ -24,6 +25,12 @@ struct WorkloadState {
 };
 
 WorkloadState ReadWorkloadState(WorkloadKind kind, const nlohmann::json& object);
+
+// Moves `job` to `state` with `error` at `now`, with the times Vertex keeps:
+// createTime once, startTime at the first RUNNING, endTime when terminal,
+// updateTime always.
+void SetJobState(jobspec::CustomJob& job, jobspec::JobState state,
+                 std::optional<jobspec::RpcStatus> error, absl::Time now);
 
 }  // namespace trainpkg::sdk::k8s
 

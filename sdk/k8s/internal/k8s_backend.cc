@@ -107,15 +107,7 @@ void K8sBackend::SetState(jobspec::JobState state, std::optional<jobspec::RpcSta
     std::lock_guard<std::mutex> lock(mu_);
     if (job_.state == state) return;
     previous = job_.state;
-    const absl::Time now = absl::Now();
-    job_.state = state;
-    job_.error = error;
-    if (!job_.create_time.has_value()) job_.create_time = now;
-    if (state == jobspec::JobState::kRunning && !job_.start_time.has_value()) {
-      job_.start_time = now;
-    }
-    if (jobspec::IsTerminal(state)) job_.end_time = now;
-    job_.update_time = now;
+    SetJobState(job_, state, error, absl::Now());
     name = job_.name;
     job = job_;
   }
