@@ -9,13 +9,15 @@ started as a process, median of --runs):
   umoci       umoci init + new + insert (Go pgzip)
   buildah     buildah bud --storage-driver vfs --isolation chroot (the same Dockerfile)
   tar|pigz    tar -cf - . | pigz
-CPU seconds (user + sys of the tool's processes, from RUSAGE_CHILDREN) are
-recorded beside the wall clock: on a shared, loaded machine the wall clock
+The layer each tool wrote (the largest blob; for tar|pigz the .tar.gz) is
+reported in MB, so that speed can be read against size. CPU seconds (user +
+sys of the tool's processes, from RUSAGE_CHILDREN) are recorded beside the
+wall clock: on a shared, loaded machine the wall clock
 mostly measures the wait for a core, the CPU time what each tool costs.
 Prints a table (seconds, ours / peer, load average) and writes --json.
 Missing peers are reported and skipped.
 Usage: build_bench.py --trainpkg build/bin/trainpkg [--mb 200] [--runs 1] [--json out.json]
-                      [--compression-level N]
+                      [--compression zstd] [--compression-level N]
 """
 import argparse
 import json
@@ -60,6 +62,12 @@ def make_context(ctx, megabytes, seed):
 
 
 CPU = {}  # tool -> CPU seconds of each run
+LAYER_BYTES = {}  # tool -> size of the layer it wrote (last run)
+
+
+def largest_file(root):
+    sizes = [os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(root) for f in files]
+    return max(sizes, default=0)
 
 
 def children_cpu():
@@ -92,6 +100,8 @@ def main():
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--json", default="")
     parser.add_argument("--workdir", default="", help="where to put the context (default: a temp dir)")
+    parser.add_argument("--compression", choices=["gzip", "zstd"], default="gzip",
+                        help="trainpkg build --compression (the peers always write gzip)")
     parser.add_argument("--compression-level", type=int, default=0,
                         help="trainpkg build --compression-level (default: trainpkg's own default)")
     args = parser.parse_args()
@@ -112,12 +122,15 @@ def main():
         time.sleep(2.5)
 
         level = ["--compression-level", str(args.compression_level)] if args.compression_level else []
+        if args.compression != "gzip":
+            level += ["--compression", args.compression]
 
         def ours(run):
             home = os.path.join(work, f"home{run}")
             env = dict(os.environ, TRAINPKG_HOME=home, SOURCE_DATE_EPOCH="1700000000")
             command = [trainpkg, "build", "-q", *level, "-t", "bench:1", ctx]
             cold = timed(command, env=env, cpu_key="ours")
+            LAYER_BYTES["ours"] = largest_file(os.path.join(home, "images", "blobs"))
             warm = timed(command, env=env, cpu_key="rebuild")
             results.setdefault("rebuild_runs", []).append(warm)
             shutil.rmtree(home)
@@ -131,6 +144,7 @@ def main():
                 layout = os.path.join(work, f"umoci{run}")
                 t = timed(f"umoci init --layout {layout} && umoci new --image {layout}:t && "
                           f"umoci insert --rootless --image {layout}:t {ctx} /ctx", cpu_key="umoci")
+                LAYER_BYTES["umoci"] = largest_file(layout)
                 shutil.rmtree(layout)
                 return t
             results["umoci"] = median_of(args.runs, umoci)
@@ -143,6 +157,8 @@ def main():
                 t = timed(["buildah", "--root", root + "/root", "--runroot", root + "/run",
                            "--storage-driver", "vfs", "bud", "--isolation", "chroot", "-q",
                            "-t", "bench:1", ctx], cpu_key="buildah")
+                # vfs keeps the layer uncompressed; what buildah would push is
+                # compressed at push time, so no layer size is reported for it.
                 subprocess.run(["buildah", "--root", root + "/root", "--runroot", root + "/run",
                                 "--storage-driver", "vfs", "rmi", "-a", "-f"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -156,6 +172,7 @@ def main():
             def pigz(run):
                 out = os.path.join(work, f"ctx{run}.tar.gz")
                 t = timed(f"tar -C {ctx} -cf - . | pigz > {out}", cpu_key="tar|pigz")
+                LAYER_BYTES["tar|pigz"] = os.path.getsize(out)
                 os.remove(out)
                 return t
             results["tar|pigz"] = median_of(args.runs, pigz)
@@ -167,29 +184,33 @@ def main():
     load_after = os.getloadavg()
     cpu = {tool: statistics.median(values) for tool, values in CPU.items()}
     print(f"\nbuild of a {args.mb} MB context (half text, half random), median of {args.runs} run(s), "
-          f"gzip level {args.compression_level or 'default'}")
+          f"{args.compression} level {args.compression_level or 'default'}")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
           f"({os.cpu_count()} cores)")
-    print(f"{'tool':<10} {'wall s':>8} {'ours/tool':>10} {'cpu s':>8} {'ours/tool':>10} {'target':>8}")
+    print(f"{'tool':<10} {'wall s':>8} {'ours/tool':>10} {'cpu s':>8} {'ours/tool':>10} "
+          f"{'layer MB':>9} {'target':>8}")
     ours_s = results["ours"]
     for tool in ("ours", "rebuild", "umoci", "buildah", "tar|pigz"):
         if tool not in results:
             continue
         seconds = results[tool]
         cpu_s = cpu.get(tool, float("nan"))
+        layer = f"{LAYER_BYTES[tool] / 1e6:.2f}" if tool in LAYER_BYTES else ""
         if tool in ("ours", "rebuild"):
             target = f"<={REBUILD_TARGET_S * 1000:.0f}ms" if tool == "rebuild" else ""
-            print(f"{tool:<10} {seconds:>8.3f} {'':>10} {cpu_s:>8.3f} {'':>10} {target:>8}")
+            print(f"{tool:<10} {seconds:>8.3f} {'':>10} {cpu_s:>8.3f} {'':>10} {layer:>9} {target:>8}")
             continue
         target = f"<={TARGETS[tool]}" if tool in TARGETS else ""
         print(f"{tool:<10} {seconds:>8.3f} {ours_s / seconds:>10.3f} {cpu_s:>8.3f} "
-              f"{cpu['ours'] / cpu_s:>10.3f} {target:>8}")
+              f"{cpu['ours'] / cpu_s:>10.3f} {layer:>9} {target:>8}")
     for tool in missing:
         print(f"{tool:<10} not installed (scripts/install-deps.sh --bench); skipped")
     if args.json:
         with open(args.json, "w") as out:
             json.dump({"megabytes": args.mb, "runs": args.runs,
+                       "compression": args.compression,
                        "compression_level": args.compression_level or None, "seconds": results,
+                       "layer_bytes": LAYER_BYTES,
                        "cpu_seconds": cpu,
                        "ratios": {t: ours_s / results[t] for t in results if t not in ("ours", "rebuild")},
                        "cpu_ratios": {t: cpu["ours"] / cpu[t] for t in cpu

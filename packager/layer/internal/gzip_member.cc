@@ -2,6 +2,7 @@
 
 #include <libdeflate.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -25,8 +26,22 @@ bool LooksIncompressible(std::string_view block) {
   if (block.size() < kProbeSlice) return false;
   for (size_t off = 0; off < block.size(); off += kProbeSlice) {
     std::string_view slice = block.substr(off, kProbeSlice);
-    std::array<uint32_t, 256> counts{};
-    for (unsigned char c : slice) ++counts[c];
+    // Four interleaved tables: a run of one byte value would otherwise make
+    // every increment wait for the previous one.
+    std::array<std::array<uint32_t, 256>, 4> tables{};
+    const auto* bytes = reinterpret_cast<const unsigned char*>(slice.data());
+    size_t i = 0;
+    for (; i + 4 <= slice.size(); i += 4) {
+      ++tables[0][bytes[i]];
+      ++tables[1][bytes[i + 1]];
+      ++tables[2][bytes[i + 2]];
+      ++tables[3][bytes[i + 3]];
+    }
+    for (; i < slice.size(); ++i) ++tables[0][bytes[i]];
+    std::array<uint32_t, 256> counts;
+    for (size_t v = 0; v < 256; ++v) {
+      counts[v] = tables[0][v] + tables[1][v] + tables[2][v] + tables[3][v];
+    }
     double bits = 0;
     const double n = static_cast<double>(slice.size());
     for (uint32_t count : counts) {
@@ -77,23 +92,39 @@ GzipMemberCompressor::~GzipMemberCompressor() {
   libdeflate_free_compressor(store_);
 }
 
-void GzipMemberCompressor::Compress(std::string_view block, std::string* out) {
+size_t GzipMemberCompressor::MaxMemberSize(size_t block_size) const {
+  // Either compressor may take the block (see Compress).
+  const size_t bound = std::max(libdeflate_deflate_compress_bound(compressor_, block_size),
+                                libdeflate_deflate_compress_bound(store_, block_size));
+  return kHeaderSize + bound + kTrailerSize;
+}
+
+size_t GzipMemberCompressor::Compress(std::string_view block, char* out, size_t capacity) {
   libdeflate_compressor* compressor =
       level_ > 0 && LooksIncompressible(block) ? store_ : compressor_;
   const size_t bound = libdeflate_deflate_compress_bound(compressor, block.size());
-  out->resize(kHeaderSize + bound + kTrailerSize);
+  if (capacity < kHeaderSize + bound + kTrailerSize) {
+    std::fprintf(stderr, "GzipMemberCompressor: output buffer of %zu bytes below the bound %zu\n",
+                 capacity, kHeaderSize + bound + kTrailerSize);
+    std::abort();
+  }
   const std::string header = GzipMemberHeader(level_);
-  header.copy(out->data(), kHeaderSize);
+  header.copy(out, kHeaderSize);
   const size_t deflated = libdeflate_deflate_compress(compressor, block.data(), block.size(),
-                                                      out->data() + kHeaderSize, bound);
+                                                      out + kHeaderSize, bound);
   if (deflated == 0) {  // cannot happen with a buffer of the bound's size
     std::fprintf(stderr, "GzipMemberCompressor: deflate output exceeded its bound\n");
     std::abort();
   }
-  char* trailer = out->data() + kHeaderSize + deflated;
+  char* trailer = out + kHeaderSize + deflated;
   PutLe32(libdeflate_crc32(0, block.data(), block.size()), trailer);
   PutLe32(static_cast<uint32_t>(block.size() & 0xffffffffu), trailer + 4);
-  out->resize(kHeaderSize + deflated + kTrailerSize);
+  return kHeaderSize + deflated + kTrailerSize;
+}
+
+void GzipMemberCompressor::Compress(std::string_view block, std::string* out) {
+  out->resize(MaxMemberSize(block.size()));
+  out->resize(Compress(block, out->data(), out->size()));
 }
 
 }  // namespace trainpkg::packager::layer_internal

@@ -19,6 +19,7 @@
 #ifndef TRAINPKG_PACKAGER_LAYER_INTERNAL_GZIP_MEMBER_H_
 #define TRAINPKG_PACKAGER_LAYER_INTERNAL_GZIP_MEMBER_H_
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,6 +39,12 @@ class GzipMemberCompressor {
   // Replaces `out` with the gzip member of `block` (an empty `block` gives a
   // member that decompresses to nothing).
   void Compress(std::string_view block, std::string* out);
+
+  // The same into `out`, which has room for `capacity` bytes (at least
+  // MaxMemberSize(block.size()); less aborts); returns the member's size.
+  // For callers that reuse one buffer without zero-filling it every time.
+  size_t Compress(std::string_view block, char* out, size_t capacity);
+  size_t MaxMemberSize(size_t block_size) const;
 
  private:
   int level_;

@@ -1,16 +1,18 @@
 #include "packager/layer/internal/parallel_gzip_writer.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "base/status_macros.h"
 
 namespace trainpkg::packager::layer_internal {
 
 ParallelGzipWriter::ParallelGzipWriter(oci::ByteSink* next, Options options)
-    : next_(next), options_(options) {
+    : next_(next),
+      options_(options),
+      max_in_flight_(2 * static_cast<size_t>(std::max(options.threads, 1))) {
   if (options_.block_size == 0 || options_.threads < 1) {
     std::fprintf(stderr, "ParallelGzipWriter: block_size %zu and threads %d must be positive\n",
                  options_.block_size, options_.threads);
@@ -19,74 +21,138 @@ ParallelGzipWriter::ParallelGzipWriter(oci::ByteSink* next, Options options)
   for (int i = 0; i < options_.threads; ++i) {
     compressors_.push_back(std::make_unique<GzipMemberCompressor>(options_.level));
   }
-  if (options_.threads > 1) pool_ = std::make_unique<ThreadPool>(options_.threads);
-  current_.reserve(options_.block_size);
+  current_ = std::make_unique<Block>();
+  current_->input.reserve(options_.block_size);
+  if (options_.threads > 1) {
+    pool_ = std::make_unique<ThreadPool>(options_.threads);
+    writer_ = std::thread([this] { WriteMembers(); });
+  }
 }
 
-ParallelGzipWriter::~ParallelGzipWriter() = default;
+ParallelGzipWriter::~ParallelGzipWriter() {
+  if (writer_.joinable()) {  // no Finish(): drain what is in flight, write nothing more
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (status_.ok()) status_ = absl::CancelledError("gzip stream abandoned before Finish");
+  }
+  StopWriter();
+}
 
 absl::Status ParallelGzipWriter::Write(std::string_view data) {
-  TP_RETURN_IF_ERROR(status_);
+  if (failed_.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
+  }
   while (!data.empty()) {
-    const size_t take = std::min(options_.block_size - current_.size(), data.size());
-    current_.append(data.data(), take);
+    std::string& input = current_->input;
+    const size_t take = std::min(options_.block_size - input.size(), data.size());
+    input.append(data.data(), take);
     data.remove_prefix(take);
-    if (current_.size() == options_.block_size) TP_RETURN_IF_ERROR(SubmitCurrent());
+    if (input.size() == options_.block_size) TP_RETURN_IF_ERROR(SubmitCurrent());
   }
   return absl::OkStatus();
 }
 
 absl::Status ParallelGzipWriter::Finish() {
-  TP_RETURN_IF_ERROR(status_);
-  if (!current_.empty() || !emitted_any_) TP_RETURN_IF_ERROR(SubmitCurrent());
-  while (!pending_.empty()) {
-    bool wrote = false;
-    TP_RETURN_IF_ERROR(WriteOldest(/*wait=*/true, &wrote));
+  if (failed_.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
   }
-  return absl::OkStatus();
+  if (!current_->input.empty() || !submitted_any_) TP_RETURN_IF_ERROR(SubmitCurrent());
+  StopWriter();
+  std::lock_guard<std::mutex> lock(mutex_);
+  return status_;
 }
 
 absl::Status ParallelGzipWriter::SubmitCurrent() {
-  emitted_any_ = true;
+  submitted_any_ = true;
   if (pool_ == nullptr) {
-    compressors_[0]->Compress(current_, &scratch_);
-    current_.clear();
-    return Emit(scratch_);
+    Block& block = *current_;
+    CompressBlock(0, &block);
+    block.input.clear();
+    absl::Status status = next_->Write(std::string_view(block.output.get(), block.output_size));
+    if (!status.ok()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      status_ = status;
+      failed_ = true;
+    }
+    return status;
   }
-  auto block = std::make_shared<Block>();
-  block->input.swap(current_);
-  current_.reserve(options_.block_size);
-  pending_.push_back(Pending{block, block->done.get_future()});
+  Block* block = current_.get();
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return in_flight_.size() < max_in_flight_ || !status_.ok(); });
+    TP_RETURN_IF_ERROR(status_);
+    in_flight_.push_back(std::move(current_));
+    current_ = TakeSpareLocked();
+  }
   pool_->Schedule([this, block](int worker) {
-    compressors_[static_cast<size_t>(worker)]->Compress(block->input, &block->output);
-    block->input = std::string();
-    block->done.set_value();
+    CompressBlock(worker, block);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      block->compressed = true;
+    }
+    changed_.notify_all();
   });
-  // Write what is ready; block only when too much is in flight.
-  const size_t max_in_flight = 2 * static_cast<size_t>(options_.threads);
-  bool wrote = true;
-  while (!pending_.empty() && wrote) {
-    TP_RETURN_IF_ERROR(WriteOldest(/*wait=*/pending_.size() > max_in_flight, &wrote));
-  }
   return absl::OkStatus();
 }
 
-absl::Status ParallelGzipWriter::WriteOldest(bool wait, bool* wrote) {
-  Pending& oldest = pending_.front();
-  if (!wait && oldest.done.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-    *wrote = false;
-    return absl::OkStatus();
+std::unique_ptr<ParallelGzipWriter::Block> ParallelGzipWriter::TakeSpareLocked() {
+  if (spare_.empty()) {
+    auto block = std::make_unique<Block>();
+    block->input.reserve(options_.block_size);
+    return block;
   }
-  oldest.done.wait();
-  std::shared_ptr<Block> block = std::move(oldest.block);
-  pending_.pop_front();
-  *wrote = true;
-  return Emit(block->output);
+  std::unique_ptr<Block> block = std::move(spare_.back());
+  spare_.pop_back();
+  block->input.clear();
+  block->compressed = false;
+  return block;
 }
 
-absl::Status ParallelGzipWriter::Emit(const std::string& member) {
-  status_ = next_->Write(member);
-  return status_;
+void ParallelGzipWriter::CompressBlock(int worker, Block* block) {
+  GzipMemberCompressor& compressor = *compressors_[static_cast<size_t>(worker)];
+  const size_t needed = compressor.MaxMemberSize(block->input.size());
+  if (block->output_capacity < needed) {
+    block->output.reset(new char[needed]);  // uninitialized: Compress writes what it returns
+    block->output_capacity = needed;
+  }
+  block->output_size = compressor.Compress(block->input, block->output.get(), needed);
+}
+
+void ParallelGzipWriter::WriteMembers() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] {
+      return (!in_flight_.empty() && in_flight_.front()->compressed) ||
+             (finishing_ && in_flight_.empty());
+    });
+    if (in_flight_.empty()) return;  // finishing, and everything is written
+    Block* block = in_flight_.front().get();
+    const bool write = status_.ok();
+    lock.unlock();
+    // After an error the rest is only drained, so that nothing waits forever.
+    absl::Status status =
+        write ? next_->Write(std::string_view(block->output.get(), block->output_size))
+              : absl::OkStatus();
+    lock.lock();
+    if (!status.ok()) {
+      status_ = status;
+      failed_ = true;
+    }
+    spare_.push_back(std::move(in_flight_.front()));
+    in_flight_.pop_front();
+    changed_.notify_all();
+  }
+}
+
+void ParallelGzipWriter::StopWriter() {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finishing_ = true;
+  }
+  changed_.notify_all();
+  writer_.join();
 }
 
 }  // namespace trainpkg::packager::layer_internal

@@ -1,7 +1,10 @@
 #include "packager/layer/internal/parallel_gzip_writer.h"
 
+#include <atomic>
+#include <chrono>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "packager/layer/internal/gzip_member.h"
@@ -106,6 +109,58 @@ TEST(ParallelGzipWriterTest, SinkErrorsAreReturnedAndSticky) {
   if (status.ok()) status = writer.Finish();
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(writer.Write("x").code(), absl::StatusCode::kUnavailable);
+}
+
+// Records its calls, and whether two of them ever overlapped; each call
+// takes a while so that an overlap would have time to happen.
+class SlowCountingSink final : public oci::ByteSink {
+ public:
+  absl::Status Write(std::string_view data) override {
+    if (inside_.exchange(true)) overlapped_ = true;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    bytes_.append(data.data(), data.size());
+    ++calls_;
+    inside_ = false;
+    return absl::OkStatus();
+  }
+  std::string bytes() const { return bytes_; }
+  int calls() const { return calls_.load(); }
+  bool overlapped() const { return overlapped_.load(); }
+
+ private:
+  std::atomic<bool> inside_{false};
+  std::atomic<bool> overlapped_{false};
+  std::atomic<int> calls_{0};
+  std::string bytes_;
+};
+
+TEST(ParallelGzipWriterTest, MembersAreWrittenInOrderOneCallAtATimeAndAllBeforeFinishReturns) {
+  const std::string input = MixedInput(200 * 1000);
+  const std::string expected = Compress(input, {.level = 1, .block_size = 4096, .threads = 1}, 4096);
+  for (int threads : {2, 4}) {
+    SlowCountingSink sink;
+    ParallelGzipWriter writer(&sink, {.level = 1, .block_size = 4096, .threads = threads});
+    for (size_t i = 0; i < input.size(); i += 3000) {
+      ASSERT_TRUE(writer.Write(std::string_view(input).substr(i, 3000)).ok());
+    }
+    ASSERT_TRUE(writer.Finish().ok());
+    const int calls = sink.calls();  // read once Finish returned: nothing may follow
+    EXPECT_EQ(calls, static_cast<int>((input.size() + 4095) / 4096)) << "one call per member";
+    EXPECT_FALSE(sink.overlapped()) << "threads " << threads;
+    EXPECT_EQ(sink.bytes(), expected) << "threads " << threads;
+  }
+}
+
+TEST(ParallelGzipWriterTest, AbandonedWithoutFinishStopsWritingAndDoesNotHang) {
+  const std::string input = MixedInput(400 * 1000);
+  SlowCountingSink sink;
+  {
+    ParallelGzipWriter writer(&sink, {.level = 6, .block_size = 4096, .threads = 2});
+    ASSERT_TRUE(writer.Write(input).ok());
+  }  // destroyed with up to 4 blocks in flight
+  const int members = static_cast<int>(input.size() / 4096);
+  EXPECT_LT(sink.calls(), members) << "the blocks still in flight were not written";
+  EXPECT_FALSE(sink.overlapped());
 }
 
 }  // namespace
