@@ -3,13 +3,13 @@
 #include <fnmatch.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/builder/copy_flags.h"
 #include "packager/dockerfile/context_path.h"
+#include "packager/layer/tar_archive.h"
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -75,22 +75,6 @@ absl::StatusOr<Source> Resolve(const BuildContext& ctx, const std::string& rel) 
   return source;
 }
 
-absl::StatusOr<bool> IsArchive(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(fmt::format("reading {}", path.string()));
-  std::string head(512, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  auto starts = [&](std::string_view magic) { return head.rfind(magic, 0) == 0; };
-  if (starts("\x1f\x8b") || starts("BZh") ||
-      starts("\xfd"
-             "7zXZ") ||
-      starts("\x28\xb5\x2f\xfd")) {
-    return true;
-  }
-  return head.size() >= 262 && head.compare(257, 5, "ustar") == 0;
-}
-
 // A directory's kept contents under `dest`: whole subtrees where nothing in
 // them is excluded, one entry per path elsewhere.
 void AddDirectory(const BuildContext& ctx, const std::string& rel, const std::string& dest,
@@ -153,13 +137,12 @@ absl::StatusOr<std::vector<LayerEntry>> PlanContextCopy(const BuildContext& ctx,
   std::vector<LayerEntry> entries;
   for (const Source& source : sources) {
     if (copy.is_add && !source.is_dir) {
-      TP_ASSIGN_OR_RETURN(bool archive, IsArchive(ctx.root() / source.resolved_rel));
-      if (archive) {
-        return absl::InvalidArgumentError(fmt::format(
-            "ADD of the local archive \"{}\": Docker would extract it, which trainpkg does not "
-            "do yet; unpack it in the context and COPY the directory, or COPY the archive as a "
-            "file",
-            source.rel));
+      TP_ASSIGN_OR_RETURN(bool archive, IsTarArchive(ctx.root() / source.resolved_rel));
+      if (archive) {  // unpacked under DEST, with or without a trailing '/'
+        std::string dir_dest = dest;
+        if (dir_dest.size() > 1 && dir_dest.back() == '/') dir_dest.pop_back();
+        entries.push_back(LayerEntry::Extract(source.rel, dir_dest, overrides));
+        continue;
       }
     }
     if (source.is_dir) {

@@ -12,9 +12,12 @@
 //   - .dockerignore'd paths are never copied, also from inside a copied
 //     directory (a symlink directly beside an ignored path is then copied as
 //     the file it points to; elsewhere symlinks stay symlinks);
-//   - ADD of a local tar archive (recognised by its magic bytes, compressed
-//     or not) is refused: Docker would extract it, and trainpkg does not yet.
-//     Other ADD sources are copied like COPY.
+//   - ADD of a local tar archive (plain, gzip, bzip2, xz or zstd, recognised
+//     by content: packager/layer/tar_archive.h) unpacks it under DEST, with or
+//     without a trailing '/', keeping the members' modes, owners and mtimes
+//     (--chown / --chmod still win; see LayerEntry::Extract). Other ADD
+//     sources, a compressed file that is not a tar among them, are copied
+//     like COPY.
 // Whether DEST already is a directory in the base image is not known (base
 // layers are not read): a DEST without trailing '/' is always the file name.
 #ifndef TRAINPKG_PACKAGER_BUILDER_CONTEXT_COPY_H_
@@ -34,7 +37,8 @@ namespace trainpkg::packager::builder {
 // `workdir` is absolute. Errors (no location; the caller adds file:line):
 // NotFound for a missing source or a pattern with no match (saying when
 // .dockerignore excluded it), InvalidArgument for a path or symlink leaving
-// the context, a bad destination, bad --chown/--chmod, an ADD archive.
+// the context, a bad destination, bad --chown/--chmod. (An archive's members are
+// checked when the layer is written.)
 absl::StatusOr<std::vector<LayerEntry>> PlanContextCopy(const BuildContext& ctx,
                                                         const dockerfile::CopyInstruction& copy,
                                                         std::string_view workdir);

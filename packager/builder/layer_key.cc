@@ -67,17 +67,21 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
                                             const LayerOptions& options, const BuildContext& ctx,
                                             FileDigestCache* digests) {
   std::string text = fmt::format(
-      "trainpkg-layer-key v1\nparent {}\ninstruction {}\nepoch {} policy {} compression {} "
-      "level {} block {}\n",
+      "trainpkg-layer-key v2\nparent {}\ninstruction {}\nepoch {} policy {} compression {} "
+      "level {} block {} zstd-level {}\n",
       parent_chain, instruction, options.source_date_epoch.value_or(-1),
       static_cast<int>(options.mtime_policy), static_cast<int>(options.compression),
-      options.gzip_level, options.gzip_block_size);
+      options.gzip_level, options.gzip_block_size, options.zstd_level);
   // The context files each entry reads; their contents hashed first, on the
   // layer's threads (a cold build reads every file).
   std::vector<std::vector<const ContextFile*>> read(entries.size());
   std::vector<const ContextFile*> regular;
   for (size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i].kind != LayerEntry::Kind::kCopy) continue;
+    // Copies read their files; an extraction reads its archive.
+    if (entries[i].kind != LayerEntry::Kind::kCopy &&
+        entries[i].kind != LayerEntry::Kind::kExtract) {
+      continue;
+    }
     std::string rel = ResolvedRel(ctx, entries[i].source);
     if (rel.empty()) continue;
     read[i] = ctx.Beneath(rel);

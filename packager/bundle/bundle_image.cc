@@ -8,6 +8,7 @@
 #include "absl/time/time.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
+#include "base/temp_dir.h"
 #include "fmt/format.h"
 #include "packager/bundle/bundle_layers.h"
 #include "packager/bundle/etc_files.h"
@@ -21,32 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kDefaultPath[] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-// A temporary directory removed when it goes out of scope.
-class StagingDir {
- public:
-  static absl::StatusOr<StagingDir> Create() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) return base::ErrnoToStatus(ec.value(), "finding the temp directory");
-    std::string pattern = (base / "trainpkg-bundle-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      return base::ErrnoToStatus(errno, fmt::format("creating {}", pattern));
-    }
-    return StagingDir(pattern);
-  }
-  StagingDir(StagingDir&& other) noexcept : path_(std::exchange(other.path_, {})) {}
-  StagingDir& operator=(StagingDir&&) = delete;
-  ~StagingDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  explicit StagingDir(fs::path path) : path_(std::move(path)) {}
-  fs::path path_;
-};
 
 absl::Status SetEnv(const std::string& pair, std::vector<std::string>* env) {
   size_t eq = pair.find('=');
@@ -91,7 +66,7 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
                     closure.executable.elf.machine));
   }
 
-  TP_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
+  TP_ASSIGN_OR_RETURN(base::TempDir staging, base::TempDir::Create("trainpkg-bundle"));
   TP_RETURN_IF_ERROR(WriteEtcFiles(staging.path(), request.ca_bundle));
   TP_ASSIGN_OR_RETURN(std::vector<BundleLayer> layers,
                       PlanBundleLayers(closure, loader, staging.path()));

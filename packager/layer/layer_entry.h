@@ -5,6 +5,7 @@
 //       LayerEntry::Copy("app/bin", "/usr/local/bin/app", {.mode = 0755}),
 //       LayerEntry::Copy("data", "/srv/data", {.owner = Owner{1000, 1000}}),
 //       LayerEntry::Symlink("/lib64", "usr/lib64"),
+//       LayerEntry::Extract("vendor/lib.tar.gz", "/opt/lib"),
 //       LayerEntry::Whiteout("/etc/motd"),
 //       LayerEntry::OpaqueWhiteout("/var/cache")}};
 //   LayerSource tree = LayerSource::DirectoryTree("/rootfs");  // the whole tree at /
@@ -22,6 +23,17 @@
 // and files sharing an inode are kept as hardlinks. A Symlink entry makes a
 // link at `destination` whose text is `target`, verbatim (it is never
 // resolved, so it may point anywhere, like the links of a copied directory).
+//
+// Extract (Dockerfile ADD of a local archive): `source` is a tar archive
+// (plain, gzip, bzip2, xz or zstd: see tar_archive.h) whose members land under
+// `destination` like `tar -x` there: each member's permission bits (07777),
+// numeric owner and mtime (under the layer's mtime policy) are kept, hardlinks
+// between members stay hardlinks, symlinks keep their text. `overrides.owner`
+// and `overrides.mode` still win. A member whose name climbs out of
+// `destination`, that passes through a symlink member, that is a device or
+// fifo, or that has a whiteout name is InvalidArgument naming the archive
+// and the member. Member contents are staged in a temporary directory
+// ($TMPDIR) while the layer is written.
 #ifndef TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
 #define TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
 
@@ -58,6 +70,7 @@ struct LayerEntry {
     kWhiteout,        // delete `destination` from lower layers (".wh.<name>")
     kOpaqueWhiteout,  // hide every lower-layer child of `destination` (".wh..wh..opq")
     kSymlink,         // a symlink at `destination` whose text is `source`
+    kExtract,         // the tar archive `source` unpacked under `destination`
   };
 
   static LayerEntry Copy(std::filesystem::path source, std::string destination,
@@ -70,12 +83,16 @@ struct LayerEntry {
   static LayerEntry Symlink(std::string destination, std::string target) {
     return LayerEntry{Kind::kSymlink, std::move(target), std::move(destination), {}};
   }
+  static LayerEntry Extract(std::filesystem::path archive, std::string destination,
+                            EntryOverrides overrides = {}) {
+    return LayerEntry{Kind::kExtract, std::move(archive), std::move(destination), overrides};
+  }
   static LayerEntry OpaqueWhiteout(std::string destination) {
     return LayerEntry{Kind::kOpaqueWhiteout, {}, std::move(destination), {}};
   }
 
   Kind kind = Kind::kCopy;
-  std::filesystem::path source;  // kCopy: the source; kSymlink: the link text
+  std::filesystem::path source;  // kCopy: the source; kExtract: the archive; kSymlink: the link text
   std::string destination;
   EntryOverrides overrides;
 };

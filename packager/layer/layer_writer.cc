@@ -44,8 +44,8 @@ absl::Status CheckOptions(const LayerOptions& options) {
 absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions& options,
                                   oci::ByteSink* sink, bool hash_output) {
   TP_RETURN_IF_ERROR(CheckOptions(options));
-  TP_ASSIGN_OR_RETURN(std::vector<layer_internal::TarEntry> entries,
-                      layer_internal::PlanLayer(source, options));
+  TP_ASSIGN_OR_RETURN(layer_internal::LayerPlan plan, layer_internal::PlanLayer(source, options));
+  const std::vector<layer_internal::TarEntry>& entries = plan.entries;
 
   oci::HashingWriter hashed_output(sink);
   oci::ByteSink* compressed = hash_output ? static_cast<oci::ByteSink*>(&hashed_output) : sink;

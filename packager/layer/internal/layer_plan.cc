@@ -1,16 +1,20 @@
 #include "packager/layer/internal/layer_plan.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <map>
+#include <memory>
+#include <optional>
 #include <tuple>
 
 #include "base/file_util.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "packager/layer/internal/archive_reader.h"
 #include "packager/layer/internal/image_path.h"
 
 namespace trainpkg::packager::layer_internal {
@@ -29,6 +33,7 @@ struct Node {
   dev_t device = 0;
   ino_t inode = 0;
   nlink_t links = 0;
+  bool staged = false;  // content staged from an archive: hardlinks share the staged inode
 };
 
 bool IsWithin(const fs::path& path, const fs::path& root) {
@@ -67,9 +72,13 @@ class Planner {
         return AddMarker(JoinPath(dest, std::string(kOpaqueWhiteout)));
       case LayerEntry::Kind::kSymlink:
         return AddSymlink(dest, entry.source.string());
+      case LayerEntry::Kind::kExtract:
+        return AddExtract(entry, dest);
     }
     return absl::OkStatus();
   }
+
+  std::optional<base::TempDir>& staging() { return staging_; }
 
   std::vector<TarEntry> Finish() {
     AddMissingParents();
@@ -78,7 +87,7 @@ class Planner {
     std::map<std::tuple<dev_t, ino_t, uint32_t, uint32_t, uint32_t, int64_t>, std::string> firsts;
     for (auto& [name, node] : nodes_) {
       TarEntry& e = node.entry;
-      if (e.type == TarEntry::Type::kFile && node.links > 1) {
+      if (e.type == TarEntry::Type::kFile && (node.links > 1 || node.staged)) {
         auto key =
             std::make_tuple(node.device, node.inode, e.owner.uid, e.owner.gid, e.mode, e.mtime);
         auto [it, inserted] = firsts.emplace(key, name);
@@ -106,9 +115,10 @@ class Planner {
     return std::clamp<int64_t>(file_mtime, 0, epoch_);
   }
 
-  absl::Status AddCopy(const LayerEntry& entry, const std::string& dest) {
-    TP_ASSIGN_OR_RETURN(std::string rel, NormalizeRelativePath(entry.source.string(), "source",
-                                                               "the build context"));
+  // `source` inside the root, symlinks followed.
+  absl::StatusOr<fs::path> ResolveSource(const fs::path& source) const {
+    TP_ASSIGN_OR_RETURN(std::string rel,
+                        NormalizeRelativePath(source.string(), "source", "the build context"));
     std::error_code ec;
     const fs::path resolved = fs::canonical(root_ / rel, ec);
     if (ec) {
@@ -120,6 +130,13 @@ class Planner {
           fmt::format("source \"{}\" resolves to {}, outside the build context {}", rel,
                       resolved.string(), root_.string()));
     }
+    return resolved;
+  }
+
+  absl::Status AddCopy(const LayerEntry& entry, const std::string& dest) {
+    TP_ASSIGN_OR_RETURN(const fs::path resolved, ResolveSource(entry.source));
+    TP_ASSIGN_OR_RETURN(std::string rel, NormalizeRelativePath(entry.source.string(), "source",
+                                                               "the build context"));
     struct stat st;
     if (::lstat(resolved.c_str(), &st) != 0) {
       return base::ErrnoToStatus(errno, fmt::format("stat {}", resolved.string()));
@@ -132,6 +149,7 @@ class Planner {
       return AddFromStat(resolved, st, dest, entry.overrides);
     }
     if (!dest.empty()) TP_RETURN_IF_ERROR(AddFromStat(resolved, st, dest, entry.overrides));
+    std::error_code ec;
     fs::recursive_directory_iterator it(resolved, ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       const fs::path& path = it->path();
@@ -184,6 +202,127 @@ class Planner {
       e.mode = *overrides.mode & 07777;
     }
     return Insert(std::move(node));
+  }
+
+  absl::Status AddExtract(const LayerEntry& entry, const std::string& dest) {
+    TP_ASSIGN_OR_RETURN(const fs::path archive, ResolveSource(entry.source));
+    const std::string shown = entry.source.string();
+    TP_ASSIGN_OR_RETURN(std::unique_ptr<ArchiveReader> reader, ArchiveReader::Open(archive));
+    if (!staging_.has_value()) {
+      TP_ASSIGN_OR_RETURN(base::TempDir dir, base::TempDir::Create("trainpkg-extract"));
+      staging_.emplace(std::move(dir));
+    }
+    std::map<std::string, const Node*> staged_files;  // this archive's files, by image path
+    ArchiveMember member;
+    for (;;) {
+      TP_ASSIGN_OR_RETURN(bool more, reader->Next(&member));
+      if (!more) break;
+      const std::string what = fmt::format("member \"{}\" of {}", member.name, shown);
+      TP_ASSIGN_OR_RETURN(std::string rel,
+                          NormalizeRelativePath(member.name, fmt::format("member of {}", shown),
+                                                fmt::format("its destination /{}", dest)));
+      if (member.type == ArchiveMember::Type::kOther) {
+        return absl::InvalidArgumentError(fmt::format(
+            "{} is a {}; layers hold files, directories and links only", what, member.other_kind));
+      }
+      if (rel.empty()) {  // "./": the destination itself
+        if (member.type != ArchiveMember::Type::kDirectory) {
+          return absl::InvalidArgumentError(fmt::format("{} names the destination", what));
+        }
+        if (dest.empty()) continue;  // the image root has no entry of its own
+      }
+      const std::string name = JoinPath(dest, rel);
+      if (BaseName(name).substr(0, kWhiteoutPrefix.size()) == kWhiteoutPrefix) {
+        return absl::InvalidArgumentError(fmt::format("{} has a whiteout name; rename it", what));
+      }
+      Node node;
+      TarEntry& e = node.entry;
+      e.name = name;
+      e.mode = member.mode & 07777;
+      e.owner = entry.overrides.owner.value_or(member.owner);
+      e.mtime = Mtime(member.mtime);
+      switch (member.type) {
+        case ArchiveMember::Type::kFile:
+          TP_RETURN_IF_ERROR(StageContent(reader.get(), member, what, &node));
+          break;
+        case ArchiveMember::Type::kHardlink: {
+          TP_ASSIGN_OR_RETURN(
+              std::string target_rel,
+              NormalizeRelativePath(member.link_target, fmt::format("hardlink target in {}", shown),
+                                    fmt::format("its destination /{}", dest)));
+          auto target = staged_files.find(JoinPath(dest, target_rel));
+          if (target == staged_files.end()) {
+            return absl::InvalidArgumentError(fmt::format(
+                "{} is a hardlink to \"{}\", which is not a file earlier in the archive", what,
+                member.link_target));
+          }
+          const Node& first = *target->second;
+          node = first;  // same staged inode and attributes: written as a hardlink to it
+          node.entry.name = name;
+          break;
+        }
+        case ArchiveMember::Type::kDirectory:
+          e.type = TarEntry::Type::kDirectory;
+          break;
+        case ArchiveMember::Type::kSymlink:
+          if (member.link_target.empty()) {
+            return absl::InvalidArgumentError(fmt::format("{} is a symlink with no target", what));
+          }
+          e.type = TarEntry::Type::kSymlink;
+          e.mode = kSymlinkMode;
+          e.link_target = member.link_target;
+          break;
+        case ArchiveMember::Type::kOther:
+          break;  // refused above
+      }
+      if (entry.overrides.mode.has_value() && node.entry.type != TarEntry::Type::kSymlink) {
+        node.entry.mode = *entry.overrides.mode & 07777;
+      }
+      const bool is_file = node.entry.type == TarEntry::Type::kFile;
+      absl::Status inserted = Insert(std::move(node));
+      if (!inserted.ok()) {
+        return absl::Status(inserted.code(),
+                            fmt::format("{}: {}", what, std::string(inserted.message())));
+      }
+      if (is_file) {
+        staged_files[name] = &nodes_.at(name);
+      } else {
+        staged_files.erase(name);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Writes the current member's content to a new file in the staging
+  // directory and points `node` at it.
+  absl::Status StageContent(ArchiveReader* reader, const ArchiveMember& member,
+                            const std::string& what, Node* node) {
+    const fs::path path = staging_->path() / std::to_string(staged_count_++);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("creating {}", path.string()));
+    absl::Status copied = reader->CopyData(fd);
+    struct stat st;
+    if (copied.ok() && ::fstat(fd, &st) != 0) {
+      copied = base::ErrnoToStatus(errno, fmt::format("stat {}", path.string()));
+    }
+    if (::close(fd) != 0 && copied.ok()) {
+      copied = base::ErrnoToStatus(errno, fmt::format("writing {}", path.string()));
+    }
+    if (!copied.ok()) {
+      return absl::Status(copied.code(), fmt::format("{}: {}", what, std::string(copied.message())));
+    }
+    if (st.st_size != member.size) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: the archive says {} bytes, its data has {}", what, member.size, st.st_size));
+    }
+    node->entry.type = TarEntry::Type::kFile;
+    node->entry.source = path;
+    node->entry.size = st.st_size;
+    node->device = st.st_dev;
+    node->inode = st.st_ino;
+    node->links = st.st_nlink;
+    node->staged = true;
+    return absl::OkStatus();
   }
 
   static absl::StatusOr<std::string> ReadLink(const fs::path& path, const struct stat& st) {
@@ -267,16 +406,20 @@ class Planner {
   int64_t epoch_;
   MtimePolicy policy_;
   std::map<std::string, Node, ImagePathOrder> nodes_;
+  std::optional<base::TempDir> staging_;
+  int64_t staged_count_ = 0;
 };
 
 }  // namespace
 
-absl::StatusOr<std::vector<TarEntry>> PlanLayer(const LayerSource& source,
-                                                const LayerOptions& options) {
+absl::StatusOr<LayerPlan> PlanLayer(const LayerSource& source, const LayerOptions& options) {
   Planner planner(options);
   TP_RETURN_IF_ERROR(planner.SetRoot(source.root));
   for (const LayerEntry& entry : source.entries) TP_RETURN_IF_ERROR(planner.Add(entry));
-  return planner.Finish();
+  LayerPlan plan;
+  plan.entries = planner.Finish();
+  if (planner.staging().has_value()) plan.staging.emplace(std::move(*planner.staging()));
+  return plan;
 }
 
 }  // namespace trainpkg::packager::layer_internal

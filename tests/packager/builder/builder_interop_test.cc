@@ -118,5 +118,50 @@ TEST_F(BuilderInteropTest, RuncRunsTheEntrypoint) {
   EXPECT_EQ(run.out, "hello-from-trainpkg\n");
 }
 
+// ADD of local archives, made by GNU tar, read back by umoci: the members land
+// under the destination with their modes and links; a gzip file that is not
+// a tar is copied as it is, as Docker does.
+TEST(BuilderAddArchiveInteropTest, UmociSeesTheUnpackedMembers) {
+  ScratchDir dir;
+  const fs::path ctx = dir.path() / "ctx";
+  WriteFile(dir.path() / "src/bin/tool", "#!/bin/sh\necho tool\n");
+  WriteFile(dir.path() / "src/share/doc.txt", "doc\n");
+  Result made = Sh("cd " + (dir.path() / "src").string() +
+                   " && chmod 0750 bin/tool && ln bin/tool bin/tool-again && ln -s doc.txt "
+                   "share/README && mkdir -p " + ctx.string() +
+                   " && tar --sort=name --owner=0 --group=0 -czf " + (ctx / "pkg.tgz").string() +
+                   " . && printf 'plain text\\n' | gzip -n > " + (ctx / "notes.gz").string());
+  ASSERT_EQ(made.code, 0) << made.out;
+  WriteFile(ctx / "Dockerfile",
+            "FROM scratch\n"
+            "ADD pkg.tgz /opt/pkg\n"
+            "ADD notes.gz /opt/\n");
+  auto store = oci::Layout::Create(dir.path() / "home/images");
+  ASSERT_TRUE(store.ok());
+  Builder builder(BuilderOptions{*store, dir.path() / "home/build-cache", nullptr, {}, {}, {}});
+  BuildRequest request;
+  request.context_dir = ctx;
+  auto image = builder.Build(request);
+  ASSERT_TRUE(image.ok()) << image.status();
+  auto out = oci::Layout::Create(dir.path() / "out");
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(ExportImage(*image, *store, *out, "1", false).ok());
+
+  const fs::path bundle = dir.path() / "bundle";
+  Result r = Sh("umoci unpack --rootless --image " + (dir.path() / "out").string() + ":1 " +
+                bundle.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const fs::path pkg = bundle / "rootfs/opt/pkg";
+  EXPECT_EQ(Slurp(pkg / "bin/tool"), "#!/bin/sh\necho tool\n");
+  EXPECT_EQ(fs::status(pkg / "bin/tool").permissions() & fs::perms::mask,
+            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  EXPECT_TRUE(fs::equivalent(pkg / "bin/tool", pkg / "bin/tool-again")) << "still a hardlink";
+  EXPECT_EQ(fs::read_symlink(pkg / "share/README"), "doc.txt");
+  EXPECT_EQ(Slurp(pkg / "share/doc.txt"), "doc\n");
+  EXPECT_FALSE(fs::exists(pkg / "pkg.tgz"));
+  EXPECT_EQ(Slurp(bundle / "rootfs/opt/notes.gz"), Slurp(ctx / "notes.gz"))
+      << "a gzip that is not a tar is copied as a file";
+}
+
 }  // namespace
 }  // namespace trainpkg::packager::builder

@@ -4,7 +4,11 @@
 // name the Dockerfile line.
 #include "packager/builder/builder.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -173,6 +177,54 @@ TEST_F(BuilderTest, ShellFormUsesShell) {
   EXPECT_EQ(c.labels.at("a"), "b");
   EXPECT_EQ(c.labels.at("org.example.team"), "ml");
   EXPECT_TRUE(run.image->manifest.layers.empty());
+}
+
+TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
+  testing::ShellResult made = testing::Sh("tar -C " + ctx_.string() + " -czf " +
+                                          (ctx_ / "trainer.tgz").string() + " trainer");
+  ASSERT_EQ(made.code, 0) << made.out;
+  Dockerfile("FROM scratch\nADD trainer.tgz /app/\n");
+  auto added = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(added.image.ok()) << added.image.status();
+  EXPECT_EQ(added.image->stats.layers_written, 1);
+  auto again = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(again.image.ok());
+  EXPECT_EQ(again.image->stats.layers_cached, 1) << "an unchanged archive is a cache hit";
+  EXPECT_EQ(again.image->manifest_descriptor.digest, added.image->manifest_descriptor.digest);
+
+  Dockerfile("FROM scratch\nCOPY trainer.tgz /app/\n");
+  auto copied = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(copied.image.ok()) << copied.image.status();
+  EXPECT_EQ(copied.image->stats.layers_written, 1) << "COPY of the archive is another layer";
+  EXPECT_NE(copied.image->manifest.layers[0].digest, added.image->manifest.layers[0].digest);
+
+  WriteFile(ctx_ / "trainer/task.py", "print('changed')\n");
+  made = testing::Sh("tar -C " + ctx_.string() + " -czf " + (ctx_ / "trainer.tgz").string() +
+                     " trainer");
+  ASSERT_EQ(made.code, 0) << made.out;
+  Dockerfile("FROM scratch\nADD trainer.tgz /app/\n");
+  auto changed = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(changed.image.ok()) << changed.image.status();
+  EXPECT_EQ(changed.image->stats.layers_written, 1) << "a changed archive is rebuilt";
+  EXPECT_NE(changed.image->manifest.layers[0].digest, added.image->manifest.layers[0].digest);
+}
+
+TEST_F(BuilderTest, EveryCompressionSettingIsPartOfTheLayerKey) {
+  Dockerfile("FROM scratch\nCOPY trainer /app/\n");
+  std::vector<std::string> digests;
+  for (auto [compression, level] : std::vector<std::pair<LayerCompression, int>>{
+           {LayerCompression::kGzip, 6}, {LayerCompression::kGzip, 1},
+           {LayerCompression::kZstd, 3}, {LayerCompression::kZstd, 19}}) {
+    BuildRequest request = Request();
+    request.compression = compression;
+    request.compression_level = level;
+    auto run = Build(dir_.path() / "home", request);  // one cache for all four
+    ASSERT_TRUE(run.image.ok()) << run.image.status();
+    EXPECT_EQ(run.image->stats.layers_written, 1) << "level " << level;
+    digests.push_back(run.image->manifest.layers[0].digest.ToString());
+  }
+  std::sort(digests.begin(), digests.end());
+  EXPECT_EQ(std::unique(digests.begin(), digests.end()), digests.end()) << "four different layers";
 }
 
 struct ErrorCase {
