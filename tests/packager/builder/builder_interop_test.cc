@@ -33,6 +33,22 @@ using testing::WriteFile;
 
 using trainpkg::testing::Slurp;
 
+// Builds `ctx` with a store and cache under `dir`/home and exports the image
+// to the layout `dir`/out as tag "1".
+void BuildAndExport(const fs::path& dir, const fs::path& ctx, BuiltImage* image) {
+  auto store = oci::Layout::Create(dir / "home/images");
+  ASSERT_TRUE(store.ok());
+  Builder builder(BuilderOptions{*store, dir / "home/build-cache", nullptr, {}, {}, {}});
+  BuildRequest request;
+  request.context_dir = ctx;
+  auto built = builder.Build(request);
+  ASSERT_TRUE(built.ok()) << built.status();
+  *image = *built;
+  auto out = oci::Layout::Create(dir / "out");
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(ExportImage(*image, *store, *out, "1", false).ok());
+}
+
 class BuilderInteropTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -49,17 +65,7 @@ class BuilderInteropTest : public ::testing::Test {
               "COPY app/ /app/\n"
               "ENV GREETING=hi\n"
               "ENTRYPOINT [\"/bin/busybox\", \"cat\", \"/app/msg.txt\"]\n");
-    auto store = oci::Layout::Create(dir_.path() / "home/images");
-    ASSERT_TRUE(store.ok());
-    Builder builder(BuilderOptions{*store, dir_.path() / "home/build-cache", nullptr, {}, {}, {}});
-    BuildRequest request;
-    request.context_dir = ctx_;
-    auto image = builder.Build(request);
-    ASSERT_TRUE(image.ok()) << image.status();
-    image_ = *image;
-    auto out = oci::Layout::Create(dir_.path() / "out");
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE(ExportImage(image_, *store, *out, "1", false).ok());
+    ASSERT_NO_FATAL_FAILURE(BuildAndExport(dir_.path(), ctx_, &image_));
   }
 
   ScratchDir dir_;
@@ -136,16 +142,8 @@ TEST(BuilderAddArchiveInteropTest, UmociSeesTheUnpackedMembers) {
             "FROM scratch\n"
             "ADD pkg.tgz /opt/pkg\n"
             "ADD notes.gz /opt/\n");
-  auto store = oci::Layout::Create(dir.path() / "home/images");
-  ASSERT_TRUE(store.ok());
-  Builder builder(BuilderOptions{*store, dir.path() / "home/build-cache", nullptr, {}, {}, {}});
-  BuildRequest request;
-  request.context_dir = ctx;
-  auto image = builder.Build(request);
-  ASSERT_TRUE(image.ok()) << image.status();
-  auto out = oci::Layout::Create(dir.path() / "out");
-  ASSERT_TRUE(out.ok());
-  ASSERT_TRUE(ExportImage(*image, *store, *out, "1", false).ok());
+  BuiltImage image;
+  ASSERT_NO_FATAL_FAILURE(BuildAndExport(dir.path(), ctx, &image));
 
   const fs::path bundle = dir.path() / "bundle";
   Result r = Sh("umoci unpack --rootless --image " + (dir.path() / "out").string() + ":1 " +

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -139,13 +140,6 @@ class ExtractTest : public ::testing::Test {
     return ReadTar(sink.bytes);
   }
 
-  static const ReadEntry* Find(const std::vector<ReadEntry>& entries, const std::string& name) {
-    for (const ReadEntry& e : entries) {
-      if (e.name == name) return &e;
-    }
-    return nullptr;
-  }
-
   TempDir dir_;
   fs::path ctx_;
   fs::path staging_parent_;
@@ -177,36 +171,26 @@ TEST_F(ExtractTest, EveryCompressionUnpacksWithModesOwnersMtimesAndLinks) {
     EXPECT_THAT(names, ElementsAre("opt/", "opt/pkg/", "opt/pkg/bin/", "opt/pkg/bin/tool",
                                    "opt/pkg/bin/tool-again", "opt/pkg/lib/", "opt/pkg/lib/libx.so",
                                    "opt/pkg/lib/libx.so.1", "opt/pkg/share/", "opt/pkg/share/doc"));
-    const ReadEntry* dest = Find(*entries, "opt/pkg/");
-    ASSERT_NE(dest, nullptr);
-    EXPECT_EQ(dest->mode, 0750u) << "the archive's ./ sets the destination's mode";
-    const ReadEntry* tool = Find(*entries, "opt/pkg/bin/tool");
-    ASSERT_NE(tool, nullptr);
-    EXPECT_EQ(tool->type, 'f');
-    EXPECT_EQ(tool->mode, 04755u) << "setuid kept, as tar -x as root would";
-    EXPECT_EQ(tool->content, "#!/bin/sh\necho tool\n");
-    const ReadEntry* again = Find(*entries, "opt/pkg/bin/tool-again");
-    ASSERT_NE(again, nullptr);
-    EXPECT_EQ(again->type, 'h');
-    EXPECT_EQ(again->link, "opt/pkg/bin/tool");
-    const ReadEntry* lib = Find(*entries, "opt/pkg/lib/libx.so.1");
-    ASSERT_NE(lib, nullptr);
-    EXPECT_EQ(lib->uid, 1000);
-    EXPECT_EQ(lib->gid, 1001);
-    EXPECT_EQ(lib->mtime, kEpoch) << "mtimes after SOURCE_DATE_EPOCH are clamped";
-    EXPECT_EQ(tool->mtime, 1'600'000'000) << "older mtimes are kept";
-    EXPECT_EQ(lib->uname, "") << "names never leak into the layer";
-    const ReadEntry* link = Find(*entries, "opt/pkg/lib/libx.so");
-    ASSERT_NE(link, nullptr);
-    EXPECT_EQ(link->type, 'l');
-    EXPECT_EQ(link->link, "libx.so.1");
-    const ReadEntry* doc = Find(*entries, "opt/pkg/share/doc");
-    ASSERT_NE(doc, nullptr);
-    EXPECT_EQ(doc->mode, 0600u);
-    const ReadEntry* parent = Find(*entries, "opt/");
-    ASSERT_NE(parent, nullptr);
-    EXPECT_EQ(parent->mode, 0755u);
-    EXPECT_EQ(parent->uid, 0);
+    std::map<std::string, ReadEntry> at;  // .at() of a missing name throws: a test failure
+    for (const ReadEntry& e : *entries) at[e.name] = e;
+    EXPECT_EQ(at.at("opt/pkg/").mode, 0750u) << "the archive's ./ sets the destination's mode";
+    const ReadEntry& tool = at.at("opt/pkg/bin/tool");
+    EXPECT_EQ(tool.type, 'f');
+    EXPECT_EQ(tool.mode, 04755u) << "setuid kept, as tar -x as root would";
+    EXPECT_EQ(tool.content, "#!/bin/sh\necho tool\n");
+    EXPECT_EQ(tool.mtime, 1'600'000'000) << "older mtimes are kept";
+    EXPECT_EQ(at.at("opt/pkg/bin/tool-again").type, 'h');
+    EXPECT_EQ(at.at("opt/pkg/bin/tool-again").link, "opt/pkg/bin/tool");
+    const ReadEntry& lib = at.at("opt/pkg/lib/libx.so.1");
+    EXPECT_EQ(lib.uid, 1000);
+    EXPECT_EQ(lib.gid, 1001);
+    EXPECT_EQ(lib.mtime, kEpoch) << "mtimes after SOURCE_DATE_EPOCH are clamped";
+    EXPECT_EQ(lib.uname, "") << "names never leak into the layer";
+    EXPECT_EQ(at.at("opt/pkg/lib/libx.so").type, 'l');
+    EXPECT_EQ(at.at("opt/pkg/lib/libx.so").link, "libx.so.1");
+    EXPECT_EQ(at.at("opt/pkg/share/doc").mode, 0600u);
+    EXPECT_EQ(at.at("opt/").mode, 0755u);
+    EXPECT_EQ(at.at("opt/").uid, 0);
   }
   EXPECT_TRUE(fs::is_empty(staging_parent_)) << "the staged contents are removed";
 }
@@ -240,7 +224,9 @@ TEST_F(ExtractTest, ChownAndChmodWin) {
       EXPECT_EQ(e.mode, 0700u) << e.name;
     }
   }
-  EXPECT_NE(Find(*entries, "bin/tool"), nullptr) << "extracted at the image root";
+  bool at_root = false;
+  for (const ReadEntry& e : *entries) at_root |= e.name == "bin/tool";
+  EXPECT_TRUE(at_root) << "extracted at the image root";
 }
 
 TEST_F(ExtractTest, UnsafeOrUnsupportedMembersAreRefusedByName) {
