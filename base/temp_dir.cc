@@ -13,11 +13,17 @@ namespace trainpkg::base {
 
 namespace fs = std::filesystem;
 
-absl::StatusOr<TempDir> TempDir::Create(std::string_view prefix) {
+absl::StatusOr<TempDir> TempDir::Create(std::string_view prefix, const fs::path& parent) {
   std::error_code ec;
-  const fs::path parent = fs::temp_directory_path(ec);
-  if (ec) return ErrnoToStatus(ec.value(), "finding the temp directory");
-  std::string pattern = (parent / fmt::format("{}-XXXXXX", prefix)).string();
+  fs::path dir = parent;
+  if (dir.empty()) {
+    dir = fs::temp_directory_path(ec);
+    if (ec) return ErrnoToStatus(ec.value(), "finding the temp directory");
+  } else {
+    fs::create_directories(dir, ec);
+    if (ec) return ErrnoToStatus(ec.value(), fmt::format("creating {}", dir.string()));
+  }
+  std::string pattern = (dir / fmt::format("{}-XXXXXX", prefix)).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
     return ErrnoToStatus(errno, fmt::format("creating {}", pattern));
   }

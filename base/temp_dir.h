@@ -4,7 +4,8 @@
 //   TP_ASSIGN_OR_RETURN(base::TempDir staging, base::TempDir::Create("trainpkg-bundle"));
 //   WriteStuff(staging.path() / "x");
 //
-// Created mode 0700 under $TMPDIR (else /tmp) by mkdtemp(3).
+// Created mode 0700 by mkdtemp(3), under `parent` or, when that is empty,
+// under $TMPDIR (else /tmp).
 #ifndef TRAINPKG_BASE_TEMP_DIR_H_
 #define TRAINPKG_BASE_TEMP_DIR_H_
 
@@ -17,8 +18,10 @@ namespace trainpkg::base {
 
 class TempDir {
  public:
-  // `prefix` names the directory: <temp>/<prefix>-XXXXXX.
-  static absl::StatusOr<TempDir> Create(std::string_view prefix);
+  // `prefix` names the directory: <parent>/<prefix>-XXXXXX. A missing
+  // `parent` is created.
+  static absl::StatusOr<TempDir> Create(std::string_view prefix,
+                                        const std::filesystem::path& parent = {});
 
   TempDir(TempDir&& other) noexcept;
   TempDir& operator=(TempDir&&) = delete;

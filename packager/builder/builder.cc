@@ -200,6 +200,9 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
   LayerOptions layer_options;
   layer_options.source_date_epoch = request.source_date_epoch;
   layer_options.threads = std::max(1, request.threads);
+  // ADD's archive contents are staged on the cache's disk, not in a /tmp
+  // that may be memory-backed.
+  layer_options.staging_dir = options_.cache_dir / "tmp";
   if (request.compression == LayerCompression::kNone) {
     return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
   }

@@ -33,7 +33,7 @@
 // `destination`, that passes through a symlink member, that is a device or
 // fifo, or that has a whiteout name is InvalidArgument naming the archive
 // and the member. Member contents are staged in a temporary directory
-// ($TMPDIR) while the layer is written.
+// (LayerOptions::staging_dir, default $TMPDIR) while the layer is written.
 #ifndef TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
 #define TRAINPKG_PACKAGER_LAYER_LAYER_ENTRY_H_
 

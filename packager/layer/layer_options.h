@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -41,6 +42,10 @@ struct LayerOptions {
   int zstd_level = 3;
   // Compression threads (>= 1). Never changes the output bytes.
   int threads = 2;
+  // Where Extract entries stage the archives' member contents while the
+  // layer is written (a private directory is made inside and removed after).
+  // Empty: $TMPDIR, else /tmp. Never changes the output bytes.
+  std::filesystem::path staging_dir = {};
 };
 
 // Sets the level of `options->compression` (gzip: libdeflate 1..12; zstd:

@@ -47,7 +47,8 @@ class Planner {
  public:
   explicit Planner(const LayerOptions& options)
       : epoch_(std::max<int64_t>(0, options.source_date_epoch.value_or(0))),
-        policy_(options.mtime_policy) {}
+        policy_(options.mtime_policy),
+        staging_parent_(options.staging_dir) {}
 
   absl::Status SetRoot(const fs::path& root) {
     std::error_code ec;
@@ -209,7 +210,8 @@ class Planner {
     const std::string shown = entry.source.string();
     TP_ASSIGN_OR_RETURN(std::unique_ptr<ArchiveReader> reader, ArchiveReader::Open(archive));
     if (!staging_.has_value()) {
-      TP_ASSIGN_OR_RETURN(base::TempDir dir, base::TempDir::Create("trainpkg-extract"));
+      TP_ASSIGN_OR_RETURN(base::TempDir dir,
+                          base::TempDir::Create("trainpkg-extract", staging_parent_));
       staging_.emplace(std::move(dir));
     }
     std::map<std::string, const Node*> staged_files;  // this archive's files, by image path
@@ -406,6 +408,7 @@ class Planner {
   int64_t epoch_;
   MtimePolicy policy_;
   std::map<std::string, Node, ImagePathOrder> nodes_;
+  fs::path staging_parent_;
   std::optional<base::TempDir> staging_;
   int64_t staged_count_ = 0;
 };

@@ -187,6 +187,8 @@ TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
   auto added = Build(dir_.path() / "home", Request());
   ASSERT_TRUE(added.image.ok()) << added.image.status();
   EXPECT_EQ(added.image->stats.layers_written, 1);
+  EXPECT_TRUE(fs::is_empty(dir_.path() / "home/build-cache/tmp"))
+      << "contents staged beside the cache, then removed";
   auto again = Build(dir_.path() / "home", Request());
   ASSERT_TRUE(again.image.ok());
   EXPECT_EQ(again.image->stats.layers_cached, 1) << "an unchanged archive is a cache hit";

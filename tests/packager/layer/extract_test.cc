@@ -252,6 +252,23 @@ TEST_F(ExtractTest, UnsafeOrUnsupportedMembersAreRefusedByName) {
   EXPECT_TRUE(fs::is_empty(staging_parent_)) << "nothing staged is left after a failure";
 }
 
+TEST_F(ExtractTest, StagesWhereTheOptionsSay) {
+  Put("pkg.tar", MakeArchive(SampleMembers(), Filter::kNone));
+  LayerOptions options;
+  options.staging_dir = dir_.path() / "stage";
+  StringSink sink;
+  auto ok = WriteLayer(LayerSource{ctx_, {LayerEntry::Extract("pkg.tar", "/x")}}, options, &sink);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_TRUE(fs::is_empty(dir_.path() / "stage")) << "made, used, emptied";
+  // A staging path that cannot be a directory: the error names it.
+  Put("not-a-dir", "x");
+  options.staging_dir = ctx_ / "not-a-dir";
+  auto failed = WriteLayer(LayerSource{ctx_, {LayerEntry::Extract("pkg.tar", "/x")}}, options, &sink);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(std::string(failed.status().message()), HasSubstr("not-a-dir"));
+  EXPECT_TRUE(fs::is_empty(staging_parent_)) << "$TMPDIR untouched when the options name a place";
+}
+
 TEST_F(ExtractTest, IsTarArchiveDecidesByContentLikeDocker) {
   Put("real.tar.gz", MakeArchive(SampleMembers(), Filter::kGzip));
   Put("renamed.txt", MakeArchive(SampleMembers(), Filter::kXz));
