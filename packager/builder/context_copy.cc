@@ -134,20 +134,19 @@ absl::StatusOr<std::vector<LayerEntry>> PlanContextCopy(const BuildContext& ctx,
         "{} sources are copied, so the destination \"{}\" must be a directory ending with '/'",
         sources.size(), copy.dest));
   }
+  // DEST as a directory: where a directory's contents or an archive's members land.
+  std::string dir_dest = dest;
+  if (dir_dest.size() > 1 && dir_dest.back() == '/') dir_dest.pop_back();
   std::vector<LayerEntry> entries;
   for (const Source& source : sources) {
     if (copy.is_add && !source.is_dir) {
       TP_ASSIGN_OR_RETURN(bool archive, IsTarArchive(ctx.root() / source.resolved_rel));
       if (archive) {  // unpacked under DEST, with or without a trailing '/'
-        std::string dir_dest = dest;
-        if (dir_dest.size() > 1 && dir_dest.back() == '/') dir_dest.pop_back();
         entries.push_back(LayerEntry::Extract(source.rel, dir_dest, overrides));
         continue;
       }
     }
     if (source.is_dir) {
-      std::string dir_dest = dest;
-      if (dir_dest.size() > 1 && dir_dest.back() == '/') dir_dest.pop_back();
       AddDirectory(ctx, source.resolved_rel, dir_dest, overrides, &entries);
     } else {
       std::string file_dest = into_dir ? JoinImage(dest, BaseName(source.rel)) : dest;

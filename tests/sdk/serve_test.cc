@@ -97,6 +97,22 @@ class ServeTest : public ::testing::Test {
   }
 
   // Polls the job until it is terminal.
+  // CustomJob options for the Vertex backend against this serve, with the
+  // client's own job store at `home`.
+  static CustomJobOptions VertexJobOptions(const std::filesystem::path& home,
+                                           absl::Duration first_poll, absl::Duration max_poll) {
+    CustomJobOptions options;
+    options.backend = JobBackendKind::kVertex;
+    options.vertex.project = "demo";
+    options.vertex.location = "local-1";
+    options.vertex.endpoint = *endpoint_;
+    options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
+    options.vertex.initial_poll_interval = first_poll;
+    options.vertex.max_poll_interval = max_poll;
+    options.home = home;
+    return options;
+  }
+
   jobspec::CustomJob WaitTerminal(VertexClient& client, const std::string& name) {
     jobspec::CustomJob last;
     EXPECT_TRUE(WaitFor(
@@ -294,15 +310,8 @@ CliResult RunJobsCli(const std::filesystem::path& home, std::vector<std::string>
 TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   const std::filesystem::path home = dir_->path() / "client-home";
   const std::filesystem::path cli_out = dir_->path() / "jobs-cli.out";
-  CustomJobOptions options;
-  options.backend = JobBackendKind::kVertex;
-  options.vertex.project = "demo";
-  options.vertex.location = "local-1";
-  options.vertex.endpoint = *endpoint_;
-  options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
-  options.vertex.initial_poll_interval = absl::Milliseconds(100);
-  options.vertex.max_poll_interval = absl::Milliseconds(500);
-  options.home = home;
+  CustomJobOptions options =
+      VertexJobOptions(home, absl::Milliseconds(100), absl::Milliseconds(500));
   JobStore store(home);
 
   jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {"--sleep=1"}}});
@@ -424,15 +433,8 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
   }
 
   std::ostringstream log;
-  CustomJobOptions options;
-  options.backend = JobBackendKind::kVertex;
-  options.vertex.project = "demo";
-  options.vertex.location = "local-1";
-  options.vertex.endpoint = *endpoint_;
-  options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
-  options.vertex.initial_poll_interval = absl::Milliseconds(200);
-  options.vertex.max_poll_interval = absl::Seconds(1);
-  options.home = dir_->path() / "digits-client-home";
+  CustomJobOptions options = VertexJobOptions(dir_->path() / "digits-client-home",
+                                              absl::Milliseconds(200), absl::Seconds(1));
   options.log_stream = &log;
   absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, options);
   ASSERT_TRUE(job.ok()) << job.status();
