@@ -22,8 +22,7 @@ class Pusher {
          const PushOptions& options)
       : client_(client), layout_(layout), target_(target), options_(options) {}
 
-  absl::StatusOr<TransferResult> Run(std::string_view tag) {
-    TP_ASSIGN_OR_RETURN(oci::Descriptor root, layout_.Resolve(tag));
+  absl::StatusOr<TransferResult> Run(oci::Descriptor root) {
     root.annotations.erase(std::string(oci::annotations::kRefName));
     const Reference& tagged = target_;
     if (oci::IsIndexMediaType(root.media_type)) {
@@ -193,8 +192,15 @@ class Pusher {
 absl::StatusOr<TransferResult> PushImage(RegistryClient& client, const oci::Layout& layout,
                                          std::string_view tag, const Reference& target,
                                          const PushOptions& options) {
+  TP_ASSIGN_OR_RETURN(oci::Descriptor root, layout.Resolve(tag));
+  return PushImage(client, layout, root, target, options);
+}
+
+absl::StatusOr<TransferResult> PushImage(RegistryClient& client, const oci::Layout& layout,
+                                         const oci::Descriptor& root, const Reference& target,
+                                         const PushOptions& options) {
   if (options.jobs < 1) return absl::InvalidArgumentError("push jobs must be at least 1");
-  return Pusher(client, layout, target, options).Run(tag);
+  return Pusher(client, layout, target, options).Run(root);
 }
 
 }  // namespace trainpkg::registry

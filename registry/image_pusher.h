@@ -58,6 +58,12 @@ absl::StatusOr<TransferResult> PushImage(RegistryClient& client, const oci::Layo
                                          std::string_view tag, const Reference& target,
                                          const PushOptions& options);
 
+// The same for the image or index `root` (a manifest blob of `layout`,
+// tagged or not).
+absl::StatusOr<TransferResult> PushImage(RegistryClient& client, const oci::Layout& layout,
+                                         const oci::Descriptor& root, const Reference& target,
+                                         const PushOptions& options);
+
 }  // namespace trainpkg::registry
 
 #endif  // TRAINPKG_REGISTRY_IMAGE_PUSHER_H_

@@ -51,11 +51,11 @@ absl::StatusOr<CustomJob> CustomJob::FromLocalBinary(const LocalBinaryJobOptions
   TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, LocalBinaryJob(request));
   absl::StatusOr<registry::Reference> target = registry::ParseReference(request.image_uri);
   if (!target.ok() || !target->digest.empty()) {
-    return absl::InvalidArgumentError(fmt::format(
-        "image_uri \"{}\": {}; want [REGISTRY/]REPOSITORY[:TAG] to push the image to",
-        request.image_uri,
-        target.ok() ? std::string("a digest names an image that exists")
-                    : std::string(target.status().message())));
+    return absl::InvalidArgumentError(
+        fmt::format("image_uri \"{}\": {}; want [REGISTRY/]REPOSITORY[:TAG] to push the image to",
+                    request.image_uri,
+                    target.ok() ? std::string("a digest names an image that exists")
+                                : std::string(target.status().message())));
   }
   if (target->tag.empty()) target->tag = "latest";
 
@@ -70,19 +70,21 @@ absl::StatusOr<CustomJob> CustomJob::FromLocalBinary(const LocalBinaryJobOptions
   ImageBuildOptions build;
   build.bundle = request.bundle;
   build.tags = {target->String()};
+  // Pushed right away: compress as the layers are written, not after.
+  build.compression = packager::LayerCompression::kGzip;
   build.environment = environment.get();
   TP_ASSIGN_OR_RETURN(BuiltImage built, BuildImage(build));
-  TP_ASSIGN_OR_RETURN(packager::builder::ImageStore store,
-                      packager::builder::ImageStore::Open(home / "images"));
+  TP_ASSIGN_OR_RETURN(ImageToPush image, StoredImageForPush(*environment, built.tags.at(0), {}));
   registry::RegistryClientOptions client_options;
   client_options.keychain = std::make_shared<registry::DockerKeychain>(*environment);
   client_options.insecure_registries = request.insecure_registries;
   registry::RegistryClient client(std::move(client_options));
   absl::StatusOr<registry::TransferResult> pushed =
-      registry::PushImage(client, store.layout(), built.tags.at(0), *target, {});
+      registry::PushImage(client, image.layout, image.manifest, *target, {});
   if (!pushed.ok()) {
-    return absl::Status(pushed.status().code(), fmt::format("pushing {}: {}", request.image_uri,
-                                                            std::string(pushed.status().message())));
+    return absl::Status(
+        pushed.status().code(),
+        fmt::format("pushing {}: {}", request.image_uri, std::string(pushed.status().message())));
   }
   return Create(std::move(job), std::move(options));
 }

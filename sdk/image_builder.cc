@@ -1,5 +1,7 @@
 #include "sdk/image_builder.h"
 
+#include <algorithm>
+
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/builder/image_export.h"
@@ -44,6 +46,9 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
   if (client == nullptr) {
     client = std::make_shared<registry::RegistryClient>(registry::RegistryClientOptions{});
   }
+  const packager::LayerCompression compression = options.compression.value_or(
+      output || options.compression_level ? packager::LayerCompression::kGzip
+                                          : packager::LayerCompression::kNone);
   pb::BuiltImage image;
   if (options.bundle) {
     packager::bundle::BundleRequest request;
@@ -59,7 +64,7 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.source = options.source;
     request.revision = options.revision;
     request.threads = options.threads;
-    request.compression = options.compression;
+    request.compression = compression;
     request.compression_level = options.compression_level;
     TP_ASSIGN_OR_RETURN(image, packager::bundle::BuildBundle(request, store.layout()));
   } else {
@@ -78,7 +83,7 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.source = options.source;
     request.revision = options.revision;
     request.threads = options.threads;
-    request.compression = options.compression;
+    request.compression = compression;
     request.compression_level = options.compression_level;
     pb::Builder builder(std::move(builder_options));
     TP_ASSIGN_OR_RETURN(image, builder.Build(request));
@@ -90,6 +95,7 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
   built.size = image.config_descriptor.size;
   for (const oci::Descriptor& layer : image.manifest.layers) built.size += layer.size;
   built.stats = image.stats;
+  built.compression = compression;
   built.warnings = image.warnings;
   if (!options.tags.empty()) {
     // The store keeps oci: base layers too, so stored images stay whole.
@@ -110,6 +116,29 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     }
   }
   return built;
+}
+
+absl::StatusOr<ImageToPush> StoredImageForPush(
+    const base::Environment& environment, std::string_view tag, const PushCompression& compression,
+    const std::function<void(const packager::builder::LayerCompressionStep&)>& progress) {
+  packager::LayerOptions layer_options;
+  layer_options.compression = compression.compression;
+  layer_options.threads = std::max(1, compression.threads);
+  if (compression.level) {
+    TP_RETURN_IF_ERROR(packager::SetCompressionLevel(*compression.level, &layer_options));
+  }
+  TP_ASSIGN_OR_RETURN(std::filesystem::path store_dir, ImageStoreDir(environment));
+  TP_ASSIGN_OR_RETURN(pb::ImageStore store, pb::ImageStore::Open(store_dir));
+  absl::StatusOr<oci::Descriptor> manifest = store.layout().Resolve(tag);
+  if (!manifest.ok()) {
+    return absl::NotFoundError(
+        fmt::format("{} is not in the local image store ({})", tag, store_dir.string()));
+  }
+  TP_ASSIGN_OR_RETURN(pb::CompressedImage compressed,
+                      pb::CompressImage(store.layout(), *manifest, layer_options,
+                                        store_dir.parent_path() / "build-cache", progress));
+  return ImageToPush{store.layout(), compressed.manifest, compressed.layers_compressed,
+                     compressed.layers_cached};
 }
 
 absl::StatusOr<std::vector<packager::builder::StoredImage>> ListImages(

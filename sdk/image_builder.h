@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "base/environment.h"
 #include "packager/builder/builder.h"
+#include "packager/builder/image_compress.h"
 #include "packager/builder/image_store.h"
 #include "registry/registry_client.h"
 
@@ -65,8 +66,11 @@ struct ImageBuildOptions {
   std::string revision;                      // org.opencontainers.image.revision
   bool lazy_base = false;  // --output: reference oci: base layers instead of copying them
   int threads = 2;
-  // --compression: gzip (default) or zstd (application/vnd.oci.image.layer.v1.tar+zstd).
-  packager::LayerCompression compression = packager::LayerCompression::kGzip;
+  // --compression: gzip, zstd (application/vnd.oci.image.layer.v1.tar+zstd) or
+  // none. Unset: gzip when there is an `output` or a `compression_level`,
+  // else none: an image only stored keeps its layers uncompressed until it
+  // is pushed (StoredImageForPush), like Docker's and buildah's stores.
+  std::optional<packager::LayerCompression> compression;
   // --compression-level: gzip 1..12 (default 6), zstd 1..19 (default 3).
   std::optional<int> compression_level;
   std::function<void(const packager::builder::BuildStep&)> progress;
@@ -82,11 +86,37 @@ struct BuiltImage {
   std::vector<std::string> tags;                // normalised, as stored
   std::string output;                           // the layout written, "" if none
   std::vector<std::string> missing_base_blobs;  // base layers only referenced
+  packager::LayerCompression compression{};     // of the layers written
   packager::builder::BuildStats stats;
   std::vector<std::string> warnings;
 };
 
 absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options);
+
+// How layers the store keeps uncompressed are compressed when they leave
+// (`trainpkg push --compression`, `--compression-level`).
+struct PushCompression {
+  packager::LayerCompression compression = packager::LayerCompression::kGzip;  // or kZstd
+  std::optional<int> level;  // SetCompressionLevel's ranges; nullopt: the default
+  int threads = 2;
+};
+
+struct ImageToPush {
+  oci::Layout layout;        // the store's
+  oci::Descriptor manifest;  // what to push: compressed layers only
+  int layers_compressed = 0;
+  int layers_cached = 0;  // compressed by an earlier push
+};
+
+// The local store's image `tag` (a normalised reference, as BuiltImage::tags)
+// ready to push: its uncompressed layers compressed as `compression` says
+// (packager/builder/image_compress.h; once per layer and options, cached in
+// the build cache), so the pushed image has the digest `trainpkg build
+// --output oci:` gives with the same options. NotFound naming the store when
+// the tag is not there; InvalidArgument for a bad level.
+absl::StatusOr<ImageToPush> StoredImageForPush(
+    const base::Environment& environment, std::string_view tag, const PushCompression& compression,
+    const std::function<void(const packager::builder::LayerCompressionStep&)>& progress = {});
 
 // The images of the local store.
 absl::StatusOr<std::vector<packager::builder::StoredImage>> ListImages(

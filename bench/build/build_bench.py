@@ -4,8 +4,12 @@
 The context (default 200 MB: half text, half random bytes, in 1 MB files) is
 generated deterministically from --seed. Measured (wall clock, each tool
 started as a process, median of --runs):
-  ours        trainpkg build: FROM scratch + COPY . /ctx/, cold layer cache
-  rebuild     the same build again, unchanged context (cache hit)
+  ours        trainpkg build -t: FROM scratch + COPY . /ctx/ into the local
+              store, cold layer cache (layers stored uncompressed by default,
+              as buildah's vfs store keeps them; push compresses)
+  ours-oci    trainpkg build --output oci:DIR: the same, gzip layers (what
+              umoci insert writes), cold layer cache
+  rebuild     the `ours` build again, unchanged context (cache hit)
   umoci       umoci init + new + insert (Go pgzip)
   buildah     buildah bud --storage-driver vfs --isolation chroot (the same Dockerfile)
   tar|pigz    tar -cf - . | pigz
@@ -17,7 +21,8 @@ mostly measures the wait for a core, the CPU time what each tool costs.
 Prints a table (seconds, ours / peer, load average) and writes --json.
 Missing peers are reported and skipped.
 Usage: build_bench.py --trainpkg build/bin/trainpkg [--mb 200] [--runs 1] [--json out.json]
-                      [--compression zstd] [--compression-level N]
+                      [--compression gzip|zstd|none] [--compression-level N]
+(--compression and --compression-level go to both of our builds.)
 """
 import argparse
 import json
@@ -100,8 +105,9 @@ def main():
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--json", default="")
     parser.add_argument("--workdir", default="", help="where to put the context (default: a temp dir)")
-    parser.add_argument("--compression", choices=["gzip", "zstd"], default="gzip",
-                        help="trainpkg build --compression (the peers always write gzip)")
+    parser.add_argument("--compression", choices=["gzip", "zstd", "none"], default="",
+                        help="trainpkg build --compression (default: trainpkg's own; the peers "
+                             "always write gzip)")
     parser.add_argument("--compression-level", type=int, default=0,
                         help="trainpkg build --compression-level (default: trainpkg's own default)")
     args = parser.parse_args()
@@ -122,7 +128,7 @@ def main():
         time.sleep(2.5)
 
         level = ["--compression-level", str(args.compression_level)] if args.compression_level else []
-        if args.compression != "gzip":
+        if args.compression:
             level += ["--compression", args.compression]
 
         def ours(run):
@@ -138,6 +144,19 @@ def main():
 
         results["ours"] = median_of(args.runs, ours)
         results["rebuild"] = statistics.median(results.pop("rebuild_runs"))
+
+        def ours_oci(run):
+            home = os.path.join(work, f"home-oci{run}")
+            layout = os.path.join(work, f"oci{run}")
+            env = dict(os.environ, TRAINPKG_HOME=home, SOURCE_DATE_EPOCH="1700000000")
+            t = timed([trainpkg, "build", "-q", *level, "--output", f"oci:{layout}:1", ctx],
+                      env=env, cpu_key="ours-oci")
+            LAYER_BYTES["ours-oci"] = largest_file(layout)
+            shutil.rmtree(home)
+            shutil.rmtree(layout)
+            return t
+
+        results["ours-oci"] = median_of(args.runs, ours_oci)
 
         if shutil.which("umoci"):
             def umoci(run):
@@ -184,25 +203,25 @@ def main():
     load_after = os.getloadavg()
     cpu = {tool: statistics.median(values) for tool, values in CPU.items()}
     print(f"\nbuild of a {args.mb} MB context (half text, half random), median of {args.runs} run(s), "
-          f"{args.compression} level {args.compression_level or 'default'}")
+          f"trainpkg {' '.join(level) or 'defaults'}")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
           f"({os.cpu_count()} cores)")
-    print(f"{'tool':<10} {'wall s':>8} {'ours/tool':>10} {'cpu s':>8} {'ours/tool':>10} "
-          f"{'layer MB':>9} {'target':>8}")
-    ours_s = results["ours"]
-    for tool in ("ours", "rebuild", "umoci", "buildah", "tar|pigz"):
+    print(f"{'tool':<10} {'wall s':>8} {'cpu s':>8} {'layer MB':>9} {'ours/tool':>10} "
+          f"{'ours-oci/tool':>14} {'target':>8}")
+    ours_s, oci_s = results["ours"], results["ours-oci"]
+    for tool in ("ours", "ours-oci", "rebuild", "umoci", "buildah", "tar|pigz"):
         if tool not in results:
             continue
         seconds = results[tool]
         cpu_s = cpu.get(tool, float("nan"))
         layer = f"{LAYER_BYTES[tool] / 1e6:.2f}" if tool in LAYER_BYTES else ""
-        if tool in ("ours", "rebuild"):
+        if tool in ("ours", "ours-oci", "rebuild"):
             target = f"<={REBUILD_TARGET_S * 1000:.0f}ms" if tool == "rebuild" else ""
-            print(f"{tool:<10} {seconds:>8.3f} {'':>10} {cpu_s:>8.3f} {'':>10} {layer:>9} {target:>8}")
+            print(f"{tool:<10} {seconds:>8.3f} {cpu_s:>8.3f} {layer:>9} {'':>10} {'':>14} {target:>8}")
             continue
         target = f"<={TARGETS[tool]}" if tool in TARGETS else ""
-        print(f"{tool:<10} {seconds:>8.3f} {ours_s / seconds:>10.3f} {cpu_s:>8.3f} "
-              f"{cpu['ours'] / cpu_s:>10.3f} {layer:>9} {target:>8}")
+        print(f"{tool:<10} {seconds:>8.3f} {cpu_s:>8.3f} {layer:>9} {ours_s / seconds:>10.3f} "
+              f"{oci_s / seconds:>14.3f} {target:>8}")
     for tool in missing:
         print(f"{tool:<10} not installed (scripts/install-deps.sh --bench); skipped")
     if args.json:
@@ -212,9 +231,12 @@ def main():
                        "compression_level": args.compression_level or None, "seconds": results,
                        "layer_bytes": LAYER_BYTES,
                        "cpu_seconds": cpu,
-                       "ratios": {t: ours_s / results[t] for t in results if t not in ("ours", "rebuild")},
-                       "cpu_ratios": {t: cpu["ours"] / cpu[t] for t in cpu
-                                      if t not in ("ours", "rebuild")},
+                       "ratios": {ours: {t: results[ours] / results[t] for t in results
+                                         if t not in ("ours", "ours-oci", "rebuild")}
+                                  for ours in ("ours", "ours-oci")},
+                       "cpu_ratios": {ours: {t: cpu[ours] / cpu[t] for t in cpu
+                                             if t not in ("ours", "ours-oci", "rebuild")}
+                                      for ours in ("ours", "ours-oci")},
                        "load_average": {"before": load_before, "after": load_after},
                        "missing": missing}, out, indent=2)
     return 0

@@ -203,9 +203,6 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
   // ADD's archive contents are staged on the cache's disk, not in a /tmp
   // that may be memory-backed.
   layer_options.staging_dir = options_.cache_dir / "tmp";
-  if (request.compression == LayerCompression::kNone) {
-    return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
-  }
   layer_options.compression = request.compression;
   if (request.compression_level) {
     TP_RETURN_IF_ERROR(SetCompressionLevel(*request.compression_level, &layer_options));

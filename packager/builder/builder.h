@@ -55,7 +55,8 @@ struct BuildRequest {
   std::string source;                         // org.opencontainers.image.source
   std::string revision;                       // org.opencontainers.image.revision
   int threads = 2;                            // compression threads
-  // Layer compression: kGzip, or kZstd (OCI media type ...tar+zstd).
+  // Layer compression: kGzip, kZstd (OCI media type ...tar+zstd), or kNone
+  // (...tar: what the local store keeps; image_compress.h compresses it later).
   LayerCompression compression = LayerCompression::kGzip;
   // Its level (SetCompressionLevel's ranges); nullopt: LayerOptions' default.
   std::optional<int> compression_level;

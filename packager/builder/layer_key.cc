@@ -40,17 +40,29 @@ int64_t ClampedMtime(const ContextFile& f, const LayerOptions& options) {
   return std::clamp<int64_t>(f.mtime_sec, 0, epoch);
 }
 
+// Every option that changes a layer's compressed bytes.
+std::string CompressionText(const LayerOptions& options) {
+  return fmt::format("compression {} level {} block {} zstd-level {}",
+                     static_cast<int>(options.compression), options.gzip_level,
+                     options.gzip_block_size, options.zstd_level);
+}
+
 }  // namespace
+
+std::string CompressedLayerKey(const oci::Digest& diff_id, const LayerOptions& options) {
+  return Sha256Hex(fmt::format("trainpkg-compressed-layer v1\ndiff_id {}\n{}\n", diff_id.ToString(),
+                               CompressionText(options)));
+}
 
 std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
                         const std::vector<std::string>& args, const std::vector<std::string>& env,
                         std::string_view cwd, std::string_view user, const LayerOptions& options) {
+  // v2: the zstd level is part of the key (v1 left it out, so a zstd -19
+  // build reused a RUN layer compressed at another level).
   std::string text = fmt::format(
-      "trainpkg-run-key v1\nparent {}\ninstruction {}\nepoch {} policy {} compression {} "
-      "level {} block {}\ncwd {}\nuser {}\n",
+      "trainpkg-run-key v2\nparent {}\ninstruction {}\nepoch {} policy {} {}\ncwd {}\nuser {}\n",
       parent_chain, instruction, options.source_date_epoch.value_or(-1),
-      static_cast<int>(options.mtime_policy), static_cast<int>(options.compression),
-      options.gzip_level, options.gzip_block_size, cwd, user);
+      static_cast<int>(options.mtime_policy), CompressionText(options), cwd, user);
   // Lengths first, so that no two lists serialise alike.
   for (const std::string& arg : args) text += fmt::format("arg {} {}\n", arg.size(), arg);
   for (const std::string& kv : env) text += fmt::format("env {} {}\n", kv.size(), kv);
@@ -66,12 +78,10 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
                                             const std::vector<LayerEntry>& entries,
                                             const LayerOptions& options, const BuildContext& ctx,
                                             FileDigestCache* digests) {
-  std::string text = fmt::format(
-      "trainpkg-layer-key v2\nparent {}\ninstruction {}\nepoch {} policy {} compression {} "
-      "level {} block {} zstd-level {}\n",
-      parent_chain, instruction, options.source_date_epoch.value_or(-1),
-      static_cast<int>(options.mtime_policy), static_cast<int>(options.compression),
-      options.gzip_level, options.gzip_block_size, options.zstd_level);
+  std::string text =
+      fmt::format("trainpkg-layer-key v2\nparent {}\ninstruction {}\nepoch {} policy {} {}\n",
+                  parent_chain, instruction, options.source_date_epoch.value_or(-1),
+                  static_cast<int>(options.mtime_policy), CompressionText(options));
   // The context files each entry reads; their contents hashed first, on the
   // layer's threads (a cold build reads every file).
   std::vector<std::vector<const ContextFile*>> read(entries.size());

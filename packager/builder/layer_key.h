@@ -22,6 +22,7 @@
 #include "packager/builder/file_digest_cache.h"
 #include "packager/layer/layer_entry.h"
 #include "packager/layer/layer_options.h"
+#include "registry/oci/digest.h"
 
 namespace trainpkg::packager::builder {
 
@@ -40,6 +41,11 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
 std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
                         const std::vector<std::string>& args, const std::vector<std::string>& env,
                         std::string_view cwd, std::string_view user, const LayerOptions& options);
+
+// The key under which the compressed form of the uncompressed layer
+// `diff_id` is cached (image_compress.h): sha256 over the diff_id and the
+// options that change the compressed bytes (compression, levels, block size).
+std::string CompressedLayerKey(const oci::Digest& diff_id, const LayerOptions& options);
 
 // The chain key after a step: sha256(parent_chain + "\n" + step) hex.
 std::string ChainKey(std::string_view parent_chain, std::string_view step);

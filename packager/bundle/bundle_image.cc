@@ -77,9 +77,6 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
   layer_options.source_date_epoch = request.source_date_epoch;
   layer_options.mtime_policy = MtimePolicy::kSet;
   layer_options.threads = std::max(1, request.threads);
-  if (request.compression == LayerCompression::kNone) {
-    return absl::InvalidArgumentError("layers are compressed: choose gzip or zstd");
-  }
   layer_options.compression = request.compression;
   if (request.compression_level) {
     TP_RETURN_IF_ERROR(SetCompressionLevel(*request.compression_level, &layer_options));

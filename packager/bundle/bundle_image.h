@@ -48,7 +48,7 @@ struct BundleRequest {
   std::string source;                                      // org.opencontainers.image.source
   std::string revision;                                    // org.opencontainers.image.revision
   int threads = 2;                                         // compression threads
-  LayerCompression compression = LayerCompression::kGzip;  // or kZstd
+  LayerCompression compression = LayerCompression::kGzip;  // or kZstd, kNone
   std::optional<int> compression_level;  // SetCompressionLevel's ranges; nullopt: default
   // The loader to emulate; nullopt: DebianLoaderConfig for the binary's
   // machine on the host root, with `ld_library_path`.

@@ -1,8 +1,13 @@
 #include "packager/layer/layer_writer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <memory>
 #include <string>
 
+#include "base/file_util.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/layer/internal/layer_plan.h"
@@ -38,9 +43,45 @@ absl::Status CheckOptions(const LayerOptions& options) {
   return absl::OkStatus();
 }
 
+// The compressing end of a layer's chain: tar bytes written to input() reach
+// `out` compressed as `options` says (or as they are, for kNone).
+class Compressor {
+ public:
+  Compressor(const LayerOptions& options, oci::ByteSink* out) : out_(out) {
+    if (options.compression == LayerCompression::kGzip) {
+      gzip_ = std::make_unique<ParallelGzipWriter>(
+          out, ParallelGzipWriter::Options{.level = options.gzip_level,
+                                           .block_size = options.gzip_block_size,
+                                           .threads = options.threads});
+    } else if (options.compression == LayerCompression::kZstd) {
+      zstd_ = std::make_unique<ZstdWriter>(
+          out, ZstdWriter::Options{.level = options.zstd_level, .threads = options.threads});
+    }
+  }
+
+  oci::ByteSink* input() {
+    if (gzip_) return gzip_.get();
+    if (zstd_) return zstd_.get();
+    return out_;
+  }
+  bool compresses() const { return gzip_ || zstd_; }
+  // Flushes what is buffered into `out`. REQUIRES: every input() write done.
+  absl::Status Finish() {
+    if (gzip_) return gzip_->Finish();
+    if (zstd_) return zstd_->Finish();
+    return absl::OkStatus();
+  }
+
+ private:
+  oci::ByteSink* out_;
+  std::unique_ptr<ParallelGzipWriter> gzip_;
+  std::unique_ptr<ZstdWriter> zstd_;
+};
+
 // `hash_output`: whether to hash what reaches `sink` (result.digest and
 // size); false when the sink hashes it itself (a BlobWriter), so that the
-// compressed bytes are hashed once.
+// bytes are hashed once: the caller then fills digest and size, and for an
+// uncompressed layer also diff_id (the same digest).
 absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions& options,
                                   oci::ByteSink* sink, bool hash_output) {
   TP_RETURN_IF_ERROR(CheckOptions(options));
@@ -48,35 +89,25 @@ absl::StatusOr<LayerResult> Write(const LayerSource& source, const LayerOptions&
   const std::vector<layer_internal::TarEntry>& entries = plan.entries;
 
   oci::HashingWriter hashed_output(sink);
-  oci::ByteSink* compressed = hash_output ? static_cast<oci::ByteSink*>(&hashed_output) : sink;
-  std::unique_ptr<ParallelGzipWriter> gzip_writer;
-  std::unique_ptr<ZstdWriter> zstd_writer;
-  oci::ByteSink* tar_sink = compressed;
-  if (options.compression == LayerCompression::kGzip) {
-    gzip_writer = std::make_unique<ParallelGzipWriter>(
-        compressed, ParallelGzipWriter::Options{.level = options.gzip_level,
-                                                .block_size = options.gzip_block_size,
-                                                .threads = options.threads});
-    tar_sink = gzip_writer.get();
-  } else if (options.compression == LayerCompression::kZstd) {
-    zstd_writer = std::make_unique<ZstdWriter>(
-        compressed, ZstdWriter::Options{.level = options.zstd_level, .threads = options.threads});
-    tar_sink = zstd_writer.get();
-  }
-  const bool compress = tar_sink != compressed;
-  oci::HashingWriter uncompressed(tar_sink);
+  Compressor compressor(options, hash_output ? &hashed_output : sink);
+  const bool compress = compressor.compresses();
+  oci::HashingWriter uncompressed(compressor.input());
+  // Uncompressed into a self-hashing sink: the sink's digest is the diff_id.
+  const bool hash_tar = compress || hash_output;
+  oci::ByteSink* tar_out = hash_tar ? &uncompressed : compressor.input();
 
   TP_ASSIGN_OR_RETURN(std::unique_ptr<layer_internal::TarWriter> tar,
-                      layer_internal::TarWriter::Open(&uncompressed));
+                      layer_internal::TarWriter::Open(tar_out));
   for (const layer_internal::TarEntry& entry : entries) TP_RETURN_IF_ERROR(tar->Add(entry));
   TP_RETURN_IF_ERROR(tar->Close());
-  if (gzip_writer) TP_RETURN_IF_ERROR(gzip_writer->Finish());
-  if (zstd_writer) TP_RETURN_IF_ERROR(zstd_writer->Finish());
+  TP_RETURN_IF_ERROR(compressor.Finish());
 
   LayerResult result;
-  result.uncompressed_size = uncompressed.size();
-  result.diff_id = uncompressed.Finish();
   result.entries = static_cast<int64_t>(entries.size());
+  if (hash_tar) {
+    result.uncompressed_size = uncompressed.size();
+    result.diff_id = uncompressed.Finish();
+  }
   if (!hash_output) return result;  // the caller fills digest and size
   if (compress) {
     result.size = hashed_output.size();
@@ -124,6 +155,64 @@ absl::StatusOr<LayerResult> WriteLayerBlob(const LayerSource& source, const Laye
   if (!blob.ok()) return Prefixed(blob.status());
   result->digest = blob->digest;
   result->size = blob->size;
+  if (options.compression == LayerCompression::kNone) {
+    result->diff_id = blob->digest;
+    result->uncompressed_size = blob->size;
+  }
+  return result;
+}
+
+absl::StatusOr<LayerResult> CompressLayerBlob(const oci::Layout& layout, const oci::Digest& tar,
+                                              const LayerOptions& options) {
+  auto fail = [&](const absl::Status& status) {
+    return absl::Status(status.code(), fmt::format("compressing layer {}: {}", tar.ToString(),
+                                                   std::string(status.message())));
+  };
+  if (options.compression == LayerCompression::kNone) {
+    return fail(absl::InvalidArgumentError("no compression was chosen (gzip or zstd)"));
+  }
+  if (absl::Status checked = CheckOptions(options); !checked.ok()) return fail(checked);
+  const std::filesystem::path path = layout.BlobPath(tar);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    return fail(err == ENOENT ? absl::NotFoundError(fmt::format("no blob {} in {}", tar.ToString(),
+                                                                layout.root().string()))
+                              : base::ErrnoToStatus(err, fmt::format("opening {}", path.string())));
+  }
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  absl::StatusOr<oci::BlobWriter> writer = layout.NewBlobWriter();
+  if (!writer.ok()) {
+    ::close(fd);
+    return fail(writer.status());
+  }
+  LayerResult result;
+  absl::Status status = [&]() -> absl::Status {
+    Compressor compressor(options, &*writer);
+    oci::HashingWriter uncompressed(compressor.input());
+    std::string buffer(size_t{1} << 20, '\0');
+    while (true) {
+      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return base::ErrnoToStatus(errno, fmt::format("reading {}", path.string()));
+      if (n == 0) break;
+      TP_RETURN_IF_ERROR(uncompressed.Write(std::string_view(buffer.data(), n)));
+    }
+    TP_RETURN_IF_ERROR(compressor.Finish());
+    result.uncompressed_size = uncompressed.size();
+    result.diff_id = uncompressed.Finish();
+    if (result.diff_id != tar) {
+      return absl::DataLossError(fmt::format("{} hashes to {}; the blob is damaged", path.string(),
+                                             result.diff_id.ToString()));
+    }
+    return absl::OkStatus();
+  }();
+  ::close(fd);
+  if (!status.ok()) return fail(status);  // the writer's temporary file goes with it
+  absl::StatusOr<oci::DigestAndSize> blob = writer->Commit();
+  if (!blob.ok()) return fail(blob.status());
+  result.digest = blob->digest;
+  result.size = blob->size;
   return result;
 }
 

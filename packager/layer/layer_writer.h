@@ -60,6 +60,18 @@ absl::StatusOr<LayerResult> WriteLayer(const LayerSource& source, const LayerOpt
 absl::StatusOr<LayerResult> WriteLayerBlob(const LayerSource& source, const LayerOptions& options,
                                            const oci::Layout& layout);
 
+// Compresses the uncompressed layer blob `tar` of `layout` into a new blob
+// of the same layout, as `options` says (kGzip or kZstd; level, block size and
+// threads as for WriteLayer): the bytes are exactly those WriteLayer writes for
+// the same tar, so a layer compressed later has the digest it would have had
+// if compressed while it was written. The tar is hashed as it is read and
+// must match `tar` (result.diff_id). Errors, prefixed "compressing layer
+// DIGEST: ": InvalidArgument for kNone or bad options, NotFound for a missing
+// blob, DataLoss when the blob's bytes do not hash to `tar`, the layout's
+// write errors; no blob is left behind after an error.
+absl::StatusOr<LayerResult> CompressLayerBlob(const oci::Layout& layout, const oci::Digest& tar,
+                                              const LayerOptions& options);
+
 // The OCI media type of a layer written with `compression`.
 std::string_view LayerMediaType(LayerCompression compression);
 

@@ -27,6 +27,12 @@ bool ParsePairs(const std::vector<std::string>& pairs, std::string_view flag,
 
 }  // namespace
 
+packager::LayerCompression CompressionFromFlag(const std::string& value) {
+  if (value == "zstd") return packager::LayerCompression::kZstd;
+  if (value == "none") return packager::LayerCompression::kNone;
+  return packager::LayerCompression::kGzip;
+}
+
 CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
   CLI::App* build = app.add_subcommand(
       "build", "Build an OCI image from a Dockerfile, or from a native binary, daemonless");
@@ -63,9 +69,10 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
   build->add_flag("-q,--quiet", flags.quiet, "Print only the manifest digest");
   build
       ->add_option("--compression", flags.compression,
-                   "Layer compression: gzip, or zstd (OCI ...tar+zstd; readers need zstd support)")
-      ->check(CLI::IsMember({"gzip", "zstd"}))
-      ->capture_default_str();
+                   "Layer compression: gzip, zstd (OCI ...tar+zstd; readers need zstd support) or "
+                   "none. Default: gzip with --output or --compression-level; otherwise none, "
+                   "and `trainpkg push` compresses the stored layers (like docker build)")
+      ->check(CLI::IsMember({"gzip", "zstd", "none"}));
   build->add_option("--compression-level", flags.compression_level,
                     "gzip 1..12 (default 6, gzip -6's size; 1 deflates 1.7-3x faster, 7-13% larger "
                     "on code and text), zstd 1..19 (default 3)");
@@ -154,11 +161,10 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   options.source = flags.source;
   options.revision = flags.revision;
   options.lazy_base = flags.lazy_base;
-  options.compression = flags.compression == "zstd" ? packager::LayerCompression::kZstd
-                                                    : packager::LayerCompression::kGzip;
+  if (!flags.compression.empty()) options.compression = CompressionFromFlag(flags.compression);
   if (flags.compression_level != 0) {
     packager::LayerOptions check;
-    check.compression = options.compression;
+    check.compression = options.compression.value_or(packager::LayerCompression::kGzip);
     absl::Status level = packager::SetCompressionLevel(flags.compression_level, &check);
     if (!level.ok()) return ReportError(err, level, kExitUsage);
     options.compression_level = flags.compression_level;
@@ -198,6 +204,11 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   out << "manifest " << built->manifest_digest << "\n";
   out << "image id " << built->image_id << "\n";
   for (const std::string& tag : built->tags) out << "tagged " << tag << "\n";
+  if (built->compression == packager::LayerCompression::kNone &&
+      built->stats.layers_written + built->stats.layers_cached > 0) {
+    out << "layers stored uncompressed; `trainpkg push` compresses them (gzip unless "
+           "--compression says otherwise)\n";
+  }
   if (!built->output.empty()) {
     out << "wrote " << built->output;
     if (!built->missing_base_blobs.empty()) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "packager/layer/layer_options.h"
 
 namespace trainpkg::cli {
 
@@ -28,7 +29,7 @@ struct BuildFlags {
   std::string revision;
   bool lazy_base = false;
   bool quiet = false;
-  std::string compression = "gzip";
+  std::string compression;    // gzip | zstd | none; "": ImageBuildOptions' default
   int compression_level = 0;  // 0: the compression's default
   // --bundle-libs and the options only it takes.
   std::string bundle_binary;
@@ -40,6 +41,9 @@ struct BuildFlags {
 };
 
 CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags);
+
+// A --compression value (gzip | zstd | none, as CLI11 checked) as an enum.
+packager::LayerCompression CompressionFromFlag(const std::string& value);
 
 // Builds; progress on `out` ("[2/6] COPY ... (cached)"), then a summary and
 // the image digest. 0 on success; 2 for bad flags (nothing built); 1 when the

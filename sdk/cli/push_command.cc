@@ -16,6 +16,7 @@
 #include "registry/oci/layout.h"
 #include "registry/oci/layout_reference.h"
 #include "registry/progress_renderer.h"
+#include "sdk/cli/build_command.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/image_builder.h"
 #include "sdk/job_store.h"
@@ -68,37 +69,66 @@ CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags) {
   push->add_option("--format", flags.format, "text (progress) or json (a summary for scripts)")
       ->check(CLI::IsMember({"text", "json"}));
   push->add_option("--jobs", flags.jobs, "Blobs uploaded at once")->check(CLI::Range(1, 32));
+  push->add_option("--compression", flags.compression,
+                   "How layers the local store keeps uncompressed are compressed: gzip, or zstd "
+                   "(OCI ...tar+zstd; readers need zstd support). Layers already compressed, and "
+                   "oci: layouts, are pushed as they are")
+      ->check(CLI::IsMember({"gzip", "zstd"}))
+      ->capture_default_str();
+  push->add_option("--compression-level", flags.compression_level,
+                   "gzip 1..12 (default 6), zstd 1..19 (default 3); the same bytes as "
+                   "`trainpkg build --output oci: --compression-level N`");
   AddRegistryFlags(push, flags.registry);
   return push;
 }
 
 namespace {
 
-// Where the image comes from: a layout and the tag in it.
+// Where the image comes from: a layout and the manifest in it.
 struct PushSource {
   oci::Layout layout;
-  std::string tag;
+  oci::Descriptor manifest;
 };
 
 // `push REF`: the store's tag is the normalised reference, ":latest" when
-// it names no tag (what ImageStore::Tag writes).
-absl::StatusOr<PushSource> FromStore(registry::Reference& target) {
+// it names no tag (what ImageStore::Tag writes). Layers the store keeps
+// uncompressed are compressed first, a line each on `progress_out`.
+absl::StatusOr<PushSource> FromStore(const PushFlags& flags, registry::Reference& target,
+                                     std::ostream& progress_out) {
   if (!target.digest.empty()) {
     return absl::InvalidArgumentError(fmt::format(
         "{}: the local image store holds tags, not digests; use NAME[:TAG]", target.String()));
   }
   if (target.tag.empty()) target.tag = "latest";
+  sdk::PushCompression compression;
+  compression.compression = CompressionFromFlag(flags.compression);
+  if (flags.compression_level != 0) compression.level = flags.compression_level;
+  std::string tag = target.String();
   TP_ASSIGN_OR_RETURN(std::filesystem::path dir, sdk::ImageStoreDir(base::ProcessEnvironment()));
   TP_ASSIGN_OR_RETURN(packager::builder::ImageStore store,
                       packager::builder::ImageStore::Open(dir));
-  std::string tag = target.String();
   if (!store.layout().Resolve(tag).ok()) {
     return absl::NotFoundError(fmt::format(
         "{} is not in the local image store ({}); build it with `trainpkg build -t {}`, or push "
         "from a layout with `trainpkg push oci:DIR[:TAG] {}`",
         tag, dir.string(), tag, tag));
   }
-  return PushSource{store.layout(), tag};
+  // Cached layers (compressed by an earlier push) pass silently.
+  auto report = [&](const packager::builder::LayerCompressionStep& step) {
+    if (step.cached) return;
+    const std::string layer = step.diff_id.ToString().substr(0, 19);
+    if (!step.done) {
+      progress_out << fmt::format("{}: compressing {:.1f} MB ({})\n", layer,
+                                  step.uncompressed_size / 1e6, flags.compression)
+                   << std::flush;
+    } else {
+      progress_out << fmt::format("{}: compressed to {:.1f} MB in {:.2f}s\n", layer,
+                                  step.compressed.size / 1e6, step.seconds);
+    }
+  };
+  TP_ASSIGN_OR_RETURN(sdk::ImageToPush image, sdk::StoredImageForPush(base::ProcessEnvironment(),
+                                                                      tag, compression, report));
+  return PushSource{image.layout, image.manifest};
 }
 
 }  // namespace
@@ -114,9 +144,11 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
   absl::StatusOr<registry::Reference> target =
       registry::ParseReference(from_store ? flags.source : flags.target);
   if (!target.ok()) return ReportError(err, target.status(), kExitUsage);
+  bool json = flags.format == "json";
+  std::ostream& progress_out = json ? err : out;
   std::optional<PushSource> source;
   if (from_store) {
-    absl::StatusOr<PushSource> stored = FromStore(*target);
+    absl::StatusOr<PushSource> stored = FromStore(flags, *target, progress_out);
     if (!stored.ok()) {
       bool usage = stored.status().code() == absl::StatusCode::kInvalidArgument;
       return ReportError(err, stored.status(), usage ? kExitUsage : kExitFailed);
@@ -127,12 +159,12 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
     if (!layout_ref.ok()) return ReportError(err, layout_ref.status(), kExitUsage);
     absl::StatusOr<oci::Layout> layout = oci::Layout::Open(layout_ref->dir);
     if (!layout.ok()) return ReportError(err, layout.status(), kExitFailed);
-    source = PushSource{*std::move(layout), layout_ref->tag};
+    absl::StatusOr<oci::Descriptor> manifest = layout->Resolve(layout_ref->tag);
+    if (!manifest.ok()) return ReportError(err, manifest.status(), kExitFailed);
+    source = PushSource{*std::move(layout), *manifest};
   }
   std::unique_ptr<registry::BlobLocations> locations = OpenBlobLocations();
 
-  bool json = flags.format == "json";
-  std::ostream& progress_out = json ? err : out;
   std::unique_ptr<registry::Progress> progress =
       MakeProgress(progress_out, registry::TransferDirection::kPush);
   std::unique_ptr<registry::RegistryClient> client = MakeRegistryClient(flags.registry);
@@ -141,7 +173,7 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
   options.progress = progress.get();
   options.locations = locations.get();
   absl::StatusOr<registry::TransferResult> pushed =
-      registry::PushImage(*client, source->layout, source->tag, *target, options);
+      registry::PushImage(*client, source->layout, source->manifest, *target, options);
   if (absl::Status saved = locations->Save(); !saved.ok()) {
     TP_LOG(WARNING, "saving the blob location cache: {}", std::string(saved.message()));
   }

@@ -48,6 +48,9 @@ struct PushFlags {
   std::string target;           // registry reference; empty: push `source` from the store
   std::string format = "text";  // text | json
   int jobs = 4;
+  // How the store's uncompressed layers are compressed on the way out.
+  std::string compression = "gzip";  // gzip | zstd
+  int compression_level = 0;         // 0: the compression's default
   RegistryFlags registry;
 };
 

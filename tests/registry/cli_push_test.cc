@@ -2,6 +2,7 @@
 // image store ($TRAINPKG_HOME/images) holds to a real docker-registry, and
 // the blob location cache turning a push to a second repository into mounts.
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "fmt/format.h"
@@ -9,7 +10,9 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "registry/internal/subprocess.h"
+#include "registry/oci/image_manifest.h"
 #include "registry/oci/layout.h"
+#include "registry/oci/media_types.h"
 #include "registry/registry_client.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
@@ -18,6 +21,7 @@ namespace trainpkg::registry {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::PseudoRandomBytes;
 using testing::RegistryServer;
 
@@ -54,15 +58,25 @@ class CliPushTest : public ::testing::Test {
 
 TEST_F(CliPushTest, PushesFromTheStoreAndMountsIntoASecondRepository) {
   std::string host = server_.host();
+  // The store's layer is uncompressed (as `trainpkg build -t` keeps them):
+  // the push compresses it, so the registry's manifest is a new one.
   auto first = Trainpkg({"push", host + "/team/app:v1"});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_THAT(first.out, HasSubstr("v1: digest: " + manifest_.digest.ToString()));
+  EXPECT_THAT(first.out, HasSubstr("compressing 0.2 MB (gzip)"));
+  const std::string marker = "v1: digest: ";
+  const size_t at = first.out.find(marker);
+  ASSERT_NE(at, std::string::npos) << first.out;
+  const std::string pushed = first.out.substr(at + marker.size(), 71);
+  EXPECT_NE(pushed, manifest_.digest.ToString());
   EXPECT_TRUE(std::filesystem::exists(home_ / "blob-locations.json"));
 
+  // The second push reuses the compressed blob: same digest, both blobs
+  // mounted, nothing compressed again.
   auto second = Trainpkg({"push", host + "/other/app", "--format", "json"});
   ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_THAT(second.err, Not(HasSubstr("compressing")));
   nlohmann::json summary = nlohmann::json::parse(second.out);
-  EXPECT_EQ(summary["digest"], manifest_.digest.ToString());
+  EXPECT_EQ(summary["digest"], pushed);
   ASSERT_EQ(summary["blobs"].size(), 2u);
   for (const auto& blob : summary["blobs"]) {
     EXPECT_EQ(blob["action"], "mounted") << blob;
@@ -73,8 +87,57 @@ TEST_F(CliPushTest, PushesFromTheStoreAndMountsIntoASecondRepository) {
   for (const char* name : {"/team/app:v1", "/other/app:latest"}) {
     auto stored = client.GetManifest(*ParseReference(host + name));
     ASSERT_TRUE(stored.ok()) << name << ": " << stored.status();
-    EXPECT_EQ(stored->digest, manifest_.digest) << name;
+    EXPECT_EQ(stored->digest.ToString(), pushed) << name;
+    auto manifest = oci::ParseImageManifest(stored->bytes);
+    ASSERT_TRUE(manifest.ok()) << manifest.status();
+    ASSERT_EQ(manifest->layers.size(), 1u);
+    EXPECT_EQ(manifest->layers[0].media_type, oci::media_types::kOciLayerGzip) << name;
   }
+}
+
+TEST_F(CliPushTest, CompressionFlagsChooseHowStoredLayersAreCompressed) {
+  std::string host = server_.host();
+  auto zstd = Trainpkg(
+      {"push", "--compression", "zstd", "--compression-level", "19", host + "/team/app:v1"});
+  ASSERT_EQ(zstd.exit_code, 0) << zstd.err;
+  EXPECT_THAT(zstd.out, HasSubstr("(zstd)"));
+  RegistryClient client(RegistryClientOptions{});
+  auto stored = client.GetManifest(*ParseReference(host + "/team/app:v1"));
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  auto manifest = oci::ParseImageManifest(stored->bytes);
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  ASSERT_EQ(manifest->layers.size(), 1u);
+  EXPECT_EQ(manifest->layers[0].media_type, oci::media_types::kOciLayerZstd);
+
+  auto bad_level = Trainpkg({"push", "--compression-level", "13", host + "/team/app:v1"});
+  EXPECT_EQ(bad_level.exit_code, 2);
+  EXPECT_THAT(bad_level.err, HasSubstr("gzip compression level 13 is outside 1..12"));
+}
+
+// The whole path with the real binary: `build -t` stores uncompressed
+// layers, `push` compresses them, and the registry ends up with exactly the
+// image `build --output oci:` writes from the same context.
+TEST_F(CliPushTest, PushedImageIsTheOneBuildOutputWrites) {
+  const std::filesystem::path ctx = server_.dir() / "ctx";
+  std::filesystem::create_directories(ctx / "trainer");
+  {
+    std::ofstream(ctx / "trainer/task.py") << "print('train')\n" << std::string(200'000, '#');
+    std::ofstream(ctx / "Dockerfile") << "FROM scratch\nCOPY trainer /app/trainer/\n"
+                                         "ENTRYPOINT [\"python3\", \"-m\", \"trainer.task\"]\n";
+  }
+  const std::string image = server_.host() + "/team/built:v1";
+  auto stored = Trainpkg({"build", "-q", "-t", image, ctx.string()});
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  auto output = Trainpkg(
+      {"build", "-q", "--output", "oci:" + (server_.dir() / "out").string(), ctx.string()});
+  ASSERT_EQ(output.exit_code, 0) << output.err;
+  EXPECT_NE(stored.out, output.out) << "stored uncompressed, written as gzip";
+
+  auto pushed = Trainpkg({"push", "--format", "json", image});
+  ASSERT_EQ(pushed.exit_code, 0) << pushed.err;
+  EXPECT_THAT(pushed.err, HasSubstr("compressing"));
+  nlohmann::json summary = nlohmann::json::parse(pushed.out);
+  EXPECT_EQ(summary["digest"].get<std::string>() + "\n", output.out);
 }
 
 TEST_F(CliPushTest, ImagesNotInTheStoreAndBadArgumentsAreClearErrors) {

@@ -17,6 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 using Result = trainpkg::testing::ShellResult;
 
@@ -52,13 +53,24 @@ TEST_F(CliBuildTest, BuildsTagsListsAndRebuildsFromCache) {
   EXPECT_THAT(first.out, HasSubstr("[3/4] COPY trainer /app/trainer/ ("));
   EXPECT_THAT(first.out, HasSubstr("1 layer(s) written, 0 cached"));
   EXPECT_THAT(first.out, HasSubstr("tagged docker.io/library/trainer:v1"));
+  EXPECT_THAT(first.out, HasSubstr("layers stored uncompressed; `trainpkg push` compresses them"));
 
-  Result second = Trainpkg("build -t trainer:v1 --output oci:" + (dir_ / "out").string() + ":v1 " +
-                           (dir_ / "ctx").string());
+  Result second = Trainpkg("build -t trainer:v1 " + (dir_ / "ctx").string());
   ASSERT_EQ(second.code, 0) << second.out;
   EXPECT_THAT(second.out, HasSubstr("[3/4] COPY trainer /app/trainer/ (cached)"));
   EXPECT_THAT(second.out, HasSubstr("0 layer(s) written, 1 cached"));
+
+  // An output layout gets gzip layers: another layer, cached in turn.
+  const std::string with_output = "build -t trainer:v1 --output oci:" + (dir_ / "out").string() +
+                                  ":v1 " + (dir_ / "ctx").string();
+  Result third = Trainpkg(with_output);
+  ASSERT_EQ(third.code, 0) << third.out;
+  EXPECT_THAT(third.out, HasSubstr("1 layer(s) written, 0 cached"));
+  EXPECT_THAT(third.out, Not(HasSubstr("stored uncompressed")));
   EXPECT_TRUE(fs::exists(dir_ / "out/index.json"));
+  Result fourth = Trainpkg(with_output);
+  ASSERT_EQ(fourth.code, 0) << fourth.out;
+  EXPECT_THAT(fourth.out, HasSubstr("0 layer(s) written, 1 cached"));
 
   Result images = Trainpkg("images");
   ASSERT_EQ(images.code, 0) << images.out;
@@ -87,19 +99,29 @@ TEST_F(CliBuildTest, BadFlagsExitTwo) {
   EXPECT_EQ(
       Trainpkg("build --compression zstd --compression-level 20 " + (dir_ / "ctx").string()).code,
       2);
+  Result none_level =
+      Trainpkg("build --compression none --compression-level 3 " + (dir_ / "ctx").string());
+  EXPECT_EQ(none_level.code, 2);
+  EXPECT_THAT(none_level.out, HasSubstr("an uncompressed layer has no compression level"));
 }
 
 TEST_F(CliBuildTest, CompressionLevelChangesTheLayerAndItsCacheKey) {
   const std::string ctx = (dir_ / "ctx").string();
   std::ofstream(dir_ / "ctx/trainer/data.txt") << std::string(200000, 'a') + "tail\n";
-  Result six = Trainpkg("build -q " + ctx);
+  Result six = Trainpkg("build -q --compression gzip " + ctx);
   Result one = Trainpkg("build -q --compression-level 1 " + ctx);
   Result six_again = Trainpkg("build -q --compression-level 6 " + ctx);
+  Result stored = Trainpkg("build -q " + ctx);
+  Result none = Trainpkg("build -q --compression none " + ctx);
   ASSERT_EQ(six.code, 0) << six.out;
   ASSERT_EQ(one.code, 0) << one.out;
   ASSERT_EQ(six_again.code, 0) << six_again.out;
+  ASSERT_EQ(stored.code, 0) << stored.out;
+  ASSERT_EQ(none.code, 0) << none.out;
   EXPECT_NE(one.out, six.out);        // another layer digest, so another manifest
-  EXPECT_EQ(six_again.out, six.out);  // 6 is the default
+  EXPECT_EQ(six_again.out, six.out);  // 6 is gzip's default level
+  EXPECT_NE(stored.out, six.out);     // stored only: uncompressed
+  EXPECT_EQ(none.out, stored.out);
 }
 
 }  // namespace

@@ -214,19 +214,22 @@ TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
 TEST_F(BuilderTest, EveryCompressionSettingIsPartOfTheLayerKey) {
   Dockerfile("FROM scratch\nCOPY trainer /app/\n");
   std::vector<std::string> digests;
-  for (auto [compression, level] : std::vector<std::pair<LayerCompression, int>>{
-           {LayerCompression::kGzip, 6}, {LayerCompression::kGzip, 1},
-           {LayerCompression::kZstd, 3}, {LayerCompression::kZstd, 19}}) {
+  for (auto [compression, level] :
+       std::vector<std::pair<LayerCompression, int>>{{LayerCompression::kGzip, 6},
+                                                     {LayerCompression::kGzip, 1},
+                                                     {LayerCompression::kZstd, 3},
+                                                     {LayerCompression::kZstd, 19},
+                                                     {LayerCompression::kNone, 0}}) {
     BuildRequest request = Request();
     request.compression = compression;
-    request.compression_level = level;
-    auto run = Build(dir_.path() / "home", request);  // one cache for all four
+    if (level != 0) request.compression_level = level;
+    auto run = Build(dir_.path() / "home", request);  // one cache for all five
     ASSERT_TRUE(run.image.ok()) << run.image.status();
     EXPECT_EQ(run.image->stats.layers_written, 1) << "level " << level;
     digests.push_back(run.image->manifest.layers[0].digest.ToString());
   }
   std::sort(digests.begin(), digests.end());
-  EXPECT_EQ(std::unique(digests.begin(), digests.end()), digests.end()) << "four different layers";
+  EXPECT_EQ(std::unique(digests.begin(), digests.end()), digests.end()) << "five different layers";
 }
 
 struct ErrorCase {

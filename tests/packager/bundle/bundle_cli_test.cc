@@ -40,10 +40,17 @@ TEST_F(BundleCliTest, BundlesIntoTheStoreAndALayout) {
       " --env OMP_NUM_THREADS=1 --workdir /work -t digits:bundle --output oci:" + layout + ":v1");
   ASSERT_EQ(first.code, 0) << first.out;
   EXPECT_THAT(first.out, ::testing::StartsWith("sha256:"));
-  Result second = Trainpkg(std::string("build -q --bundle-libs ") + DIGITS_SAMPLE +
-                           " --env OMP_NUM_THREADS=1 --workdir /work -t digits:bundle");
+  // With --output the layers are gzip; stored only, they stay uncompressed
+  // unless --compression says otherwise.
+  Result second =
+      Trainpkg(std::string("build -q --bundle-libs ") + DIGITS_SAMPLE +
+               " --env OMP_NUM_THREADS=1 --workdir /work -t digits:bundle --compression gzip");
   ASSERT_EQ(second.code, 0) << second.out;
   EXPECT_EQ(first.out, second.out);  // reproducible: same binary, same libraries
+  Result stored = Trainpkg(std::string("build -q --bundle-libs ") + DIGITS_SAMPLE +
+                           " --env OMP_NUM_THREADS=1 --workdir /work -t digits:bundle");
+  ASSERT_EQ(stored.code, 0) << stored.out;
+  EXPECT_NE(stored.out, first.out);
   Result images = Trainpkg("images");
   ASSERT_EQ(images.code, 0) << images.out;
   EXPECT_THAT(images.out, HasSubstr("digits"));

@@ -1,6 +1,7 @@
 #include "packager/layer/layer_writer.h"
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -214,6 +215,65 @@ TEST_F(LayerWriterTest, WriteLayerBlobStoresTheSameBytesUnderTheirDigest) {
     ++blobs;
   }
   EXPECT_EQ(blobs, 1);
+}
+
+TEST_F(LayerWriterTest, CompressLayerBlobGivesWhatWriteLayerWouldHave) {
+  absl::StatusOr<oci::Layout> layout = oci::Layout::Create(dir_.path() / "layout");
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  // Several members (4 KiB blocks) on 3 threads: the bytes still match.
+  WriteFile(ctx_ / "app/big.txt", std::string(50'000, 'x') + "tail", 0644, kOld);
+  const LayerOptions plain{.source_date_epoch = kEpoch, .compression = LayerCompression::kNone};
+  absl::StatusOr<LayerResult> tar = WriteLayerBlob(AppTree(), plain, *layout);
+  ASSERT_TRUE(tar.ok()) << tar.status();
+  EXPECT_EQ(tar->digest, tar->diff_id) << "an uncompressed layer is its own diff_id";
+  EXPECT_EQ(Sha256(::trainpkg::testing::Slurp(layout->BlobPath(tar->digest))),
+            tar->diff_id.ToString());
+
+  for (LayerCompression compression : {LayerCompression::kGzip, LayerCompression::kZstd}) {
+    const LayerOptions options{.source_date_epoch = kEpoch,
+                               .compression = compression,
+                               .gzip_level = 9,
+                               .gzip_block_size = 4096,
+                               .zstd_level = 7,
+                               .threads = 3};
+    std::string direct;
+    absl::StatusOr<LayerResult> written = Write(AppTree(), options, &direct);
+    ASSERT_TRUE(written.ok()) << written.status();
+    absl::StatusOr<LayerResult> later = CompressLayerBlob(*layout, tar->diff_id, options);
+    ASSERT_TRUE(later.ok()) << later.status();
+    EXPECT_EQ(later->digest, written->digest);
+    EXPECT_EQ(later->size, written->size);
+    EXPECT_EQ(later->diff_id, tar->diff_id);
+    EXPECT_EQ(later->uncompressed_size, tar->size);
+    EXPECT_EQ(::trainpkg::testing::Slurp(layout->BlobPath(later->digest)), direct);
+  }
+
+  absl::StatusOr<LayerResult> none = CompressLayerBlob(*layout, tar->diff_id, plain);
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kInvalidArgument) << none.status();
+  absl::StatusOr<LayerResult> missing =
+      CompressLayerBlob(*layout, *oci::Digest::Parse(Sha256("nothing")), {});
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound) << missing.status();
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("compressing layer sha256:"));
+
+  // A damaged blob is refused, and leaves no new blob behind.
+  const fs::path blob = layout->BlobPath(tar->digest);
+  fs::permissions(blob, fs::perms::owner_write, fs::perm_options::add);
+  std::string bytes = ::trainpkg::testing::Slurp(blob);
+  bytes[bytes.size() / 2] ^= 1;
+  { std::ofstream(blob, std::ios::binary | std::ios::trunc) << bytes; }
+  int before = 0;
+  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
+    (void)entry;
+    ++before;
+  }
+  absl::StatusOr<LayerResult> damaged = CompressLayerBlob(*layout, tar->diff_id, {});
+  EXPECT_EQ(damaged.status().code(), absl::StatusCode::kDataLoss) << damaged.status();
+  int after = 0;
+  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
+    (void)entry;
+    ++after;
+  }
+  EXPECT_EQ(after, before);
 }
 
 TEST_F(LayerWriterTest, EscapesAreRefusedNamingThePath) {
