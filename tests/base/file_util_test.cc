@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::base {
 namespace {
@@ -14,9 +15,10 @@ namespace fs = std::filesystem;
 class FileUtilTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("trainpkg_file_util_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() /
+        ("trainpkg_file_util_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -37,9 +39,7 @@ TEST_F(FileUtilTest, WriteAtomicReplacesAndLeavesNoTemporaries) {
   ASSERT_TRUE(WriteFileAtomic(path, "one").ok());
   ASSERT_TRUE(WriteFileAtomic(path, "two").ok());
   EXPECT_EQ(*ReadFile(path), "two");
-  int entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
-  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(::trainpkg::testing::CountEntries(dir_), 1);
 }
 
 TEST_F(FileUtilTest, WriteAtomicWithoutSyncReplacesToo) {
@@ -47,9 +47,7 @@ TEST_F(FileUtilTest, WriteAtomicWithoutSyncReplacesToo) {
   ASSERT_TRUE(WriteFileAtomic(path, "one", FileSync::kNoSync).ok());
   ASSERT_TRUE(WriteFileAtomic(path, "two", FileSync::kNoSync).ok());
   EXPECT_EQ(*ReadFile(path), "two");
-  int entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
-  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(::trainpkg::testing::CountEntries(dir_), 1);
 }
 
 TEST_F(FileUtilTest, ReadMissingIsNotFoundAndNamesPath) {

@@ -2,6 +2,7 @@
 #ifndef TRAINPKG_TESTS_TEST_UTIL_FILE_H_
 #define TRAINPKG_TESTS_TEST_UTIL_FILE_H_
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -26,6 +27,15 @@ class TempDir {
 // The bytes of `path`; "" when it cannot be read (the assertion on the
 // content then says what was expected).
 std::string Slurp(const std::filesystem::path& path);
+
+// How many entries `dir` holds directly (0 when it cannot be listed): what a
+// test checks to see that nothing temporary was left behind.
+int CountEntries(const std::filesystem::path& dir);
+
+// Flips the lowest bit of the byte at `offset` of `path` in place (making the
+// file writable first, as stored blobs are not), to damage it. Aborts the
+// test binary when the file is shorter or cannot be rewritten.
+void FlipByte(const std::filesystem::path& path, size_t offset);
 
 }  // namespace trainpkg::testing
 

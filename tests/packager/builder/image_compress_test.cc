@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -133,10 +132,7 @@ TEST_F(ImageCompressTest, DamagedOrMissingLayersAreErrorsNamingTheLayer) {
   const BuiltImage stored = BuildWith(home, LayerCompression::kNone);
   const oci::Digest layer = stored.manifest.layers[2].digest;
   const fs::path blob = Store(home).BlobPath(layer);
-  fs::permissions(blob, fs::perms::owner_write, fs::perm_options::add);
-  std::string bytes = ::trainpkg::testing::Slurp(blob);
-  bytes[1000] ^= 1;
-  { std::ofstream(blob, std::ios::binary | std::ios::trunc) << bytes; }
+  ::trainpkg::testing::FlipByte(blob, 1000);
   auto damaged = CompressImage(Store(home), stored.manifest_descriptor, {}, home / "build-cache");
   EXPECT_EQ(damaged.status().code(), absl::StatusCode::kDataLoss) << damaged.status();
   EXPECT_THAT(std::string(damaged.status().message()), HasSubstr(layer.ToString()));

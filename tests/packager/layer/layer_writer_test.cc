@@ -1,7 +1,6 @@
 #include "packager/layer/layer_writer.h"
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -209,12 +208,7 @@ TEST_F(LayerWriterTest, WriteLayerBlobStoresTheSameBytesUnderTheirDigest) {
       WriteLayerBlob(LayerSource{ctx_, {LayerEntry::Copy("escape/secret", "/s")}}, {}, *layout);
   EXPECT_EQ(failed.status().code(), absl::StatusCode::kInvalidArgument) << failed.status();
   EXPECT_THAT(std::string(failed.status().message()), HasSubstr("writing layer: "));
-  int blobs = 0;
-  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
-    (void)entry;
-    ++blobs;
-  }
-  EXPECT_EQ(blobs, 1);
+  EXPECT_EQ(::trainpkg::testing::CountEntries(dir_.path() / "layout/blobs/sha256"), 1);
 }
 
 TEST_F(LayerWriterTest, CompressLayerBlobGivesWhatWriteLayerWouldHave) {
@@ -256,24 +250,12 @@ TEST_F(LayerWriterTest, CompressLayerBlobGivesWhatWriteLayerWouldHave) {
   EXPECT_THAT(std::string(missing.status().message()), HasSubstr("compressing layer sha256:"));
 
   // A damaged blob is refused, and leaves no new blob behind.
-  const fs::path blob = layout->BlobPath(tar->digest);
-  fs::permissions(blob, fs::perms::owner_write, fs::perm_options::add);
-  std::string bytes = ::trainpkg::testing::Slurp(blob);
-  bytes[bytes.size() / 2] ^= 1;
-  { std::ofstream(blob, std::ios::binary | std::ios::trunc) << bytes; }
-  int before = 0;
-  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
-    (void)entry;
-    ++before;
-  }
+  ::trainpkg::testing::FlipByte(layout->BlobPath(tar->digest), tar->size / 2);
+  const fs::path blobs = dir_.path() / "layout/blobs/sha256";
+  const int before = ::trainpkg::testing::CountEntries(blobs);
   absl::StatusOr<LayerResult> damaged = CompressLayerBlob(*layout, tar->diff_id, {});
   EXPECT_EQ(damaged.status().code(), absl::StatusCode::kDataLoss) << damaged.status();
-  int after = 0;
-  for (const auto& entry : fs::directory_iterator(dir_.path() / "layout/blobs/sha256")) {
-    (void)entry;
-    ++after;
-  }
-  EXPECT_EQ(after, before);
+  EXPECT_EQ(::trainpkg::testing::CountEntries(blobs), before);
 }
 
 TEST_F(LayerWriterTest, EscapesAreRefusedNamingThePath) {

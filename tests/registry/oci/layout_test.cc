@@ -108,12 +108,7 @@ TEST_F(LayoutTest, BlobsAreStoredByDigestAndVerified) {
   EXPECT_TRUE(layout->WriteBlob("abc", "application/octet-stream").ok());
 
   // No temporary files are left behind.
-  int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir_ / "blobs" / "sha256")) {
-    (void)entry;
-    ++files;
-  }
-  EXPECT_EQ(files, 1);
+  EXPECT_EQ(::trainpkg::testing::CountEntries(dir_ / "blobs" / "sha256"), 1);
 
   auto absent = layout->ReadBlob(Sha256Digest("nope"));
   EXPECT_EQ(absent.status().code(), absl::StatusCode::kNotFound);
