@@ -60,7 +60,8 @@ std::unique_ptr<registry::BlobLocations> OpenBlobLocations() {
 CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags) {
   CLI::App* push = app.add_subcommand(
       "push",
-      "Push an image to a registry: `push REF` pushes what `trainpkg build -t REF` stored; "
+      "Push an image to a registry: `push REF` pushes what `trainpkg build -t REF` stored "
+      "(compressing the layers the store keeps uncompressed); "
       "`push oci:DIR[:TAG] REF` pushes from an OCI layout");
   push->add_option("source", flags.source,
                    "REF (from the local image store) or oci:DIR[:TAG] (then REF follows)")
