@@ -140,6 +140,7 @@ class Pusher {
     if (oci::IsNondistributableLayerMediaType(blob.media_type)) {
       return Report(blob, BlobAction::kSkipped, "");
     }
+    if (options_.uploaded.contains(blob.digest)) return Report(blob, BlobAction::kPushed, "");
     TP_ASSIGN_OR_RETURN(std::optional<BlobInfo> there, client_.StatBlob(repo, blob.digest));
     if (there.has_value()) return Report(blob, BlobAction::kExists, "");
     std::optional<UploadSession> session;

@@ -24,6 +24,7 @@
 #ifndef TRAINPKG_REGISTRY_IMAGE_PUSHER_H_
 #define TRAINPKG_REGISTRY_IMAGE_PUSHER_H_
 
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct PushOptions {
   // sources first; every blob that ends up in the target (pushed, already
   // there, mounted) is recorded there. The caller saves it.
   BlobLocations* locations = nullptr;
+  // Blobs the caller has just uploaded to the target repository itself (a
+  // StreamedUpload committed): reported as pushed, not asked for again.
+  std::set<oci::Digest> uploaded{};
 };
 
 // Pushes the layout's image or index tagged `tag` (empty: its only one) to

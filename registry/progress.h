@@ -27,7 +27,8 @@ enum class TransferDirection { kPush, kPull };
 // Events of one transfer. Implementations must be thread-safe: blobs move
 // in parallel, and each blob's events come from the thread moving it.
 // For one blob: Started, any number of Advanced, then Finished — or only
-// Finished when nothing had to move (kExists, kMounted).
+// Finished when nothing had to move (kExists, kMounted) or the caller moved
+// it itself (kPushed of PushOptions::uploaded).
 class Progress {
  public:
   virtual ~Progress() = default;

@@ -74,13 +74,12 @@ absl::StatusOr<CustomJob> CustomJob::FromLocalBinary(const LocalBinaryJobOptions
   build.compression = packager::LayerCompression::kGzip;
   build.environment = environment.get();
   TP_ASSIGN_OR_RETURN(BuiltImage built, BuildImage(build));
-  TP_ASSIGN_OR_RETURN(ImageToPush image, StoredImageForPush(*environment, built.tags.at(0), {}));
   registry::RegistryClientOptions client_options;
   client_options.keychain = std::make_shared<registry::DockerKeychain>(*environment);
   client_options.insecure_registries = request.insecure_registries;
   registry::RegistryClient client(std::move(client_options));
   absl::StatusOr<registry::TransferResult> pushed =
-      registry::PushImage(client, image.layout, image.manifest, *target, {});
+      PushStoredImage(*environment, built.tags.at(0), client, *target, {});
   if (!pushed.ok()) {
     return absl::Status(
         pushed.status().code(),

@@ -1,7 +1,9 @@
 #include "sdk/image_builder.h"
 
 #include <algorithm>
+#include <memory>
 
+#include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/builder/image_export.h"
@@ -10,6 +12,7 @@
 #include "packager/bundle/etc_files.h"
 #include "packager/layer/source_date_epoch.h"
 #include "registry/oci/layout_reference.h"
+#include "registry/streamed_upload.h"
 #include "sdk/job_store.h"
 
 namespace trainpkg::sdk {
@@ -118,14 +121,16 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
   return built;
 }
 
-absl::StatusOr<ImageToPush> StoredImageForPush(
-    const base::Environment& environment, std::string_view tag, const PushCompression& compression,
-    const std::function<void(const packager::builder::LayerCompressionStep&)>& progress) {
+absl::StatusOr<registry::TransferResult> PushStoredImage(const base::Environment& environment,
+                                                         std::string_view tag,
+                                                         registry::RegistryClient& client,
+                                                         const registry::Reference& target,
+                                                         const StoredPushOptions& options) {
   packager::LayerOptions layer_options;
-  layer_options.compression = compression.compression;
-  layer_options.threads = std::max(1, compression.threads);
-  if (compression.level) {
-    TP_RETURN_IF_ERROR(packager::SetCompressionLevel(*compression.level, &layer_options));
+  layer_options.compression = options.compression.compression;
+  layer_options.threads = std::max(1, options.compression.threads);
+  if (options.compression.level) {
+    TP_RETURN_IF_ERROR(packager::SetCompressionLevel(*options.compression.level, &layer_options));
   }
   TP_ASSIGN_OR_RETURN(std::filesystem::path store_dir, ImageStoreDir(environment));
   TP_ASSIGN_OR_RETURN(pb::ImageStore store, pb::ImageStore::Open(store_dir));
@@ -134,11 +139,33 @@ absl::StatusOr<ImageToPush> StoredImageForPush(
     return absl::NotFoundError(
         fmt::format("{} is not in the local image store ({})", tag, store_dir.string()));
   }
+
+  // The layer being compressed streams into `upload`; when it is done, the
+  // upload is committed under its digest, or left to PushImage.
+  std::unique_ptr<registry::StreamedUpload> upload;
+  registry::PushOptions push = options.push;
+  auto copy_to = [&](const oci::Digest&) -> oci::ByteSink* {
+    if (!options.stream) return nullptr;
+    upload = std::make_unique<registry::StreamedUpload>(client, target.repository);
+    return upload.get();
+  };
+  auto on_step = [&](const pb::LayerCompressionStep& step) {
+    if (step.done && upload != nullptr) {
+      absl::Status sent = upload->Commit(step.compressed.digest);
+      if (sent.ok()) {
+        push.uploaded.insert(step.compressed.digest);
+      } else {
+        TP_LOG(INFO, "uploading {} while compressing it: {}; uploading the finished blob instead",
+               step.compressed.digest.ToString(), std::string(sent.message()));
+      }
+      upload.reset();
+    }
+    if (options.on_compress) options.on_compress(step);
+  };
   TP_ASSIGN_OR_RETURN(pb::CompressedImage compressed,
                       pb::CompressImage(store.layout(), *manifest, layer_options,
-                                        store_dir.parent_path() / "build-cache", progress));
-  return ImageToPush{store.layout(), compressed.manifest, compressed.layers_compressed,
-                     compressed.layers_cached};
+                                        store_dir.parent_path() / "build-cache", on_step, copy_to));
+  return registry::PushImage(client, store.layout(), compressed.manifest, target, push);
 }
 
 absl::StatusOr<std::vector<packager::builder::StoredImage>> ListImages(

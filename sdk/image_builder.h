@@ -32,7 +32,10 @@
 #include "packager/builder/builder.h"
 #include "packager/builder/image_compress.h"
 #include "packager/builder/image_store.h"
+#include "registry/image_pusher.h"
+#include "registry/reference.h"
 #include "registry/registry_client.h"
+#include "registry/transfer_result.h"
 
 namespace trainpkg::sdk {
 
@@ -101,22 +104,30 @@ struct PushCompression {
   int threads = 2;
 };
 
-struct ImageToPush {
-  oci::Layout layout;        // the store's
-  oci::Descriptor manifest;  // what to push: compressed layers only
-  int layers_compressed = 0;
-  int layers_cached = 0;  // compressed by an earlier push
+struct StoredPushOptions {
+  PushCompression compression;
+  // Upload each layer while it is compressed (registry/streamed_upload.h),
+  // so compressing and sending overlap; a stream that fails falls back to
+  // the usual resumable upload of the finished blob.
+  bool stream = true;
+  registry::PushOptions push;  // jobs, progress, blob locations
+  // Each layer compressed (or found compressed) for this push.
+  std::function<void(const packager::builder::LayerCompressionStep&)> on_compress;
 };
 
-// The local store's image `tag` (a normalised reference, as BuiltImage::tags)
-// ready to push: its uncompressed layers compressed as `compression` says
-// (packager/builder/image_compress.h; once per layer and options, cached in
-// the build cache), so the pushed image has the digest `trainpkg build
-// --output oci:` gives with the same options. NotFound naming the store when
-// the tag is not there; InvalidArgument for a bad level.
-absl::StatusOr<ImageToPush> StoredImageForPush(
-    const base::Environment& environment, std::string_view tag, const PushCompression& compression,
-    const std::function<void(const packager::builder::LayerCompressionStep&)>& progress = {});
+// Pushes the local store's image `tag` (a normalised reference, as
+// BuiltImage::tags) to `target`: its uncompressed layers are compressed first
+// as `options.compression` says (packager/builder/image_compress.h; once per
+// layer and options, cached in the build cache) and, with `stream`, uploaded
+// while they are compressed; then the image goes through registry::PushImage.
+// The pushed image has the digest `trainpkg build --output oci:` gives with
+// the same options. NotFound naming the store when the tag is not there;
+// InvalidArgument for a bad level; PushImage's errors.
+absl::StatusOr<registry::TransferResult> PushStoredImage(const base::Environment& environment,
+                                                         std::string_view tag,
+                                                         registry::RegistryClient& client,
+                                                         const registry::Reference& target,
+                                                         const StoredPushOptions& options);
 
 // The images of the local store.
 absl::StatusOr<std::vector<packager::builder::StoredImage>> ListImages(

@@ -16,7 +16,8 @@ namespace trainpkg::packager::builder {
 absl::StatusOr<CompressedImage> CompressImage(
     const oci::Layout& store, const oci::Descriptor& manifest, const LayerOptions& options,
     const std::filesystem::path& cache_dir,
-    const std::function<void(const LayerCompressionStep&)>& progress) {
+    const std::function<void(const LayerCompressionStep&)>& progress,
+    const std::function<oci::ByteSink*(const oci::Digest& diff_id)>& copy_to) {
   if (options.compression == LayerCompression::kNone) {
     return absl::InvalidArgumentError(
         "compressing an image's layers: no compression was chosen (gzip or zstd)");
@@ -41,7 +42,8 @@ absl::StatusOr<CompressedImage> CompressImage(
     step.cached = cached.has_value();
     if (progress) progress(step);
     if (!cached) {
-      TP_ASSIGN_OR_RETURN(LayerResult written, CompressLayerBlob(store, diff_id, options));
+      oci::ByteSink* copy = copy_to ? copy_to(diff_id) : nullptr;
+      TP_ASSIGN_OR_RETURN(LayerResult written, CompressLayerBlob(store, diff_id, options, copy));
       oci::Descriptor descriptor;
       descriptor.media_type = std::string(LayerMediaType(options.compression));
       descriptor.digest = written.digest;

@@ -33,6 +33,7 @@
 
 #include "absl/status/statusor.h"
 #include "packager/layer/layer_options.h"
+#include "registry/oci/byte_sink.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/layout.h"
 
@@ -60,10 +61,17 @@ struct CompressedImage {
 // size, threads). Errors: InvalidArgument for kNone; the manifest's parse
 // errors; CompressLayerBlob's (NotFound for a missing layer blob, DataLoss
 // for a damaged one), naming the layer; the store's write errors.
+//
+// `progress` (may be empty) is told of each layer as it starts and ends.
+// `copy_to` (may be empty) is asked, before an uncached layer is compressed,
+// for a sink that also receives its compressed bytes as they are written
+// (null: none; CompressLayerBlob's `copy`), e.g. to upload them meanwhile;
+// the sink's errors fail the call.
 absl::StatusOr<CompressedImage> CompressImage(
     const oci::Layout& store, const oci::Descriptor& manifest, const LayerOptions& options,
     const std::filesystem::path& cache_dir,
-    const std::function<void(const LayerCompressionStep&)>& progress = {});
+    const std::function<void(const LayerCompressionStep&)>& progress = {},
+    const std::function<oci::ByteSink*(const oci::Digest& diff_id)>& copy_to = {});
 
 }  // namespace trainpkg::packager::builder
 

@@ -162,8 +162,22 @@ absl::StatusOr<LayerResult> WriteLayerBlob(const LayerSource& source, const Laye
   return result;
 }
 
+// Writes to two sinks, `first` then `second`.
+class TeeSink final : public oci::ByteSink {
+ public:
+  TeeSink(oci::ByteSink* first, oci::ByteSink* second) : first_(first), second_(second) {}
+  absl::Status Write(std::string_view data) override {
+    TP_RETURN_IF_ERROR(first_->Write(data));
+    return second_->Write(data);
+  }
+
+ private:
+  oci::ByteSink* first_;
+  oci::ByteSink* second_;
+};
+
 absl::StatusOr<LayerResult> CompressLayerBlob(const oci::Layout& layout, const oci::Digest& tar,
-                                              const LayerOptions& options) {
+                                              const LayerOptions& options, oci::ByteSink* copy) {
   auto fail = [&](const absl::Status& status) {
     return absl::Status(status.code(), fmt::format("compressing layer {}: {}", tar.ToString(),
                                                    std::string(status.message())));
@@ -188,7 +202,8 @@ absl::StatusOr<LayerResult> CompressLayerBlob(const oci::Layout& layout, const o
   }
   LayerResult result;
   absl::Status status = [&]() -> absl::Status {
-    Compressor compressor(options, &*writer);
+    TeeSink tee(&*writer, copy);
+    Compressor compressor(options, copy != nullptr ? static_cast<oci::ByteSink*>(&tee) : &*writer);
     oci::HashingWriter uncompressed(compressor.input());
     std::string buffer(size_t{1} << 20, '\0');
     while (true) {

@@ -68,9 +68,13 @@ absl::StatusOr<LayerResult> WriteLayerBlob(const LayerSource& source, const Laye
 // must match `tar` (result.diff_id). Errors, prefixed "compressing layer
 // DIGEST: ": InvalidArgument for kNone or bad options, NotFound for a missing
 // blob, DataLoss when the blob's bytes do not hash to `tar`, the layout's
-// write errors; no blob is left behind after an error.
+// write errors; no blob is left behind after an error. `copy` (not owned; may
+// be null) receives every compressed byte too, in order, as it is written to
+// the blob (from one thread at a time, not necessarily the caller's); its
+// errors fail the call.
 absl::StatusOr<LayerResult> CompressLayerBlob(const oci::Layout& layout, const oci::Digest& tar,
-                                              const LayerOptions& options);
+                                              const LayerOptions& options,
+                                              oci::ByteSink* copy = nullptr);
 
 // The OCI media type of a layer written with `compression`.
 std::string_view LayerMediaType(LayerCompression compression);

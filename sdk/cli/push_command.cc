@@ -85,26 +85,21 @@ CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags) {
 
 namespace {
 
-// Where the image comes from: a layout and the manifest in it.
-struct PushSource {
-  oci::Layout layout;
-  oci::Descriptor manifest;
-};
-
-// `push REF`: the store's tag is the normalised reference, ":latest" when
-// it names no tag (what ImageStore::Tag writes). Layers the store keeps
-// uncompressed are compressed first, a line each on `progress_out`.
-absl::StatusOr<PushSource> FromStore(const PushFlags& flags, registry::Reference& target,
-                                     std::ostream& progress_out) {
+// `push REF` from the store: the store's tag is the normalised reference,
+// ":latest" when it names no tag (what ImageStore::Tag writes). Layers the
+// store keeps uncompressed are compressed (and uploaded meanwhile), a line
+// each on `progress_out`.
+absl::StatusOr<registry::TransferResult> PushFromStore(const PushFlags& flags,
+                                                       registry::Reference& target,
+                                                       registry::RegistryClient& client,
+                                                       const registry::PushOptions& push,
+                                                       std::ostream& progress_out) {
   if (!target.digest.empty()) {
     return absl::InvalidArgumentError(fmt::format(
         "{}: the local image store holds tags, not digests; use NAME[:TAG]", target.String()));
   }
   if (target.tag.empty()) target.tag = "latest";
-  sdk::PushCompression compression;
-  compression.compression = CompressionFromFlag(flags.compression);
-  if (flags.compression_level != 0) compression.level = flags.compression_level;
-  std::string tag = target.String();
+  const std::string tag = target.String();
   TP_ASSIGN_OR_RETURN(std::filesystem::path dir, sdk::ImageStoreDir(base::ProcessEnvironment()));
   TP_ASSIGN_OR_RETURN(packager::builder::ImageStore store,
                       packager::builder::ImageStore::Open(dir));
@@ -114,12 +109,16 @@ absl::StatusOr<PushSource> FromStore(const PushFlags& flags, registry::Reference
         "from a layout with `trainpkg push oci:DIR[:TAG] {}`",
         tag, dir.string(), tag, tag));
   }
-  // Cached layers (compressed by an earlier push) pass silently.
-  auto report = [&](const packager::builder::LayerCompressionStep& step) {
+  sdk::StoredPushOptions options;
+  options.compression.compression = CompressionFromFlag(flags.compression);
+  if (flags.compression_level != 0) options.compression.level = flags.compression_level;
+  options.push = push;
+  // Layers compressed by an earlier push pass silently.
+  options.on_compress = [&](const packager::builder::LayerCompressionStep& step) {
     if (step.cached) return;
     const std::string layer = step.diff_id.ToString().substr(0, 19);
     if (!step.done) {
-      progress_out << fmt::format("{}: compressing {:.1f} MB ({})\n", layer,
+      progress_out << fmt::format("{}: compressing {:.1f} MB ({}) and uploading meanwhile\n", layer,
                                   step.uncompressed_size / 1e6, flags.compression)
                    << std::flush;
     } else {
@@ -127,9 +126,7 @@ absl::StatusOr<PushSource> FromStore(const PushFlags& flags, registry::Reference
                                   step.compressed.size / 1e6, step.seconds);
     }
   };
-  TP_ASSIGN_OR_RETURN(sdk::ImageToPush image, sdk::StoredImageForPush(base::ProcessEnvironment(),
-                                                                      tag, compression, report));
-  return PushSource{image.layout, image.manifest};
+  return sdk::PushStoredImage(base::ProcessEnvironment(), tag, client, target, options);
 }
 
 }  // namespace
@@ -145,27 +142,20 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
   absl::StatusOr<registry::Reference> target =
       registry::ParseReference(from_store ? flags.source : flags.target);
   if (!target.ok()) return ReportError(err, target.status(), kExitUsage);
-  bool json = flags.format == "json";
-  std::ostream& progress_out = json ? err : out;
-  std::optional<PushSource> source;
-  if (from_store) {
-    absl::StatusOr<PushSource> stored = FromStore(flags, *target, progress_out);
-    if (!stored.ok()) {
-      bool usage = stored.status().code() == absl::StatusCode::kInvalidArgument;
-      return ReportError(err, stored.status(), usage ? kExitUsage : kExitFailed);
-    }
-    source = *std::move(stored);
-  } else {
+  std::optional<oci::Layout> layout;
+  std::string layout_tag;
+  if (!from_store) {
     absl::StatusOr<oci::LayoutReference> layout_ref = oci::ParseLayoutReference(flags.source);
     if (!layout_ref.ok()) return ReportError(err, layout_ref.status(), kExitUsage);
-    absl::StatusOr<oci::Layout> layout = oci::Layout::Open(layout_ref->dir);
-    if (!layout.ok()) return ReportError(err, layout.status(), kExitFailed);
-    absl::StatusOr<oci::Descriptor> manifest = layout->Resolve(layout_ref->tag);
-    if (!manifest.ok()) return ReportError(err, manifest.status(), kExitFailed);
-    source = PushSource{*std::move(layout), *manifest};
+    absl::StatusOr<oci::Layout> opened = oci::Layout::Open(layout_ref->dir);
+    if (!opened.ok()) return ReportError(err, opened.status(), kExitFailed);
+    layout = *std::move(opened);
+    layout_tag = layout_ref->tag;
   }
   std::unique_ptr<registry::BlobLocations> locations = OpenBlobLocations();
 
+  bool json = flags.format == "json";
+  std::ostream& progress_out = json ? err : out;
   std::unique_ptr<registry::Progress> progress =
       MakeProgress(progress_out, registry::TransferDirection::kPush);
   std::unique_ptr<registry::RegistryClient> client = MakeRegistryClient(flags.registry);
@@ -174,11 +164,15 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
   options.progress = progress.get();
   options.locations = locations.get();
   absl::StatusOr<registry::TransferResult> pushed =
-      registry::PushImage(*client, source->layout, source->manifest, *target, options);
+      from_store ? PushFromStore(flags, *target, *client, options, progress_out)
+                 : registry::PushImage(*client, *layout, layout_tag, *target, options);
   if (absl::Status saved = locations->Save(); !saved.ok()) {
     TP_LOG(WARNING, "saving the blob location cache: {}", std::string(saved.message()));
   }
-  if (!pushed.ok()) return ReportError(err, pushed.status(), kExitFailed);
+  if (!pushed.ok()) {
+    bool usage = from_store && pushed.status().code() == absl::StatusCode::kInvalidArgument;
+    return ReportError(err, pushed.status(), usage ? kExitUsage : kExitFailed);
+  }
   if (json) {
     out << registry::TransferResultJson(*pushed) << "\n";
   } else {

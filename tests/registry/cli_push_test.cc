@@ -14,6 +14,7 @@
 #include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
 #include "registry/registry_client.h"
+#include "tests/registry/fault_proxy.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
 
@@ -138,6 +139,52 @@ TEST_F(CliPushTest, PushedImageIsTheOneBuildOutputWrites) {
   EXPECT_THAT(pushed.err, HasSubstr("compressing"));
   nlohmann::json summary = nlohmann::json::parse(pushed.out);
   EXPECT_EQ(summary["digest"].get<std::string>() + "\n", output.out);
+}
+
+// A layer uploads while it is compressed; when that stream breaks (here:
+// its second PATCH is cut), the push still succeeds by uploading the
+// finished blob the usual, resumable way.
+TEST_F(CliPushTest, ABrokenStreamedUploadFallsBackToTheFinishedBlob) {
+  testing::FaultProxy proxy;
+  ASSERT_TRUE(proxy.Start(server_.host()).ok());
+  const std::filesystem::path ctx = server_.dir() / "ctx";
+  std::filesystem::create_directories(ctx);
+  {
+    std::ofstream(ctx / "weights.bin", std::ios::binary) << PseudoRandomBytes(20 << 20, 5);
+    std::ofstream(ctx / "Dockerfile") << "FROM scratch\nCOPY weights.bin /w\n";
+  }
+  auto output = Trainpkg(
+      {"build", "-q", "--output", "oci:" + (server_.dir() / "out").string(), ctx.string()});
+  ASSERT_EQ(output.exit_code, 0) << output.err;
+
+  for (bool cut : {false, true}) {
+    proxy.ClearRules();
+    if (cut) {
+      proxy.AddRule({.method = "PATCH",
+                     .path_pattern = "/blobs/uploads/",
+                     .occurrence = 2,
+                     .kind = testing::FaultKind::kResetRequest,
+                     .after_bytes = 1 << 20});
+    }
+    const std::string image = proxy.host() + (cut ? "/team/cut:v1" : "/team/whole:v1");
+    auto stored = Trainpkg({"build", "-q", "-t", image, ctx.string()});
+    ASSERT_EQ(stored.exit_code, 0) << stored.err;
+    const int patches_before = proxy.Count("PATCH", "/blobs/uploads/");
+    // A fresh compression cache each time, so that the layer streams, and
+    // no blob locations, so that nothing is mounted from the first round.
+    std::filesystem::remove_all(home_ / "build-cache" / "compressed");
+    std::filesystem::remove(home_ / "blob-locations.json");
+    auto pushed =
+        Trainpkg({"push", "--format", "json", "--insecure-registry", proxy.host(), image});
+    ASSERT_EQ(pushed.exit_code, 0) << pushed.err;
+    nlohmann::json summary = nlohmann::json::parse(pushed.out);
+    EXPECT_EQ(summary["digest"].get<std::string>() + "\n", output.out) << cut;
+    for (const auto& blob : summary["blobs"]) EXPECT_EQ(blob["action"], "pushed") << blob;
+    EXPECT_GE(proxy.Count("PATCH", "/blobs/uploads/") - patches_before, 2)
+        << "the 20 MB layer went out in chunks while it was compressed";
+    EXPECT_EQ(proxy.fired(), cut ? 1 : 0);
+  }
+  EXPECT_EQ(proxy.Count("DELETE", "/blobs/uploads/"), 1) << "the broken stream was cancelled";
 }
 
 TEST_F(CliPushTest, ImagesNotInTheStoreAndBadArgumentsAreClearErrors) {

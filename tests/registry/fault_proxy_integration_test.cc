@@ -19,6 +19,7 @@
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/layout.h"
 #include "registry/registry_client.h"
+#include "registry/streamed_upload.h"
 #include "tests/registry/direct_registry_reader.h"
 #include "tests/registry/fakes.h"
 #include "tests/registry/fault_proxy.h"
@@ -29,14 +30,14 @@ namespace trainpkg::registry {
 namespace {
 
 using ::testing::AllOf;
-using ::testing::Ge;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-using ::testing::IsSupersetOf;
 using testing::DirectRegistryReader;
 using testing::FaultKind;
 using testing::FaultProxy;
 using testing::FaultRule;
+using ::testing::Ge;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::IsSupersetOf;
 using testing::ProxiedRequest;
 using testing::PseudoRandomBytes;
 using testing::RegistryServer;
@@ -181,6 +182,56 @@ TEST_F(FaultProxyTest, UploadsTheLargestBlobFirst) {
   ExpectStored("order/app");
 }
 
+// A blob uploaded while it is produced: chunks as they fill, the rest with
+// the commit; the registry holds exactly the bytes written.
+TEST_F(FaultProxyTest, StreamedUploadSendsChunksAsTheyFillAndCommits) {
+  const std::string blob = PseudoRandomBytes(300 * 1024, 7);
+  const oci::Digest digest = oci::ComputeDigest(blob, oci::DigestAlgorithm::kSha256);
+  const Reference ref = Ref("stream/app:v1");
+  {
+    StreamedUpload upload(*client_, ref.repository, 64 * 1024);
+    for (size_t at = 0; at < blob.size(); at += 7000) {
+      EXPECT_TRUE(upload.Write(std::string_view(blob).substr(at, 7000)).ok());
+    }
+    EXPECT_EQ(upload.sent(), 4u * 64 * 1024) << "whole chunks only, before the commit";
+    ASSERT_TRUE(upload.Commit(digest).ok());
+    EXPECT_EQ(upload.Commit(digest).code(), absl::StatusCode::kFailedPrecondition);
+  }
+  EXPECT_EQ(proxy_.Count("PATCH", "/blobs/uploads/"), 4);
+  EXPECT_EQ(proxy_.Count("DELETE", "/blobs/uploads/"), 0) << "a committed session is not cancelled";
+  auto stored = DirectRegistryReader(server_.host()).Blob("stream/app", digest.ToString());
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_TRUE(*stored == blob);
+
+  // A commit under another digest is refused by the registry.
+  StreamedUpload wrong(*client_, ref.repository, 64 * 1024);
+  EXPECT_TRUE(wrong.Write(blob).ok());
+  EXPECT_FALSE(wrong.Commit(oci::ComputeDigest("other", oci::DigestAlgorithm::kSha256)).ok());
+  EXPECT_FALSE(wrong.ok());
+}
+
+// The first failure ends the stream without failing the producer: later
+// writes are dropped, the session is cancelled, never written to blindly,
+// and the commit reports the failure.
+TEST_F(FaultProxyTest, StreamedUploadStopsAtTheFirstFailureAndCancelsItsSession) {
+  proxy_.AddRule({.method = "PATCH",
+                  .path_pattern = "/blobs/uploads/",
+                  .occurrence = 2,
+                  .kind = FaultKind::kResetRequest,
+                  .after_bytes = 10 * 1024});
+  const std::string blob = PseudoRandomBytes(300 * 1024, 8);
+  StreamedUpload upload(*client_, Ref("cut/app:v1").repository, 64 * 1024);
+  for (size_t at = 0; at < blob.size(); at += 50'000) {
+    EXPECT_TRUE(upload.Write(std::string_view(blob).substr(at, 50'000)).ok());
+  }
+  EXPECT_FALSE(upload.ok());
+  EXPECT_FALSE(upload.Commit(oci::ComputeDigest(blob, oci::DigestAlgorithm::kSha256)).ok());
+  EXPECT_EQ(proxy_.fired(), 1);
+  EXPECT_EQ(proxy_.Count("PATCH", "/blobs/uploads/"), 2) << "nothing sent after the failure";
+  EXPECT_EQ(proxy_.Count("DELETE", "/blobs/uploads/"), 1);
+  ExpectNoBlindReplay();
+}
+
 TEST_F(FaultProxyTest, ResetMidBlobStartsAFreshSession) {
   proxy_.AddRule({.method = "PUT",
                   .path_pattern = BlobUrl(image_.layers[0]),
@@ -225,12 +276,14 @@ TEST_F(FaultProxyTest, ServerErrorsAreRetriedAndUploadsGoToAFreshSession) {
 }
 
 TEST_F(FaultProxyTest, TooManyRequestsWaitsForRetryAfter) {
-  proxy_.AddRule({.method = "POST", .path_pattern = kUploadStart, .status = 429,
-                  .retry_after = "7"});
-  proxy_.AddRule({.method = "PUT", .path_pattern = BlobUrl(image_.layers[0]), .status = 429,
+  proxy_.AddRule(
+      {.method = "POST", .path_pattern = kUploadStart, .status = 429, .retry_after = "7"});
+  proxy_.AddRule({.method = "PUT",
+                  .path_pattern = BlobUrl(image_.layers[0]),
+                  .status = 429,
                   .retry_after = "11"});
-  proxy_.AddRule({.method = "PUT", .path_pattern = kManifestPut, .status = 429,
-                  .retry_after = "9"});
+  proxy_.AddRule(
+      {.method = "PUT", .path_pattern = kManifestPut, .status = 429, .retry_after = "9"});
   auto pushed = Push("busy/app");
   ASSERT_TRUE(pushed.ok()) << pushed.status();
   EXPECT_EQ(proxy_.fired(), 3);
@@ -246,10 +299,10 @@ TEST_F(FaultProxyTest, TooManyRequestsWaitsForRetryAfter) {
 }
 
 TEST_F(FaultProxyTest, StallsPastTheTimeoutAreAbandonedAndRetried) {
-  proxy_.AddRule({.method = "HEAD", .path_pattern = BlobUrl(image_.config),
-                  .kind = FaultKind::kStall});
-  proxy_.AddRule({.method = "PUT", .path_pattern = BlobUrl(image_.layers[0]),
-                  .kind = FaultKind::kStall});
+  proxy_.AddRule(
+      {.method = "HEAD", .path_pattern = BlobUrl(image_.config), .kind = FaultKind::kStall});
+  proxy_.AddRule(
+      {.method = "PUT", .path_pattern = BlobUrl(image_.layers[0]), .kind = FaultKind::kStall});
   auto pushed = Push("stall/app");
   ASSERT_TRUE(pushed.ok()) << pushed.status();
   EXPECT_EQ(proxy_.fired(), 2);
@@ -259,10 +312,8 @@ TEST_F(FaultProxyTest, StallsPastTheTimeoutAreAbandonedAndRetried) {
 }
 
 TEST_F(FaultProxyTest, PersistentErrorsFailNamingTheBlobAndLeaveNoManifest) {
-  proxy_.AddRule({.method = "PUT",
-                  .path_pattern = BlobUrl(image_.layers[1]),
-                  .occurrence = 0,
-                  .status = 503});
+  proxy_.AddRule(
+      {.method = "PUT", .path_pattern = BlobUrl(image_.layers[1]), .occurrence = 0, .status = 503});
   auto pushed = Push("down/app");
   ASSERT_FALSE(pushed.ok());
   EXPECT_EQ(pushed.status().code(), absl::StatusCode::kUnavailable);
@@ -302,8 +353,8 @@ TEST_F(FaultProxyTest, AWrongDigestInTheAnswersIsCheckedAgainstTheRegistry) {
 
   // The manifest's answer names another digest: a clear DataLoss; the
   // registry's manifest is the one sent, with all its blobs.
-  proxy_.AddRule({.method = "PUT", .path_pattern = "/manifests/v1",
-                  .kind = FaultKind::kWrongDigestHeader});
+  proxy_.AddRule(
+      {.method = "PUT", .path_pattern = "/manifests/v1", .kind = FaultKind::kWrongDigestHeader});
   auto refused = Push("digest/other");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kDataLoss);
@@ -314,10 +365,14 @@ TEST_F(FaultProxyTest, AWrongDigestInTheAnswersIsCheckedAgainstTheRegistry) {
 
 TEST_F(FaultProxyTest, PullResumesAfterResetsAndStalls) {
   ASSERT_TRUE(Push("pull/app").ok());
-  proxy_.AddRule({.method = "GET", .path_pattern = BlobUrl(image_.layers[0]),
-                  .kind = FaultKind::kResetResponse, .after_bytes = 100 * 1024});
-  proxy_.AddRule({.method = "GET", .path_pattern = BlobUrl(image_.layers[1]),
-                  .kind = FaultKind::kStall, .after_bytes = 50 * 1024});
+  proxy_.AddRule({.method = "GET",
+                  .path_pattern = BlobUrl(image_.layers[0]),
+                  .kind = FaultKind::kResetResponse,
+                  .after_bytes = 100 * 1024});
+  proxy_.AddRule({.method = "GET",
+                  .path_pattern = BlobUrl(image_.layers[1]),
+                  .kind = FaultKind::kStall,
+                  .after_bytes = 50 * 1024});
   auto dst = oci::Layout::Create(server_.dir() / "dst");
   ASSERT_TRUE(dst.ok());
   auto pulled = PullImage(*client_, Ref("pull/app:v1"), *dst, "v1", {});
@@ -349,8 +404,8 @@ TEST_F(FaultProxyTest, PullRefusesContentThatDoesNotMatchItsDigest) {
   EXPECT_FALSE(dst->Resolve("v1").ok()) << "nothing is tagged";
 
   // A manifest whose answer names another digest is refused too.
-  proxy_.AddRule({.method = "GET", .path_pattern = "/manifests/v1",
-                  .kind = FaultKind::kWrongDigestHeader});
+  proxy_.AddRule(
+      {.method = "GET", .path_pattern = "/manifests/v1", .kind = FaultKind::kWrongDigestHeader});
   auto manifest = client_->GetManifest(Ref("pull/bad:v1"));
   EXPECT_EQ(manifest.status().code(), absl::StatusCode::kDataLoss);
 }
