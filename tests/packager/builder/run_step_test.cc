@@ -223,12 +223,18 @@ TEST_F(RunStepTest, HeredocScriptsStdinAndTabStripping) {
                                      "a\n"
                                      "A\n"
                                      "b\n"
-                                     "B\n");
+                                     "B\n"
+                                     "RUN mkdir -p /home/trainer && chown 1000:1000 /home/trainer\n"
+                                     "USER trainer\n"
+                                     "RUN <<SH\n"
+                                     "#!/bin/sh\n"
+                                     "id -u > /home/trainer/uid\n"
+                                     "SH\n");
   BuildStats stats;
   auto built = Build(ctx_, &stats);
   ASSERT_TRUE(built.ok()) << built.status() << "\n" << output_;
   const BuiltImage& image = *built;
-  ASSERT_EQ(image.manifest.layers.size(), 8u);
+  ASSERT_EQ(image.manifest.layers.size(), 10u);
   EXPECT_EQ(LayerEntries(image, 1)["out/script.txt"].content, "script world\n");
   EXPECT_EQ(LayerEntries(image, 2)["out/stdin.txt"].content, "stdin world\n");
   EXPECT_EQ(LayerEntries(image, 3)["out/tabs.txt"].content, "indented\n");
@@ -240,6 +246,8 @@ TEST_F(RunStepTest, HeredocScriptsStdinAndTabStripping) {
   EXPECT_EQ(shebang["out/shebang.txt"].content, "shebang /dev/pipes/SH\n");
   EXPECT_EQ(LayerEntries(image, 7)["out/a"].content, "a\n");
   EXPECT_EQ(LayerEntries(image, 7)["out/b"].content, "b\n");
+  EXPECT_EQ(LayerEntries(image, 9)["home/trainer/uid"].content, "1000\n")
+      << "a #! script runs as the stage's user";
   const fs::path rootfs = Unpack(image, "heredoc");
   EXPECT_EQ(Slurp(rootfs / "out/script.txt"), "script world\n");
   EXPECT_FALSE(fs::exists(rootfs / "dev/pipes"));
