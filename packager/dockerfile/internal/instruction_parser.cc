@@ -11,6 +11,7 @@
 #include "packager/dockerfile/internal/did_you_mean.h"
 #include "packager/dockerfile/internal/flags.h"
 #include "packager/dockerfile/internal/go_duration.h"
+#include "packager/dockerfile/internal/heredoc_scan.h"
 #include "packager/dockerfile/internal/parse_error.h"
 #include "packager/dockerfile/internal/words.h"
 #include "packager/dockerfile/port_spec.h"
@@ -49,14 +50,16 @@ absl::Status CheckWords(const std::vector<std::string>& words, char escape) {
   return absl::OkStatus();
 }
 
-// A word of `rest` that starts like a heredoc (`<<EOF`, `<<-'EOT'`), "" if none.
+// The first heredoc of `rest` that starts a word (`<<EOF`, `<<-'EOT'`, found
+// with the shell's quoting rules), "" if none: what instructions that take no
+// heredocs refuse, rather than reading its body as instructions.
 std::string HeredocLikeWord(std::string_view rest) {
-  for (const std::string& w : SplitWhitespace(rest)) {
-    if (w.size() < 3 || w.compare(0, 2, "<<") != 0) continue;
-    size_t i = w[2] == '-' ? 3 : 2;
-    if (i < w.size() && (absl::ascii_isalpha(static_cast<unsigned char>(w[i])) || w[i] == '_' ||
-                         w[i] == '"' || w[i] == '\'')) {
-      return w;
+  absl::StatusOr<std::vector<HeredocMark>> marks = FindHeredocs(rest);
+  if (!marks.ok()) return "";
+  for (const HeredocMark& mark : *marks) {
+    for (size_t at = rest.find(mark.written); at != std::string_view::npos;
+         at = rest.find(mark.written, at + 1)) {
+      if (at == 0 || IsSpace(rest[at - 1])) return mark.written;
     }
   }
   return "";
@@ -476,10 +479,6 @@ absl::StatusOr<Instruction> ParseInstruction(const LogicalLine& line, char escap
                                              std::string_view path,
                                              std::vector<std::string>& warnings) {
   absl::StatusOr<Line> split = SplitLine(line.text, escape);
-  if (split.ok()) {
-    split->heredocs = line.heredocs;
-    split->heredoc_words = line.heredoc_words;
-  }
   if (!split.ok()) {
     std::string keyword = SplitCommand(line.text).keyword;
     std::string upper = absl::AsciiStrToUpper(keyword);
@@ -488,7 +487,9 @@ absl::StatusOr<Instruction> ParseInstruction(const LogicalLine& line, char escap
     return LineError(path, line.lines, known ? upper : keyword,
                      std::string(split.status().message()));
   }
-  const Line& l = *split;
+  Line& l = *split;
+  l.heredocs = line.heredocs;
+  l.heredoc_words = line.heredoc_words;
   std::vector<std::string> warn;
   absl::StatusOr<InstructionBody> body = ParseBody(l, warn);
   if (!body.ok())

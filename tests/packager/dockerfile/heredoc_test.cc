@@ -135,6 +135,15 @@ TEST(Heredoc, NotHeredocs) {
   }
 }
 
+TEST(Heredoc, OtherInstructionsMayHoldQuotedOrInnerDoubleAngles) {
+  Dockerfile df = Parse(
+      "FROM scratch\nLABEL desc=\"use <<EOF\" x=a<<b\nENV A='<<B' C=d<<e\n"
+      "CMD [\"cat\", \"<<EOF\"]\nUSER u\n");
+  ASSERT_EQ(df.stages.at(0).instructions.size(), 4u);
+  EXPECT_EQ(std::get<LabelInstruction>(df.stages[0].instructions[0].body).labels.at(0).value,
+            "\"use <<EOF\"");
+}
+
 TEST(Heredoc, ContinuationBeforeTheBodyAndEmptyBody) {
   Dockerfile df =
       Parse("FROM scratch\nCOPY --chmod=755 \\\n  <<EOF \\\n  /bin/tool\nEOF\nUSER u\n");
