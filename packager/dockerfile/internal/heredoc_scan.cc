@@ -26,6 +26,18 @@ size_t SkipQuote(std::string_view line, size_t pos) {
   return std::string_view::npos;
 }
 
+// The end of the parenthesised text opening at line[open] (after its
+// matching ')'), or the end of the line: an arithmetic `$((...))`/`((...))`,
+// where `<<` is a shift.
+size_t SkipParens(std::string_view line, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < line.size(); ++i) {
+    if (line[i] == '(') ++depth;
+    if (line[i] == ')' && --depth == 0) return i + 1;
+  }
+  return line.size();
+}
+
 // Reads the word at line[pos]; pos ends after it.
 absl::StatusOr<HeredocMark> ReadWord(std::string_view line, size_t start, size_t& pos,
                                      HeredocMark mark) {
@@ -74,6 +86,11 @@ absl::StatusOr<std::vector<HeredocMark>> FindHeredocs(std::string_view line) {
     }
     if (c == '\\') {
       pos += 2;
+      word_start = false;
+      continue;
+    }
+    if (line.substr(pos, 3) == "$((" || (word_start && line.substr(pos, 2) == "((")) {
+      pos = SkipParens(line, c == '$' ? pos + 1 : pos);
       word_start = false;
       continue;
     }

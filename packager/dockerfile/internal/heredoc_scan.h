@@ -22,8 +22,9 @@ struct HeredocMark {
 // The heredoc operators of `line`, in order: an unquoted `<<` or `<<-` (not
 // `<<<`), optional blanks, then a word that ends at an unquoted blank or one
 // of ;&|<>(); '...' and "..." quote, `\` escapes one character. Quotes
-// elsewhere on the line are skipped as the shell skips them; a word starting
-// with '#' (a shell comment) ends the scan. An operator with no word is not
+// elsewhere on the line are skipped as the shell skips them, and so is
+// arithmetic (`$((1 << 4))`, `(( x <<= 1 ))`); a word starting with '#' (a
+// shell comment) ends the scan. An operator with no word is not
 // a heredoc. InvalidArgument (no location) for a word whose quote is never
 // closed or whose delimiter is empty.
 absl::StatusOr<std::vector<HeredocMark>> FindHeredocs(std::string_view line);

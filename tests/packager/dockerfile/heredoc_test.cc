@@ -118,13 +118,18 @@ TEST(Heredoc, DelimiterQuotingAndWords) {
   EXPECT_EQ(run.heredocs[0].delimiter, "END");
   EXPECT_EQ(run.heredocs[1], Doc("X", "2\n", true, false, {5, 6}));
   EXPECT_EQ(df.stages[0].instructions[0].lines, (SourceRange{2, 6}));
+  // Arithmetic shifts are no heredocs; a heredoc after one is.
+  df = Parse("FROM scratch\nRUN echo $((1<<2)) && cat <<EOF\nx\nEOF\n");
+  EXPECT_EQ(std::get<RunInstruction>(df.stages.at(0).instructions.at(0).body).heredocs.at(0),
+            Doc("EOF", "x\n", false, true, {3, 4}));
 }
 
 TEST(Heredoc, NotHeredocs) {
   // Quoted, a here-string, exec form, a shell comment, `<<` with no word.
   for (std::string_view line :
        {"RUN echo \"<<EOF\"", "RUN echo '<<EOF'", "RUN cat <<<word", "RUN [\"<<EOF\"]",
-        "RUN echo hi # <<EOF", "RUN echo a <<", "COPY a\\<<b /x"}) {
+        "RUN echo hi # <<EOF", "RUN echo a <<", "COPY a\\<<b /x", "RUN echo $((1 << 20))",
+        "RUN x=1; (( x <<= 2 )); echo $x"}) {
     Dockerfile df = Parse(fmt::format("FROM scratch\n{}\nUSER u\n", line));
     ASSERT_EQ(df.stages.at(0).instructions.size(), 2u) << line;
     const Instruction& i = df.stages[0].instructions[0];
