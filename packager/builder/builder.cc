@@ -363,8 +363,9 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
                           : state.config.image.config.working_dir;
         command.user = state.config.image.config.user;
         std::vector<std::string> file_keys;
-        for (const RunCommand::File& f : command.files)
+        for (const RunCommand::File& f : command.files) {
           file_keys.push_back(f.path + "\n" + f.content);
+        }
         const std::string key = RunLayerKey(state.chain, step_text, command.args, command.env,
                                             command.cwd, command.user, layer_options, file_keys);
         std::optional<CachedLayer> layer = cache.Lookup(key);
@@ -402,7 +403,8 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       std::optional<BuildContext> stage_ctx;
       std::optional<FileDigestCache> stage_digests;
       // Heredoc sources first: they also check the destination for all sources.
-      absl::StatusOr<std::vector<LayerEntry>> heredoc_entries = PlanHeredocCopy(*copy, workdir);
+      absl::StatusOr<std::vector<LayerEntry>> heredoc_entries = std::vector<LayerEntry>();
+      if (!copy->heredocs.empty()) heredoc_entries = PlanHeredocCopy(*copy, workdir);
       if (!heredoc_entries.ok()) return AtLine(file, instruction, heredoc_entries.status());
       if (copy->sources.empty()) {
         entries = std::vector<LayerEntry>();
