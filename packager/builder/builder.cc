@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <map>
 #include <random>
 #include <span>
@@ -14,6 +15,7 @@
 #include "packager/builder/build_context.h"
 #include "packager/builder/context_copy.h"
 #include "packager/builder/file_digest_cache.h"
+#include "packager/builder/heredoc_copy.h"
 #include "packager/builder/layer_cache.h"
 #include "packager/builder/layer_key.h"
 #include "packager/builder/run_step.h"
@@ -45,15 +47,28 @@ struct StageState {
   oci::Digest base_digest;
 };
 
+// The heredocs of an instruction (RUN, COPY, ADD), none for the others.
+const std::vector<df::Heredoc>& HeredocsOf(const df::Instruction& instruction) {
+  static const std::vector<df::Heredoc> kNone;
+  if (const auto* run = std::get_if<df::RunInstruction>(&instruction.body)) return run->heredocs;
+  if (const auto* copy = std::get_if<df::CopyInstruction>(&instruction.body)) return copy->heredocs;
+  return kNone;
+}
+
 // The instruction as written: its lines joined, continuations and comment
-// lines inside it dropped, runs of blanks collapsed.
-std::string InstructionText(const std::vector<std::string>& lines, df::SourceRange range,
+// lines inside it dropped, runs of blanks collapsed; then each heredoc's
+// body and delimiter lines exactly as written, after a newline.
+std::string InstructionText(const std::vector<std::string>& lines, const df::Instruction& instr,
                             char escape) {
+  const std::vector<df::Heredoc>& heredocs = HeredocsOf(instr);
+  const int first = instr.lines.first_line;
+  const int last = heredocs.empty() ? instr.lines.last_line : heredocs[0].lines.first_line - 1;
+  const int count = static_cast<int>(lines.size());
   std::string joined;
-  for (int n = range.first_line; n <= range.last_line && n <= static_cast<int>(lines.size()); ++n) {
+  for (int n = first; n <= last && n <= count; ++n) {
     std::string line = lines[static_cast<size_t>(n - 1)];
     size_t start = line.find_first_not_of(" \t");
-    if (n != range.first_line && start != std::string::npos && line[start] == '#') continue;
+    if (n != first && start != std::string::npos && line[start] == '#') continue;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
       line.pop_back();
     }
@@ -67,7 +82,26 @@ std::string InstructionText(const std::vector<std::string>& lines, df::SourceRan
     out.push_back(blank ? ' ' : c);
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
+  for (const df::Heredoc& h : heredocs) {
+    for (int n = h.lines.first_line; n <= h.lines.last_line && n <= count; ++n) {
+      std::string line = lines[static_cast<size_t>(n - 1)];
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      out += "\n" + line;
+    }
+  }
   return out;
+}
+
+// What progress shows of a step: its first line, and for a heredoc the
+// start of its body, as BuildKit shows `RUN <<EOF (apt-get update...)`.
+std::string ProgressText(const std::string& step_text) {
+  size_t nl = step_text.find('\n');
+  if (nl == std::string::npos) return step_text;
+  size_t end = step_text.find('\n', nl + 1);
+  std::string body = step_text.substr(nl + 1, end == std::string::npos ? end : end - nl - 1);
+  body.erase(0, std::min(body.size(), body.find_first_not_of(" \t")));
+  if (body.size() > 40) body = body.substr(0, 40);
+  return fmt::format("{} ({}...)", step_text.substr(0, nl), body);
 }
 
 absl::Status AtLine(const df::Dockerfile& file, const df::Instruction& instruction,
@@ -104,9 +138,27 @@ absl::StatusOr<df::DockerIgnore> LoadDockerIgnore(const fs::path& context,
   return ignore;
 }
 
-// The argv of a RUN: exec form as written, shell form through the SHELL.
-std::vector<std::string> RunArgs(const df::RunInstruction& run, const StageConfig& config) {
+// A file name for a heredoc script: its delimiter when that is a plain name.
+std::string ScriptName(const std::string& delimiter) {
+  bool plain = !delimiter.empty() && delimiter != "." && delimiter != "..";
+  for (char c : delimiter) {
+    plain =
+        plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
+  }
+  return plain ? delimiter : "script";
+}
+
+// The argv of a RUN: exec form as written, shell form through the SHELL. A
+// heredoc script that starts with "#!" is run directly from a file mounted
+// at /dev/pipes/<delimiter> (as BuildKit does), added to `files`.
+std::vector<std::string> RunArgs(const df::RunInstruction& run, const StageConfig& config,
+                                 std::vector<RunCommand::File>* files) {
   if (run.command.exec_form) return run.command.args;
+  if (run.script && run.heredocs.at(0).body.rfind("#!", 0) == 0) {
+    std::string path = "/dev/pipes/" + ScriptName(run.heredocs[0].delimiter);
+    files->push_back(RunCommand::File{path, run.heredocs[0].body});
+    return {path};
+  }
   std::vector<std::string> args = config.shell;
   args.push_back(run.command.args.empty() ? "" : run.command.args.front());
   return args;
@@ -246,7 +298,7 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
     const df::Stage& stage = file.stages[static_cast<size_t>(i)];
     const df::PlannedStage& planned = plan.stages[static_cast<size_t>(i)];
     ++step;
-    report(InstructionText(lines, stage.from.lines, file.escape), false, false);
+    report(InstructionText(lines, stage.from, file.escape), false, false);
     StageState state;
     if (planned.base.kind == df::BaseImage::Kind::kStage) {
       state = states.at(planned.base.stage);
@@ -268,9 +320,9 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
     if (!expanded.ok()) return expanded.status();
     for (size_t k = 0; k < expanded->instructions.size(); ++k) {
       const df::Instruction& instruction = expanded->instructions[k];
-      const std::string step_text = InstructionText(lines, instruction.lines, file.escape);
+      const std::string step_text = InstructionText(lines, instruction, file.escape);
       ++step;
-      report(step_text, false, false);
+      report(ProgressText(step_text), false, false);
       oci::HistoryEntry history{created, step_text, "", "", true};
       const auto* copy = std::get_if<df::CopyInstruction>(&instruction.body);
       const auto* run = std::get_if<df::RunInstruction>(&instruction.body);
@@ -295,12 +347,12 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
         } else {
           ++built.stats.layers_written;
         }
-        report(step_text, true, cached);
+        report(ProgressText(step_text), true, cached);
       };
       if (run != nullptr) {
         const std::vector<std::string>& config_env = state.config.image.config.env;
         RunCommand command;
-        command.args = RunArgs(*run, state.config);
+        command.args = RunArgs(*run, state.config, &command.files);
         command.env = config_env;
         auto run_args = expanded->run_args.find(k);
         if (run_args != expanded->run_args.end()) {
@@ -310,8 +362,12 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
                           ? "/"
                           : state.config.image.config.working_dir;
         command.user = state.config.image.config.user;
+        std::vector<std::string> file_keys;
+        for (const RunCommand::File& f : command.files) {
+          file_keys.push_back(f.path + "\n" + f.content);
+        }
         const std::string key = RunLayerKey(state.chain, step_text, command.args, command.env,
-                                            command.cwd, command.user, layer_options);
+                                            command.cwd, command.user, layer_options, file_keys);
         std::optional<CachedLayer> layer = cache.Lookup(key);
         const bool cached = layer.has_value();
         if (!cached) {
@@ -346,9 +402,15 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       std::optional<run::OverlayMount> mounted;
       std::optional<BuildContext> stage_ctx;
       std::optional<FileDigestCache> stage_digests;
-      if (!copy->from.empty() && from != planned.copy_from.end() &&
-          from->second.kind == df::CopyFrom::Kind::kStage &&
-          states.at(from->second.stage).has_rootfs_files) {
+      // Heredoc sources first: they also check the destination for all sources.
+      absl::StatusOr<std::vector<LayerEntry>> heredoc_entries = std::vector<LayerEntry>();
+      if (!copy->heredocs.empty()) heredoc_entries = PlanHeredocCopy(*copy, workdir);
+      if (!heredoc_entries.ok()) return AtLine(file, instruction, heredoc_entries.status());
+      if (copy->sources.empty()) {
+        entries = std::vector<LayerEntry>();
+      } else if (!copy->from.empty() && from != planned.copy_from.end() &&
+                 from->second.kind == df::CopyFrom::Kind::kStage &&
+                 states.at(from->second.stage).has_rootfs_files) {
         const auto [base, built_layers] = stage_files(states.at(from->second.stage));
         work.emplace(new_work_dir());
         auto mount = MountStage(base, built_layers, work->path());
@@ -377,6 +439,7 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
             from->second.image));
       }
       if (!entries.ok()) return AtLine(file, instruction, entries.status());
+      entries->insert(entries->end(), heredoc_entries->begin(), heredoc_entries->end());
       auto key = ComputeLayerKey(state.chain, step_text, *entries, layer_options, *source_ctx,
                                  source_digests);
       if (!key.ok()) return AtLine(file, instruction, key.status());

@@ -56,7 +56,8 @@ std::string CompressedLayerKey(const oci::Digest& diff_id, const LayerOptions& o
 
 std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
                         const std::vector<std::string>& args, const std::vector<std::string>& env,
-                        std::string_view cwd, std::string_view user, const LayerOptions& options) {
+                        std::string_view cwd, std::string_view user, const LayerOptions& options,
+                        const std::vector<std::string>& files) {
   // v2: the zstd level is part of the key (v1 left it out, so a zstd -19
   // build reused a RUN layer compressed at another level).
   std::string text = fmt::format(
@@ -66,6 +67,7 @@ std::string RunLayerKey(std::string_view parent_chain, std::string_view instruct
   // Lengths first, so that no two lists serialise alike.
   for (const std::string& arg : args) text += fmt::format("arg {} {}\n", arg.size(), arg);
   for (const std::string& kv : env) text += fmt::format("env {} {}\n", kv.size(), kv);
+  for (const std::string& f : files) text += fmt::format("file {} {}\n", f.size(), f);
   return Sha256Hex(text);
 }
 
@@ -110,6 +112,9 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
                                                             entry.overrides.owner->gid)
                                               : "-",
                         entry.overrides.mode ? fmt::format("{:o}", *entry.overrides.mode) : "-");
+    if (entry.kind == LayerEntry::Kind::kContent) {  // a heredoc: its bytes, not a context file
+      text += fmt::format("  content s{} {}\n", entry.content.size(), Sha256Hex(entry.content));
+    }
     for (const ContextFile* f : read[i]) {
       text += fmt::format("  {} t{} s{} x{} m{}", f->rel, static_cast<int>(f->type), f->size,
                           (f->mode & 0111) != 0 ? 1 : 0, ClampedMtime(*f, options));

@@ -2,7 +2,8 @@
 //   - the parent chain (base manifest digest, then every earlier step's key),
 //   - the instruction as written, the layer options that change the bytes
 //     (SOURCE_DATE_EPOCH, mtime policy, compression, gzip level, block size),
-//   - each entry's source, destination and --chown/--chmod,
+//   - each entry's source, destination and --chown/--chmod, and for a
+//     heredoc's file (LayerEntry::kContent) the sha256 of its bytes,
 //   - every context path the entry reads: path, type, size, executable bit,
 //     mtime as the layer writer clamps it, hardlink group, symlink target, and
 //     the content digest of regular files (through FileDigestCache, so an
@@ -35,12 +36,14 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
 
 // The layer cache key of a RUN step, as Docker keys it: sha256 over the
 // parent chain, the instruction as written, the argv, the environment the
-// command sees (config Env and build args), the working directory, the user
-// and the layer options that change the bytes. The command's output is not
+// command sees (config Env and build args), the working directory, the user,
+// the contents of files mounted for it (`files`: a heredoc script run
+// directly) and the layer options that change the bytes. The command's output is not
 // part of it: a RUN that reads the network is cached like any other.
 std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
                         const std::vector<std::string>& args, const std::vector<std::string>& env,
-                        std::string_view cwd, std::string_view user, const LayerOptions& options);
+                        std::string_view cwd, std::string_view user, const LayerOptions& options,
+                        const std::vector<std::string>& files = {});
 
 // The key under which the compressed form of the uncompressed layer
 // `diff_id` is cached (image_compress.h): sha256 over the diff_id and the

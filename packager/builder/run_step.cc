@@ -95,7 +95,17 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
       .devices = {},
       .readonly_rootfs = false,
       .private_tmp = false,
+      .readonly_files = {},
   };
+  for (size_t i = 0; i < command.files.size(); ++i) {
+    const fs::path file = work_dir / "files" / std::to_string(i);
+    TP_RETURN_IF_ERROR(
+        base::WriteFileAtomic(file, command.files[i].content, base::FileSync::kNoSync));
+    std::error_code ec;
+    fs::permissions(file, fs::perms(0755), ec);
+    if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("chmod {}", file.string()));
+    bundle.readonly_files.push_back({file, command.files[i].path});
+  }
   bool has_path = false;
   for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
   if (!has_path) bundle.env.emplace_back(kDefaultPath);

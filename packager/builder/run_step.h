@@ -40,10 +40,19 @@ struct RunLayer {
 };
 
 struct RunCommand {
+  // A file the command reads, mounted read-only for this run only and never
+  // part of the layer: a heredoc script that starts with "#!", run directly
+  // from BuildKit's /dev/pipes/<name>.
+  struct File {
+    std::string path;     // absolute, in the container, under /dev (runc's tmpfs)
+    std::string content;  // mode 0755
+  };
+
   std::vector<std::string> args;  // the argv (SHELL already applied); REQUIRES: non-empty
   std::vector<std::string> env;   // NAME=value; PATH gets Docker's default when absent
   std::string cwd = "/";          // absolute
   std::string user;               // image config User syntax; "" is root
+  std::vector<File> files;
 };
 
 struct RunStepOptions {

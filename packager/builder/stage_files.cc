@@ -41,11 +41,22 @@ bool IsDirInContext(const BuildContext& ctx, const fs::path& source) {
   return !ec && fs::is_directory(resolved, ec);
 }
 
+// `from` (a file or a heredoc's file) copied again to `target`.
+LayerEntry Recopy(const LayerEntry& from, std::string target, const EntryOverrides& overrides) {
+  if (from.kind == LayerEntry::Kind::kContent) {
+    return LayerEntry::Content(std::move(target), from.content, overrides);
+  }
+  return LayerEntry::Copy(from.source, std::move(target), overrides);
+}
+
 }  // namespace
 
 void AddStageFiles(const BuildContext& ctx, const std::vector<LayerEntry>& entries,
                    std::vector<StageFile>* files) {
   for (const LayerEntry& entry : entries) {
+    if (entry.kind == LayerEntry::Kind::kContent) {  // a heredoc's file
+      files->push_back(StageFile{Clean(entry.destination), entry, false});
+    }
     if (entry.kind != LayerEntry::Kind::kCopy) continue;
     files->push_back(StageFile{Clean(entry.destination), entry, IsDirInContext(ctx, entry.source)});
   }
@@ -90,7 +101,7 @@ absl::StatusOr<std::vector<LayerEntry>> PlanStageCopy(const std::vector<StageFil
       if (f.image_path == path) {
         bool as_file = !f.is_dir;
         std::string target = as_file ? (into_dir ? Join(dest_dir, name) : dest) : dest_dir;
-        out.push_back(LayerEntry::Copy(f.entry.source, target, o));
+        out.push_back(Recopy(f.entry, target, o));
       } else if (std::string rest = Beneath(path, f.image_path); f.is_dir && !rest.empty()) {
         fs::path source = f.entry.source / rest;
         std::error_code ec;
@@ -99,7 +110,7 @@ absl::StatusOr<std::vector<LayerEntry>> PlanStageCopy(const std::vector<StageFil
         std::string target = as_file ? (into_dir ? Join(dest_dir, name) : dest) : dest_dir;
         out.push_back(LayerEntry::Copy(source, target, o));
       } else if (std::string inner = Beneath(f.image_path, path); !inner.empty()) {
-        out.push_back(LayerEntry::Copy(f.entry.source, Join(dest_dir, inner), o));
+        out.push_back(Recopy(f.entry, Join(dest_dir, inner), o));
       }
     }
     if (out.size() == before) {

@@ -1,5 +1,6 @@
 // What `COPY --from=<stage>` can read: the files an earlier stage copied
-// from the build context, by their path in that stage's image. Stages here
+// from the build context or wrote from a COPY heredoc, by their path in that
+// stage's image. Stages here
 // never run commands, so every file a stage added is a context file; files
 // of its base image's layers are not read (those layers are never
 // downloaded or unpacked), and copying one is a NotFound error saying so.
@@ -23,7 +24,8 @@ struct StageFile {
   bool is_dir = false;
 };
 
-// Appends what `entries` (a context COPY's) put into a stage.
+// Appends what `entries` (a context COPY's, heredoc files included) put into
+// a stage.
 void AddStageFiles(const BuildContext& ctx, const std::vector<LayerEntry>& entries,
                    std::vector<StageFile>* files);
 

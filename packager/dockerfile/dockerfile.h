@@ -6,10 +6,11 @@
 // Supported: parser directives (`# syntax=`, `# escape=` with `\` or `` ` ``,
 // only before anything else, case-insensitive), comments, line continuations
 // (comment and blank lines inside a continuation are skipped as BuildKit
-// does; blank ones produce a warning), exec (JSON) and shell forms, and every
-// instruction of instruction.h. Heredocs (`<<EOF`), `RUN` flags
-// (--mount/--network/--security), `ADD` of remote URLs and `COPY --parents /
-// --exclude` are rejected with an error naming the line.
+// does; blank ones produce a warning), exec (JSON) and shell forms, every
+// instruction of instruction.h, and heredocs (`<<EOF`, `<<-EOT`, quoted
+// delimiters, several per line) in RUN, COPY and ADD (see Heredoc). `RUN`
+// flags (--mount/--network/--security), `ADD` of remote URLs and `COPY
+// --parents / --exclude` are rejected with an error naming the line.
 #ifndef TRAINPKG_PACKAGER_DOCKERFILE_DOCKERFILE_H_
 #define TRAINPKG_PACKAGER_DOCKERFILE_DOCKERFILE_H_
 

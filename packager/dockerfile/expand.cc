@@ -92,6 +92,15 @@ class Expander {
     TP_RETURN_IF_ERROR(Word(b.from));
     TP_RETURN_IF_ERROR(Word(b.chown));
     TP_RETURN_IF_ERROR(Word(b.chmod));
+    for (Heredoc& h : b.heredocs) {
+      if (!h.expand) continue;
+      absl::StatusOr<std::string> body = ExpandHeredocBody(h.body, lookup_, escape_);
+      if (!body.ok()) {
+        return absl::InvalidArgumentError(
+            fmt::format("heredoc <<{}: {}", h.delimiter, std::string(body.status().message())));
+      }
+      h.body = *std::move(body);
+    }
     for (const std::string& s : b.sources) {
       if (b.is_add && (s.find("://") != std::string::npos || s.rfind("git@", 0) == 0)) {
         return absl::InvalidArgumentError(fmt::format(

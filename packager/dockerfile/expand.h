@@ -1,9 +1,11 @@
 // Variable substitution over a parsed instruction, in exactly the words
 // Docker substitutes: FROM (image, --platform), ARG defaults, ENV and LABEL
 // keys and values, WORKDIR, USER, STOPSIGNAL, EXPOSE, VOLUME, and COPY/ADD
-// sources, destination, --from, --chown and --chmod. RUN, CMD, ENTRYPOINT,
-// SHELL, HEALTHCHECK, MAINTAINER and ONBUILD are returned unchanged (the
-// shell does its own expansion at run time).
+// sources, destination, --from, --chown and --chmod, and the bodies of
+// COPY/ADD heredocs whose delimiter is unquoted (ExpandHeredocBody). RUN
+// (heredocs included), CMD, ENTRYPOINT, SHELL, HEALTHCHECK, MAINTAINER and
+// ONBUILD are returned unchanged (the shell does its own expansion at run
+// time).
 #ifndef TRAINPKG_PACKAGER_DOCKERFILE_EXPAND_H_
 #define TRAINPKG_PACKAGER_DOCKERFILE_EXPAND_H_
 

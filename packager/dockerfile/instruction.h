@@ -23,6 +23,19 @@ struct SourceRange {
   bool operator==(const SourceRange&) const = default;
 };
 
+// A here-document of RUN, COPY or ADD (BuildKit's Dockerfile syntax 1.4):
+// `<<WORD` (or `<<-WORD`) on the instruction line, then the body lines, then
+// a line that is exactly WORD. Several may follow one line, bodies in order.
+struct Heredoc {
+  std::string delimiter;    // WORD with its quotes removed ("EOF" for <<"EOF")
+  std::string body;         // the lines before the delimiter line, each ending '\n'
+                            // (leading tabs already removed for <<-)
+  bool strip_tabs = false;  // `<<-`: leading tabs of body and delimiter lines dropped
+  bool expand = true;       // WORD unquoted: COPY/ADD expand ARG/ENV in the body
+  SourceRange lines;        // the body lines and the delimiter line
+  bool operator==(const Heredoc&) const = default;
+};
+
 // RUN/CMD/ENTRYPOINT/HEALTHCHECK command. Exec (JSON) form: `args` is the
 // argv. Shell form: `args` holds the single command string, which the builder
 // runs with the stage's SHELL (default ["/bin/sh", "-c"]).
@@ -76,12 +89,16 @@ struct WorkdirInstruction {
   bool operator==(const WorkdirInstruction&) const = default;
 };
 
-// COPY and ADD. `from` is "" for the build context. `link` is accepted and
+// COPY and ADD. `from` is "" for the build context. `heredocs` are inline
+// sources (`COPY <<EOF /etc/app.conf`): each becomes a file named after its
+// delimiter (or DEST itself when DEST has no trailing '/' and it is the only
+// source), mode 0644 unless --chmod; `sources` holds the other sources. `link` is accepted and
 // recorded: every layer we write already holds only the copied files, so it
 // changes nothing in the output. ADD of remote URLs is rejected by the parser.
 struct CopyInstruction {
   bool is_add = false;
   std::vector<std::string> sources;
+  std::vector<Heredoc> heredocs;
   std::string dest;
   std::string from;
   std::string chown;
@@ -107,8 +124,16 @@ struct VolumeInstruction {
   bool operator==(const VolumeInstruction&) const = default;
 };
 
+// RUN. With heredocs the command is shell form and `command.args[0]` is
+// the text the shell runs: for a RUN that is one heredoc alone (`RUN <<EOF`,
+// `script` true) the body itself, run as a script (the builder executes a
+// body starting with "#!" directly, as BuildKit does); otherwise the line
+// followed by each body and delimiter line, so the shell reads the
+// here-documents itself (`RUN python3 <<PY`, `RUN <<EOF bash`).
 struct RunInstruction {
   CommandLine command;
+  std::vector<Heredoc> heredocs;
+  bool script = false;
   bool operator==(const RunInstruction&) const = default;
 };
 

@@ -26,6 +26,23 @@ class Lexer {
     return out;
   }
 
+  absl::StatusOr<std::string> HeredocBody() {
+    std::string out;
+    while (!AtEnd()) {
+      char c = in_[pos_++];
+      if (c == '$') {
+        if (absl::Status s = Dollar(out); !s.ok()) return s;
+      } else if (c == escape_ && (Peek() == '$' || Peek() == escape_ || Peek() == '`')) {
+        out += in_[pos_++];
+      } else if (c == escape_ && Peek() == '\n') {
+        ++pos_;
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  }
+
  private:
   bool AtEnd() const { return pos_ >= in_.size(); }
   char Peek() const { return AtEnd() ? 0 : in_[pos_]; }
@@ -178,6 +195,11 @@ class Lexer {
 absl::StatusOr<std::string> ExpandWord(std::string_view word, const VarLookup& lookup,
                                        char escape) {
   return Lexer(word, &lookup, escape).Word();
+}
+
+absl::StatusOr<std::string> ExpandHeredocBody(std::string_view body, const VarLookup& lookup,
+                                              char escape) {
+  return Lexer(body, &lookup, escape).HeredocBody();
 }
 
 absl::Status CheckWordSyntax(std::string_view word, char escape) {

@@ -33,6 +33,15 @@ using VarLookup = std::function<std::optional<std::string>(std::string_view name
 absl::StatusOr<std::string> ExpandWord(std::string_view word, const VarLookup& lookup,
                                        char escape = '\\');
 
+// A COPY/ADD heredoc body with an unquoted delimiter, expanded as a shell
+// expands a here-document: the `$` forms above are substituted; ESC before
+// `$`, ESC or '`' gives that character and ESC before a newline joins the
+// lines; quotes and everything else are kept as written. (BuildKit keeps
+// quotes too, but does not substitute inside '...' and drops every ESC.)
+// Errors: those of ExpandWord() for the `$` forms.
+absl::StatusOr<std::string> ExpandHeredocBody(std::string_view body, const VarLookup& lookup,
+                                              char escape = '\\');
+
 // The syntax errors of ExpandWord() alone, without looking anything up
 // (${NAME?msg} is not checked): used at parse time.
 absl::Status CheckWordSyntax(std::string_view word, char escape = '\\');

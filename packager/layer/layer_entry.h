@@ -6,6 +6,7 @@
 //       LayerEntry::Copy("data", "/srv/data", {.owner = Owner{1000, 1000}}),
 //       LayerEntry::Symlink("/lib64", "usr/lib64"),
 //       LayerEntry::Extract("vendor/lib.tar.gz", "/opt/lib"),
+//       LayerEntry::Content("/etc/app.conf", "lr: 0.1\n"),
 //       LayerEntry::Whiteout("/etc/motd"),
 //       LayerEntry::OpaqueWhiteout("/var/cache")}};
 //   LayerSource tree = LayerSource::DirectoryTree("/rootfs");  // the whole tree at /
@@ -23,6 +24,11 @@
 // and files sharing an inode are kept as hardlinks. A Symlink entry makes a
 // link at `destination` whose text is `target`, verbatim (it is never
 // resolved, so it may point anywhere, like the links of a copied directory).
+//
+// Content (a Dockerfile COPY heredoc): a regular file at `destination` whose
+// bytes are `content`, mode 0644 (`overrides.mode` wins), owner root
+// (`overrides.owner` wins), mtime the layer's epoch; it reads nothing from
+// `root`.
 //
 // Extract (Dockerfile ADD of a local archive): `source` is a tar archive
 // (plain, gzip, bzip2, xz or zstd: see tar_archive.h) whose members land under
@@ -71,30 +77,37 @@ struct LayerEntry {
     kOpaqueWhiteout,  // hide every lower-layer child of `destination` (".wh..wh..opq")
     kSymlink,         // a symlink at `destination` whose text is `source`
     kExtract,         // the tar archive `source` unpacked under `destination`
+    kContent,         // a file at `destination` holding `content`
   };
 
   static LayerEntry Copy(std::filesystem::path source, std::string destination,
                          EntryOverrides overrides = {}) {
-    return LayerEntry{Kind::kCopy, std::move(source), std::move(destination), overrides};
+    return LayerEntry{Kind::kCopy, std::move(source), std::move(destination), overrides, {}};
   }
   static LayerEntry Whiteout(std::string destination) {
-    return LayerEntry{Kind::kWhiteout, {}, std::move(destination), {}};
+    return LayerEntry{Kind::kWhiteout, {}, std::move(destination), {}, {}};
   }
   static LayerEntry Symlink(std::string destination, std::string target) {
-    return LayerEntry{Kind::kSymlink, std::move(target), std::move(destination), {}};
+    return LayerEntry{Kind::kSymlink, std::move(target), std::move(destination), {}, {}};
   }
   static LayerEntry Extract(std::filesystem::path archive, std::string destination,
                             EntryOverrides overrides = {}) {
-    return LayerEntry{Kind::kExtract, std::move(archive), std::move(destination), overrides};
+    return LayerEntry{Kind::kExtract, std::move(archive), std::move(destination), overrides, {}};
   }
   static LayerEntry OpaqueWhiteout(std::string destination) {
-    return LayerEntry{Kind::kOpaqueWhiteout, {}, std::move(destination), {}};
+    return LayerEntry{Kind::kOpaqueWhiteout, {}, std::move(destination), {}, {}};
+  }
+  static LayerEntry Content(std::string destination, std::string content,
+                            EntryOverrides overrides = {}) {
+    return LayerEntry{Kind::kContent, {}, std::move(destination), overrides, std::move(content)};
   }
 
   Kind kind = Kind::kCopy;
-  std::filesystem::path source;  // kCopy: the source; kExtract: the archive; kSymlink: the link text
+  std::filesystem::path
+      source;  // kCopy: the source; kExtract: the archive; kSymlink: the link text
   std::string destination;
   EntryOverrides overrides;
+  std::string content;  // kContent: the file's bytes
 };
 
 struct LayerSource {

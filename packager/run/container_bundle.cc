@@ -109,6 +109,9 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
   for (const std::filesystem::path& path : bundle.bind_mounts) {
     mounts.push_back(Mount(path.string(), "bind", path.string(), {"rbind", "rw"}));
   }
+  for (const ReadOnlyFile& file : bundle.readonly_files) {
+    mounts.push_back(Mount(file.destination, "bind", file.source.string(), {"bind", "ro"}));
+  }
   json devices = json::array();
   json allowed = json::array({{{"allow", false}, {"access", "rwm"}}});
   for (const std::filesystem::path& path : bundle.devices) {

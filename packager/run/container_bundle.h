@@ -13,7 +13,9 @@
 // ipc and mount namespaces; /proc, /dev (tmpfs, with runc's default
 // devices), /dev/pts, /dev/shm, /dev/mqueue and /sys (read-only) are mounted
 // as `runc spec` does; each `bind_mounts` path is mounted read-write at the
-// same path, so paths in the cluster env (AIP_MODEL_DIR, ...) stay valid.
+// same path, so paths in the cluster env (AIP_MODEL_DIR, ...) stay valid;
+// each `readonly_files` host file is bind-mounted read-only at its
+// destination (a RUN heredoc script under /dev, never part of the rootfs).
 // Docker's default capability set, no_new_privileges, and RLIMIT_NOFILE
 // soft = hard = this process's hard limit (at most 1048576).
 #ifndef TRAINPKG_PACKAGER_RUN_CONTAINER_BUNDLE_H_
@@ -28,6 +30,12 @@
 
 namespace trainpkg::packager::run {
 
+// A host file bind-mounted read-only into the container.
+struct ReadOnlyFile {
+  std::filesystem::path source;  // absolute host path of a regular file
+  std::string destination;       // absolute path in the container (created by runc)
+};
+
 struct ContainerBundle {
   std::filesystem::path bundle_dir;  // created (parents too)
   std::filesystem::path rootfs;      // absolute
@@ -39,6 +47,7 @@ struct ContainerBundle {
   std::vector<std::filesystem::path> devices;      // host device nodes to expose as they are
   bool readonly_rootfs = true;                     // false: the process writes into `rootfs`
   bool private_tmp = true;  // false: no <bundle_dir>/tmp, /tmp is the rootfs's
+  std::vector<ReadOnlyFile> readonly_files;
 };
 
 // Writes the bundle. Errors name the path that could not be written or the

@@ -70,6 +70,7 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .devices = request.devices,
       .readonly_rootfs = true,
       .private_tmp = true,
+      .readonly_files = {},
   };
   absl::Status written = WriteContainerBundle(bundle);
   if (!written.ok()) return InField(plan, written);

@@ -150,6 +150,7 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
       .devices = {},
       .readonly_rootfs = true,
       .private_tmp = true,
+      .readonly_files = {},
   };
   ASSERT_TRUE(WriteContainerBundle(bundle).ok());
   std::ifstream in(bundle.bundle_dir / "config.json");

@@ -11,6 +11,7 @@
 #include "packager/dockerfile/internal/did_you_mean.h"
 #include "packager/dockerfile/internal/flags.h"
 #include "packager/dockerfile/internal/go_duration.h"
+#include "packager/dockerfile/internal/heredoc_scan.h"
 #include "packager/dockerfile/internal/parse_error.h"
 #include "packager/dockerfile/internal/words.h"
 #include "packager/dockerfile/port_spec.h"
@@ -34,6 +35,8 @@ struct Line {
   std::string rest;     // after the keyword and flags
   Flags flags;
   char escape;
+  std::vector<Heredoc> heredocs;           // RUN, COPY, ADD (and ONBUILD's trigger)
+  std::vector<std::string> heredoc_words;  // as written, e.g. `<<-"EOT"`
 };
 
 absl::Status CheckWord(std::string_view word, char escape) {
@@ -47,16 +50,19 @@ absl::Status CheckWords(const std::vector<std::string>& words, char escape) {
   return absl::OkStatus();
 }
 
-bool LooksLikeHeredoc(std::string_view rest) {
-  for (const std::string& w : SplitWhitespace(rest)) {
-    if (w.size() < 3 || w.compare(0, 2, "<<") != 0) continue;
-    size_t i = w[2] == '-' ? 3 : 2;
-    if (i < w.size() && (absl::ascii_isalpha(static_cast<unsigned char>(w[i])) || w[i] == '_' ||
-                         w[i] == '"' || w[i] == '\'')) {
-      return true;
+// The first heredoc of `rest` that starts a word (`<<EOF`, `<<-'EOT'`, found
+// with the shell's quoting rules), "" if none: what instructions that take no
+// heredocs refuse, rather than reading its body as instructions.
+std::string HeredocLikeWord(std::string_view rest) {
+  absl::StatusOr<std::vector<HeredocMark>> marks = FindHeredocs(rest);
+  if (!marks.ok()) return "";
+  for (const HeredocMark& mark : *marks) {
+    for (size_t at = rest.find(mark.written); at != std::string_view::npos;
+         at = rest.find(mark.written, at + 1)) {
+      if (at == 0 || IsSpace(rest[at - 1])) return mark.written;
     }
   }
-  return false;
+  return "";
 }
 
 // A JSON array of strings when `rest` is one; nullopt when it is not JSON at
@@ -200,7 +206,27 @@ absl::StatusOr<InstructionBody> ParseCopy(const Line& l) {
   c.json_form = list.second;
   c.dest = list.first.back();
   list.first.pop_back();
-  c.sources = std::move(list.first);
+  std::vector<bool> used(l.heredocs.size(), false);
+  for (std::string& word : list.first) {
+    size_t h = 0;
+    while (h < l.heredocs.size() && (used[h] || l.heredoc_words[h] != word)) ++h;
+    if (h == l.heredocs.size()) {
+      c.sources.push_back(std::move(word));
+      continue;
+    }
+    used[h] = true;
+    c.heredocs.push_back(l.heredocs[h]);
+  }
+  for (size_t h = 0; h < l.heredocs.size(); ++h) {
+    if (used[h]) continue;
+    if (l.heredoc_words[h] == c.dest) {
+      return Invalid(fmt::format("a heredoc ({}) can't be the destination; write {} {} DEST",
+                                 c.dest, l.keyword, c.dest));
+    }
+    return Invalid(fmt::format(
+        "heredoc {} must be a source of its own; write {} <<{} DEST (no blank after <<)",
+        l.heredoc_words[h], l.keyword, l.heredocs[h].delimiter));
+  }
   for (const auto& [name, value] : l.flags) {
     if (name == "from") c.from = value;
     if (name == "chown") c.chown = value;
@@ -309,6 +335,24 @@ absl::StatusOr<InstructionBody> ParseHealthcheck(const Line& l, std::vector<std:
 
 absl::StatusOr<InstructionBody> ParseOnbuild(const Line& l, std::vector<std::string>& warn);
 
+// RUN with heredocs, always shell form: one heredoc alone is the script;
+// otherwise the shell gets the line and the here-documents after it.
+RunInstruction RunWithHeredocs(const Line& l) {
+  RunInstruction run;
+  run.heredocs = l.heredocs;
+  std::string_view rest = Trim(l.rest);
+  if (l.heredocs.size() == 1 && rest == l.heredoc_words[0]) {
+    run.script = true;
+    run.command = CommandLine{false, {l.heredocs[0].body}};
+    return run;
+  }
+  std::string text(rest);
+  text += '\n';
+  for (const Heredoc& h : l.heredocs) text += h.body + h.delimiter + "\n";
+  run.command = CommandLine{false, {std::move(text)}};
+  return run;
+}
+
 std::vector<FlagSpec> AcceptedFlags(const std::string& keyword) {
   if (keyword == "FROM") return {{"platform"}};
   if (keyword == "COPY") return {{"from"}, {"chown"}, {"chmod"}, {"link", true}};
@@ -361,8 +405,13 @@ absl::StatusOr<InstructionBody> ParseBody(const Line& l, std::vector<std::string
     return Invalid(
         fmt::format("needs a command; write {} [\"executable\", \"arg\"] or {} command", k, k));
   }
+  if (k == "RUN" && !l.heredocs.empty()) return RunWithHeredocs(l);
   TP_ASSIGN_OR_RETURN(CommandLine cmd, ParseCommand(l, warn));
-  if (k == "RUN") return RunInstruction{std::move(cmd)};
+  if (k == "RUN") {
+    RunInstruction run;
+    run.command = std::move(cmd);
+    return run;
+  }
   if (k == "CMD") return CmdInstruction{std::move(cmd)};
   return EntrypointInstruction{std::move(cmd)};
 }
@@ -394,11 +443,13 @@ absl::StatusOr<Line> SplitLine(std::string_view text, char escape) {
   absl::StatusOr<Flags> flags = ParseFlags(split.flags, AcceptedFlags(l.keyword));
   if (!flags.ok()) return flags.status();
   l.flags = std::move(*flags);
-  if ((l.keyword == "RUN" || l.keyword == "COPY" || l.keyword == "ADD") &&
-      LooksLikeHeredoc(l.rest)) {
-    return Invalid(
-        "heredocs (<<EOF) are not supported; put the text in a file in the build "
-        "context and COPY it, or use a RUN with line continuations");
+  if (l.keyword != "RUN" && l.keyword != "COPY" && l.keyword != "ADD" && l.keyword != "ONBUILD") {
+    if (std::string word = HeredocLikeWord(l.rest); !word.empty()) {
+      return Invalid(fmt::format(
+          "heredocs ({}) are only supported in RUN, COPY and ADD; write the text in a COPY "
+          "heredoc or a file",
+          word));
+    }
   }
   return l;
 }
@@ -406,6 +457,12 @@ absl::StatusOr<Line> SplitLine(std::string_view text, char escape) {
 absl::StatusOr<InstructionBody> ParseOnbuild(const Line& l, std::vector<std::string>& warn) {
   std::string_view trigger = Trim(l.rest);
   if (trigger.empty()) return Invalid("needs an instruction; write ONBUILD INSTRUCTION ...");
+  if (!l.heredocs.empty()) {
+    return Invalid(fmt::format(
+        "heredocs ({}) in ONBUILD triggers are not supported; put the text in a file of the "
+        "build context",
+        l.heredoc_words[0]));
+  }
   TP_ASSIGN_OR_RETURN(Line inner, SplitLine(trigger, l.escape));
   if (inner.keyword == "ONBUILD" || inner.keyword == "FROM" || inner.keyword == "MAINTAINER") {
     return Invalid(fmt::format("{} isn't allowed as an ONBUILD trigger", inner.keyword));
@@ -430,7 +487,9 @@ absl::StatusOr<Instruction> ParseInstruction(const LogicalLine& line, char escap
     return LineError(path, line.lines, known ? upper : keyword,
                      std::string(split.status().message()));
   }
-  const Line& l = *split;
+  Line& l = *split;
+  l.heredocs = line.heredocs;
+  l.heredoc_words = line.heredoc_words;
   std::vector<std::string> warn;
   absl::StatusOr<InstructionBody> body = ParseBody(l, warn);
   if (!body.ok())

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "fmt/format.h"
+#include "packager/dockerfile/internal/heredoc_scan.h"
 
 namespace trainpkg::packager::dockerfile::internal {
 namespace {
@@ -111,6 +112,65 @@ std::vector<std::string_view> PhysicalLines(std::string_view text) {
   return lines;
 }
 
+// The first blank-separated word of `s` and what follows it.
+std::pair<std::string_view, std::string_view> FirstWord(std::string_view s) {
+  s = TrimLeft(s);
+  size_t end = 0;
+  while (end < s.size() && !IsBlank(s[end])) ++end;
+  return {s.substr(0, end), s.substr(end)};
+}
+
+std::string_view TrimTabs(std::string_view s) {
+  while (!s.empty() && s.front() == '\t') s.remove_prefix(1);
+  return s;
+}
+
+// Reads the bodies of the heredocs on `line` from physical[i...], advancing
+// `i` past each delimiter line. BuildKit's rules: a body ends at the first
+// line equal to the delimiter (after leading tabs are dropped, for <<-).
+absl::Status ReadHeredocs(const std::vector<std::string_view>& physical, size_t& i,
+                          std::string_view path, LogicalLine& line) {
+  auto [keyword, rest] = FirstWord(line.text);
+  std::string shown = absl::AsciiStrToUpper(std::string(keyword));
+  if (shown == "ONBUILD") keyword = FirstWord(rest).first;
+  if (!TakesHeredocs(keyword) || line.text.find("<<") == std::string::npos) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<HeredocMark>> marks = FindHeredocs(line.text);
+  if (!marks.ok()) {
+    return absl::InvalidArgumentError(fmt::format("{}:{}: {}: {}", path, line.lines.first_line,
+                                                  shown, std::string(marks.status().message())));
+  }
+  for (HeredocMark& mark : *marks) {
+    Heredoc doc;
+    doc.delimiter = mark.delimiter;
+    doc.strip_tabs = mark.strip_tabs;
+    doc.expand = mark.expand;
+    doc.lines.first_line = static_cast<int>(i) + 1;
+    bool terminated = false;
+    while (i < physical.size()) {
+      std::string_view raw = physical[i++];
+      std::string_view text = mark.strip_tabs ? TrimTabs(raw) : raw;
+      if (text == mark.delimiter) {
+        terminated = true;
+        break;
+      }
+      doc.body.append(text);
+      doc.body += '\n';
+    }
+    if (!terminated) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}:{}: {}: heredoc {} is never terminated; end it with a line holding only {}", path,
+          line.lines.first_line, shown, mark.written, mark.delimiter));
+    }
+    doc.lines.last_line = static_cast<int>(i);
+    line.lines.last_line = doc.lines.last_line;
+    line.heredocs.push_back(std::move(doc));
+    line.heredoc_words.push_back(std::move(mark.written));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<LexedDockerfile> SplitLogicalLines(std::string_view text, std::string_view path) {
@@ -151,7 +211,9 @@ absl::StatusOr<LexedDockerfile> SplitLogicalLines(std::string_view text, std::st
           path, first));
     }
     if (TrimLeft(line).empty()) continue;
-    out.lines.push_back({std::move(line), {first, last}});
+    LogicalLine logical{std::move(line), {first, last}, {}, {}};
+    if (absl::Status s = ReadHeredocs(physical, i, path, logical); !s.ok()) return s;
+    out.lines.push_back(std::move(logical));
   }
   return out;
 }

@@ -1,5 +1,7 @@
 // Splits Dockerfile text into logical lines: parser directives read, comments
-// dropped, continuations joined (BuildKit's rules, see logical_lines.cc).
+// dropped, continuations joined (BuildKit's rules, see logical_lines.cc), and
+// the here-documents of RUN, COPY and ADD (ONBUILD's trigger included) read
+// from the lines that follow.
 #ifndef TRAINPKG_PACKAGER_DOCKERFILE_INTERNAL_LOGICAL_LINES_H_
 #define TRAINPKG_PACKAGER_DOCKERFILE_INTERNAL_LOGICAL_LINES_H_
 
@@ -13,8 +15,10 @@
 namespace trainpkg::packager::dockerfile::internal {
 
 struct LogicalLine {
-  std::string text;  // continuation characters removed, lines concatenated
-  SourceRange lines;
+  std::string text;   // continuation characters removed, lines concatenated
+  SourceRange lines;  // through the last heredoc's delimiter line
+  std::vector<Heredoc> heredocs;
+  std::vector<std::string> heredoc_words;  // each heredoc's operator and word as on the line
 };
 
 struct LexedDockerfile {
@@ -24,7 +28,9 @@ struct LexedDockerfile {
   std::vector<std::string> warnings;  // "path:line: text"
 };
 
-// InvalidArgument "path:line: ..." for a bad or repeated directive.
+// InvalidArgument "path:line: ..." for a bad or repeated directive, and
+// "path:line: KEYWORD: heredoc <<EOF is never terminated; ..." (or a bad
+// heredoc word) naming the instruction's first line.
 absl::StatusOr<LexedDockerfile> SplitLogicalLines(std::string_view text, std::string_view path);
 
 }  // namespace trainpkg::packager::dockerfile::internal

@@ -75,6 +75,8 @@ class Planner {
         return AddSymlink(dest, entry.source.string());
       case LayerEntry::Kind::kExtract:
         return AddExtract(entry, dest);
+      case LayerEntry::Kind::kContent:
+        return AddContent(entry, dest);
     }
     return absl::OkStatus();
   }
@@ -209,11 +211,7 @@ class Planner {
     TP_ASSIGN_OR_RETURN(const fs::path archive, ResolveSource(entry.source));
     const std::string shown = entry.source.string();
     TP_ASSIGN_OR_RETURN(std::unique_ptr<ArchiveReader> reader, ArchiveReader::Open(archive));
-    if (!staging_.has_value()) {
-      TP_ASSIGN_OR_RETURN(base::TempDir dir,
-                          base::TempDir::Create("trainpkg-extract", staging_parent_));
-      staging_.emplace(std::move(dir));
-    }
+    TP_RETURN_IF_ERROR(EnsureStaging());
     std::map<std::string, const Node*> staged_files;  // this archive's files, by image path
     ArchiveMember member;
     for (;;) {
@@ -295,6 +293,37 @@ class Planner {
     return absl::OkStatus();
   }
 
+  absl::Status EnsureStaging() {
+    if (staging_.has_value()) return absl::OkStatus();
+    TP_ASSIGN_OR_RETURN(base::TempDir dir,
+                        base::TempDir::Create("trainpkg-extract", staging_parent_));
+    staging_.emplace(std::move(dir));
+    return absl::OkStatus();
+  }
+
+  // A file with the entry's bytes, staged so the tar writer reads it like
+  // any other file.
+  absl::Status AddContent(const LayerEntry& entry, const std::string& dest) {
+    if (dest.empty()) return absl::InvalidArgumentError("the image root cannot be a file");
+    if (BaseName(dest).substr(0, kWhiteoutPrefix.size()) == kWhiteoutPrefix) {
+      return absl::InvalidArgumentError(
+          fmt::format("\"/{}\" is a whiteout name; a file can't have it", dest));
+    }
+    TP_RETURN_IF_ERROR(EnsureStaging());
+    const fs::path path = staging_->path() / std::to_string(staged_count_++);
+    TP_RETURN_IF_ERROR(base::WriteFileAtomic(path, entry.content, base::FileSync::kNoSync));
+    Node node;
+    TarEntry& e = node.entry;
+    e.name = dest;
+    e.type = TarEntry::Type::kFile;
+    e.source = path;
+    e.size = static_cast<int64_t>(entry.content.size());
+    e.mode = entry.overrides.mode.value_or(kFileMode) & 07777;
+    e.owner = entry.overrides.owner.value_or(Owner{});
+    e.mtime = Mtime(epoch_);
+    return Insert(std::move(node));
+  }
+
   // Writes the current member's content to a new file in the staging
   // directory and points `node` at it.
   absl::Status StageContent(ArchiveReader* reader, const ArchiveMember& member,
@@ -311,7 +340,8 @@ class Planner {
       copied = base::ErrnoToStatus(errno, fmt::format("writing {}", path.string()));
     }
     if (!copied.ok()) {
-      return absl::Status(copied.code(), fmt::format("{}: {}", what, std::string(copied.message())));
+      return absl::Status(copied.code(),
+                          fmt::format("{}: {}", what, std::string(copied.message())));
     }
     if (st.st_size != member.size) {
       return absl::InvalidArgumentError(fmt::format(

@@ -13,8 +13,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/annotations.h"
+#include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/file.h"
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -211,6 +214,112 @@ TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
   EXPECT_NE(changed.image->manifest.layers[0].digest, added.image->manifest.layers[0].digest);
 }
 
+// The entries of the last layer of `image` in the store under `home`, by name.
+std::map<std::string, packager::testing::ReadEntry> LastLayer(const fs::path& home,
+                                                              const BuiltImage& image) {
+  std::map<std::string, packager::testing::ReadEntry> entries;
+  auto store = oci::Layout::Open(home / "images");
+  EXPECT_TRUE(store.ok());
+  if (!store.ok() || image.manifest.layers.empty()) return entries;
+  const std::string blob =
+      trainpkg::testing::Slurp(store->BlobPath(image.manifest.layers.back().digest));
+  for (auto& entry : packager::testing::ReadTar(blob)) entries[entry.name] = entry;
+  return entries;
+}
+
+TEST_F(BuilderTest, CopyHeredocWritesItsBodyAndKeysTheLayerOnIt) {
+  const fs::path home = dir_.path() / "home";
+  auto dockerfile = [&](const std::string& motd) {
+    Dockerfile(
+        "FROM scratch\n"
+        "ARG LR=0.1\n"
+        "ENV NAME=trainer\n"
+        "WORKDIR /app\n"
+        "COPY <<EOF config.yaml\n"
+        "lr: ${LR}\n"
+        "name: \"$NAME\"\n"
+        "EOF\n"
+        "COPY --chmod=600 --chown=7:8 <<-\"EOT\" <<two.txt trainer/task.py /etc/\n"
+        "\t" +
+        motd +
+        "\n"
+        "\tEOT\n"
+        "$NAME\n"
+        "two.txt\n"
+        "USER 1000\n");
+  };
+  dockerfile("$NOT_EXPANDED");
+  BuildRequest request = Request();
+  request.build_args = {{"LR", "0.5"}};
+  auto first = Build(home, request);
+  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  ASSERT_EQ(first.image->manifest.layers.size(), 2u);
+  EXPECT_EQ(first.image->stats.layers_written, 2);
+  BuiltImage config_only = *first.image;
+  config_only.manifest.layers.pop_back();
+  auto config = LastLayer(home, config_only);
+  ASSERT_TRUE(config.count("app/config.yaml"));
+  EXPECT_EQ(config["app/config.yaml"].content, "lr: 0.5\nname: \"trainer\"\n");
+  EXPECT_EQ(config["app/config.yaml"].mode, 0644u);
+  EXPECT_EQ(config["app/config.yaml"].type, 'f');
+  auto etc = LastLayer(home, *first.image);
+  ASSERT_TRUE(etc.count("etc/EOT") && etc.count("etc/two.txt") && etc.count("etc/task.py"));
+  EXPECT_EQ(etc["etc/EOT"].content, "$NOT_EXPANDED\n") << "quoted: not expanded; <<-: no tabs";
+  EXPECT_EQ(etc["etc/two.txt"].content, "trainer\n");
+  EXPECT_EQ(etc["etc/EOT"].mode, 0600u);
+  EXPECT_EQ(etc["etc/EOT"].uid, 7);
+  EXPECT_EQ(etc["etc/EOT"].gid, 8);
+  EXPECT_EQ(etc["etc/task.py"].content, "print('training')\n");
+  // History names the instruction with its heredoc as written.
+  bool found = false;
+  for (const oci::HistoryEntry& h : first.image->config.history) {
+    found = found ||
+            h.created_by == "COPY <<EOF config.yaml\nlr: ${LR}\nname: \"$NAME\"\nEOF # buildkit";
+  }
+  EXPECT_TRUE(found);
+
+  auto unchanged = Build(home, request);
+  ASSERT_TRUE(unchanged.image.ok()) << unchanged.image.status();
+  EXPECT_EQ(unchanged.image->stats.layers_cached, 2);
+  EXPECT_EQ(unchanged.image->stats.layers_written, 0);
+  EXPECT_EQ(unchanged.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
+
+  // The same Dockerfile, another build arg: the expanded body changes the first layer.
+  request.build_args = {{"LR", "0.7"}};
+  auto other_arg = Build(home, request);
+  ASSERT_TRUE(other_arg.image.ok()) << other_arg.image.status();
+  EXPECT_EQ(other_arg.image->stats.layers_written, 2) << "the changed layer and the one after it";
+  EXPECT_NE(other_arg.image->manifest.layers[0].digest, first.image->manifest.layers[0].digest);
+
+  // A changed body is a cache miss too.
+  request.build_args = {{"LR", "0.5"}};
+  dockerfile("changed");
+  auto changed = Build(home, request);
+  ASSERT_TRUE(changed.image.ok()) << changed.image.status();
+  EXPECT_EQ(changed.image->stats.layers_cached, 1);
+  EXPECT_EQ(changed.image->stats.layers_written, 1);
+  EXPECT_EQ(LastLayer(home, *changed.image)["etc/EOT"].content, "changed\n");
+}
+
+TEST_F(BuilderTest, CopyFromAStageReadsItsHeredocFiles) {
+  Dockerfile(
+      "FROM scratch AS gen\n"
+      "COPY <<EOF /out/settings.ini\n"
+      "[a]\\nb=1\n"
+      "EOF\n"
+      "FROM scratch\n"
+      "COPY --from=gen /out/settings.ini /etc/app.ini\n"
+      "COPY --from=gen /out /copied/\n");
+  const fs::path home = dir_.path() / "home";
+  auto run = Build(home, Request());
+  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_EQ(run.image->manifest.layers.size(), 2u);
+  BuiltImage first = *run.image;
+  first.manifest.layers.pop_back();
+  EXPECT_EQ(LastLayer(home, first)["etc/app.ini"].content, "[a]\\nb=1\n");
+  EXPECT_EQ(LastLayer(home, *run.image)["copied/settings.ini"].content, "[a]\\nb=1\n");
+}
+
 TEST_F(BuilderTest, EveryCompressionSettingIsPartOfTheLayerKey) {
   Dockerfile("FROM scratch\nCOPY trainer /app/\n");
   std::vector<std::string> digests;
@@ -268,7 +377,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "FROM scratch\nCOPY trainer/task.py trainer/run.sh /t\n",
                   "Dockerfile:2: COPY: 2 sources are copied"},
         ErrorCase{"ChownName", "FROM scratch\nCOPY --chown=alice trainer /t\n",
-                  "Dockerfile:2: COPY: --chown: user \"alice\" is not numeric"}),
+                  "Dockerfile:2: COPY: --chown: user \"alice\" is not numeric"},
+        ErrorCase{"HeredocAndSourceNeedDirectory",
+                  "FROM scratch\nCOPY <<EOF trainer/task.py /t\nx\nEOF\n",
+                  "Dockerfile:2: COPY: 2 sources are copied"},
+        ErrorCase{"HeredocNameIsNoFileName", "FROM scratch\nCOPY <<a/b /t/\nx\na/b\n",
+                  "Dockerfile:2: COPY: heredoc <<a/b names the file"},
+        ErrorCase{"HeredocUnterminated", "FROM scratch\nUSER 1\nRUN <<EOF\nx\n",
+                  "Dockerfile:3: RUN: heredoc <<EOF is never terminated"}),
     [](const ::testing::TestParamInfo<ErrorCase>& param_info) { return param_info.param.name; });
 
 }  // namespace

@@ -195,6 +195,78 @@ TEST_F(RunStepTest, SeesEnvArgsWorkdirUserAndEarlierLayers) {
   EXPECT_EQ(Slurp(rootfs / "home/trainer/uid"), "1000\n");
 }
 
+TEST_F(RunStepTest, HeredocScriptsStdinAndTabStripping) {
+  WriteFile(ctx_ / "Dockerfile", FromBase() +
+                                     "ARG WHO=world\n"
+                                     "RUN <<EOF\n"
+                                     "set -e\n"
+                                     "mkdir -p /out\n"
+                                     "echo \"script $WHO\" > /out/script.txt\n"
+                                     "EOF\n"
+                                     "RUN cat > /out/stdin.txt <<END\n"
+                                     "stdin $WHO\n"
+                                     "END\n"
+                                     "RUN cat <<-EOT > /out/tabs.txt\n"
+                                     "\tindented\n"
+                                     "\t\tEOT\n"
+                                     "RUN <<-EOT\n"
+                                     "\techo script-tabs > /out/script-tabs.txt\n"
+                                     "\tEOT\n"
+                                     "RUN <<'X' cat > /out/quoted.txt\n"
+                                     "$WHO stays\n"
+                                     "X\n"
+                                     "RUN <<SH\n"
+                                     "#!/bin/sh\n"
+                                     "echo \"shebang $0\" > /out/shebang.txt\n"
+                                     "SH\n"
+                                     "RUN <<A cat > /out/a && <<B cat > /out/b\n"
+                                     "a\n"
+                                     "A\n"
+                                     "b\n"
+                                     "B\n"
+                                     "RUN mkdir -p /home/trainer && chown 1000:1000 /home/trainer\n"
+                                     "USER trainer\n"
+                                     "RUN <<SH\n"
+                                     "#!/bin/sh\n"
+                                     "id -u > /home/trainer/uid\n"
+                                     "SH\n");
+  BuildStats stats;
+  auto built = Build(ctx_, &stats);
+  ASSERT_TRUE(built.ok()) << built.status() << "\n" << output_;
+  const BuiltImage& image = *built;
+  ASSERT_EQ(image.manifest.layers.size(), 10u);
+  EXPECT_EQ(LayerEntries(image, 1)["out/script.txt"].content, "script world\n");
+  EXPECT_EQ(LayerEntries(image, 2)["out/stdin.txt"].content, "stdin world\n");
+  EXPECT_EQ(LayerEntries(image, 3)["out/tabs.txt"].content, "indented\n");
+  EXPECT_EQ(LayerEntries(image, 4)["out/script-tabs.txt"].content, "script-tabs\n");
+  EXPECT_EQ(LayerEntries(image, 5)["out/quoted.txt"].content, "$WHO stays\n");
+  // Run directly from its mounted file, which stays out of the layer.
+  auto shebang = LayerEntries(image, 6);
+  EXPECT_THAT(Names(shebang), UnorderedElementsAre("out/", "out/shebang.txt"));
+  EXPECT_EQ(shebang["out/shebang.txt"].content, "shebang /dev/pipes/SH\n");
+  EXPECT_EQ(LayerEntries(image, 7)["out/a"].content, "a\n");
+  EXPECT_EQ(LayerEntries(image, 7)["out/b"].content, "b\n");
+  EXPECT_EQ(LayerEntries(image, 9)["home/trainer/uid"].content, "1000\n")
+      << "a #! script runs as the stage's user";
+  const fs::path rootfs = Unpack(image, "heredoc");
+  EXPECT_EQ(Slurp(rootfs / "out/script.txt"), "script world\n");
+  EXPECT_FALSE(fs::exists(rootfs / "dev/pipes"));
+
+  BuildStats again;
+  auto rebuilt = Build(ctx_, &again);
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+  EXPECT_EQ(again.layers_written, 0);
+  EXPECT_EQ(rebuilt->manifest_descriptor.digest, image.manifest_descriptor.digest);
+  // A changed body runs again.
+  std::string text = Slurp(ctx_ / "Dockerfile");
+  text.replace(text.find("stdin $WHO"), 10, "other $WHO");
+  WriteFile(ctx_ / "Dockerfile", text);
+  auto changed = Build(ctx_, &again);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(again.layers_cached, 1) << "the first RUN; the changed one and those after it run";
+  EXPECT_EQ(LayerEntries(*changed, 2)["out/stdin.txt"].content, "other world\n");
+}
+
 TEST_F(RunStepTest, FailingCommandNamesTheLineAndExitCode) {
   WriteFile(ctx_ / "Dockerfile", FromBase() + "ENV A=1\nRUN echo oops && exit 3\n");
   auto image = Build(ctx_);

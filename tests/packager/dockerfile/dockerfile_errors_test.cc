@@ -76,9 +76,9 @@ TEST(DockerfileErrors, UnterminatedQuotes) {
               HasSubstr("ctx/Dockerfile:2: WORKDIR: syntax error: missing '}'"));
 }
 
-TEST(DockerfileErrors, HeredocNotSupported) {
-  EXPECT_THAT(Error("FROM scratch\nRUN <<EOF\necho hi\nEOF\n"),
-              HasSubstr("ctx/Dockerfile:2: RUN: heredocs (<<EOF) are not supported"));
+TEST(DockerfileErrors, HeredocNeverTerminated) {
+  EXPECT_THAT(Error("FROM scratch\nRUN <<EOF\necho hi\n"),
+              HasSubstr("ctx/Dockerfile:2: RUN: heredoc <<EOF is never terminated"));
 }
 
 TEST(DockerfileErrors, RemoteAddRejected) {

@@ -43,9 +43,10 @@ TEST(DockerfileParser, VertexTrainerDockerfile) {
   EXPECT_EQ(s.instructions[1], (Instruction{"COPY", {3, 3}, copy}));
   EXPECT_EQ(
       s.instructions[2],
-      (Instruction{"RUN",
-                   {4, 5},
-                   RunInstruction{{false, {"pip install --no-cache-dir numpy     pandas"}}}}));
+      (Instruction{
+          "RUN",
+          {4, 5},
+          RunInstruction{{false, {"pip install --no-cache-dir numpy     pandas"}}, {}, false}}));
   EXPECT_EQ(
       s.instructions[3],
       (Instruction{
@@ -77,7 +78,7 @@ TEST(DockerfileParser, CommentsAndBlankLinesInsideContinuations) {
       "\n"
       "  b\n");
   EXPECT_EQ(df.stages[0].instructions[0],
-            (Instruction{"RUN", {2, 5}, RunInstruction{{false, {"echo a   b"}}}}));
+            (Instruction{"RUN", {2, 5}, RunInstruction{{false, {"echo a   b"}}, {}, false}}));
   ASSERT_EQ(df.warnings.size(), 1u);
   EXPECT_THAT(df.warnings[0], HasSubstr("Dockerfile:2: empty continuation line"));
 }

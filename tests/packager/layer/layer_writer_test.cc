@@ -136,6 +136,42 @@ TEST_F(LayerWriterTest, CopyWithOverridesAndSynthesisedParents) {
   EXPECT_EQ(entries[5].mode, 04750u);
 }
 
+TEST_F(LayerWriterTest, ContentEntriesAreFilesWithTheirBytes) {
+  LayerSource source{ctx_,
+                     {LayerEntry::Content("/app/config.yaml", "lr: 0.1\n"),
+                      LayerEntry::Content("/etc/motd", "", {.owner = Owner{7, 8}, .mode = 0600}),
+                      LayerEntry::Content("/bin/tool", "#!/bin/sh\n", {.owner = std::nullopt, .mode = 0755})}};
+  std::vector<ReadEntry> entries = Entries(source, {.source_date_epoch = kEpoch});
+  ASSERT_EQ(Names(entries), (std::vector<std::string>{"app/", "app/config.yaml", "bin/",
+                                                      "bin/tool", "etc/", "etc/motd"}));
+  EXPECT_EQ(entries[1].type, 'f');
+  EXPECT_EQ(entries[1].content, "lr: 0.1\n");
+  EXPECT_EQ(entries[1].mode, 0644u);
+  EXPECT_EQ(entries[1].uid, 0);
+  EXPECT_EQ(entries[1].mtime, kEpoch);
+  EXPECT_EQ(entries[3].mode, 0755u);
+  EXPECT_EQ(entries[3].content, "#!/bin/sh\n");
+  EXPECT_EQ(entries[5].content, "");
+  EXPECT_EQ(entries[5].mode, 0600u);
+  EXPECT_EQ(entries[5].uid, 7);
+  EXPECT_EQ(entries[5].gid, 8);
+  // Same content, same bytes; a content entry replaces a copy of the same path.
+  std::string a, b;
+  ASSERT_TRUE(Write(source, {.source_date_epoch = kEpoch}, &a).ok());
+  ASSERT_TRUE(Write(source, {.source_date_epoch = kEpoch}, &b).ok());
+  EXPECT_EQ(a, b);
+  LayerSource replaced{ctx_,
+                       {LayerEntry::Copy("app/data.txt", "/x"), LayerEntry::Content("/x", "new")}};
+  entries = Entries(replaced, {});
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].content, "new");
+  std::string out;
+  EXPECT_THAT(std::string(Write(LayerSource{ctx_, {LayerEntry::Content("/", "x")}}, {}, &out)
+                              .status()
+                              .message()),
+              HasSubstr("the image root cannot be a file"));
+}
+
 TEST_F(LayerWriterTest, SameInputSameBytesAcrossTouchesAndThreads) {
   // A fresh checkout: every mtime after the epoch, so clamping gives the epoch.
   TouchAll(kEpoch + 86400);
