@@ -3,18 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/packager/dockerfile/parse_test_util.h"
+
 namespace trainpkg::packager::dockerfile {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-Dockerfile Parse(std::string_view text) {
-  absl::StatusOr<Dockerfile> df = ParseDockerfile(text, "Dockerfile");
-  EXPECT_TRUE(df.ok()) << df.status();
-  return df.ok() ? *df : Dockerfile{};
-}
+using testing::Parse;
 
 BuildOptions Opts(std::map<std::string, std::string> args, std::string target = "") {
   BuildOptions o;

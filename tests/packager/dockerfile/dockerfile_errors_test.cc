@@ -4,20 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "packager/dockerfile/dockerfile.h"
+#include "tests/packager/dockerfile/parse_test_util.h"
 
 namespace trainpkg::packager::dockerfile {
 namespace {
 
 using ::testing::AllOf;
+using testing::Error;
 using ::testing::HasSubstr;
-
-std::string Error(std::string_view text) {
-  absl::StatusOr<Dockerfile> df = ParseDockerfile(text, "ctx/Dockerfile");
-  EXPECT_FALSE(df.ok());
-  if (df.ok()) return "";
-  EXPECT_EQ(df.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(df.status().message());
-}
 
 TEST(DockerfileErrors, UnknownInstructionSuggestsNearest) {
   EXPECT_THAT(Error("FROM scratch\nCOPPY a b\n"),

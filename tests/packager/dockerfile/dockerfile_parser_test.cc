@@ -2,18 +2,14 @@
 #include <gtest/gtest.h>
 
 #include "packager/dockerfile/dockerfile.h"
+#include "tests/packager/dockerfile/parse_test_util.h"
 
 namespace trainpkg::packager::dockerfile {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-Dockerfile Parse(std::string_view text) {
-  absl::StatusOr<Dockerfile> df = ParseDockerfile(text, "Dockerfile");
-  EXPECT_TRUE(df.ok()) << df.status();
-  return df.ok() ? *df : Dockerfile{};
-}
+using testing::Parse;
 
 template <typename T>
 const T& Only(std::string_view text) {

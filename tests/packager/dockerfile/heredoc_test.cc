@@ -8,26 +8,15 @@
 #include "packager/dockerfile/build_plan.h"
 #include "packager/dockerfile/dockerfile.h"
 #include "packager/dockerfile/shell_word.h"
+#include "tests/packager/dockerfile/parse_test_util.h"
 
 namespace trainpkg::packager::dockerfile {
 namespace {
 
 using ::testing::ElementsAre;
+using testing::Error;
 using ::testing::HasSubstr;
-
-Dockerfile Parse(std::string_view text) {
-  absl::StatusOr<Dockerfile> df = ParseDockerfile(text, "Dockerfile");
-  EXPECT_TRUE(df.ok()) << df.status();
-  return df.ok() ? *df : Dockerfile{};
-}
-
-std::string Error(std::string_view text) {
-  absl::StatusOr<Dockerfile> df = ParseDockerfile(text, "ctx/Dockerfile");
-  EXPECT_FALSE(df.ok());
-  if (df.ok()) return "";
-  EXPECT_EQ(df.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(df.status().message());
-}
+using testing::Parse;
 
 Heredoc Doc(std::string delimiter, std::string body, bool strip_tabs, bool expand,
             SourceRange lines) {
