@@ -68,6 +68,34 @@ class SlurmBackendTest : public ::testing::Test {
     return queue.ok() ? *queue : std::string(queue.status().message());
   }
 
+  // A chief and two workers that sleep, each writing its pid into `pids`.
+  static jobspec::CustomJob SleepingJob(const std::filesystem::path& pids) {
+    const std::string pid_dir = "--pid-dir=" + pids.string();
+    return testing::MakeJob(testing::ReplicaProbePath(),
+                            {{1, {pid_dir, "--sleep=120"}}, {2, {pid_dir, "--sleep=120"}}});
+  }
+
+  // Submits `spec` (SleepingJob's replicas), cancels it once all three run,
+  // and checks that it ends cancelled with no Slurm job and no replica left.
+  void CancelOnceRunning(const jobspec::CustomJob& spec, const CustomJobOptions& options,
+                         const std::filesystem::path& pids) {
+    absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
+    ASSERT_TRUE(job.ok()) << job.status();
+    ASSERT_TRUE(job->Submit().ok());
+    ASSERT_TRUE(testing::WaitFor([&] { return testing::PidsInDir(pids, "replica-").size() == 3; },
+                                 absl::Seconds(45)))
+        << output_.str() << Queue() << cluster_.Logs();
+    job->Cancel();
+    absl::StatusOr<jobspec::CustomJob> done = job->Wait();
+    ASSERT_TRUE(done.ok()) << done.status();
+    EXPECT_EQ(done->state, jobspec::JobState::kCancelled) << output_.str();
+    EXPECT_EQ(Queue(), "");
+    for (int pid : testing::PidsInDir(pids, "replica-")) {
+      EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
+          << "replica pid " << pid;
+    }
+  }
+
   testing::SlurmCluster cluster_;
   testing::TempDir home_;
   std::ostringstream output_;
@@ -117,26 +145,9 @@ TEST_F(SlurmBackendTest, DigitsChiefAndTwoWorkersSucceed) {
 
 TEST_F(SlurmBackendTest, CancelLeavesNoSlurmJob) {
   const testing::TempDir pids;
-  jobspec::CustomJob spec = testing::MakeJob(
-      testing::ReplicaProbePath(), {{1, {"--pid-dir=" + pids.path().string(), "--sleep=120"}},
-                                    {2, {"--pid-dir=" + pids.path().string(), "--sleep=120"}}});
+  jobspec::CustomJob spec = SleepingJob(pids.path());
   spec.job_spec.worker_pool_specs[1].machine_spec->machine_type = "n1-standard-2";  // het job
-  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
-  ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(job->Submit().ok());
-  // Cancelled once every replica runs.
-  ASSERT_TRUE(testing::WaitFor(
-      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(45)))
-      << output_.str() << Queue() << cluster_.Logs();
-  job->Cancel();
-  absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok()) << done.status();
-  EXPECT_EQ(done->state, jobspec::JobState::kCancelled) << output_.str();
-  EXPECT_EQ(Queue(), "");
-  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
-    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
-        << "replica pid " << pid;
-  }
+  CancelOnceRunning(spec, Options(), pids.path());
 }
 
 // 1 chief + 2 workers where worker 1 fails at once and the others would run
@@ -217,24 +228,7 @@ TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
   EXPECT_EQ(Queue(), "");
 
   const testing::TempDir pids;
-  jobspec::CustomJob cancelled = testing::MakeJob(
-      testing::ReplicaProbePath(), {{1, {"--pid-dir=" + pids.path().string(), "--sleep=120"}},
-                                    {2, {"--pid-dir=" + pids.path().string(), "--sleep=120"}}});
-  job = CustomJob::Create(cancelled, options);
-  ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(job->Submit().ok());
-  ASSERT_TRUE(testing::WaitFor(
-      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(45)))
-      << output_.str() << Queue() << cluster_.Logs();
-  job->Cancel();
-  done = job->Wait();
-  ASSERT_TRUE(done.ok()) << done.status();
-  EXPECT_EQ(done->state, jobspec::JobState::kCancelled) << output_.str();
-  EXPECT_EQ(Queue(), "");
-  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
-    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
-        << "replica pid " << pid;
-  }
+  CancelOnceRunning(SleepingJob(pids.path()), options, pids.path());
 }
 
 // Runs `trainpkg` with `args` (TRAINPKG_HOME and SLURM_CONF from this
