@@ -26,6 +26,7 @@ struct Exchange {
   HttpResponse response;
   absl::Status callback_status;  // why a callback aborted the transfer
   bool started = false;          // response_start was called
+  bool error_body_cut = false;   // an error body passed kMaxKeptBody: the rest was dropped
 };
 
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
@@ -61,11 +62,22 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
     return ex->callback_status.ok() ? n : 0;
   }
   if (code >= 200 && code < 300) {
+    if (n > kMaxJsonBodyBytes - ex->response.body.size()) {
+      ex->callback_status = absl::ResourceExhaustedError(fmt::format(
+          "the response body is over {} bytes, the most trainpkg keeps in memory for a registry "
+          "answer (a token, tag list or error); refusing the rest",
+          kMaxJsonBodyBytes));
+      return 0;
+    }
     ex->response.body.append(data, n);
     return n;
   }
   size_t room = kMaxKeptBody - std::min(kMaxKeptBody, ex->response.body.size());
   ex->response.body.append(data, std::min(room, n));
+  if (n > room) {  // the rest is never read: an endless error body ends here
+    ex->error_body_cut = true;
+    return 0;
+  }
   return n;
 }
 
@@ -131,7 +143,9 @@ class CurlTransport final : public HttpTransport {
     curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &new_connections);
     curl_slist_free_all(headers);
     pool_.Release(handle);
-    if (rc != CURLE_OK) return Failure(request, rc, error, ex.callback_status, *authority);
+    if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && ex.error_body_cut)) {
+      return Failure(request, rc, error, ex.callback_status, *authority);
+    }
     ex.response.status = static_cast<int>(code);
     TP_LOG(DEBUG, "{} {} -> {} ({}, {} connection)", request.method,
            internal::UrlForDisplay(request.url), code,

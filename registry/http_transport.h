@@ -92,11 +92,16 @@ struct HttpRequest {
 // A request without headers or body.
 HttpRequest MakeRequest(std::string method, std::string url, bool idempotent);
 
+// The most of a 2xx response body kept in memory (token answers, tag lists,
+// manifests, configs: JSON documents); a larger one fails the request.
+inline constexpr size_t kMaxJsonBodyBytes = 4 << 20;
+
 struct HttpResponse {
   int status = 0;
   HttpHeaders headers;
-  // The body, unless it streamed to HttpRequest::response_sink. Bodies of
-  // error responses are kept up to 64 KiB.
+  // The body, unless it streamed to HttpRequest::response_sink. A 2xx body
+  // over kMaxJsonBodyBytes fails the Send (ResourceExhausted, kAborted);
+  // bodies of other responses are kept up to their first 64 KiB.
   std::string body;
 };
 

@@ -34,6 +34,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
       return absl::OkStatus();
     };
     auto sink = [&](std::string_view chunk) -> absl::Status {
+      // Never more than the descriptor names, whatever the registry sends.
+      if (chunk.size() > size - received) return BlobTooLong(blob.digest, repo, size);
       TP_RETURN_IF_ERROR(writer->Write(chunk));
       received += chunk.size();
       if (options.progress) options.progress->Advanced(blob, received);

@@ -17,8 +17,6 @@
 namespace trainpkg::registry {
 namespace {
 
-constexpr size_t kMaxManifestBytes = 4 * 1024 * 1024;
-
 std::string ShortDigest(const oci::Digest& digest) {
   std::string text = digest.ToString();
   return text.substr(0, std::min<size_t>(text.size(), 19)) + "…";
@@ -74,6 +72,13 @@ absl::Status CheckVerifiable(const oci::Digest& digest) {
 
 }  // namespace
 
+absl::Status BlobTooLong(const oci::Digest& digest, const Repository& repo, uint64_t size) {
+  return absl::DataLossError(
+      fmt::format("pulling blob {} from {}: the registry sent more than the {} bytes its "
+                  "descriptor names; stopped and discarded it",
+                  digest.ToString(), repo.Name(), size));
+}
+
 const std::vector<std::string>& DefaultManifestAccept() {
   static const std::vector<std::string>* const types = new std::vector<std::string>{
       "application/vnd.oci.image.manifest.v1+json",
@@ -108,9 +113,9 @@ absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string
     return it->second;
   };
   auto settle = [&](std::string_view scheme) {
-    Endpoint endpoint{
-        fmt::format("{}://{}", scheme, RegistryApiHost(registry)),
-        std::make_shared<Authenticator>(std::string(registry), keychain_, transport_, clock_)};
+    std::string base_url = fmt::format("{}://{}", scheme, RegistryApiHost(registry));
+    Endpoint endpoint{base_url, std::make_shared<Authenticator>(std::string(registry), base_url,
+                                                                keychain_, transport_, clock_)};
     std::lock_guard<std::mutex> lock(mu_);
     return endpoints_.emplace(std::string(registry), endpoint).first->second;
   };
@@ -207,21 +212,27 @@ absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
 }
 
 absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo,
-                                                   const oci::Digest& digest,
+                                                   const oci::Digest& digest, uint64_t size,
                                                    const BodySink& sink) {
   oci::DigestBuilder hash(digest.algorithm());
+  uint64_t received = 0;
   TP_ASSIGN_OR_RETURN(uint64_t bytes,
                       ReadBlob(
                           repo, digest, 0, [](uint64_t) { return absl::OkStatus(); },
                           [&](std::string_view chunk) {
+                            if (chunk.size() > size - received) {
+                              return BlobTooLong(digest, repo, size);
+                            }
+                            received += chunk.size();
                             hash.Update(chunk);
                             return sink(chunk);
                           }));
   oci::Digest actual = hash.Finish();
-  if (actual != digest) {
+  if (bytes != size || actual != digest) {
     return absl::DataLossError(
-        fmt::format("pulling blob {} from {}: the {} bytes received hash to {}",
-                    ShortDigest(digest), repo.Name(), bytes, actual.ToString()));
+        fmt::format("pulling blob {} from {}: the {} bytes received (the descriptor says {}) "
+                    "hash to {}",
+                    ShortDigest(digest), repo.Name(), bytes, size, actual.ToString()));
   }
   return bytes;
 }
@@ -383,7 +394,7 @@ absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
                                             ref.repository.path, ref.Identifier()),
                                 true);
   get.response_sink = [&](std::string_view chunk) {
-    if (manifest.bytes.size() + chunk.size() > kMaxManifestBytes) {
+    if (manifest.bytes.size() + chunk.size() > kMaxJsonBodyBytes) {
       return absl::ResourceExhaustedError("the manifest is over 4 MiB");
     }
     manifest.bytes.append(chunk);

@@ -68,6 +68,9 @@ struct MountResult {
   UploadSession session;  // when !mounted
 };
 
+// DataLoss for a blob download that passed its descriptor's `size`.
+absl::Status BlobTooLong(const oci::Digest& digest, const Repository& repo, uint64_t size);
+
 // The types GetManifest accepts by default: OCI and Docker v2 manifests and
 // indexes.
 const std::vector<std::string>& DefaultManifestAccept();
@@ -88,11 +91,13 @@ class RegistryClient {
   absl::StatusOr<std::optional<BlobInfo>> StatBlob(const Repository& repo,
                                                    const oci::Digest& digest);
 
-  // Streams the blob to `sink` and checks its digest at the end: DataLoss
-  // when it differs, in which case what reached the sink must be discarded.
-  // Returns the number of bytes.
+  // Streams the blob, which its descriptor says is `size` bytes, to `sink`
+  // and checks its digest at the end: DataLoss when it differs or when the
+  // registry sends more or fewer than `size` bytes (the transfer stops at
+  // the first byte too many), in which case what reached the sink must be
+  // discarded. Returns the number of bytes.
   absl::StatusOr<uint64_t> FetchBlob(const Repository& repo, const oci::Digest& digest,
-                                     const BodySink& sink);
+                                     uint64_t size, const BodySink& sink);
 
   // Streams the blob from byte `offset` on (a "Range: bytes=<offset>-"
   // request when offset > 0) to `sink`, unverified: the caller hashes.
@@ -151,7 +156,8 @@ class RegistryClient {
   // enabled in its storage config).
   absl::Status DeleteManifest(const Reference& ref);
 
-  // Every tag of `repo`, following Link pagination.
+  // Every tag of `repo`, following Link pagination (each page at most
+  // 4 MiB, like every JSON body the client keeps in memory).
   absl::StatusOr<std::vector<std::string>> ListTags(const Repository& repo);
 
   // For steps retried above the transport (a new upload session after a

@@ -44,9 +44,15 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
   }
   auto manifest = oci::ParseImageManifest(blob->bytes);
   if (!manifest.ok()) return Context(manifest.status(), reference);
+  if (manifest->config.size > static_cast<int64_t>(registry::kMaxJsonBodyBytes)) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "base image {}: its config is {} bytes; trainpkg reads image configs up to {} bytes",
+        reference, manifest->config.size, registry::kMaxJsonBodyBytes));
+  }
   std::string config_bytes;
   auto fetched =
-      client_->FetchBlob(ref->repository, manifest->config.digest, [&](std::string_view chunk) {
+      client_->FetchBlob(ref->repository, manifest->config.digest,
+                         static_cast<uint64_t>(manifest->config.size), [&](std::string_view chunk) {
         config_bytes.append(chunk);
         return absl::OkStatus();
       });
@@ -71,7 +77,7 @@ absl::Status RegistryClientBaseSource::FetchLayer(std::string_view name,
   if (!ref.ok()) return Context(ref.status(), what);
   auto writer = into.NewBlobWriter(layer.digest.algorithm());
   if (!writer.ok()) return Context(writer.status(), what);
-  auto fetched = client_->FetchBlob(ref->repository, layer.digest,
+  auto fetched = client_->FetchBlob(ref->repository, layer.digest, static_cast<uint64_t>(layer.size),
                                     [&](std::string_view chunk) { return writer->Write(chunk); });
   if (!fetched.ok()) return Context(fetched.status(), what);
   auto committed = writer->CommitExpecting(layer.digest, layer.size);

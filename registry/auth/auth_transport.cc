@@ -1,7 +1,9 @@
 #include "registry/auth/auth_transport.h"
 
+#include "base/log.h"
 #include "base/status_macros.h"
 #include "registry/auth/challenge.h"
+#include "registry/internal/url.h"
 
 namespace trainpkg::registry {
 namespace {
@@ -11,6 +13,12 @@ constexpr int kMaxAnswers = 2;
 }  // namespace
 
 absl::StatusOr<HttpResponse> AuthTransport::Send(const HttpRequest& request) {
+  absl::StatusOr<std::string> origin = internal::UrlOrigin(request.url);
+  if (!origin.ok() || *origin != auth_->origin()) {
+    TP_LOG(DEBUG, "{} {}: another origin than the registry's {}; sent without credentials",
+           request.method, internal::UrlForDisplay(request.url), auth_->origin());
+    return inner_->Send(request);
+  }
   HttpRequest authorized = request;
   TP_ASSIGN_OR_RETURN(std::optional<std::string> header, auth_->AuthorizationFor(scopes_));
   if (header.has_value()) authorized.headers.Set("Authorization", *header);

@@ -3,6 +3,10 @@
 // with a challenge, answers it and sends the request again (only when its
 // body can be replayed): twice at most, so that a token the registry
 // refuses as soon as it is issued (clock skew, revocation) is replaced once.
+// Only requests to the registry's own origin (Authenticator::origin: scheme,
+// host and port) are authorized: an upload Location or Link naming another
+// host, port or scheme is sent without credentials and its 401 is not
+// answered. (Redirects that libcurl follows drop the header the same way.)
 #ifndef TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_
 #define TRAINPKG_REGISTRY_AUTH_AUTH_TRANSPORT_H_
 

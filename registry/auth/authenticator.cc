@@ -1,6 +1,7 @@
 #include "registry/auth/authenticator.h"
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "base/log.h"
 #include "base/status_macros.h"
@@ -31,9 +32,11 @@ const Challenge* Find(const std::vector<Challenge>& challenges, std::string_view
 
 }  // namespace
 
-Authenticator::Authenticator(std::string registry, std::shared_ptr<Keychain> keychain,
+Authenticator::Authenticator(std::string registry, std::string_view registry_url,
+                             std::shared_ptr<Keychain> keychain,
                              std::shared_ptr<HttpTransport> transport, Clock& clock)
     : registry_(std::move(registry)),
+      origin_(internal::UrlOrigin(registry_url).value_or(std::string(registry_url))),
       keychain_(std::move(keychain)),
       transport_(std::move(transport)),
       clock_(clock) {}
@@ -75,6 +78,18 @@ absl::StatusOr<std::optional<std::string>> Authenticator::Answer(
     if (realm_.empty()) {
       return absl::UnauthenticatedError(
           fmt::format("{} asked for a bearer token but named no realm to get it from", registry_));
+    }
+    const bool realm_https = absl::StartsWithIgnoreCase(realm_, "https://");
+    if (!realm_https && !absl::StartsWithIgnoreCase(realm_, "http://")) {
+      return absl::FailedPreconditionError(fmt::format(
+          "{} named the bearer token realm \"{}\", which is not an absolute http(s) URL",
+          registry_, internal::UrlForDisplay(realm_)));
+    }
+    if (!realm_https && origin_.starts_with("https://")) {
+      return absl::FailedPreconditionError(fmt::format(
+          "{} is served over https but named the plain-http token realm {}; trainpkg sends no "
+          "credentials over http for an https registry",
+          registry_, internal::UrlForDisplay(realm_)));
     }
     std::vector<std::string> wanted = MergeScopes(scopes, bearer->Param("scope"));
     bool token_rejected = rejected.has_value() && rejected->starts_with("Bearer ");

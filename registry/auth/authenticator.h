@@ -4,6 +4,10 @@
 // grant_type=refresh_token when the credential is an identity token, falling
 // back to GET when the server has no OAuth2 endpoint). Tokens are cached per
 // scope set and fetched again shortly before they expire.
+//
+// Credentials belong to one origin, the registry's own (scheme, host, port):
+// AuthTransport attaches them to no other URL. A token realm may be another
+// host (auth.docker.io), but never plain http for an https registry.
 #ifndef TRAINPKG_REGISTRY_AUTH_AUTHENTICATOR_H_
 #define TRAINPKG_REGISTRY_AUTH_AUTHENTICATOR_H_
 
@@ -26,9 +30,15 @@ namespace trainpkg::registry {
 // Thread-safe. `keychain` is asked once, on the first challenge.
 class Authenticator {
  public:
-  // `transport` carries the token requests; `clock` must outlive this.
-  Authenticator(std::string registry, std::shared_ptr<Keychain> keychain,
-                std::shared_ptr<HttpTransport> transport, Clock& clock);
+  // `registry_url` is the registry's base URL ("https://host:port"), whose
+  // origin alone gets credentials; `transport` carries the token requests;
+  // `clock` must outlive this.
+  Authenticator(std::string registry, std::string_view registry_url,
+                std::shared_ptr<Keychain> keychain, std::shared_ptr<HttpTransport> transport,
+                Clock& clock);
+
+  // "scheme://host:port" of the registry (internal::UrlOrigin).
+  const std::string& origin() const { return origin_; }
 
   // The Authorization header value for a request needing `scopes`, once a
   // challenge told us the scheme (a token is fetched if none is cached);
@@ -40,7 +50,8 @@ class Authenticator {
   // and was sent with `rejected` (nullopt: sent without). Returns the header
   // to retry with, or nullopt when there is nothing new to try (the 401 is
   // then the answer). Unauthenticated when the token server refuses;
-  // secrets never appear in a Status.
+  // FailedPrecondition when an https registry names a plain-http (or no
+  // absolute) token realm; secrets never appear in a Status.
   absl::StatusOr<std::optional<std::string>> Answer(const std::vector<Challenge>& challenges,
                                                     const std::vector<std::string>& scopes,
                                                     const std::optional<std::string>& rejected);
@@ -62,6 +73,7 @@ class Authenticator {
   absl::StatusOr<Token> ParseToken(const HttpResponse& response, std::string_view context);
 
   const std::string registry_;
+  const std::string origin_;
   const std::shared_ptr<Keychain> keychain_;
   const std::shared_ptr<HttpTransport> transport_;
   Clock& clock_;

@@ -1,5 +1,6 @@
 #include "registry/internal/url.h"
 
+#include "absl/strings/ascii.h"
 #include "fmt/format.h"
 
 namespace trainpkg::registry::internal {
@@ -31,6 +32,24 @@ absl::StatusOr<std::string> UrlAuthority(std::string_view url) {
     return absl::InvalidArgumentError(fmt::format("URL \"{}\" has no host", UrlForDisplay(url)));
   }
   return std::string(authority);
+}
+
+absl::StatusOr<std::string> UrlOrigin(std::string_view url) {
+  absl::StatusOr<std::string> authority = UrlAuthority(url);
+  if (!authority.ok()) return authority.status();
+  std::string scheme(url.substr(0, url.find("://")));
+  absl::AsciiStrToLower(&scheme);
+  std::string host = *authority;
+  absl::AsciiStrToLower(&host);
+  std::string port;
+  size_t colon = host.rfind(':');
+  size_t bracket = host.rfind(']');
+  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+    port = host.substr(colon + 1);
+    host.resize(colon);
+  }
+  if (port.empty()) port = scheme == "https" ? "443" : scheme == "http" ? "80" : "";
+  return fmt::format("{}://{}:{}", scheme, host, port);
 }
 
 std::string ResolveUrl(std::string_view base, std::string_view location) {

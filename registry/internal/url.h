@@ -18,6 +18,12 @@ std::string UrlForDisplay(std::string_view url);
 // has no scheme://authority.
 absl::StatusOr<std::string> UrlAuthority(std::string_view url);
 
+// "scheme://host:port" of an absolute URL, lower case, with the scheme's
+// default port filled in (http 80, https 443): two URLs have the same
+// origin (RFC 6454) exactly when these are equal. InvalidArgument when
+// `url` has no scheme://authority.
+absl::StatusOr<std::string> UrlOrigin(std::string_view url);
+
 // Resolves `location` (absolute, "/path?q" or "path") against the absolute
 // `base` URL (RFC 3986 §5.2 for the forms registries send).
 std::string ResolveUrl(std::string_view base, std::string_view location);

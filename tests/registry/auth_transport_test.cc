@@ -66,7 +66,7 @@ class AuthFlowTest : public ::testing::Test {
 
   AuthTransport Transport(Credential credential, std::vector<std::string> scopes) {
     auto auth = std::make_shared<Authenticator>(
-        "r", std::make_shared<StaticKeychain>(std::move(credential)), inner_, clock_);
+        "r", "https://r", std::make_shared<StaticKeychain>(std::move(credential)), inner_, clock_);
     return AuthTransport(inner_, auth, std::move(scopes));
   }
 
@@ -181,6 +181,39 @@ TEST_F(AuthFlowTest, RegistryTokenIsSentAsIs) {
   EXPECT_EQ(TokenRequests(), 0);
 }
 
+// Issue 16 finding 8: credentials go to the registry's own origin only; an
+// upload Location or Link on another host, port or scheme gets none, and
+// its 401 is not answered.
+TEST_F(AuthFlowTest, RequestsToAnotherOriginGetNoCredentials) {
+  auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
+  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  for (const char* url : {"https://elsewhere/upload?_state=x", "http://r/v2/app/tags/list",
+                          "https://r:8443/v2/app/tags/list", "https://user@r.evil/v2/"}) {
+    size_t before = inner_->requests().size();
+    absl::StatusOr<HttpResponse> response = t.Send(MakeRequest("GET", url, true));
+    ASSERT_TRUE(response.ok()) << url << ": " << response.status();
+    EXPECT_EQ(response->status, 401) << url;
+    ASSERT_EQ(inner_->requests().size(), before + 1) << url << ": the challenge was answered";
+    EXPECT_FALSE(inner_->requests().back().headers.Get("Authorization").has_value()) << url;
+  }
+  // The same origin however written: default port, upper case.
+  ASSERT_EQ(t.Send(MakeRequest("GET", "https://R:443/v2/app/tags/list", true))->status, 200);
+}
+
+TEST_F(AuthFlowTest, PlainHttpRealmForAnHttpsRegistryIsRefused) {
+  inner_->SetHandler([](const RecordedRequest&) -> absl::StatusOr<HttpResponse> {
+    return Response(401, "", {{"WWW-Authenticate", "Bearer realm=\"http://auth.test/token\""}});
+  });
+  auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
+  absl::StatusOr<HttpResponse> response =
+      t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  EXPECT_EQ(response.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(response.status().message()),
+              HasSubstr("plain-http token realm http://auth.test/token"));
+  EXPECT_EQ(TokenRequests(), 0);
+  EXPECT_EQ(inner_->requests().size(), 1u);
+}
+
 TEST(BasicAuthTest, AnswersBasicOnceAndReturnsTheSecond401) {
   auto inner = std::make_shared<ScriptedTransport>();
   const std::string good = "Basic " + absl::Base64Escape("alice:right");
@@ -193,7 +226,7 @@ TEST(BasicAuthTest, AnswersBasicOnceAndReturnsTheSecond401) {
   FakeClock clock;
   for (const char* password : {"right", "wrong"}) {
     auto auth = std::make_shared<Authenticator>(
-        "r",
+        "r", "https://r",
         std::make_shared<StaticKeychain>(Credential{.username = "alice", .password = password}),
         inner, clock);
     AuthTransport t(inner, auth, PullScopes("app"));

@@ -265,6 +265,7 @@ TEST_F(PushPullTest, ChunkedUploadResumesAfterALostPatch) {
   EXPECT_EQ(fault_->patches, 14) << "13 chunks and the one lost, none replayed blindly";
   std::string fetched;
   auto n = client_->FetchBlob(Ref("chunky/app").repository, image->layers[0].digest,
+                              static_cast<uint64_t>(image->layers[0].size),
                               [&](std::string_view chunk) {
                                 fetched.append(chunk);
                                 return absl::OkStatus();

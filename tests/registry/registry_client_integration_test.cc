@@ -77,7 +77,8 @@ TEST(RegistryIntegrationTest, PushesAndPullsOverPlainHttpOnLoopback) {
   ASSERT_TRUE(stat->has_value());
   EXPECT_EQ((*stat)->size, static_cast<int64_t>(image.layer.size()));
   std::string pulled;
-  auto n = client.FetchBlob(ref->repository, image.layer_digest, [&](std::string_view chunk) {
+  auto n = client.FetchBlob(ref->repository, image.layer_digest, image.layer.size(),
+                            [&](std::string_view chunk) {
     pulled.append(chunk);
     return absl::OkStatus();
   });
@@ -110,7 +111,8 @@ TEST(RegistryIntegrationTest, MissingThingsAreNotFoundWithTheOciCode) {
   auto stat = client.StatBlob(repo, absent);
   ASSERT_TRUE(stat.ok()) << stat.status();
   EXPECT_FALSE(stat->has_value());
-  auto fetched = client.FetchBlob(repo, absent, [](std::string_view) { return absl::OkStatus(); });
+  auto fetched =
+      client.FetchBlob(repo, absent, 6, [](std::string_view) { return absl::OkStatus(); });
   EXPECT_EQ(fetched.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(RegistryErrorCode(fetched.status()), "BLOB_UNKNOWN");
   auto manifest = client.GetManifest({repo, "nope", {}});
@@ -217,7 +219,7 @@ TEST(TlsIntegrationTest, CaInCertsDirIsTrusted) {
   PushedImage image = PushImage(client, *ref);
   std::string pulled;
   ASSERT_TRUE(client
-                  .FetchBlob(ref->repository, image.layer_digest,
+                  .FetchBlob(ref->repository, image.layer_digest, image.layer.size(),
                              [&](std::string_view c) {
                                pulled.append(c);
                                return absl::OkStatus();
