@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "absl/status/status.h"
+#include "packager/unpack/extract_limits.h"
 
 namespace trainpkg::packager {
 
@@ -46,6 +47,10 @@ struct LayerOptions {
   // layer is written (a private directory is made inside and removed after).
   // Empty: $TMPDIR, else /tmp. Never changes the output bytes.
   std::filesystem::path staging_dir = {};
+  // Caps on what one Extract entry (ADD of a local archive) may stage:
+  // members and uncompressed bytes, the bytes also bounded by the staging
+  // filesystem's free space less a reserve (as for unpacking image layers).
+  unpack::ExtractLimits extract_limits = {};
 };
 
 // Sets the level of `options->compression` (gzip: libdeflate 1..12; zstd:

@@ -8,7 +8,7 @@ namespace trainpkg::packager {
 
 absl::StatusOr<bool> IsTarArchive(const std::filesystem::path& path) {
   absl::StatusOr<std::unique_ptr<layer_internal::ArchiveReader>> reader =
-      layer_internal::ArchiveReader::Open(path);
+      layer_internal::ArchiveReader::Open(path, /*budget=*/nullptr);
   if (absl::IsInvalidArgument(reader.status())) return false;
   if (!reader.ok()) return reader.status();
   layer_internal::ArchiveMember first;

@@ -18,19 +18,23 @@ absl::Status InLayer(const oci::Descriptor& layer, const absl::Status& status) {
                                                  std::string(status.message())));
 }
 
-absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier& applier) {
+absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier& applier,
+                          ExtractBudget& budget) {
   struct archive* tar = stream.tar();
   for (;;) {
     struct archive_entry* entry = nullptr;
     int r = ::archive_read_next_header(tar, &entry);
     if (r == ARCHIVE_EOF) return absl::OkStatus();
+    if (!stream.budget_status().ok()) return stream.budget_status();
     if (r < ARCHIVE_WARN) {
       const char* why = ::archive_error_string(tar);
       return absl::DataLossError(
           fmt::format("reading the tar: {}", why != nullptr ? why : "unknown error"));
     }
     const char* name = ::archive_entry_pathname(entry);
+    TP_RETURN_IF_ERROR(budget.AddEntry(::archive_entry_size(entry)));
     absl::Status applied = applier.Apply(tar, entry);
+    if (!stream.budget_status().ok()) return stream.budget_status();
     if (!applied.ok()) {
       return absl::Status(applied.code(), fmt::format("entry {}: {}", name == nullptr ? "" : name,
                                                       std::string(applied.message())));
@@ -38,11 +42,9 @@ absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier&
   }
 }
 
-}  // namespace
-
-absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descriptor& layer,
-                         const oci::Digest& diff_id, const std::filesystem::path& rootfs,
-                         const UnpackOptions& options) {
+absl::Status UnpackWithin(const std::filesystem::path& blob, const oci::Descriptor& layer,
+                          const oci::Digest& diff_id, const std::filesystem::path& rootfs,
+                          const UnpackOptions& options, ExtractBudget& budget) {
   if (!oci::IsLayerMediaType(layer.media_type)) {
     return InLayer(layer, absl::InvalidArgumentError(
                               fmt::format("media type {} is not a layer type", layer.media_type)));
@@ -50,14 +52,23 @@ absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descripto
   absl::StatusOr<internal::RootDir> root = internal::RootDir::Open(rootfs);
   if (!root.ok()) return root.status();
   absl::StatusOr<std::unique_ptr<internal::LayerStream>> stream =
-      internal::LayerStream::Open(blob, layer, diff_id);
+      internal::LayerStream::Open(blob, layer, diff_id, &budget);
   if (!stream.ok()) return InLayer(layer, stream.status());
   internal::LayerApplier applier(*root, options);
-  absl::Status applied = ApplyEntries(**stream, applier);
+  absl::Status applied = ApplyEntries(**stream, applier, budget);
   if (!applied.ok()) return InLayer(layer, applied);
   absl::Status verified = (*stream)->Finish();
   if (!verified.ok()) return InLayer(layer, verified);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descriptor& layer,
+                         const oci::Digest& diff_id, const std::filesystem::path& rootfs,
+                         const UnpackOptions& options) {
+  TP_ASSIGN_OR_RETURN(ExtractBudget budget, ExtractBudget::ForTarget(options.limits, rootfs));
+  return UnpackWithin(blob, layer, diff_id, rootfs, options, budget);
 }
 
 absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descriptor> layers,
@@ -68,13 +79,14 @@ absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descri
         fmt::format("{} layers but {} diff_ids; the image config must list one per layer",
                     layers.size(), diff_ids.size()));
   }
+  TP_ASSIGN_OR_RETURN(ExtractBudget budget, ExtractBudget::ForTarget(options.limits, rootfs));
   for (size_t i = 0; i < layers.size(); ++i) {
     if (!layout.HasBlob(layers[i].digest)) {
       return absl::NotFoundError(fmt::format("layer {}: blob not in {}",
                                              layers[i].digest.ToString(), layout.root().string()));
     }
-    TP_RETURN_IF_ERROR(
-        UnpackLayer(layout.BlobPath(layers[i].digest), layers[i], diff_ids[i], rootfs, options));
+    TP_RETURN_IF_ERROR(UnpackWithin(layout.BlobPath(layers[i].digest), layers[i], diff_ids[i],
+                                    rootfs, options, budget));
   }
   return absl::OkStatus();
 }

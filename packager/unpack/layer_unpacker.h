@@ -4,7 +4,8 @@
 //                                   image.config->rootfs.diff_ids, rootfs, {}));
 //
 // Layers are applied in order (base first) as image-spec layer.md says:
-// gzip, zstd or uncompressed tars (detected from the bytes); a whiteout
+// gzip, zstd or uncompressed tars, each decompressed only as its media type
+// says (a bzip2 blob labelled tar+gzip is InvalidArgument); a whiteout
 // `.wh.NAME` removes NAME from the lower layers, an opaque marker
 // `DIR/.wh..wh..opq` removes every child of DIR that the lower layers hold
 // (wherever it sits in the layer); neither marker is written. A directory
@@ -16,11 +17,20 @@
 // Refused (InvalidArgument): absolute entry names and names with a ".."
 // component; device nodes, FIFOs and sockets (a training image needs none
 // and runc creates /dev itself); hardlinks whose target is not a regular
-// file or symlink already in the root; symlinks whose relative target climbs
-// above the root; a `.wh.` marker without a name. Entries are never written
-// through a symlink (FailedPrecondition names the link): every parent
-// directory is opened with O_NOFOLLOW from the root, so nothing outside
-// `rootfs` is ever written or removed, even by layers that plant links.
+// file or symlink already in the root; a `.wh.` marker without a name.
+// Symlink targets are kept as written, absolute or climbing with "..": like
+// Docker and containerd, they mean what they mean inside the container's
+// root (chroot semantics; docs/adr/2026-11-27-symlinks-resolve-inside-the-root.md),
+// and nothing on the host follows them. Entries are never written through a
+// symlink (FailedPrecondition names the link): every parent directory is
+// opened with O_NOFOLLOW from the root, so nothing outside `rootfs` is ever
+// written or removed, even by layers that plant links.
+//
+// Caps (UnpackOptions::limits, over all layers of one call): entries and
+// uncompressed bytes (both what the tar stream expands to and what its
+// headers declare), the bytes also bounded by the free space of the rootfs's
+// filesystem less a reserve. Passing one is ResourceExhausted naming the
+// layer and the cap; the unpack stops there.
 //
 // Each blob is checked while it streams: its digest and size against the
 // descriptor and the digest of the uncompressed tar against the diff_id
@@ -37,6 +47,7 @@
 #include <span>
 
 #include "absl/status/status.h"
+#include "packager/unpack/extract_limits.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/digest.h"
 #include "registry/oci/layout.h"
@@ -47,6 +58,9 @@ struct UnpackOptions {
   // Give entries the tar's uid/gid (needs CAP_CHOWN); false leaves them
   // owned by the unpacking user.
   bool preserve_ownership = true;
+  // Clears the setuid and setgid bits of regular files (RootfsCache does).
+  bool clear_set_id_bits = false;
+  ExtractLimits limits;
 };
 
 // Applies the layer blob at `blob` (described by `layer`, whose

@@ -35,8 +35,10 @@ absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout
   }
   // The rootfs directory is the container's "/".
   std::filesystem::permissions(temp, std::filesystem::perms(0755), ec);
+  UnpackOptions options = options_;
+  options.clear_set_id_bits = true;  // see the header
   absl::Status unpacked =
-      UnpackLayers(layout, image.manifest.layers, image.config->rootfs.diff_ids, temp, options_);
+      UnpackLayers(layout, image.manifest.layers, image.config->rootfs.diff_ids, temp, options);
   if (!unpacked.ok()) {
     std::filesystem::remove_all(temp, ec);
     return unpacked;

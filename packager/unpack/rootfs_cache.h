@@ -10,6 +10,14 @@
 // first rename wins and the others discard their copy.
 //
 // Callers must treat a returned rootfs as read-only (runc mounts it so).
+//
+// Regular files lose their setuid and setgid bits here, whatever
+// UnpackOptions says: every container trainpkg starts runs with
+// noNewPrivileges, so inside one they could never take effect, while in the
+// cache any local user able to reach the file could run a setuid-root
+// binary the image planted. Stripping them (rather than a 0700 cache) keeps
+// the cache traversable for runtimes that remap users and makes the files
+// inert wherever they are copied. Layer caps: UnpackOptions::limits.
 // Thread-safe.
 #ifndef TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_
 #define TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_

@@ -8,12 +8,13 @@
 #include <cerrno>
 
 #include "base/file_util.h"
+#include "base/status_macros.h"
 #include "fmt/format.h"
 
 namespace trainpkg::packager::layer_internal {
 
 absl::StatusOr<std::unique_ptr<ArchiveReader>> ArchiveReader::Open(
-    const std::filesystem::path& path) {
+    const std::filesystem::path& path, unpack::ExtractBudget* budget) {
   // Opened first so that a missing or unreadable file is reported as such,
   // not as "not an archive".
   if (::access(path.c_str(), R_OK) != 0) {
@@ -21,12 +22,24 @@ absl::StatusOr<std::unique_ptr<ArchiveReader>> ArchiveReader::Open(
   }
   struct archive* a = archive_read_new();
   if (a == nullptr) return absl::ResourceExhaustedError("archive_read_new failed");
-  std::unique_ptr<ArchiveReader> reader(new ArchiveReader(path, a));
+  std::unique_ptr<ArchiveReader> reader(new ArchiveReader(path, a, budget));
   // Only what Docker's ADD decompresses, and only tar (ustar, pax, GNU, v7).
-  archive_read_support_filter_gzip(a);
-  archive_read_support_filter_bzip2(a);
-  archive_read_support_filter_xz(a);
-  archive_read_support_filter_zstd(a);
+  // ARCHIVE_WARN means libarchive would run an external program instead.
+  struct Filter {
+    const char* name;
+    int (*enable)(struct archive*);
+  };
+  for (const Filter& filter : {Filter{"gzip", &archive_read_support_filter_gzip},
+                               Filter{"bzip2", &archive_read_support_filter_bzip2},
+                               Filter{"xz", &archive_read_support_filter_xz},
+                               Filter{"zstd", &archive_read_support_filter_zstd}}) {
+    if (filter.enable(a) != ARCHIVE_OK) {
+      return absl::FailedPreconditionError(fmt::format(
+          "reading {}: this libarchive has no built-in {} decompressor (trainpkg never runs an "
+          "external one)",
+          path.string(), filter.name));
+    }
+  }
   archive_read_support_format_tar(a);
   if (archive_read_open_filename(a, path.c_str(), 64 * 1024) != ARCHIVE_OK) {
     return reader->Error("is not a tar archive (plain, gzip, bzip2, xz or zstd)");
@@ -43,11 +56,30 @@ absl::Status ArchiveReader::Error(std::string_view what) const {
                                                 detail != nullptr ? detail : ""));
 }
 
+absl::Status ArchiveReader::InArchive(const absl::Status& status) const {
+  if (status.ok()) return status;
+  return absl::Status(status.code(),
+                      fmt::format("{}: {}", path_.string(), std::string(status.message())));
+}
+
+absl::Status ArchiveReader::ChargeStream() {
+  if (budget_ == nullptr) return absl::OkStatus();
+  const int64_t read = archive_filter_bytes(a_, 0);  // uncompressed, so far
+  absl::Status charged = budget_->AddStreamBytes(read - charged_bytes_);
+  charged_bytes_ = read;
+  return InArchive(charged);
+}
+
 absl::StatusOr<bool> ArchiveReader::Next(ArchiveMember* member) {
   struct archive_entry* entry = nullptr;
   const int rc = archive_read_next_header(a_, &entry);
+  TP_RETURN_IF_ERROR(ChargeStream());
   if (rc == ARCHIVE_EOF) return false;
   if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) return Error("cannot be read as a tar archive");
+  if (budget_ != nullptr) {
+    const int64_t declared = archive_entry_filetype(entry) == AE_IFREG ? archive_entry_size(entry) : 0;
+    TP_RETURN_IF_ERROR(InArchive(budget_->AddEntry(declared)));
+  }
   *member = ArchiveMember{};
   const char* name = archive_entry_pathname(entry);
   member->name = name != nullptr ? name : "";
@@ -97,7 +129,7 @@ absl::StatusOr<bool> ArchiveReader::Next(ArchiveMember* member) {
 absl::Status ArchiveReader::CopyData(int fd) {
   const int rc = archive_read_data_into_fd(a_, fd);
   if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) return Error("is damaged");
-  return absl::OkStatus();
+  return ChargeStream();
 }
 
 }  // namespace trainpkg::packager::layer_internal

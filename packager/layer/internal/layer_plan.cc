@@ -48,7 +48,8 @@ class Planner {
   explicit Planner(const LayerOptions& options)
       : epoch_(std::max<int64_t>(0, options.source_date_epoch.value_or(0))),
         policy_(options.mtime_policy),
-        staging_parent_(options.staging_dir) {}
+        staging_parent_(options.staging_dir),
+        extract_limits_(options.extract_limits) {}
 
   absl::Status SetRoot(const fs::path& root) {
     std::error_code ec;
@@ -210,8 +211,12 @@ class Planner {
   absl::Status AddExtract(const LayerEntry& entry, const std::string& dest) {
     TP_ASSIGN_OR_RETURN(const fs::path archive, ResolveSource(entry.source));
     const std::string shown = entry.source.string();
-    TP_ASSIGN_OR_RETURN(std::unique_ptr<ArchiveReader> reader, ArchiveReader::Open(archive));
     TP_RETURN_IF_ERROR(EnsureStaging());
+    // The members are staged, then written into the layer: caps as for
+    // unpacking a layer, on the staging filesystem.
+    TP_ASSIGN_OR_RETURN(unpack::ExtractBudget budget,
+                        unpack::ExtractBudget::ForTarget(extract_limits_, staging_->path()));
+    TP_ASSIGN_OR_RETURN(std::unique_ptr<ArchiveReader> reader, ArchiveReader::Open(archive, &budget));
     std::map<std::string, const Node*> staged_files;  // this archive's files, by image path
     ArchiveMember member;
     for (;;) {
@@ -439,6 +444,7 @@ class Planner {
   MtimePolicy policy_;
   std::map<std::string, Node, ImagePathOrder> nodes_;
   fs::path staging_parent_;
+  unpack::ExtractLimits extract_limits_;
   std::optional<base::TempDir> staging_;
   int64_t staged_count_ = 0;
 };

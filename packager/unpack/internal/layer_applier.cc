@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "absl/strings/str_split.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -70,7 +69,7 @@ absl::Status LayerApplier::Apply(struct archive* tar, struct archive_entry* entr
     case AE_IFDIR:
       return WriteDirectory(parent_fd.get(), name, entry);
     case AE_IFLNK:
-      return WriteSymlink(parent_fd.get(), name, path, entry);
+      return WriteSymlink(parent_fd.get(), name, entry);
     case AE_IFCHR:
     case AE_IFBLK:
       return absl::InvalidArgumentError(
@@ -148,7 +147,9 @@ absl::Status LayerApplier::WriteRegular(struct archive* tar, int parent_fd, cons
     return base::ErrnoToStatus(errno, "chown");
   }
   // After chown, which clears set-id bits.
-  if (::fchmod(file.get(), ::archive_entry_perm(entry)) != 0) {
+  mode_t mode = ::archive_entry_perm(entry);
+  if (options_.clear_set_id_bits) mode &= ~static_cast<mode_t>(S_ISUID | S_ISGID);
+  if (::fchmod(file.get(), mode) != 0) {
     return base::ErrnoToStatus(errno, "chmod");
   }
   struct timespec times[2] = {MtimeOf(entry), MtimeOf(entry)};
@@ -176,24 +177,13 @@ absl::Status LayerApplier::WriteDirectory(int parent_fd, const std::string& name
 }
 
 absl::Status LayerApplier::WriteSymlink(int parent_fd, const std::string& name,
-                                        const Components& path, struct archive_entry* entry) {
+                                        struct archive_entry* entry) {
   const char* target = ::archive_entry_symlink(entry);
   if (target == nullptr || *target == '\0') {
     return absl::InvalidArgumentError("symlink without a target");
   }
-  // An absolute target resolves inside the container's root; a relative one
-  // must not climb above it.
-  if (target[0] != '/') {
-    int depth = static_cast<int>(path.size()) - 1;
-    for (absl::string_view part : absl::StrSplit(target, '/')) {
-      if (part.empty() || part == ".") continue;
-      depth += part == ".." ? -1 : 1;
-      if (depth < 0) {
-        return absl::InvalidArgumentError(
-            fmt::format("symlink target {} points outside the root", target));
-      }
-    }
-  }
+  // Kept as written, even when absolute or climbing with "..": it resolves
+  // inside the container's root (docs/adr/2026-11-27-symlinks-resolve-inside-the-root.md).
   TP_RETURN_IF_ERROR(ClearForEntry(parent_fd, name, /*keep_dir=*/false));
   if (::symlinkat(target, parent_fd, name.c_str()) != 0) {
     return base::ErrnoToStatus(errno, "creating the symlink");

@@ -34,8 +34,7 @@ class LayerApplier {
   absl::Status WriteRegular(struct archive* tar, int parent_fd, const std::string& name,
                             struct archive_entry* entry);
   absl::Status WriteDirectory(int parent_fd, const std::string& name, struct archive_entry* entry);
-  absl::Status WriteSymlink(int parent_fd, const std::string& name, const Components& path,
-                            struct archive_entry* entry);
+  absl::Status WriteSymlink(int parent_fd, const std::string& name, struct archive_entry* entry);
   absl::Status WriteHardlink(int parent_fd, const std::string& name, const char* target);
 
   const RootDir& root_;

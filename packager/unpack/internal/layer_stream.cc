@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "base/file_util.h"
 #include "fmt/format.h"
 
@@ -18,16 +21,52 @@ std::string ArchiveError(struct archive* a) {
   return text != nullptr ? text : "unknown libarchive error";
 }
 
+struct Compression {
+  int filter;         // ARCHIVE_FILTER_*
+  const char* name;   // for messages
+  int (*enable)(struct archive*);  // null: none
+};
+
+// What the first bytes of the file `fd` say it is compressed with ("" for
+// none of the formats below).
+std::string_view SniffCompression(int fd) {
+  unsigned char magic[6] = {0};
+  ssize_t n = ::pread(fd, magic, sizeof(magic), 0);
+  auto starts = [&](std::initializer_list<unsigned char> prefix) {
+    return n >= static_cast<ssize_t>(prefix.size()) &&
+           std::equal(prefix.begin(), prefix.end(), magic);
+  };
+  if (starts({0x1f, 0x8b})) return "gzip data";
+  if (starts({'B', 'Z', 'h'})) return "bzip2 data";
+  if (starts({0xfd, '7', 'z', 'X', 'Z', 0x00})) return "xz data";
+  if (starts({0x28, 0xb5, 0x2f, 0xfd})) return "zstd data";
+  if (starts({0x5d, 0x00, 0x00})) return "lzma data";
+  return "";
+}
+
+// The one decompressor `media_type` (a layer type) names.
+Compression CompressionOf(std::string_view media_type) {
+  if (media_type.ends_with("+gzip") || media_type.ends_with(".tar.gzip")) {
+    return {ARCHIVE_FILTER_GZIP, "gzip", &::archive_read_support_filter_gzip};
+  }
+  if (media_type.ends_with("+zstd")) {
+    return {ARCHIVE_FILTER_ZSTD, "zstd", &::archive_read_support_filter_zstd};
+  }
+  return {ARCHIVE_FILTER_NONE, "no compression", nullptr};
+}
+
 }  // namespace
 
-LayerStream::LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id)
+LayerStream::LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id,
+                         ExtractBudget* budget)
     : fd_(std::move(fd)),
       layer_(layer),
       diff_id_(diff_id),
       compressed_digest_(layer.digest.algorithm()),
       tar_digest_(diff_id.algorithm()),
       compressed_buffer_(kBufferSize, '\0'),
-      tar_buffer_(kBufferSize, '\0') {}
+      tar_buffer_(kBufferSize, '\0'),
+      budget_(budget) {}
 
 LayerStream::~LayerStream() {
   if (tar_ != nullptr) ::archive_read_free(tar_);
@@ -36,27 +75,44 @@ LayerStream::~LayerStream() {
 
 absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesystem::path& blob,
                                                                const oci::Descriptor& layer,
-                                                               const oci::Digest& diff_id) {
+                                                               const oci::Digest& diff_id,
+                                                               ExtractBudget* budget) {
   int fd = ::open(blob.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", blob.string()));
-  std::unique_ptr<LayerStream> stream(new LayerStream(UniqueFd(fd), layer, diff_id));
+  std::unique_ptr<LayerStream> stream(new LayerStream(UniqueFd(fd), layer, diff_id, budget));
   stream->raw_ = ::archive_read_new();
-  ::archive_read_support_filter_all(stream->raw_);
+  const Compression compression = CompressionOf(layer.media_type);
+  // ARCHIVE_WARN means libarchive would run an external program instead.
+  if (compression.enable != nullptr && compression.enable(stream->raw_) != ARCHIVE_OK) {
+    return absl::FailedPreconditionError(fmt::format(
+        "this libarchive has no built-in {} decompressor (trainpkg never runs an external one)",
+        compression.name));
+  }
   ::archive_read_support_format_raw(stream->raw_);
   if (::archive_read_open(stream->raw_, stream.get(), nullptr, &LayerStream::ReadCompressed,
                           nullptr) != ARCHIVE_OK) {
     return absl::InvalidArgumentError(
-        fmt::format("not a tar, tar+gzip or tar+zstd blob: {}", ArchiveError(stream->raw_)));
+        fmt::format("not a {} blob: {}", layer.media_type, ArchiveError(stream->raw_)));
   }
   struct archive_entry* raw_entry = nullptr;
   if (::archive_read_next_header(stream->raw_, &raw_entry) != ARCHIVE_OK) {
     return absl::InvalidArgumentError(
         fmt::format("reading the blob: {}", ArchiveError(stream->raw_)));
   }
+  // With only that decompressor enabled, other data passes through raw.
+  std::string_view found = SniffCompression(stream->fd_.get());
+  if (::archive_filter_code(stream->raw_, 0) != compression.filter ||
+      (compression.filter == ARCHIVE_FILTER_NONE && !found.empty())) {
+    return absl::InvalidArgumentError(fmt::format(
+        "the media type {} names {}, but the blob is {}; only the compression a layer's "
+        "media type names is accepted",
+        layer.media_type, compression.name, found.empty() ? "something else" : found));
+  }
   stream->tar_ = ::archive_read_new();
   ::archive_read_support_format_tar(stream->tar_);
   if (::archive_read_open(stream->tar_, stream.get(), nullptr, &LayerStream::ReadTar, nullptr) !=
       ARCHIVE_OK) {
+    if (!stream->budget_status_.ok()) return stream->budget_status_;
     std::string why =
         stream->decompress_error_.empty() ? ArchiveError(stream->tar_) : stream->decompress_error_;
     return absl::InvalidArgumentError(fmt::format("not a tar archive: {}", why));
@@ -89,6 +145,12 @@ la_ssize_t LayerStream::ReadTar(struct archive* a, void* self, const void** buff
     ::archive_set_error(a, EIO, "%s", stream->decompress_error_.c_str());
     return -1;
   }
+  if (absl::Status charged = stream->budget_->AddStreamBytes(n); !charged.ok()) {
+    stream->budget_status_ = charged;
+    stream->decompress_error_ = std::string(charged.message());
+    ::archive_set_error(a, EFBIG, "%s", stream->decompress_error_.c_str());
+    return -1;
+  }
   stream->tar_digest_.Update(std::string_view(stream->tar_buffer_.data(), n));
   *buffer = stream->tar_buffer_.data();
   return n;
@@ -99,6 +161,7 @@ absl::Status LayerStream::Finish() {
   const void* ignored = nullptr;
   for (;;) {
     la_ssize_t n = ReadTar(tar_, this, &ignored);
+    if (!budget_status_.ok()) return budget_status_;
     if (n < 0) return absl::DataLossError(decompress_error_);
     if (n == 0) break;
   }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "packager/unpack/extract_limits.h"
 #include "packager/unpack/internal/unique_fd.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/digest.h"
@@ -21,9 +22,12 @@ namespace trainpkg::packager::unpack::internal {
 
 class LayerStream {
  public:
+  // `budget` is charged with every decompressed byte; not owned, must
+  // outlive the stream.
   static absl::StatusOr<std::unique_ptr<LayerStream>> Open(const std::filesystem::path& blob,
                                                            const oci::Descriptor& layer,
-                                                           const oci::Digest& diff_id);
+                                                           const oci::Digest& diff_id,
+                                                           ExtractBudget* budget);
   ~LayerStream();
   LayerStream(const LayerStream&) = delete;
   LayerStream& operator=(const LayerStream&) = delete;
@@ -37,8 +41,13 @@ class LayerStream {
   // (DataLoss naming the expected and actual values).
   absl::Status Finish();
 
+  // Why the decompressed stream stopped when the budget ran out (then the
+  // tar reader reports an error too); OK otherwise.
+  const absl::Status& budget_status() const { return budget_status_; }
+
  private:
-  LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id);
+  LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id,
+              ExtractBudget* budget);
   static la_ssize_t ReadCompressed(struct archive*, void* self, const void** buffer);
   static la_ssize_t ReadTar(struct archive*, void* self, const void** buffer);
 
@@ -50,6 +59,8 @@ class LayerStream {
   std::string compressed_buffer_;
   std::string tar_buffer_;
   std::string decompress_error_;
+  ExtractBudget* budget_;
+  absl::Status budget_status_;
   struct archive* raw_ = nullptr;  // decompresses
   struct archive* tar_ = nullptr;  // parses the decompressed bytes
 };

@@ -12,6 +12,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "packager/unpack/layer_unpacker.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
@@ -212,6 +213,26 @@ TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
   ASSERT_TRUE(changed.image.ok()) << changed.image.status();
   EXPECT_EQ(changed.image->stats.layers_written, 1) << "a changed archive is rebuilt";
   EXPECT_NE(changed.image->manifest.layers[0].digest, added.image->manifest.layers[0].digest);
+}
+
+// Issue 16 finding 12: one rule on both sides (docs/adr/2026-11-27-symlinks-
+// resolve-inside-the-root.md): a context symlink climbing out of the root is
+// kept as written, and trainpkg's own unpacker takes the layer.
+TEST_F(BuilderTest, ClimbingContextSymlinkRoundTripsThroughTheUnpacker) {
+  fs::create_symlink("../../../../etc/passwd", ctx_ / "trainer/up");
+  Dockerfile("FROM scratch\nCOPY trainer /app/trainer/\n");
+  auto run = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  auto store = oci::Layout::Open(dir_.path() / "home/images");
+  ASSERT_TRUE(store.ok()) << store.status();
+  const fs::path rootfs = dir_.path() / "rootfs";
+  fs::create_directories(rootfs);
+  unpack::UnpackOptions options;
+  options.preserve_ownership = false;
+  absl::Status unpacked = unpack::UnpackLayers(*store, run.image->manifest.layers,
+                                               run.image->config.rootfs.diff_ids, rootfs, options);
+  ASSERT_TRUE(unpacked.ok()) << unpacked;
+  EXPECT_EQ(fs::read_symlink(rootfs / "app/trainer/up").string(), "../../../../etc/passwd");
 }
 
 // The entries of the last layer of `image` in the store under `home`, by name.

@@ -22,6 +22,7 @@ namespace trainpkg::packager {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::ReadEntry;
@@ -267,6 +268,35 @@ TEST_F(ExtractTest, StagesWhereTheOptionsSay) {
   ASSERT_FALSE(failed.ok());
   EXPECT_THAT(std::string(failed.status().message()), HasSubstr("not-a-dir"));
   EXPECT_TRUE(fs::is_empty(staging_parent_)) << "$TMPDIR untouched when the options name a place";
+}
+
+// Issue 16 finding 10: ADD of a local archive has the caps of layer
+// unpacking; a small gzip bomb ends with a clear error and nothing staged.
+TEST_F(ExtractTest, CapsMembersAndUncompressedBytes) {
+  Put("bomb.tar.gz", MakeArchive({{"zeros", 'f', std::string(4 << 20, '\0')}}, Filter::kGzip));
+  std::vector<Member> many;
+  for (int i = 0; i < 30; ++i) many.push_back({"f" + std::to_string(i), 'f', "x"});
+  Put("many.tar.xz", MakeArchive(many, Filter::kXz));
+  LayerOptions options;
+  options.source_date_epoch = kEpoch;
+  options.extract_limits.max_bytes = 1 << 20;
+  options.extract_limits.max_entries = 10;
+  StringSink sink;
+  auto bomb = WriteLayer(LayerSource{ctx_, {LayerEntry::Extract("bomb.tar.gz", "/x")}}, options,
+                         &sink);
+  EXPECT_EQ(bomb.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(bomb.status().message()),
+              AllOf(HasSubstr("bomb.tar.gz"), HasSubstr("more than 1048576 bytes")));
+  auto entries = WriteLayer(LayerSource{ctx_, {LayerEntry::Extract("many.tar.xz", "/x")}},
+                            options, &sink);
+  EXPECT_EQ(entries.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(entries.status().message()),
+              AllOf(HasSubstr("many.tar.xz"), HasSubstr("more than 10 entries")));
+  EXPECT_TRUE(fs::is_empty(staging_parent_)) << "nothing staged is left after a failure";
+  options.extract_limits = {};
+  EXPECT_TRUE(WriteLayer(LayerSource{ctx_, {LayerEntry::Extract("bomb.tar.gz", "/x")}}, options,
+                         &sink)
+                  .ok());
 }
 
 TEST_F(ExtractTest, IsTarArchiveDecidesByContentLikeDocker) {

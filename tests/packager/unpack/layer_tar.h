@@ -4,7 +4,9 @@
 #define TRAINPKG_TESTS_PACKAGER_UNPACK_LAYER_TAR_H_
 
 #include <filesystem>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "registry/oci/descriptor.h"
@@ -13,7 +15,7 @@
 
 namespace trainpkg::packager::unpack::testing {
 
-enum class Compression { kNone, kGzip, kZstd };
+enum class Compression { kNone, kGzip, kZstd, kBzip2, kXz };
 
 class LayerTar {
  public:
@@ -43,9 +45,21 @@ struct StoredLayer {
   oci::Digest diff_id;
 };
 
-// Writes `tar` compressed as asked into `layout`.
+// Writes `tar` compressed as asked into `layout`, with the media type of
+// that compression (bzip2 and xz, which have none, abort).
 StoredLayer StoreLayer(const oci::Layout& layout, const LayerTar& tar,
                        Compression compression = Compression::kGzip);
+
+// Writes `tar` compressed as asked into `layout` labelled `media_type`
+// (which may lie about the compression).
+StoredLayer StoreLayerAs(const oci::Layout& layout, const LayerTar& tar, Compression compression,
+                         std::string_view media_type);
+
+// A decompression bomb: a tar+gzip layer holding one file `path` of
+// `zero_bytes` zeros (200 MB compress to about 200 KB), streamed, never
+// held in memory.
+StoredLayer StoreZeroFileLayer(const oci::Layout& layout, const std::string& path,
+                               int64_t zero_bytes);
 
 }  // namespace trainpkg::packager::unpack::testing
 

@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "registry/oci/media_types.h"
 #include "tests/packager/unpack/layer_tar.h"
 #include "tests/test_util/file.h"
 
@@ -161,11 +162,81 @@ TEST_F(LayerUnpackerTest, NeverWritesThroughASymlinkFromALowerLayer) {
   ExpectOutsideUntouched();
 }
 
-TEST_F(LayerUnpackerTest, RefusesSymlinksClimbingOutOfTheRoot) {
+// Issue 16 finding 12: one rule with the builder (docs/adr/2026-11-27-symlinks-resolve-inside-the-root.md).
+TEST_F(LayerUnpackerTest, KeepsSymlinksClimbingOutOfTheRootAsWritten) {
   absl::Status status = UnpackOne(LayerTar().Symlink("a/up", "../../outside"));
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(status.message()), HasSubstr("points outside the root"));
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(fs::read_symlink(rootfs() / "a/up").string(), "../../outside");
   EXPECT_TRUE(UnpackOne(LayerTar().Symlink("a/b/ok", "../../etc/passwd")).ok());
+  // Never followed while unpacking: writing through it is refused.
+  status = UnpackOne(LayerTar().File("a/up/pwned", "x"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  ExpectOutsideUntouched();
+}
+
+// Issue 16 finding 10: only the decompressor the media type names.
+TEST_F(LayerUnpackerTest, RefusesABzip2LayerLabelledTarGzip) {
+  StoredLayer layer = testing::StoreLayerAs(*layout_, Basic(), Compression::kBzip2,
+                                            oci::media_types::kOciLayerGzip);
+  absl::Status status = Unpack({layer});
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()),
+              AllOf(HasSubstr(layer.descriptor.digest.ToString()), HasSubstr("tar+gzip names gzip"),
+                    HasSubstr("bzip2 data")));
+  EXPECT_FALSE(fs::exists(rootfs() / "bin"));
+}
+
+TEST_F(LayerUnpackerTest, RefusesCompressionTheMediaTypeDoesNotName) {
+  struct Case {
+    Compression compression;
+    std::string_view media_type;
+    const char* found;
+  };
+  for (const Case& c : {Case{Compression::kXz, oci::media_types::kOciLayerGzip, "xz data"},
+                        Case{Compression::kGzip, oci::media_types::kOciLayer, "gzip data"},
+                        Case{Compression::kZstd, oci::media_types::kDockerLayerGzip, "zstd data"},
+                        Case{Compression::kNone, oci::media_types::kOciLayerZstd, "something"}}) {
+    StoredLayer layer = testing::StoreLayerAs(*layout_, Basic(), c.compression, c.media_type);
+    absl::Status status = Unpack({layer});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << c.media_type;
+    EXPECT_THAT(std::string(status.message()), HasSubstr(c.found)) << c.media_type;
+  }
+  EXPECT_FALSE(fs::exists(rootfs() / "bin"));
+}
+
+TEST_F(LayerUnpackerTest, CapsUncompressedBytesOverAllLayers) {
+  StoredLayer first = StoreLayer(*layout_, LayerTar().File("a", std::string(7000, 'a')));
+  StoredLayer second = StoreLayer(*layout_, LayerTar().File("b", std::string(7000, 'b')));
+  UnpackOptions options;
+  options.limits.max_bytes = 16 * 1024;  // each layer's tar fits, both do not
+  absl::Status status = UnpackLayers(*layout_, std::vector{first.descriptor, second.descriptor},
+                                     std::vector{first.diff_id, second.diff_id}, rootfs(), options);
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(status.message()),
+              AllOf(HasSubstr(second.descriptor.digest.ToString()), HasSubstr("16384 bytes")));
+}
+
+TEST_F(LayerUnpackerTest, CapsEntries) {
+  LayerTar tar;
+  for (int i = 0; i < 50; ++i) tar.File("f" + std::to_string(i), "");
+  StoredLayer layer = StoreLayer(*layout_, tar);
+  UnpackOptions options;
+  options.limits.max_entries = 20;
+  absl::Status status = UnpackLayers(*layout_, std::vector{layer.descriptor},
+                                     std::vector{layer.diff_id}, rootfs(), options);
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(status.message()),
+              AllOf(HasSubstr(layer.descriptor.digest.ToString()), HasSubstr("more than 20 entries")));
+  EXPECT_FALSE(fs::exists(rootfs() / "f20"));
+}
+
+TEST(ExtractLimitsTest, ByteCapKeepsAReserveOfTheFreeSpace) {
+  constexpr int64_t kGiB = int64_t{1} << 30;
+  EXPECT_EQ(EffectiveMaxBytes(0, 100 * kGiB, 50 * kGiB), 49 * kGiB);
+  EXPECT_EQ(EffectiveMaxBytes(0, 10 * kGiB, 2 * kGiB), 2 * kGiB - kGiB / 2);  // 5% of 10 GiB
+  EXPECT_EQ(EffectiveMaxBytes(kGiB, 100 * kGiB, 50 * kGiB), kGiB);
+  EXPECT_EQ(EffectiveMaxBytes(0, 100 * kGiB, kGiB / 2), 0);
+  EXPECT_EQ(EffectiveMaxBytes(0, 10000 * kGiB, 5000 * kGiB), kHardMaxExtractBytes);
 }
 
 TEST_F(LayerUnpackerTest, RefusesHardlinksOutside) {

@@ -1,6 +1,10 @@
 #include "packager/unpack/rootfs_cache.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <string>
 
 #include <filesystem>
 #include <thread>
@@ -11,6 +15,7 @@
 #include "registry/oci/image_config.h"
 #include "registry/oci/image_manifest.h"
 #include "tests/packager/unpack/layer_tar.h"
+#include "tests/test_util/peak_rss.h"
 
 namespace trainpkg::packager::unpack {
 namespace {
@@ -33,8 +38,8 @@ class RootfsCacheTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  oci::LayoutImage MakeImage(const LayerTar& tar) {
-    testing::StoredLayer layer = StoreLayer(*layout_, tar);
+  oci::LayoutImage MakeImage(const LayerTar& tar) { return MakeImage(StoreLayer(*layout_, tar)); }
+  oci::LayoutImage MakeImage(const testing::StoredLayer& layer) {
     oci::LayoutImage image;
     image.config = oci::ImageConfig{};
     image.config->architecture = "amd64";
@@ -93,6 +98,47 @@ TEST_F(RootfsCacheTest, AFailedUnpackLeavesNothing) {
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(result.status().message()), HasSubstr("entry ../x"));
   EXPECT_EQ(Entries(), 0u);
+}
+
+// Issue 16 finding 17: setuid files in the cache are inert for local users.
+TEST_F(RootfsCacheTest, ClearsSetIdBitsOfFiles) {
+  RootfsCache cache(dir_ / "cache");
+  absl::StatusOr<fs::path> root = cache.Get(
+      *layout_,
+      MakeImage(LayerTar().File("bin/su", "x", 04755).File("bin/wall", "y", 02755).Dir("shared", 02775)));
+  ASSERT_TRUE(root.ok()) << root.status();
+  struct stat st {};
+  ASSERT_EQ(::stat((*root / "bin/su").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0755u);
+  ASSERT_EQ(::stat((*root / "bin/wall").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0755u);
+  ASSERT_EQ(::stat((*root / "shared").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 02775u) << "a directory's setgid (group inheritance) is kept";
+}
+
+// Issue 16 finding 10: a decompression bomb (200 MB of zeros in a ~200 KB
+// layer) ends with a clear error, bounded memory and nothing in the cache.
+TEST_F(RootfsCacheTest, DecompressionBombEndsWithAClearErrorAndLeavesNothing) {
+  constexpr int64_t kBomb = 200 << 20;
+  testing::StoredLayer bomb = testing::StoreZeroFileLayer(*layout_, "zeros", kBomb);
+  ASSERT_LT(bomb.descriptor.size, 1 << 20);
+  oci::LayoutImage image = MakeImage(bomb);
+  UnpackOptions options;
+  options.limits.max_bytes = 32 << 20;
+  RootfsCache cache(dir_ / "cache", options);
+  trainpkg::testing::ChildRun run = trainpkg::testing::RunInChildMeasured([&] {
+    absl::StatusOr<fs::path> result = cache.Get(*layout_, image);
+    if (result.ok()) return 10;
+    std::string message(result.status().message());
+    std::fprintf(stderr, "%s\n", message.c_str());
+    bool clear = result.status().code() == absl::StatusCode::kResourceExhausted &&
+                 message.find(bomb.descriptor.digest.ToString()) != std::string::npos &&
+                 message.find(std::to_string(32 << 20) + " bytes") != std::string::npos;
+    return clear ? 0 : 11;
+  });
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_LE(run.peak_rss_kib, 256 * 1024);
+  EXPECT_EQ(Entries(), 0u) << "no rootfs and no temporary left in the cache";
 }
 
 }  // namespace
