@@ -12,7 +12,7 @@ PACKAGES=(
   # toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates clang-format python3
   ccache  # rebuilds and other worktrees reuse unchanged objects (cmake/TrainpkgCcache.cmake)
-  clang-14 libclang-rt-14-dev  # optional libFuzzer build of the Dockerfile parser fuzz target
+  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer + ASan/UBSan build of every fuzz target
   # libraries
   libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libyaml-cpp-dev libcpp-httplib-dev
   libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev

@@ -9,5 +9,5 @@ BUILD_DIR="${TRAINPKG_BUILD_DIR:-build}"
 python3 scripts/check_deps.py
 status=0
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -L 'unit|gpu' || status=1
-ctest --test-dir "$BUILD_DIR" --output-on-failure -LE 'unit|gpu' || status=1
+ctest --test-dir "$BUILD_DIR" --output-on-failure -LE 'unit|gpu|fuzz' || status=1
 exit $status
