@@ -1,12 +1,13 @@
 #include "sdk/serve/job_http_server.h"
 
-#include <arpa/inet.h>
-
 #include <thread>
+#include <vector>
 
 #include "base/log.h"
 #include "fmt/format.h"
 #include "httplib.h"
+#include "sdk/serve/request_guard.h"
+#include "sdk/vertex/local_serve_token.h"
 #include "sdk/vertex/rpc_error.h"
 
 namespace trainpkg::sdk::serve {
@@ -15,6 +16,13 @@ namespace {
 constexpr char kParent[] = R"(/v1/projects/([^/]+)/locations/([^/]+)/customJobs)";
 constexpr char kTuningParent[] =
     R"(/v1/projects/([^/]+)/locations/([^/]+)/hyperparameterTuningJobs)";
+
+// Worker threads: each connection holds one while it is open, so enough
+// that many idle connections still leave some free; an idle connection is
+// dropped after kIdleSeconds.
+constexpr size_t kWorkerThreads = 128;
+constexpr time_t kIdleSeconds = 2;
+constexpr time_t kReadWriteSeconds = 5;
 
 void Send(httplib::Response& res, const RestReply& reply) {
   res.status = reply.status;
@@ -27,14 +35,9 @@ std::string Param(const httplib::Request& req, const char* name) {
 
 }  // namespace
 
-bool IsLoopbackHost(const std::string& host) {
-  if (host == "localhost" || host == "::1") return true;
-  in_addr address{};
-  return inet_pton(AF_INET, host.c_str(), &address) == 1 && (ntohl(address.s_addr) >> 24) == 127;
-}
-
 class JobHttpServer::Impl {
  public:
+  std::unique_ptr<RequestGuard> guard;
   httplib::Server server;
   std::thread thread;
 };
@@ -54,24 +57,68 @@ void JobHttpServer::Stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobService& service,
-                                                                    const std::string& host,
-                                                                    int port) {
-  return Start(service, nullptr, host, port);
-}
-
-absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobService& service,
-                                                                    LocalTuningJobService* tuning,
-                                                                    const std::string& host,
-                                                                    int port) {
-  if (!IsLoopbackHost(host)) {
+absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
+    LocalJobService& service, LocalTuningJobService* tuning, const JobHttpServerOptions& options) {
+  const std::string& host = options.host;
+  if (!vertex::IsLoopbackHost(host)) {
     return absl::InvalidArgumentError(fmt::format(
-        "--host {}: the job service runs executables for anyone who can reach it and has no "
-        "authentication; listen on a loopback address (127.0.0.1, ::1, localhost)",
+        "--host {}: the job service runs executables for whoever holds its token; listen on a "
+        "loopback address (127.0.0.1, ::1, localhost)",
         host));
+  }
+  if (!vertex::IsWellFormedServeToken(options.token)) {
+    return absl::InvalidArgumentError(
+        "the job service's token must be 32 to 512 characters of A-Z a-z 0-9 - _");
   }
   auto impl = std::make_unique<Impl>();
   httplib::Server& server = impl->server;
+  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
+  server.set_keep_alive_max_count(1);
+  server.set_keep_alive_timeout(kIdleSeconds);
+  server.set_read_timeout(kReadWriteSeconds, 0);
+  server.set_write_timeout(kReadWriteSeconds, 0);
+  server.set_payload_max_length(options.max_body_bytes);
+  int bound = options.port == 0 ? server.bind_to_any_port(host)
+                                : (server.bind_to_port(host, options.port) ? options.port : -1);
+  if (bound <= 0) {
+    return absl::UnavailableError(fmt::format("cannot listen on {}:{}", host, options.port));
+  }
+  std::string hint;
+  if (!options.token_home.empty()) {
+    hint = fmt::format("a client on this machine finds it in {}",
+                       vertex::LocalServeTokenPath(options.token_home, host, bound).string());
+  }
+  impl->guard =
+      std::make_unique<RequestGuard>(RequestGuardOptions{.host = host,
+                                                         .port = bound,
+                                                         .token = options.token,
+                                                         .max_body_bytes = options.max_body_bytes,
+                                                         .token_hint = std::move(hint)});
+  // Fills `res` with the refusal when the guard refuses the request.
+  auto refused = [guard = impl->guard.get()](const httplib::Request& req, httplib::Response& res) {
+    std::optional<RestReply> reply = guard->Check([&req](std::string_view name) {
+      std::vector<std::string> values;
+      auto [begin, end] = req.headers.equal_range(std::string(name));
+      for (auto it = begin; it != end; ++it) values.push_back(it->second);
+      return values;
+    });
+    if (!reply.has_value()) return false;
+    if (reply->status == 401) {
+      res.set_header("WWW-Authenticate", R"(Bearer realm="trainpkg serve")");
+    }
+    Send(res, *reply);
+    return true;
+  };
+  // A client that waits for "100 Continue" gets the refusal instead and
+  // never sends the body.
+  server.set_expect_100_continue_handler(
+      [refused](const httplib::Request& req, httplib::Response& res) {
+        return refused(req, res) ? res.status : 100;
+      });
+  server.set_pre_routing_handler([refused](const httplib::Request& req, httplib::Response& res) {
+    return refused(req, res) ? httplib::Server::HandlerResponse::Handled
+                             : httplib::Server::HandlerResponse::Unhandled;
+  });
   const std::string id = R"(/([A-Za-z0-9_]+))";
   server.Post(kParent, [&service](const httplib::Request& req, httplib::Response& res) {
     Send(res, service.CreateCustomJob(req.matches[1].str(), req.matches[2].str(), req.body));
@@ -109,16 +156,25 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobServ
       Send(res, tuning->Cancel(req.matches[1].str(), req.matches[2].str(), req.matches[3].str()));
     });
   }
-  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    absl::Status status =
-        res.status == 404
-            ? absl::NotFoundError(fmt::format("{} {}: no such resource; this service serves "
-                                              "/v1/projects/*/locations/*/customJobs[/*[:cancel]]",
-                                              req.method, req.path))
-            : absl::Status(absl::StatusCode::kUnknown, fmt::format("HTTP {}", res.status));
-    res.set_content(vertex::ErrorJson(status).dump(2) + "\n", "application/json; charset=UTF-8");
-  });
+  server.set_error_handler(
+      [max = options.max_body_bytes](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) return;
+        absl::Status status;
+        if (res.status == 404) {
+          status = absl::NotFoundError(fmt::format(
+              "{} {}: no such resource; this service serves "
+              "/v1/projects/*/locations/*/customJobs[/*[:cancel]] and hyperparameterTuningJobs",
+              req.method, req.path));
+        } else if (res.status == 413) {
+          status = absl::InvalidArgumentError(
+              fmt::format("the request body is larger than this service accepts ({} bytes)", max));
+        } else {
+          status = absl::Status(absl::StatusCode::kUnknown, fmt::format("HTTP {}", res.status));
+        }
+        nlohmann::json body = vertex::ErrorJson(status);
+        body["error"]["code"] = res.status;
+        res.set_content(body.dump(2) + "\n", "application/json; charset=UTF-8");
+      });
   server.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
         std::string what = "unknown exception";
@@ -132,11 +188,6 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(LocalJobServ
   server.set_logger([](const httplib::Request& req, const httplib::Response& res) {
     TP_LOG(INFO, "{} {} -> {}", req.method, req.path, res.status);
   });
-  int bound =
-      port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
-  if (bound <= 0) {
-    return absl::UnavailableError(fmt::format("cannot listen on {}:{}", host, port));
-  }
   impl->thread = std::thread([&server] { server.listen_after_bind(); });
   return std::unique_ptr<JobHttpServer>(new JobHttpServer(std::move(impl), host, bound));
 }

@@ -7,11 +7,20 @@
 //   POST   /v1/projects/{p}/locations/{l}/customJobs/{id}:cancel
 // and, when a LocalTuningJobService is given, the same create/list/get and
 // :cancel under /v1/projects/{p}/locations/{l}/hyperparameterTuningJobs.
-// Any other path is a 404 google.rpc.Status. Authorization headers are
-// accepted and not checked: the server only listens on loopback addresses.
+// Any other path is a 404 google.rpc.Status.
+//
+// Only loopback addresses are served, and every request must pass the
+// RequestGuard (request_guard.h): this server's Host, no foreign Origin, the
+// instance's bearer token, no Content-Encoding, at most max_body_bytes of
+// application/json. Refused requests are answered before their body is read.
+// Connections carry one request each (no keep-alive) and a connection that
+// sends nothing is dropped after a few seconds, so idle connections cannot
+// hold the worker threads for long.
 #ifndef TRAINPKG_SDK_SERVE_JOB_HTTP_SERVER_H_
 #define TRAINPKG_SDK_SERVE_JOB_HTTP_SERVER_H_
 
+#include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -21,21 +30,26 @@
 
 namespace trainpkg::sdk::serve {
 
-// True for 127.0.0.0/8, ::1 and "localhost".
-bool IsLoopbackHost(const std::string& host);
+struct JobHttpServerOptions {
+  std::string host = "127.0.0.1";  // a loopback address
+  int port = 0;                    // 0: a free one
+  std::string token;               // required: the bearer token every request must carry
+  // The trainpkg home under which clients find the token file
+  // (sdk/vertex/local_serve_token.h); named in 401 replies. "": not named.
+  std::filesystem::path token_home;
+  size_t max_body_bytes = 1 << 20;
+};
 
 class JobHttpServer {
  public:
-  // Listens on host:port (port 0: a free one) and serves on background
-  // threads. InvalidArgument for a host that is not loopback, Unavailable
-  // when the address cannot be bound. `service` must outlive the server.
-  static absl::StatusOr<std::unique_ptr<JobHttpServer>> Start(LocalJobService& service,
-                                                              const std::string& host, int port);
-  // Also serves hyperparameterTuningJobs from `tuning` (nullptr: not served),
-  // which must outlive the server.
+  // Listens on options.host:port and serves customJobs from `service` and
+  // hyperparameterTuningJobs from `tuning` (nullptr: not served) on
+  // background threads; both must outlive the server. InvalidArgument for a
+  // host that is not loopback or a token that is not IsWellFormedServeToken,
+  // Unavailable when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<JobHttpServer>> Start(LocalJobService& service,
                                                               LocalTuningJobService* tuning,
-                                                              const std::string& host, int port);
+                                                              const JobHttpServerOptions& options);
   ~JobHttpServer();  // Stop()
 
   int port() const { return port_; }

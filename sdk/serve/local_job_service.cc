@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
@@ -91,6 +92,27 @@ RestReply LocalJobService::CreateCustomJob(std::string_view project, std::string
   for (const jobspec::ValidationIssue& issue : jobspec::CollectValidationIssues(job)) {
     violations.push_back({issue.field, issue.message});
   }
+  vertex::FieldViolation refused;
+  if (absl::Status allowed =
+          CheckJobImages(job.job_spec, "jobSpec", options_.images, options_.home, refused);
+      !allowed.ok()) {
+    return Error(allowed, {refused});
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ReapFinished();
+    if (static_cast<int>(running_.size()) + starting_ >= options_.max_running_jobs) {
+      return Error(absl::ResourceExhaustedError(
+          fmt::format("{} jobs are running, the most this service runs at once (trainpkg serve "
+                      "--max-running-jobs); retry when one has finished",
+                      options_.max_running_jobs)));
+    }
+    ++starting_;
+  }
+  absl::Cleanup started = [this] {
+    std::lock_guard<std::mutex> lock(mu_);
+    --starting_;
+  };
   CustomJobOptions options;
   options.home = options_.home;
   options.project_id = std::string(project);

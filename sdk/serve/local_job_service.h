@@ -23,6 +23,7 @@
 #include "sdk/custom_job.h"
 #include "sdk/job_client.h"
 #include "sdk/process_launcher.h"
+#include "sdk/serve/image_policy.h"
 
 namespace trainpkg::sdk::serve {
 
@@ -38,6 +39,8 @@ struct LocalJobServiceOptions {
   absl::Duration cancel_grace_period = absl::Seconds(10);
   int default_page_size = 100;
   int max_page_size = 1000;
+  ImagePolicy images;         // what jobs may run (image_policy.h); default: no local: executables
+  int max_running_jobs = 16;  // jobs created here and not yet terminal, at most
 };
 
 // Thread-safe. Destroying the service cancels the jobs it started and waits
@@ -49,8 +52,10 @@ class LocalJobService {
 
   // POST .../customJobs with a CustomJob body. 200 with the job (QUEUED or
   // later); 400 INVALID_ARGUMENT for a body that is not a valid CustomJob or
-  // names a missing executable, with fieldViolations; 501 for images other
-  // than local:<path>.
+  // names a missing executable or image, with fieldViolations; 403
+  // PERMISSION_DENIED (with the imageUri's field) for an image the
+  // ImagePolicy does not allow; 429 RESOURCE_EXHAUSTED while
+  // max_running_jobs jobs run. Nothing is pulled or run when refused.
   RestReply CreateCustomJob(std::string_view project, std::string_view location,
                             std::string_view body);
   // 404 NOT_FOUND when there is no such job under that parent.
@@ -80,7 +85,8 @@ class LocalJobService {
   const JobClient client_;
   std::mutex mu_;
   std::map<std::string, CustomJob> running_;  // by id; guarded by mu_
-  int operations_ = 0;                        // guarded by mu_
+  int starting_ = 0;  // creations past the running-jobs check, not yet in running_; guarded by mu_
+  int operations_ = 0;  // guarded by mu_
 };
 
 }  // namespace trainpkg::sdk::serve

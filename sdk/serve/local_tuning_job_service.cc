@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "sdk/hptune/tuning_job_store.h"
@@ -11,8 +12,9 @@
 namespace trainpkg::sdk::serve {
 namespace {
 
-RestReply Error(const absl::Status& status) {
-  return RestReply{vertex::HttpStatusForCode(status.code()), vertex::ErrorJson(status)};
+RestReply Error(const absl::Status& status,
+                const std::vector<vertex::FieldViolation>& violations = {}) {
+  return RestReply{vertex::HttpStatusForCode(status.code()), vertex::ErrorJson(status, violations)};
 }
 
 std::string Parent(std::string_view project, std::string_view location) {
@@ -34,6 +36,11 @@ LocalTuningJobService::~LocalTuningJobService() {
   for (auto& [id, job] : running) (void)job.Wait();
 }
 
+void LocalTuningJobService::ReapFinished() {
+  std::erase_if(running_,
+                [](const auto& entry) { return jobspec::IsTerminal(entry.second.job().state); });
+}
+
 RestReply LocalTuningJobService::Create(std::string_view project, std::string_view location,
                                         std::string_view body) {
   const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
@@ -44,6 +51,27 @@ RestReply LocalTuningJobService::Create(std::string_view project, std::string_vi
       jobspec::HyperparameterTuningJobFromJson(json);
   if (!spec.ok()) return Error(spec.status());
   spec->trials.clear();
+  vertex::FieldViolation refused;
+  if (absl::Status allowed = CheckJobImages(spec->trial_job_spec, "trialJobSpec", options_.images,
+                                            options_.home, refused);
+      !allowed.ok()) {
+    return Error(allowed, {refused});
+  }
+  {
+    std::lock_guard lock(mu_);
+    ReapFinished();
+    if (static_cast<int>(running_.size()) + starting_ >= options_.max_running_jobs) {
+      return Error(absl::ResourceExhaustedError(fmt::format(
+          "{} hyperparameter tuning jobs are running, the most this service runs at once "
+          "(trainpkg serve --max-running-jobs); retry when one has finished",
+          options_.max_running_jobs)));
+    }
+    ++starting_;
+  }
+  absl::Cleanup started = [this] {
+    std::lock_guard lock(mu_);
+    --starting_;
+  };
   HyperparameterTuningJobOptions options;
   options.trial_options.home = options_.home;
   options.trial_options.environment = options_.environment;
@@ -58,8 +86,7 @@ RestReply LocalTuningJobService::Create(std::string_view project, std::string_vi
   if (absl::Status status = job->Submit(); !status.ok()) return Error(status);
   const jobspec::HyperparameterTuningJob created = job->job();
   std::lock_guard lock(mu_);
-  std::erase_if(running_,
-                [](const auto& entry) { return jobspec::IsTerminal(entry.second.job().state); });
+  ReapFinished();
   running_.emplace(job->job_id(), *job);
   return RestReply{200, jobspec::HyperparameterTuningJobToJson(created)};
 }

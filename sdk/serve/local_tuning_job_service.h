@@ -21,6 +21,7 @@
 #include "absl/time/time.h"
 #include "sdk/hptune/hyperparameter_tuning_job.h"
 #include "sdk/process_launcher.h"
+#include "sdk/serve/image_policy.h"
 #include "sdk/serve/local_job_service.h"
 
 namespace trainpkg::sdk::serve {
@@ -31,6 +32,8 @@ struct LocalTuningJobServiceOptions {
   std::shared_ptr<ProcessLauncher> launcher;       // nullptr: DefaultProcessLauncher()
   absl::Duration cancel_grace_period = absl::Seconds(10);
   absl::Duration poll_interval = absl::Milliseconds(250);
+  ImagePolicy images;  // what trials may run (image_policy.h); default: no local: executables
+  int max_running_jobs = 16;  // studies created here and not yet terminal, at most
 };
 
 // Thread-safe. Destroying the service cancels the studies it started and
@@ -42,7 +45,10 @@ class LocalTuningJobService {
 
   // POST .../hyperparameterTuningJobs with a HyperparameterTuningJob body:
   // 200 with the job (QUEUED or later); 400 INVALID_ARGUMENT for a body that
-  // does not parse or validate (the message lists each field path).
+  // does not parse or validate (the message lists each field path); 403
+  // PERMISSION_DENIED (with the imageUri's field under trialJobSpec) for an
+  // image the ImagePolicy does not allow; 429 RESOURCE_EXHAUSTED while
+  // max_running_jobs studies run. Nothing is pulled or run when refused.
   RestReply Create(std::string_view project, std::string_view location, std::string_view body);
   // The job with its trials; 404 NOT_FOUND when there is none under the parent.
   RestReply Get(std::string_view project, std::string_view location, std::string_view id);
@@ -52,9 +58,13 @@ class LocalTuningJobService {
   RestReply Cancel(std::string_view project, std::string_view location, std::string_view id);
 
  private:
+  // Drops the handles of studies that finished. REQUIRES: mu_ held.
+  void ReapFinished();
+
   const LocalTuningJobServiceOptions options_;
   std::mutex mu_;
   std::map<std::string, HyperparameterTuningJob> running_;  // by id; guarded by mu_
+  int starting_ = 0;  // creations past the running-studies check; guarded by mu_
 };
 
 }  // namespace trainpkg::sdk::serve

@@ -1,9 +1,13 @@
 #include "sdk/vertex/vertex_client_factory.h"
 
 #include "base/status_macros.h"
+#include "fmt/format.h"
 #include "registry/curl_transport.h"
 #include "registry/retry_transport.h"
+#include "sdk/auth/credentials.h"
 #include "sdk/auth/google_default_credentials.h"
+#include "sdk/job_store.h"
+#include "sdk/vertex/local_serve_token.h"
 
 namespace trainpkg::sdk::vertex {
 
@@ -12,6 +16,23 @@ std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport() {
       registry::MakeCurlTransport(registry::CurlTransportOptions{});
   return std::make_shared<registry::RetryTransport>(std::move(curl), registry::RetryPolicy{},
                                                     registry::RealClock());
+}
+
+absl::StatusOr<std::shared_ptr<auth::Credentials>> LocalServeCredentials(
+    std::string_view endpoint, const base::Environment& env) {
+  std::optional<LoopbackEndpoint> local = ParseLoopbackEndpoint(endpoint);
+  if (!local.has_value()) return std::shared_ptr<auth::Credentials>();
+  TP_ASSIGN_OR_RETURN(std::filesystem::path home, DefaultJobStoreHome(env));
+  absl::StatusOr<std::string> token = ReadLocalServeToken(home, *local);
+  if (!token.ok()) {
+    return absl::Status(
+        token.status().code(),
+        fmt::format("vertex backend: endpoint {} is a local `trainpkg serve`, which "
+                    "needs its token: {}; or give the token explicitly as the "
+                    "access token",
+                    endpoint, std::string(token.status().message())));
+  }
+  return std::make_shared<auth::AccessTokenCredentials>(*std::move(token));
 }
 
 absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBackendOptions& options,
@@ -25,6 +46,9 @@ absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBacke
   std::shared_ptr<registry::HttpTransport> transport =
       options.transport != nullptr ? options.transport : MakeDefaultVertexTransport();
   std::shared_ptr<auth::Credentials> credentials = options.credentials;
+  if (credentials == nullptr) {
+    TP_ASSIGN_OR_RETURN(credentials, LocalServeCredentials(options.endpoint, env));
+  }
   if (credentials == nullptr) {
     TP_ASSIGN_OR_RETURN(credentials, auth::MakeGoogleDefaultCredentials(
                                          {.environment = &env, .transport = transport}));

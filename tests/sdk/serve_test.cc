@@ -9,13 +9,13 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "base/environment.h"
 #include "base/file_util.h"
+#include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
@@ -32,6 +32,7 @@
 #include "sdk/vertex/vertex_job_record.h"
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/sdk/serve_process.h"
 
 namespace trainpkg::sdk::vertex {
 namespace {
@@ -63,42 +64,53 @@ class ServeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    server_pid_ = Spawn({TRAINPKG_PATH, "serve", "--port", "0"}, dir_->path() / "serve.out",
-                        {{"TRAINPKG_HOME", (dir_->path() / "home").string()}});
-    std::regex endpoint(R"((http://127\.0\.0\.1:[0-9]+)/v1/)");
-    ASSERT_TRUE(WaitFor(
-        [&] {
-          std::smatch match;
-          std::string out = ReadText(dir_->path() / "serve.out");
-          if (!std::regex_search(out, match, endpoint)) return false;
-          endpoint_ = new std::string(match[1].str());
-          return true;
-        },
-        absl::Seconds(10)))
-        << ReadText(dir_->path() / "serve.out");
+    absl::StatusOr<testing::ServeProcess> serve =
+        testing::StartServe(TRAINPKG_PATH, dir_->path() / "home", dir_->path() / "serve.out",
+                            {"--allow-local-executables"});
+    ASSERT_TRUE(serve.ok()) << serve.status();
+    serve_ = new testing::ServeProcess(*std::move(serve));
+    endpoint_ = new std::string(serve_->endpoint);
   }
 
   static void TearDownTestSuite() {
-    if (server_pid_ > 0) {
-      ::kill(server_pid_, SIGTERM);
-      EXPECT_EQ(testing::WaitExitCode(server_pid_), 0) << ReadText(dir_->path() / "serve.out");
+    if (serve_ != nullptr) {
+      EXPECT_EQ(testing::StopServe(*serve_), 0) << ReadText(serve_->out);
+      // A clean exit removes the token file.
+      EXPECT_FALSE(std::filesystem::exists(TokenFile(serve_->home)));
     }
+    delete serve_;
     delete endpoint_;
     delete dir_;
   }
 
+  // The token file serve keeps for local clients under `home`.
+  static std::filesystem::path TokenFile(const std::filesystem::path& home) {
+    return home / "serve" / fmt::format("127.0.0.1_{}.token", serve_->port);
+  }
+
+  // Gives a client whose trainpkg home is `home` the token file, as if
+  // serve ran under that home: the sdk and the CLI then pick it up.
+  static void ShareTokenWith(const std::filesystem::path& home) {
+    std::filesystem::create_directories(home / "serve");
+    std::filesystem::copy_file(TokenFile(serve_->home), TokenFile(home),
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+
+  static std::string AuthHeader() { return "-H 'Authorization: Bearer " + serve_->token + "' "; }
+
   void SetUp() override { ASSERT_NE(endpoint_, nullptr); }
 
   VertexClient Client() {
-    return VertexClient({.endpoint = *endpoint_,
-                         .transport = registry::MakeCurlTransport({}),
-                         .credentials = std::make_shared<auth::AccessTokenCredentials>("test"),
-                         .clock = nullptr});
+    return VertexClient(
+        {.endpoint = *endpoint_,
+         .transport = registry::MakeCurlTransport({}),
+         .credentials = std::make_shared<auth::AccessTokenCredentials>(serve_->token),
+         .clock = nullptr});
   }
 
-  // Polls the job until it is terminal.
   // CustomJob options for the Vertex backend against this serve, with the
-  // client's own job store at `home`.
+  // client's own job store at `home` and no credentials: the backend picks
+  // serve's token up from the trainpkg home of its environment.
   static CustomJobOptions VertexJobOptions(const std::filesystem::path& home,
                                            absl::Duration first_poll, absl::Duration max_poll) {
     CustomJobOptions options;
@@ -106,13 +118,14 @@ class ServeTest : public ::testing::Test {
     options.vertex.project = "demo";
     options.vertex.location = "local-1";
     options.vertex.endpoint = *endpoint_;
-    options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("test");
+    options.environment = {{"TRAINPKG_HOME", serve_->home.string()}};
     options.vertex.initial_poll_interval = first_poll;
     options.vertex.max_poll_interval = max_poll;
     options.home = home;
     return options;
   }
 
+  // Polls the job until it is terminal.
   jobspec::CustomJob WaitTerminal(VertexClient& client, const std::string& name) {
     jobspec::CustomJob last;
     EXPECT_TRUE(WaitFor(
@@ -127,23 +140,16 @@ class ServeTest : public ::testing::Test {
     return last;
   }
 
-  static std::string Curl(const std::string& args) {
-    std::string output;
-    FILE* pipe = popen(("curl -sS " + args).c_str(), "r");
-    char buffer[4096];
-    size_t n = 0;
-    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
-    EXPECT_EQ(pclose(pipe), 0) << output;
-    return output;
-  }
+  // curl's body; the request must succeed at the HTTP level or fail as expected by the caller.
+  static std::string Curl(const std::string& args) { return testing::Curl(args).body; }
 
   static TempDir* dir_;
-  static pid_t server_pid_;
+  static testing::ServeProcess* serve_;
   static std::string* endpoint_;
 };
 
 TempDir* ServeTest::dir_ = nullptr;
-pid_t ServeTest::server_pid_ = 0;
+testing::ServeProcess* ServeTest::serve_ = nullptr;
 std::string* ServeTest::endpoint_ = nullptr;
 
 TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
@@ -232,8 +238,8 @@ TEST_F(ServeTest, InvalidJobIs400WithFieldPaths) {
   EXPECT_THAT(created.status().message(), HasSubstr("jobSpec.workerPoolSpecs[0].replicaCount"));
 
   nlohmann::json reply = nlohmann::json::parse(
-      Curl("-X POST -H 'Content-Type: application/json' -d '{\"jobSpec\":{}}' " + *endpoint_ +
-           "/v1/" + kParent + "/customJobs"));
+      Curl(AuthHeader() + "-X POST -H 'Content-Type: application/json' -d '{\"jobSpec\":{}}' " +
+           *endpoint_ + "/v1/" + kParent + "/customJobs"));
   EXPECT_EQ(reply["error"]["code"], 400);
   EXPECT_EQ(reply["error"]["status"], "INVALID_ARGUMENT");
   std::vector<std::string> fields;
@@ -244,7 +250,7 @@ TEST_F(ServeTest, InvalidJobIs400WithFieldPaths) {
   EXPECT_THAT(fields, ::testing::Contains("jobSpec.workerPoolSpecs"));
 
   nlohmann::json missing =
-      nlohmann::json::parse(Curl(*endpoint_ + "/v1/" + kParent + "/customJobs/999"));
+      nlohmann::json::parse(Curl(AuthHeader() + *endpoint_ + "/v1/" + kParent + "/customJobs/999"));
   EXPECT_EQ(missing["error"]["status"], "NOT_FOUND");
 }
 
@@ -254,8 +260,8 @@ TEST_F(ServeTest, ServedJsonHasVertexShapes) {
       client.CreateCustomJob(kParent, MakeJob(ReplicaProbePath(), {{1, {}}}));
   ASSERT_TRUE(created.ok()) << created.status();
   WaitTerminal(client, created->name);
-  nlohmann::json json = nlohmann::json::parse(
-      Curl("-H 'Authorization: Bearer test' " + *endpoint_ + "/v1/" + created->name));
+  nlohmann::json json =
+      nlohmann::json::parse(Curl(AuthHeader() + *endpoint_ + "/v1/" + created->name));
   EXPECT_EQ(json["name"], created->name);
   EXPECT_EQ(json["state"], "JOB_STATE_SUCCEEDED");                        // enum by name
   EXPECT_EQ(json["jobSpec"]["workerPoolSpecs"][0]["replicaCount"], "1");  // int64 as string
@@ -263,18 +269,20 @@ TEST_F(ServeTest, ServedJsonHasVertexShapes) {
   EXPECT_THAT(json["createTime"].get<std::string>(), ::testing::EndsWith("Z"));
 }
 
+// No token flag: `trainpkg run` reads the token file of the serve at
+// --endpoint from its trainpkg home.
 TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
   std::filesystem::path out = dir_->path() / "run.out";
-  pid_t pid = Spawn(
-      {TRAINPKG_PATH, "run", "--backend", "vertex", "--project", "demo", "--region", "local-1",
-       "--endpoint", *endpoint_, "--access-token", "test", "--display-name", "served_cli",
-       "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1,"
-       "container-image-uri=local:" +
-           ReplicaProbePath(),
-       "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2,"
-       "container-image-uri=local:" +
-           ReplicaProbePath()},
-      out, {{"TRAINPKG_HOME", (dir_->path() / "run-home").string()}});
+  ShareTokenWith(dir_->path() / "run-home");
+  pid_t pid = Spawn({TRAINPKG_PATH, "run", "--backend", "vertex", "--project", "demo", "--region",
+                     "local-1", "--endpoint", *endpoint_, "--display-name", "served_cli",
+                     "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1,"
+                     "container-image-uri=local:" +
+                         ReplicaProbePath(),
+                     "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2,"
+                     "container-image-uri=local:" +
+                         ReplicaProbePath()},
+                    out, {{"TRAINPKG_HOME", (dir_->path() / "run-home").string()}});
   EXPECT_EQ(testing::WaitExitCode(pid), 0) << ReadText(out);
   std::string text = ReadText(out);
   EXPECT_THAT(text, HasSubstr("CustomJob created. Resource name: projects/demo/locations/local-1/"
@@ -313,6 +321,7 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   CustomJobOptions options =
       VertexJobOptions(home, absl::Milliseconds(100), absl::Milliseconds(500));
   JobStore store(home);
+  ShareTokenWith(home);  // for `trainpkg jobs describe|cancel`
 
   jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {"--sleep=1"}}});
   spec.display_name = "recorded_ok";
@@ -366,10 +375,10 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   ASSERT_TRUE(long_job->Submit().ok());
   const std::string long_id = long_job->job_id();
   ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 1; }, absl::Seconds(10)));
-  describe = RunJobsCli(home, {"describe", long_id, "--access-token", "test"}, cli_out);
+  describe = RunJobsCli(home, {"describe", long_id}, cli_out);
   EXPECT_EQ(describe.exit_code, 0) << describe.out;
   EXPECT_THAT(describe.out, HasSubstr("\"state\": \"JOB_STATE_RUNNING\""));
-  CliResult cancel = RunJobsCli(home, {"cancel", long_id, "--access-token", "test"}, cli_out);
+  CliResult cancel = RunJobsCli(home, {"cancel", long_id}, cli_out);
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out;
   EXPECT_THAT(cancel.out, HasSubstr("Job " + long_id + ": JOB_STATE_CANCELLED"));
   VertexClient client = Client();
@@ -432,15 +441,23 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
     pool.container_spec->args.push_back("--data=" + (output / "digits.csv.gz").string());
   }
 
+  // A serve that may pull from the test's registry.
+  absl::StatusOr<testing::ServeProcess> serve =
+      testing::StartServe(TRAINPKG_PATH, dir_->path() / "digits-home",
+                          dir_->path() / "digits-serve.out", {"--allow-registry", server.host()});
+  ASSERT_TRUE(serve.ok()) << serve.status();
   std::ostringstream log;
   CustomJobOptions options = VertexJobOptions(dir_->path() / "digits-client-home",
                                               absl::Milliseconds(200), absl::Seconds(1));
+  options.vertex.endpoint = serve->endpoint;
+  options.environment = {{"TRAINPKG_HOME", serve->home.string()}};
   options.log_stream = &log;
   absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, options);
   ASSERT_TRUE(job.ok()) << job.status();
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  EXPECT_EQ(testing::StopServe(*serve), 0) << ReadText(serve->out);
   ASSERT_TRUE(done.ok()) << done.status();
-  const std::filesystem::path logs = dir_->path() / "home/jobs" / job->job_id() / "logs";
+  const std::filesystem::path logs = serve->home / "jobs" / job->job_id() / "logs";
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
       << log.str() << ReadText(logs / "workerpool0-0.log") << ReadText(logs / "workerpool1-0.log");
   EXPECT_THAT(ReadText(logs / "workerpool0-0.log"), HasSubstr("test_accuracy="));

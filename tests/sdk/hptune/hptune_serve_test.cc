@@ -24,6 +24,7 @@ namespace {
 using ::testing::SizeIs;
 
 constexpr char kParent[] = "projects/p1/locations/l1";
+const std::string kToken(43, 's');
 
 nlohmann::json StudyJson(int trials, const std::string& sleep,
                          const std::filesystem::path& timeline) {
@@ -35,27 +36,39 @@ class HptuneServeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::filesystem::create_directories(dir_.path() / "timeline");
+    server_ = StartServer(/*allow_local_executables=*/true, jobs_, tuning_);
+    ASSERT_NE(server_, nullptr);
+  }
+
+  // Services under dir_/home (trials run local: scripts only when allowed)
+  // behind an HTTP server with kToken.
+  std::unique_ptr<serve::JobHttpServer> StartServer(
+      bool allow_local_executables, std::unique_ptr<serve::LocalJobService>& jobs,
+      std::unique_ptr<serve::LocalTuningJobService>& tuning) {
     serve::LocalJobServiceOptions job_options;
     job_options.home = dir_.path() / "home";
-    jobs_ = std::make_unique<serve::LocalJobService>(job_options);
+    job_options.images.allow_local_executables = allow_local_executables;
+    jobs = std::make_unique<serve::LocalJobService>(job_options);
     serve::LocalTuningJobServiceOptions tuning_options;
     tuning_options.home = dir_.path() / "home";
     tuning_options.cancel_grace_period = absl::Seconds(2);
     tuning_options.poll_interval = absl::Milliseconds(50);
-    tuning_ = std::make_unique<serve::LocalTuningJobService>(tuning_options);
-    absl::StatusOr<std::unique_ptr<serve::JobHttpServer>> server =
-        serve::JobHttpServer::Start(*jobs_, tuning_.get(), "127.0.0.1", 0);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
+    tuning_options.images.allow_local_executables = allow_local_executables;
+    tuning = std::make_unique<serve::LocalTuningJobService>(tuning_options);
+    absl::StatusOr<std::unique_ptr<serve::JobHttpServer>> server = serve::JobHttpServer::Start(
+        *jobs, tuning.get(), {.host = "127.0.0.1", .port = 0, .token = kToken, .token_home = {}});
+    EXPECT_TRUE(server.ok()) << server.status();
+    return server.ok() ? *std::move(server) : nullptr;
   }
 
-  vertex::VertexClient Client() {
+  static vertex::VertexClient Client(const serve::JobHttpServer& server) {
     return vertex::VertexClient(
-        {.endpoint = server_->endpoint(),
+        {.endpoint = server.endpoint(),
          .transport = registry::MakeCurlTransport({}),
-         .credentials = std::make_shared<auth::AccessTokenCredentials>("test"),
+         .credentials = std::make_shared<auth::AccessTokenCredentials>(kToken),
          .clock = nullptr});
   }
+  vertex::VertexClient Client() { return Client(*server_); }
 
   vertex::HyperparameterTuningJobDocument WaitTerminal(vertex::VertexClient& client,
                                                        const std::string& name) {
@@ -122,7 +135,7 @@ TEST_F(HptuneServeTest, SdkVertexBackendRunsTheStudyOnTheService) {
   options.trial_options.vertex.project = "p1";
   options.trial_options.vertex.location = "l1";
   options.trial_options.vertex.endpoint = server_->endpoint();
-  options.trial_options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("t");
+  options.trial_options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>(kToken);
   options.base_output_dir = dir_.path() / "results";
   options.poll_interval = absl::Milliseconds(100);
   absl::StatusOr<HyperparameterTuningJob> job =
@@ -159,6 +172,24 @@ TEST_F(HptuneServeTest, InvalidStudyIs400WithTheFieldPath) {
       client.CreateHyperparameterTuningJob(kParent, study);
   EXPECT_EQ(created.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(created.status().message(), ::testing::HasSubstr("parallelTrialCount"));
+}
+
+// Trials are held to serve's image policy too: a study whose trials run a
+// local: executable is refused unless serve allows them, and nothing runs.
+TEST_F(HptuneServeTest, LocalTrialExecutablesNeedTheFlag) {
+  std::unique_ptr<serve::LocalJobService> jobs;
+  std::unique_ptr<serve::LocalTuningJobService> tuning;
+  std::unique_ptr<serve::JobHttpServer> strict =
+      StartServer(/*allow_local_executables=*/false, jobs, tuning);
+  ASSERT_NE(strict, nullptr);
+  vertex::VertexClient client = Client(*strict);
+  absl::StatusOr<vertex::HyperparameterTuningJobDocument> created =
+      client.CreateHyperparameterTuningJob(kParent, StudyJson(1, "0", dir_.path() / "timeline"));
+  EXPECT_EQ(created.status().code(), absl::StatusCode::kPermissionDenied) << created.status();
+  EXPECT_THAT(created.status().message(),
+              ::testing::HasSubstr("trialJobSpec.workerPoolSpecs[0].containerSpec.imageUri"));
+  EXPECT_THAT(created.status().message(), ::testing::HasSubstr("--allow-local-executables"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir_.path() / "timeline"));
 }
 
 }  // namespace

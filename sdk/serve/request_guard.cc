@@ -1,0 +1,166 @@
+#include "sdk/serve/request_guard.h"
+
+#include <openssl/crypto.h>
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+#include "sdk/vertex/rpc_error.h"
+
+namespace trainpkg::sdk::serve {
+namespace {
+
+constexpr int kUnsupportedMediaType = 415;
+constexpr int kPayloadTooLarge = 413;
+constexpr int kLengthRequired = 411;
+
+RestReply Refuse(const absl::Status& status, int http_status = 0) {
+  nlohmann::json body = vertex::ErrorJson(status);
+  if (http_status == 0) http_status = vertex::HttpStatusForCode(status.code());
+  body["error"]["code"] = http_status;
+  return RestReply{http_status, std::move(body)};
+}
+
+// The host as a Host header writes it: IPv6 addresses in brackets.
+std::string HostName(std::string_view host) {
+  return host.find(':') != std::string_view::npos ? fmt::format("[{}]", host) : std::string(host);
+}
+
+// Quotes a header value for a message, cut at 100 bytes with control bytes
+// escaped, so a hostile value neither floods nor garbles the reply.
+std::string Quote(std::string_view value) {
+  std::string cut(value.substr(0, 100));
+  std::string quoted = "\"" + absl::CHexEscape(cut) + "\"";
+  return value.size() > cut.size() ? quoted + "..." : quoted;
+}
+
+}  // namespace
+
+RequestGuard::RequestGuard(RequestGuardOptions options) : options_(std::move(options)) {
+  std::vector<std::string> hosts = {absl::AsciiStrToLower(options_.host)};
+  if (hosts[0] == "127.0.0.1" || hosts[0] == "localhost" || hosts[0] == "::1") {
+    hosts = {"127.0.0.1", "localhost", "::1"};
+  }
+  for (const std::string& host : hosts) {
+    hosts_.push_back(fmt::format("{}:{}", HostName(host), options_.port));
+    // The default port may be left out.
+    if (options_.port == 80) hosts_.push_back(HostName(host));
+  }
+}
+
+std::optional<RestReply> RequestGuard::Check(const HeaderValues& headers) const {
+  for (const char* name :
+       {"Host", "Origin", "Authorization", "Content-Encoding", "Content-Length", "Content-Type"}) {
+    if (headers(name).size() > 1) {
+      return Refuse(absl::InvalidArgumentError(
+          fmt::format("the request has more than one {} header; send it once", name)));
+    }
+  }
+  if (std::optional<RestReply> refused = CheckHostAndOrigin(headers)) return refused;
+  if (std::optional<RestReply> refused = CheckToken(headers)) return refused;
+  return CheckBody(headers);
+}
+
+std::optional<RestReply> RequestGuard::CheckHostAndOrigin(const HeaderValues& headers) const {
+  const std::vector<std::string> host = headers("Host");
+  if (host.empty() ||
+      std::find(hosts_.begin(), hosts_.end(), absl::AsciiStrToLower(host[0])) == hosts_.end()) {
+    return Refuse(absl::PermissionDeniedError(fmt::format(
+        "Host {} is not this server's address (expected {}); requests for another name are "
+        "refused so that a web page cannot reach this service through DNS rebinding",
+        host.empty() ? "(missing)" : Quote(host[0]), absl::StrJoin(hosts_, " or "))));
+  }
+  const std::vector<std::string> origin = headers("Origin");
+  if (!origin.empty()) {
+    const std::string value = absl::AsciiStrToLower(origin[0]);
+    const bool own = value.starts_with("http://") &&
+                     std::find(hosts_.begin(), hosts_.end(), value.substr(7)) != hosts_.end();
+    if (!own) {
+      return Refuse(absl::PermissionDeniedError(fmt::format(
+          "Origin {} is not this server (http://{}); requests that web pages of other origins "
+          "make are refused",
+          Quote(origin[0]), hosts_[0])));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers) const {
+  const std::vector<std::string> authorization = headers("Authorization");
+  const std::string how = fmt::format(
+      "every request needs the header \"Authorization: Bearer <token>\" with the token trainpkg "
+      "serve printed at start{}",
+      options_.token_hint.empty() ? "" : "; " + options_.token_hint);
+  if (authorization.empty()) {
+    return Refuse(absl::UnauthenticatedError(fmt::format("no Authorization header: {}", how)));
+  }
+  std::string_view value = authorization[0];
+  constexpr std::string_view kBearer = "bearer ";
+  if (value.size() < kBearer.size() ||
+      !absl::EqualsIgnoreCase(std::string(value.substr(0, kBearer.size())), std::string(kBearer))) {
+    return Refuse(absl::UnauthenticatedError(
+        fmt::format("the Authorization header is not a bearer token: {}", how)));
+  }
+  const std::string given(absl::StripAsciiWhitespace(std::string(value.substr(kBearer.size()))));
+  const std::string& token = options_.token;
+  if (given.size() != token.size() ||
+      CRYPTO_memcmp(given.data(), token.data(), token.size()) != 0) {
+    return Refuse(absl::UnauthenticatedError(
+        fmt::format("the bearer token is not this server's (it changes each time serve starts): "
+                    "{}",
+                    how)));
+  }
+  return std::nullopt;
+}
+
+std::optional<RestReply> RequestGuard::CheckBody(const HeaderValues& headers) const {
+  const std::vector<std::string> encoding = headers("Content-Encoding");
+  if (!encoding.empty() &&
+      !absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(encoding[0]), "identity")) {
+    return Refuse(absl::InvalidArgumentError(fmt::format(
+                      "Content-Encoding {} is not accepted: send the request body uncompressed",
+                      Quote(encoding[0]))),
+                  kUnsupportedMediaType);
+  }
+  // cpp-httplib does not bound chunked bodies: a body must state its length.
+  if (!headers("Transfer-Encoding").empty()) {
+    return Refuse(absl::InvalidArgumentError(
+                      "Transfer-Encoding is not accepted: send the body with a Content-Length"),
+                  kLengthRequired);
+  }
+  bool has_body = false;
+  const std::vector<std::string> length = headers("Content-Length");
+  if (!length.empty()) {
+    uint64_t bytes = 0;
+    if (!absl::SimpleAtoi(length[0], &bytes)) {
+      return Refuse(absl::InvalidArgumentError(
+          fmt::format("Content-Length {} is not a number of bytes", Quote(length[0]))));
+    }
+    if (bytes > options_.max_body_bytes) {
+      return Refuse(absl::InvalidArgumentError(fmt::format(
+                        "the request body has {} bytes; this service accepts at most {} ({} MiB)",
+                        bytes, options_.max_body_bytes, options_.max_body_bytes >> 20)),
+                    kPayloadTooLarge);
+    }
+    has_body = bytes > 0;
+  }
+  if (!has_body) return std::nullopt;
+  const std::vector<std::string> type = headers("Content-Type");
+  std::string_view media =
+      type.empty() ? std::string_view() : std::string_view(type[0]).substr(0, type[0].find(';'));
+  if (!absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(std::string(media)), "application/json")) {
+    return Refuse(absl::InvalidArgumentError(
+                      fmt::format("Content-Type {} is not accepted: request bodies must be "
+                                  "\"application/json\" (a charset parameter may follow)",
+                                  type.empty() ? "(missing)" : Quote(type[0]))),
+                  kUnsupportedMediaType);
+  }
+  return std::nullopt;
+}
+
+}  // namespace trainpkg::sdk::serve
