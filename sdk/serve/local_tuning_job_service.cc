@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/json_parse.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "sdk/hptune/tuning_job_store.h"
@@ -36,7 +37,7 @@ LocalTuningJobService::~LocalTuningJobService() {
 
 RestReply LocalTuningJobService::Create(std::string_view project, std::string_view location,
                                         std::string_view body) {
-  const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json json = base::ParseJson(body).value_or(nlohmann::json::value_t::discarded);
   if (json.is_discarded()) {
     return Error(absl::InvalidArgumentError("the request body is not JSON"));
   }
