@@ -1,4 +1,4 @@
-// Hostile job documents (issue #16 findings 3 and 13): each ends with a
+// Hostile job documents (issue #16 findings 3, 4 and 13): each ends with a
 // clear error in bounded memory. The attacks run in a child process under an
 // address-space limit, so a regression fails the test instead of crashing it
 // or exhausting the machine.
@@ -13,6 +13,7 @@
 #include "jobspec/hyperparameter_tuning_job_file.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "jobspec/job_file.h"
+#include "jobspec/validation.h"
 #include "tests/test_util/peak_rss.h"
 
 namespace trainpkg::jobspec {
@@ -140,6 +141,23 @@ TEST(DocumentLimitsTest, YamlNestingPastTheLimitIsRefused) {
                         "\nb: " + std::string(30, '[') + "*a" + std::string(30, ']') + "\n";
   EXPECT_THAT(std::string(YamlToJson(aliased).status().message()),
               HasSubstr("limit of 128 levels"));
+}
+
+// Finding 4: the count parsed fine and sized an allocation until bad_alloc.
+TEST(DocumentLimitsTest, HugeReplicaCountIsRefusedByValidation) {
+  absl::StatusOr<CustomJob> job = ParseJobFile(
+      "workerPoolSpecs:\n"
+      "  - machineSpec: {machineType: n1-standard-4}\n"
+      "    replicaCount: 1\n"
+      "    containerSpec: {imageUri: local:/bin/true}\n"
+      "  - machineSpec: {machineType: n1-standard-4}\n"
+      "    replicaCount: 100000000\n"
+      "    containerSpec: {imageUri: local:/bin/true}\n");
+  ASSERT_TRUE(job.ok()) << job.status();
+  job->display_name = "huge";
+  EXPECT_THAT(std::string(ValidateCustomJob(*job).message()),
+              HasSubstr("jobSpec.workerPoolSpecs[1].replicaCount: must be at most 1000 per pool; "
+                        "got 100000000"));
 }
 
 }  // namespace
