@@ -1,8 +1,10 @@
 #include "jobspec/cluster_env.h"
 
 #include <limits>
+#include <string>
 #include <utility>
 
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -23,22 +25,11 @@ absl::Status Invalid(std::string_view var, std::string_view path, std::string_vi
   return absl::InvalidArgumentError(fmt::format("{}: {}: {}", var, path, what));
 }
 
-// nlohmann's what() starts with "[json.exception.parse_error.101] "; keep the rest.
-std::string_view ParseErrorText(const nlohmann::json::parse_error& e) {
-  std::string_view text = e.what();
-  size_t end = text.find("] ");
-  return end == std::string_view::npos ? text : text.substr(end + 2);
-}
-
 absl::StatusOr<nlohmann::json> ParseObject(std::string_view var, std::string_view path,
                                            std::string_view text) {
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return Invalid(var, path, fmt::format("invalid JSON: {}", ParseErrorText(e)));
-  }
-  if (!json.is_object()) return Invalid(var, path, "expected a JSON object");
+  absl::StatusOr<nlohmann::json> json = base::ParseJson(text);
+  if (!json.ok()) return Invalid(var, path, std::string(json.status().message()));
+  if (!json->is_object()) return Invalid(var, path, "expected a JSON object");
   return json;
 }
 

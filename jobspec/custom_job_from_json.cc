@@ -2,6 +2,7 @@
 #include <string>
 #include <utility>
 
+#include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -11,7 +12,7 @@
 namespace trainpkg::jobspec {
 namespace {
 
-using internal::DescribeJson;
+using base::DescribeJson;
 using internal::FieldError;
 using internal::JsonObjectReader;
 using internal::MessageFields;
@@ -142,7 +143,7 @@ absl::Status ReadBaseOutputDirectory(const JsonObjectReader& reader, std::string
         path, fmt::format("{}{}}}",
                           "must be an object {\"outputUriPrefix\": \"...\"}, not a string; write "
                           "\"baseOutputDirectory\": {\"outputUriPrefix\": ",
-                          DescribeJson(*value)));
+                          base::JsonExcerpt(*value)));
   }
   static const MessageFields kFields{{"outputUriPrefix"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader destination,

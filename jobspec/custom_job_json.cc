@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "base/json_parse.h"
+#include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
 
@@ -121,8 +123,6 @@ json RpcStatusToJson(const RpcStatus& status) {
   return object;
 }
 
-constexpr std::string_view kJsonExceptionPrefix = "[json.exception.";
-
 }  // namespace
 
 json WorkerPoolSpecToJson(const WorkerPoolSpec& pool) {
@@ -192,17 +192,7 @@ json CustomJobToJson(const CustomJob& job) {
 }
 
 absl::StatusOr<CustomJob> ParseCustomJobJson(std::string_view text) {
-  json parsed;
-  try {
-    parsed = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
-    std::string_view message = e.what();
-    if (message.starts_with(kJsonExceptionPrefix)) {
-      message.remove_prefix(message.find("] ") + 2);
-    }
-    return absl::InvalidArgumentError(fmt::format("invalid JSON: {}", message));
-  }
+  TP_ASSIGN_OR_RETURN(json parsed, base::ParseJson(text));
   return CustomJobFromJson(parsed);
 }
 

@@ -19,15 +19,6 @@ namespace {
 using internal::FieldError;
 using nlohmann::json;
 
-absl::StatusOr<json> ParseDocument(std::string_view text) {
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '{') {
-    json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!document.is_discarded()) return document;
-  }
-  return YamlToJson(text);
-}
-
 // gcloud accepts a single mapping where the list of worker pools belongs.
 void WrapSingleWorkerPool(json& spec) {
   if (!spec.is_object()) return;
@@ -86,7 +77,7 @@ absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const json& document) {
 }  // namespace
 
 absl::StatusOr<HyperparameterTuningJob> ParseHyperparameterTuningJobFile(std::string_view text) {
-  TP_ASSIGN_OR_RETURN(json document, ParseDocument(text));
+  TP_ASSIGN_OR_RETURN(json document, ParseJsonOrYaml(text));
   if (document.is_null()) {
     return absl::InvalidArgumentError(
         "the tuning job file is empty; expected a HyperparameterTuningJob {displayName, "

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "base/json_describe.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -17,7 +19,7 @@
 namespace trainpkg::jobspec {
 namespace {
 
-using internal::DescribeJson;
+using base::DescribeJson;
 using internal::FieldError;
 using internal::JsonObjectReader;
 using internal::MessageFields;
@@ -258,19 +260,7 @@ absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const js
 }
 
 absl::StatusOr<HyperparameterTuningJob> ParseHyperparameterTuningJobJson(std::string_view text) {
-  json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    // Re-parse with exceptions for the line and column of the error.
-    try {
-      parsed = json::parse(text);
-    } catch (const json::parse_error& e) {
-      std::string_view message = e.what();
-      if (size_t end = message.find("] "); end != std::string_view::npos) {
-        message.remove_prefix(end + 2);
-      }
-      return absl::InvalidArgumentError(fmt::format("invalid JSON: {}", message));
-    }
-  }
+  TP_ASSIGN_OR_RETURN(json parsed, base::ParseJson(text));
   return HyperparameterTuningJobFromJson(parsed);
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "fmt/format.h"
@@ -11,8 +13,21 @@
 namespace trainpkg::jobspec {
 namespace {
 
+// Vertex: a discreteValueSpec holds at most 1000 values.
 constexpr size_t kMaxDiscreteValues = 1000;
 constexpr double kMinDiscreteGap = 1e-10;
+// Vertex documents no bound for the rest; these cover real studies and keep
+// what a study allocates small. Categorical lists and parent conditions get
+// the discrete bound.
+constexpr size_t kMaxCategoricalValues = kMaxDiscreteValues;
+constexpr size_t kMaxParentValues = kMaxDiscreteValues;
+// Parameters, conditional ones included: each is a dimension of the search
+// space (the grid search recurses once per dimension).
+constexpr size_t kMaxParameters = 100;
+// The Gaussian-process suggester keeps an n x n matrix over finished trials.
+constexpr int32_t kMaxTrialCount = 1000;
+// Each parallel trial is a whole CustomJob running at once.
+constexpr int32_t kMaxParallelTrialCount = 100;
 
 class Issues {
  public:
@@ -82,6 +97,11 @@ void CheckCategorical(const CategoricalValueSpec& spec, ScaleType scale, const s
                       Issues& issues) {
   const std::string values_path = Path(path, "categoricalValueSpec.values");
   if (spec.values.empty()) issues.Add(values_path, "needs at least one value");
+  if (spec.values.size() > kMaxCategoricalValues) {
+    issues.Add(values_path, fmt::format("has {} values; at most {} are allowed", spec.values.size(),
+                                        kMaxCategoricalValues));
+    return;  // one issue, not one per value
+  }
   std::set<std::string_view> seen;
   for (size_t i = 0; i < spec.values.size(); ++i) {
     if (!seen.insert(spec.values[i]).second) {
@@ -101,6 +121,7 @@ void CheckDiscrete(const DiscreteValueSpec& spec, ScaleType scale, const std::st
   if (spec.values.size() > kMaxDiscreteValues) {
     issues.Add(values_path, fmt::format("has {} values; at most {} are allowed", spec.values.size(),
                                         kMaxDiscreteValues));
+    return;  // one issue, not one per value
   }
   for (size_t i = 0; i < spec.values.size(); ++i) {
     const std::string at = fmt::format("{}[{}]", values_path, i);
@@ -117,6 +138,20 @@ void CheckDiscrete(const DiscreteValueSpec& spec, ScaleType scale, const std::st
   }
 }
 
+// The field name and length of the value list a parent condition holds.
+std::pair<std::string_view, size_t> ParentValueList(const ParentValueCondition& condition) {
+  if (const auto* ints = std::get_if<ParentIntValues>(&condition)) {
+    return {"parentIntValues", ints->values.size()};
+  }
+  if (const auto* texts = std::get_if<ParentCategoricalValues>(&condition)) {
+    return {"parentCategoricalValues", texts->values.size()};
+  }
+  if (const auto* numbers = std::get_if<ParentDiscreteValues>(&condition)) {
+    return {"parentDiscreteValues", numbers->values.size()};
+  }
+  return {"", 0};
+}
+
 // Every parent value in `condition` is a feasible value of `parent`, and
 // the kind of condition fits the parent's type.
 void CheckCondition(const ParentValueCondition& condition, const ParameterSpec& parent,
@@ -125,6 +160,12 @@ void CheckCondition(const ParentValueCondition& condition, const ParameterSpec& 
   if (std::holds_alternative<std::monostate>(condition)) {
     issues.Add(path, "needs parentIntValues, parentCategoricalValues or parentDiscreteValues");
     return;
+  }
+  const auto [name, count] = ParentValueList(condition);
+  if (count > kMaxParentValues) {
+    issues.Add(fmt::format("{}.{}.values", path, name),
+               fmt::format("has {} values; at most {} are allowed", count, kMaxParentValues));
+    return;  // one issue, not one per value
   }
   if (const auto* ints = std::get_if<ParentIntValues>(&condition)) {
     const auto* parent_spec = std::get_if<IntegerValueSpec>(&spec);
@@ -215,6 +256,22 @@ void CheckParameter(const ParameterSpec& parameter, const std::string& path,
   }
 }
 
+// Parameters with their conditional children, without recursion.
+size_t CountParameters(const std::vector<ParameterSpec>& parameters) {
+  size_t count = 0;
+  std::vector<const ParameterSpec*> pending;
+  for (const ParameterSpec& parameter : parameters) pending.push_back(&parameter);
+  while (!pending.empty()) {
+    const ParameterSpec* parameter = pending.back();
+    pending.pop_back();
+    ++count;
+    for (const ConditionalParameterSpec& child : parameter->conditional_parameter_specs) {
+      pending.push_back(&child.parameter_spec);
+    }
+  }
+  return count;
+}
+
 void CheckStudySpec(const StudySpec& spec, std::string_view path, Issues& issues) {
   const std::string metrics_path = Path(path, "metrics");
   if (spec.metrics.size() != 1) {
@@ -227,6 +284,12 @@ void CheckStudySpec(const StudySpec& spec, std::string_view path, Issues& issues
   }
   const std::string parameters_path = Path(path, "parameters");
   if (spec.parameters.empty()) issues.Add(parameters_path, "needs at least one parameter");
+  if (size_t count = CountParameters(spec.parameters); count > kMaxParameters) {
+    issues.Add(parameters_path,
+               fmt::format("has {} parameters (conditional ones included); at most {} are allowed",
+                           count, kMaxParameters));
+    return;  // one issue, not one per parameter
+  }
   std::set<std::string> ids;
   for (size_t i = 0; i < spec.parameters.size(); ++i) {
     CheckParameter(spec.parameters[i], fmt::format("{}[{}]", parameters_path, i), spec.algorithm,
@@ -266,10 +329,17 @@ std::vector<ValidationIssue> CollectValidationIssues(const HyperparameterTuningJ
   if (job.max_trial_count < 1) {
     issues.push_back(
         {"maxTrialCount", fmt::format("must be at least 1; it is {}", job.max_trial_count)});
+  } else if (job.max_trial_count > kMaxTrialCount) {
+    issues.push_back({"maxTrialCount", fmt::format("must be at most {}; it is {}", kMaxTrialCount,
+                                                   job.max_trial_count)});
   }
   if (job.parallel_trial_count < 1) {
     issues.push_back({"parallelTrialCount",
                       fmt::format("must be at least 1; it is {}", job.parallel_trial_count)});
+  } else if (job.parallel_trial_count > kMaxParallelTrialCount) {
+    issues.push_back(
+        {"parallelTrialCount", fmt::format("must be at most {}; it is {}", kMaxParallelTrialCount,
+                                           job.parallel_trial_count)});
   } else if (job.max_trial_count >= 1 && job.parallel_trial_count > job.max_trial_count) {
     issues.push_back(
         {"parallelTrialCount", fmt::format("must be <= maxTrialCount ({}); it is {}",

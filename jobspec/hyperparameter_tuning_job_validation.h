@@ -4,18 +4,18 @@
 //
 // Rules (Vertex AI's documented constraints, reference/vertex.md §2):
 //   displayName required, <= 128 characters; labels as for CustomJob;
-//   maxTrialCount >= 1; parallelTrialCount >= 1 and <= maxTrialCount;
+//   maxTrialCount 1..1000; parallelTrialCount 1..100 and <= maxTrialCount;
 //   maxFailedTrialCount >= 0 and <= maxTrialCount;
 //   studySpec.metrics: exactly one, metricId non-empty without whitespace;
-//   studySpec.parameters: at least one; every parameterId (conditional
+//   studySpec.parameters: 1..100 (conditional ones included); every parameterId (conditional
 //   children included) non-empty, without whitespace, unique; exactly one
 //   value spec; double/integer minValue < maxValue (integer: <=), log and
 //   reverse-log scales need minValue > 0 (discrete: all values > 0);
-//   categorical: >= 1 value, unique, no scaleType; discrete: 1..1000 values,
+//   categorical: 1..1000 values, unique, no scaleType; discrete: 1..1000 values,
 //   strictly increasing; conditional children: a parent condition matching
 //   the parent's type (integer -> parentIntValues, categorical ->
 //   parentCategoricalValues, discrete -> parentDiscreteValues; double
-//   parents take no children), non-empty, each value feasible for the parent;
+//   parents take no children), 1..1000 values, each feasible for the parent;
 //   GRID_SEARCH: only integer, categorical and discrete parameters;
 //   at most one automated stopping spec;
 //   trialJobSpec: the CustomJob rules of validation.h (paths "trialJobSpec...").

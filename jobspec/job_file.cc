@@ -1,22 +1,39 @@
 #include "jobspec/job_file.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/internal/parse_number.h"
-#include "yaml-cpp/yaml.h"
+#include "yaml-cpp/anchor.h"
+#include "yaml-cpp/eventhandler.h"
+#include "yaml-cpp/exceptions.h"
+#include "yaml-cpp/mark.h"
+#include "yaml-cpp/parser.h"
 
 namespace trainpkg::jobspec {
 namespace {
 
 using nlohmann::json;
+
+// Limits of YamlToJson (see JsonBuilder); the depth is JSON's, so a
+// converted document is as safe to use as a parsed one.
+constexpr size_t kMaxYamlBytes = base::kDefaultMaxJsonBytes;
+constexpr size_t kMaxYamlDepth = base::kDefaultMaxJsonDepth;
+// Job, study and kubeconfig files hold hundreds of values, not 100000.
+constexpr size_t kMaxYamlNodes = 100'000;
+constexpr size_t kMaxYamlScalarBytes = kMaxYamlBytes;
 
 constexpr std::string_view kStrTag = "tag:yaml.org,2002:str";
 // The tag yaml-cpp gives quoted scalars (plain ones get "?").
@@ -116,42 +133,169 @@ std::string Where(const YAML::Mark& mark) {
   return fmt::format(" at line {}, column {}", mark.line + 1, mark.column + 1);
 }
 
-absl::StatusOr<json> NodeToJson(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return nullptr;
-    case YAML::NodeType::Scalar:
-      if (node.Tag() == kQuotedScalarTag || node.Tag() == kStrTag) return node.Scalar();
-      // Plain scalars, and explicit tags such as !!int, are typed by their text.
-      return PlainScalar(node.Scalar());
-    case YAML::NodeType::Sequence: {
-      json list = json::array();
-      for (const YAML::Node& item : node) {
-        TP_ASSIGN_OR_RETURN(json value, NodeToJson(item));
-        list.push_back(std::move(value));
-      }
-      return list;
+// Builds the JSON value from yaml-cpp's parse events. JSON has no aliases,
+// so each alias becomes a copy of its anchored value; a few hundred bytes of
+// nested aliases ("billion laughs") could stand for billions of nodes, and an
+// alias inside its own anchored node for an infinite tree. Hence the limits,
+// checked as the value grows: nesting depth, and every node and scalar byte
+// written, alias copies and the copies kept for anchors included.
+class JsonBuilder : public YAML::EventHandler {
+ public:
+  json TakeRoot() && { return std::move(root_); }
+
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override {}
+  void OnDocumentEnd() override {}
+
+  void OnAnchor(const YAML::Mark& /*mark*/, const std::string& name) override {
+    last_anchor_name_ = name;
+  }
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Spend(mark, 1, 0);
+    Emit(mark, anchor, Node{nullptr, std::nullopt, 0, 1, 0});
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    Spend(mark, 1, value.size());
+    // Plain scalars, and explicit tags such as !!int, are typed by their text.
+    json typed = tag == kQuotedScalarTag || tag == kStrTag ? json(value) : PlainScalar(value);
+    Emit(mark, anchor, Node{std::move(typed), value, 0, 1, value.size()});
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) {
+      // yaml-cpp rejects undefined aliases itself: this anchor's node is still open.
+      throw YAML::ParserException(
+          mark, fmt::format("the alias {}refers to a node that contains it (a cycle); aliases "
+                            "may only repeat a node defined before them",
+                            AnchorName(anchor)));
     }
-    case YAML::NodeType::Map: {
-      json object = json::object();
-      for (const auto& entry : node) {
-        if (!entry.first.IsScalar()) {
-          return absl::InvalidArgumentError(fmt::format(
-              "invalid YAML{}: mapping keys must be plain strings", Where(entry.first.Mark())));
-        }
-        const std::string& key = entry.first.Scalar();
-        if (object.contains(key)) {
-          return absl::InvalidArgumentError(
-              fmt::format("invalid YAML{}: duplicate key '{}'", Where(entry.first.Mark()), key));
-        }
-        TP_ASSIGN_OR_RETURN(object[key], NodeToJson(entry.second));
-      }
-      return object;
+    const Node& anchored = it->second;
+    CheckDepth(mark, stack_.size() + anchored.height);
+    Spend(mark, anchored.nodes, anchored.bytes);
+    Emit(mark, YAML::NullAnchor, anchored);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value /*style*/) override {
+    Open(mark, anchor, json::array());
+  }
+  void OnSequenceEnd() override { Close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value /*style*/) override {
+    Open(mark, anchor, json::object());
+  }
+  void OnMapEnd() override { Close(); }
+
+ private:
+  // A finished value with what it costs to copy.
+  struct Node {
+    json value;
+    std::optional<std::string> scalar_text;  // as written, for mapping keys
+    size_t height = 0;                       // nesting: 0 for a scalar, 1 for [1]
+    size_t nodes = 0;
+    size_t bytes = 0;
+  };
+  // An open sequence or mapping.
+  struct Frame {
+    YAML::Mark mark;
+    YAML::anchor_t anchor;
+    Node node;
+    std::optional<std::string> key;  // a mapping's key awaiting its value
+  };
+
+  std::string AnchorName(YAML::anchor_t anchor) const {
+    auto it = anchor_names_.find(anchor);
+    return it == anchor_names_.end() ? "" : fmt::format("*{} ", it->second);
+  }
+
+  void CheckDepth(const YAML::Mark& mark, size_t depth) const {
+    if (depth > kMaxYamlDepth) {
+      throw YAML::ParserException(
+          mark, fmt::format("sequences and mappings nest deeper than the limit of {} levels",
+                            kMaxYamlDepth));
     }
   }
-  return nullptr;
-}
+
+  void Spend(const YAML::Mark& mark, size_t nodes, size_t bytes) {
+    nodes_ += nodes;
+    bytes_ += bytes;
+    if (nodes_ > kMaxYamlNodes) {
+      throw YAML::ParserException(
+          mark, fmt::format("the document holds more than {} values once its aliases are "
+                            "expanded (each use of an alias counts all the values it repeats)",
+                            kMaxYamlNodes));
+    }
+    if (bytes_ > kMaxYamlScalarBytes) {
+      throw YAML::ParserException(
+          mark, fmt::format("the document holds more than {} bytes of text once its aliases are "
+                            "expanded (each use of an alias counts all the text it repeats)",
+                            kMaxYamlScalarBytes));
+    }
+  }
+
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor, json empty) {
+    CheckDepth(mark, stack_.size() + 1);
+    Spend(mark, 1, 0);
+    NameAnchor(anchor);
+    stack_.push_back(Frame{mark, anchor, Node{std::move(empty), std::nullopt, 1, 1, 0}, {}});
+  }
+
+  void Close() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    Emit(frame.mark, frame.anchor, std::move(frame.node));
+  }
+
+  void NameAnchor(YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor) anchor_names_[anchor] = last_anchor_name_;
+  }
+
+  // Puts a finished value where it belongs: the root, the next element of a
+  // sequence, or a mapping's key or value.
+  void Emit(const YAML::Mark& mark, YAML::anchor_t anchor, Node node) {
+    if (anchor != YAML::NullAnchor) {
+      NameAnchor(anchor);
+      Spend(mark, node.nodes, node.bytes);  // the copy kept for aliases
+      anchors_.insert_or_assign(anchor, node);
+    }
+    if (stack_.empty()) {
+      root_ = std::move(node.value);
+      return;
+    }
+    Frame& parent = stack_.back();
+    parent.node.nodes += node.nodes;
+    parent.node.bytes += node.bytes;
+    parent.node.height = std::max(parent.node.height, node.height + 1);
+    if (parent.node.value.is_array()) {
+      parent.node.value.push_back(std::move(node.value));
+      return;
+    }
+    if (!parent.key.has_value()) {
+      if (!node.scalar_text.has_value()) {
+        throw YAML::ParserException(mark, "mapping keys must be plain strings");
+      }
+      if (parent.node.value.contains(*node.scalar_text)) {
+        throw YAML::ParserException(mark, fmt::format("duplicate key '{}'", *node.scalar_text));
+      }
+      parent.key = std::move(node.scalar_text);
+      return;
+    }
+    parent.node.value[*parent.key] = std::move(node.value);
+    parent.key.reset();
+  }
+
+  json root_;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, Node> anchors_;
+  std::map<YAML::anchor_t, std::string> anchor_names_;
+  std::string last_anchor_name_;
+  size_t nodes_ = 0;
+  size_t bytes_ = 0;
+};
 
 // gcloud's --config accepts a single mapping where a list of worker pools
 // belongs; make it a one-element list.
@@ -169,30 +313,37 @@ bool IsWholeCustomJob(const json& document) {
   return false;
 }
 
-absl::StatusOr<json> ParseDocument(std::string_view text) {
+}  // namespace
+
+absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
+  if (yaml_text.size() > kMaxYamlBytes) {
+    return absl::InvalidArgumentError(
+        fmt::format("invalid YAML: the text is {} bytes; the limit is {} bytes", yaml_text.size(),
+                    kMaxYamlBytes));
+  }
+  std::istringstream stream{std::string(yaml_text)};
+  JsonBuilder builder;
+  try {
+    YAML::Parser parser(stream);
+    parser.HandleNextDocument(builder);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(fmt::format("invalid YAML{}: {}", Where(e.mark), e.msg));
+  }
+  return std::move(builder).TakeRoot();
+}
+
+absl::StatusOr<json> ParseJsonOrYaml(std::string_view text) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
-    // JSON: parsed as JSON for JSON's own error messages.
-    json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!document.is_discarded()) return document;
+    // JSON is YAML, but the JSON parser is faster and types numbers as JSON does.
+    absl::StatusOr<json> document = base::ParseJson(text);
+    if (document.ok()) return document;
   }
   return YamlToJson(text);
 }
 
-}  // namespace
-
-absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml_text));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(fmt::format("invalid YAML{}: {}", Where(e.mark), e.msg));
-  }
-  return NodeToJson(root);
-}
-
 absl::StatusOr<CustomJob> ParseJobFile(std::string_view text) {
-  TP_ASSIGN_OR_RETURN(json document, ParseDocument(text));
+  TP_ASSIGN_OR_RETURN(json document, ParseJsonOrYaml(text));
   if (document.is_null()) {
     return absl::InvalidArgumentError(
         "the job file is empty; expected a CustomJob or CustomJobSpec");

@@ -15,9 +15,18 @@
 
 namespace trainpkg::jobspec {
 
-// Converts YAML text to JSON. Scalars keep their YAML type (unquoted 2 is a
-// number, "2" a string, true a bool, ~ null). Errors name line and column.
+// Converts the first YAML document in `yaml_text` to JSON. Scalars keep their
+// YAML type (unquoted 2 is a number, "2" a string, true a bool, ~ null);
+// aliases become copies of their anchored value. InvalidArgument, naming line
+// and column, for YAML errors and for documents past the limits: 16 MiB of
+// text, sequences and mappings nested 128 deep, 100000 values or 16 MiB of
+// scalar text once aliases are expanded, and aliases inside the node they
+// repeat (cycles).
 absl::StatusOr<nlohmann::json> YamlToJson(std::string_view yaml_text);
+
+// A document that starts with '{' and parses as JSON (base::ParseJson),
+// otherwise YamlToJson.
+absl::StatusOr<nlohmann::json> ParseJsonOrYaml(std::string_view text);
 
 // Parses job-file text (YAML or JSON) in either form described above.
 absl::StatusOr<CustomJob> ParseJobFile(std::string_view text);

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/internal/json_object_reader.h"
@@ -13,7 +14,7 @@
 namespace trainpkg::jobspec {
 namespace {
 
-using internal::DescribeJson;
+using base::DescribeJson;
 using internal::FieldError;
 using internal::Int64Json;
 using internal::JsonObjectReader;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/internal/closest_match.h"
@@ -16,7 +17,7 @@
 namespace trainpkg::jobspec {
 namespace {
 
-using internal::DescribeJson;
+using base::DescribeJson;
 using internal::FieldError;
 using internal::FieldPath;
 using nlohmann::json;

@@ -1,6 +1,8 @@
 #include "jobspec/validation.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -18,6 +20,24 @@ constexpr size_t kMaxLabels = 64;
 constexpr size_t kMaxLabelLength = 63;
 constexpr size_t kMaxWorkerPools = 4;
 constexpr size_t kMaxEnvVars = 100;
+// Upper bounds on the counts that size what trainpkg allocates, checked before
+// anything is planned.
+// Vertex documents no replica cap (project quotas bound it). trainpkg plans
+// every replica up front and gives each the whole cluster (CLUSTER_SPEC and
+// TF_CONFIG list every replica), so the work grows with the square of the
+// total; 1000 per pool and 2000 per job cover the largest real jobs.
+constexpr int64_t kMaxReplicasPerPool = 1000;
+constexpr int64_t kMaxReplicasPerJob = 2000;
+// The largest Vertex machine types carry 16 accelerators (a2-megagpu-16g).
+constexpr int32_t kMaxAcceleratorCount = 16;
+// Vertex: "maximum length for all arguments combined is 100,000 characters".
+// Counted as the kernel counts argv (each argument with its terminating NUL).
+constexpr size_t kMaxArgumentChars = 100'000;
+// Vertex documents only the count of env vars (100); their text gets the
+// budget of the arguments, so both together stay far below Linux's ARG_MAX.
+constexpr size_t kMaxEnvChars = 100'000;
+// Vertex: PythonPackageSpec.packageUris, at most 100.
+constexpr size_t kMaxPackageUris = 100;
 constexpr size_t kMaxJobIdLength = 128;
 constexpr std::string_view kLocalScheme = "local:";
 
@@ -63,6 +83,7 @@ void CheckLabels(const std::map<std::string, std::string>& labels, IssueList& is
   if (labels.size() > kMaxLabels) {
     issues.Add("labels",
                fmt::format("has {} labels; at most {} are allowed", labels.size(), kMaxLabels));
+    return;  // one issue, not one per label
   }
   for (const auto& [key, value] : labels) {
     std::string field = key.empty() ? "labels" : fmt::format("labels.{}", key);
@@ -97,6 +118,14 @@ void CheckEnv(const std::vector<EnvVar>& env, const std::string& path, IssueList
   if (env.size() > kMaxEnvVars) {
     issues.Add(env_path,
                fmt::format("has {} variables; at most {} are allowed", env.size(), kMaxEnvVars));
+    return;  // one issue, not one per variable
+  }
+  size_t chars = 0;
+  for (const EnvVar& var : env) chars += var.name.size() + var.value.size();
+  if (chars > kMaxEnvChars) {
+    issues.Add(env_path, fmt::format("names and values are {} characters long together; at most "
+                                     "{} are allowed",
+                                     chars, kMaxEnvChars));
   }
   std::map<std::string_view, size_t> first_index;
   for (size_t i = 0; i < env.size(); ++i) {
@@ -112,6 +141,20 @@ void CheckEnv(const std::vector<EnvVar>& env, const std::string& path, IssueList
       issues.Add(field, fmt::format("'{}' is already set by env[{}]; each name may appear once",
                                     name, it->second));
     }
+  }
+}
+
+// `lists` hold the arguments of one program, e.g. command and args.
+void CheckArgumentLength(std::initializer_list<const std::vector<std::string>*> lists,
+                         const std::string& field, IssueList& issues) {
+  size_t chars = 0;
+  for (const std::vector<std::string>* list : lists) {
+    for (const std::string& arg : *list) chars += arg.size() + 1;
+  }
+  if (chars > kMaxArgumentChars) {
+    issues.Add(field, fmt::format("the arguments are {} characters long (with one terminating NUL "
+                                  "each); at most {} are allowed together",
+                                  chars, kMaxArgumentChars));
   }
 }
 
@@ -155,6 +198,10 @@ void CheckMachineSpec(const std::optional<MachineSpec>& machine, const std::stri
     issues.Add(count_field, "required with acceleratorType: the number of accelerators, 1 or more");
   } else if (machine->accelerator_count < 0) {
     issues.Add(count_field, fmt::format("must be at least 1; got {}", machine->accelerator_count));
+  } else if (machine->accelerator_count > kMaxAcceleratorCount) {
+    issues.Add(count_field,
+               fmt::format("must be at most {} (the most any machine type has); got {}",
+                           kMaxAcceleratorCount, machine->accelerator_count));
   }
 }
 
@@ -173,6 +220,8 @@ void CheckTask(const WorkerPoolSpec& pool, const std::string& path, IssueList& i
   if (has_container) {
     const std::string spec_path = fmt::format("{}.containerSpec", path);
     CheckImageUri(pool.container_spec->image_uri, fmt::format("{}.imageUri", spec_path), issues);
+    CheckArgumentLength({&pool.container_spec->command, &pool.container_spec->args},
+                        fmt::format("{}.args", spec_path), issues);
     CheckEnv(pool.container_spec->env, spec_path, issues);
     return;
   }
@@ -186,6 +235,12 @@ void CheckTask(const WorkerPoolSpec& pool, const std::string& path, IssueList& i
     issues.Add(fmt::format("{}.pythonModule", spec_path),
                "required: the module to run, e.g. trainer.task");
   }
+  if (python.package_uris.size() > kMaxPackageUris) {
+    issues.Add(fmt::format("{}.packageUris", spec_path),
+               fmt::format("has {} URIs; at most {} are allowed", python.package_uris.size(),
+                           kMaxPackageUris));
+  }
+  CheckArgumentLength({&python.args}, fmt::format("{}.args", spec_path), issues);
   CheckEnv(python.env, spec_path, issues);
 }
 
@@ -206,6 +261,9 @@ void CheckWorkerPool(const WorkerPoolSpec& pool, size_t index, IssueList& issues
                                      pool.replica_count));
   } else if (pool.replica_count < 1) {
     issues.Add(replicas, fmt::format("must be at least 1; got {}", pool.replica_count));
+  } else if (pool.replica_count > kMaxReplicasPerPool) {
+    issues.Add(replicas, fmt::format("must be at most {} per pool; got {}", kMaxReplicasPerPool,
+                                     pool.replica_count));
   }
   CheckMachineSpec(pool.machine_spec, path, issues);
   CheckTask(pool, path, issues);
@@ -222,7 +280,20 @@ void CheckJobSpec(const CustomJobSpec& spec, IssueList& issues) {
             "has {} pools; at most {} are allowed (chief, workers, parameter servers, evaluators)",
             pools.size(), kMaxWorkerPools));
   }
-  for (size_t i = 0; i < pools.size(); ++i) CheckWorkerPool(pools[i], i, issues);
+  // Pools past their own bound are reported by CheckWorkerPool; the sum of
+  // the others is at most 4 * kMaxReplicasPerPool, so it cannot overflow.
+  int64_t replicas = 0;
+  for (size_t i = 0; i < pools.size() && i < kMaxWorkerPools; ++i) {
+    CheckWorkerPool(pools[i], i, issues);
+    if (!pools[i].IsEmpty() && pools[i].replica_count <= kMaxReplicasPerPool) {
+      replicas += std::max<int64_t>(pools[i].replica_count, 0);
+    }
+  }
+  if (replicas > kMaxReplicasPerJob) {
+    issues.Add("jobSpec.workerPoolSpecs",
+               fmt::format("the pools ask for {} replicas in all; at most {} are allowed per job",
+                           replicas, kMaxReplicasPerJob));
+  }
   if (spec.scheduling.has_value() && spec.scheduling->timeout.has_value() &&
       *spec.scheduling->timeout <= absl::ZeroDuration()) {
     issues.Add("jobSpec.scheduling.timeout",

@@ -26,11 +26,15 @@ struct ValidationIssue {
 // letters, digits, '_' and '-', values <= 63); jobSpec.workerPoolSpecs: 1..4
 // pools, pool 0 present (not a placeholder) with replicaCount 1, other pools
 // either placeholders or complete; each non-empty pool: machineSpec with
-// machineType, replicaCount >= 1, exactly one of containerSpec /
-// pythonPackageSpec, imageUri / executorImageUri / pythonModule present,
-// acceleratorType and acceleratorCount set together (count >= 1, type a known
-// enum name), env names valid C identifiers and unique, <= 100 env vars;
-// scheduling.timeout > 0 when set.
+// machineType, replicaCount 1..1000 and 2000 replicas per job, exactly one of
+// containerSpec / pythonPackageSpec, imageUri / executorImageUri /
+// pythonModule present, acceleratorType and acceleratorCount set together
+// (count 1..16, type a known enum name), command and args together <=
+// 100000 characters, <= 100 packageUris, env names valid C identifiers and
+// unique, <= 100 env vars of <= 100000 characters together; scheduling.timeout
+// > 0 when set. The upper bounds come first, so nothing sized by a count is
+// planned before they hold, and an oversized list gets one issue, not one
+// per element.
 std::vector<ValidationIssue> CollectValidationIssues(const CustomJob& job);
 
 // OkStatus, or InvalidArgument listing every issue.

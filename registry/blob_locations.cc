@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "nlohmann/json.hpp"
@@ -16,7 +17,7 @@ absl::StatusOr<std::unique_ptr<BlobLocations>> BlobLocations::Open(
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return locations;
   TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(file));
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = base::ParseJson(text).value_or(nlohmann::json::value_t::discarded);
   if (!doc.is_object()) {
     TP_LOG(WARNING, "{} is not a JSON object; starting with an empty blob location cache",
            file.string());

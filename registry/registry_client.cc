@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/json_parse.h"
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -433,7 +434,8 @@ absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Reposito
     HttpRequest get = MakeRequest("GET", url, true);
     TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), get));
     if (response.status != 200) return StatusFromResponse(response, context);
-    nlohmann::json doc = nlohmann::json::parse(response.body, nullptr, false);
+    nlohmann::json doc =
+        base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);
     if (!doc.is_object()) {
       return absl::InternalError(fmt::format("{}: the response is not a JSON object", context));
     }

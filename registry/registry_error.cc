@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/strings/cord.h"
+#include "base/json_parse.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -54,7 +55,7 @@ struct OciError {
 
 std::vector<OciError> ParseErrors(const std::string& body) {
   std::vector<OciError> out;
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = base::ParseJson(body).value_or(nlohmann::json::value_t::discarded);
   if (!doc.is_object() || !doc.contains("errors") || !doc["errors"].is_array()) return out;
   for (const nlohmann::json& e : doc["errors"]) {
     if (!e.is_object()) continue;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -25,7 +26,7 @@ absl::Status MakeDir(const std::filesystem::path& dir) {
 }
 
 absl::StatusOr<HistoryEntry> ParseHistoryLine(std::string_view line) {
-  nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(line).value_or(nlohmann::json::value_t::discarded);
   if (!json.is_object() || !json.contains("state") || !json["state"].is_string() ||
       !json.contains("time") || !json["time"].is_string()) {
     return absl::InvalidArgumentError(fmt::format("bad history line: {}", line));

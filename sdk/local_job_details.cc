@@ -1,6 +1,7 @@
 #include "sdk/local_job_details.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/json_parse.h"
 #include "nlohmann/json.hpp"
 
 namespace trainpkg::sdk {
@@ -50,7 +51,7 @@ std::string FormatLocalJobDetails(const LocalJobDetails& details) {
 
 absl::StatusOr<LocalJobDetails> ParseLocalJobDetails(std::string_view text) {
   try {
-    json in = json::parse(text);
+    json in = base::ParseJson(text).value_or(json::value_t::discarded);
     LocalJobDetails details;
     const json& supervisor = in.at("supervisor");
     details.supervisor.pid = supervisor.at("pid").get<int>();

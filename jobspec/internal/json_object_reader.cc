@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -14,7 +15,7 @@
 namespace trainpkg::jobspec::internal {
 namespace {
 
-constexpr size_t kMaxDescribedLength = 60;
+using base::DescribeJson;
 
 // "bootDiskSizeGb" -> "boot_disk_size_gb".
 std::string SnakeCase(std::string_view camel) {
@@ -101,20 +102,11 @@ absl::Status FieldError(std::string_view path, std::string_view message) {
       fmt::format("{}: {}", path.empty() ? "(top level)" : path, message));
 }
 
-std::string DescribeJson(const nlohmann::json& value) {
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (text.size() > kMaxDescribedLength) {
-    text.resize(kMaxDescribedLength);
-    text += "...";
-  }
-  return text;
-}
-
 absl::StatusOr<std::string> StringValue(const nlohmann::json& json, std::string_view path) {
   if (json.is_string()) return json.get<std::string>();
   std::string hint;
   if (json.is_number() || json.is_boolean()) {
-    hint = fmt::format(" (quote it: \"{}\")", DescribeJson(json));
+    hint = fmt::format(" (quote it: \"{}\")", base::JsonExcerpt(json));
   }
   return FieldError(path, fmt::format("expected a string, got {}{}", DescribeJson(json), hint));
 }

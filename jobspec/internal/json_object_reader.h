@@ -27,8 +27,6 @@ std::string FieldPath(std::string_view parent, std::string_view field);
 std::string IndexPath(std::string_view parent, size_t index);
 // InvalidArgument "<path>: <message>" ("(top level)" for the empty path).
 absl::Status FieldError(std::string_view path, std::string_view message);
-// The value as compact JSON for error messages, shortened when long.
-std::string DescribeJson(const nlohmann::json& value);
 
 // Single JSON values; `path` names the value in errors.
 absl::StatusOr<std::string> StringValue(const nlohmann::json& json, std::string_view path);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/internal/closest_match.h"
@@ -100,7 +101,7 @@ absl::StatusOr<int> StrictEnumNumber(const nlohmann::json& json, std::string_vie
                       fmt::format("unknown {} '{}'{}", proto_enum.type_name, name, suggestion));
   }
   return FieldError(path, fmt::format("expected an enum value of {} (name or number), got {}",
-                                      proto_enum.type_name, DescribeJson(json)));
+                                      proto_enum.type_name, base::DescribeJson(json)));
 }
 
 std::string_view EnumName(const ProtoEnum& proto_enum, int number) {

@@ -3,6 +3,7 @@
 #include <limits>
 #include <string>
 
+#include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/internal/parse_number.h"
@@ -19,12 +20,13 @@ absl::StatusOr<double> DoubleValue(const nlohmann::json& json, std::string_view 
     if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
     if (std::optional<double> value = ParseNumber<double>(text)) return *value;
   }
-  return FieldError(path, fmt::format("expected a number, got {}", DescribeJson(json)));
+  return FieldError(path, fmt::format("expected a number, got {}", base::DescribeJson(json)));
 }
 
 absl::StatusOr<std::vector<double>> DoubleList(const nlohmann::json& json, std::string_view path) {
   if (!json.is_array()) {
-    return FieldError(path, fmt::format("expected a list of numbers, got {}", DescribeJson(json)));
+    return FieldError(path,
+                      fmt::format("expected a list of numbers, got {}", base::DescribeJson(json)));
   }
   std::vector<double> values;
   for (size_t i = 0; i < json.size(); ++i) {
@@ -36,7 +38,8 @@ absl::StatusOr<std::vector<double>> DoubleList(const nlohmann::json& json, std::
 
 absl::StatusOr<std::vector<int64_t>> Int64List(const nlohmann::json& json, std::string_view path) {
   if (!json.is_array()) {
-    return FieldError(path, fmt::format("expected a list of integers, got {}", DescribeJson(json)));
+    return FieldError(path,
+                      fmt::format("expected a list of integers, got {}", base::DescribeJson(json)));
   }
   std::vector<int64_t> values;
   for (size_t i = 0; i < json.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -34,7 +35,7 @@ FileDigestCache FileDigestCache::Load(std::filesystem::path file) {
   if (cache.file_.empty()) return cache;
   auto text = base::ReadFile(cache.file_);
   if (!text.ok()) return cache;
-  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(*text).value_or(nlohmann::json::value_t::discarded);
   if (!json.is_object()) return cache;
   for (const auto& [path, value] : json.items()) {
     if (!value.is_array() || value.size() != 2 || !value[0].is_string() || !value[1].is_string()) {

@@ -1,6 +1,7 @@
 #include "packager/builder/layer_cache.h"
 
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "nlohmann/json.hpp"
 
 namespace trainpkg::packager::builder {
@@ -8,7 +9,7 @@ namespace trainpkg::packager::builder {
 std::optional<CachedLayer> LayerCache::Lookup(const std::string& key) const {
   auto text = base::ReadFile(dir_ / (key + ".json"));
   if (!text.ok()) return std::nullopt;
-  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(*text).value_or(nlohmann::json::value_t::discarded);
   if (!json.is_object() || !json["descriptor"].is_string() || !json["diff_id"].is_string()) {
     return std::nullopt;
   }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <variant>
 
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -124,7 +125,7 @@ struct Applier {
     nlohmann::json list = nlohmann::json::array();
     auto it = c().unknown_fields.find("OnBuild");
     if (it != c().unknown_fields.end()) {
-      list = nlohmann::json::parse(it->second, nullptr, false);
+      list = base::ParseJson(it->second).value_or(nlohmann::json::value_t::discarded);
       if (!list.is_array()) list = nlohmann::json::array();
     }
     list.push_back(onbuild.trigger);
@@ -146,7 +147,7 @@ StageConfig StageConfigFromBase(const oci::ImageConfig& base) {
   stage.image = base;
   auto it = base.config.unknown_fields.find("Shell");
   if (it != base.config.unknown_fields.end()) {
-    nlohmann::json shell = nlohmann::json::parse(it->second, nullptr, false);
+    nlohmann::json shell = base::ParseJson(it->second).value_or(nlohmann::json::value_t::discarded);
     if (shell.is_array() && !shell.empty()) {
       std::vector<std::string> argv;
       for (const auto& arg : shell) {

@@ -3,6 +3,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "base/json_parse.h"
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -158,7 +159,7 @@ absl::StatusOr<HttpResponse> Authenticator::GetToken(const Credential& credentia
 absl::StatusOr<Authenticator::Token> Authenticator::ParseToken(const HttpResponse& response,
                                                                std::string_view context) {
   if (response.status != 200) return StatusFromResponse(response, context);
-  nlohmann::json doc = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);
   std::string token;
   if (doc.is_object()) {
     if (doc.contains("token") && doc["token"].is_string()) token = doc["token"];

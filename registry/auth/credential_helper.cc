@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -45,7 +46,7 @@ absl::StatusOr<Credential> CredentialHelper::Get(std::string_view server_url) co
   absl::StatusOr<std::string> out = Run("get", server_url);
   if (absl::IsNotFound(out.status())) return Credential{};
   if (!out.ok()) return out.status();
-  nlohmann::json doc = nlohmann::json::parse(*out, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = base::ParseJson(*out).value_or(nlohmann::json::value_t::discarded);
   if (!doc.is_object() || !doc.contains("Secret") || !doc["Secret"].is_string()) {
     return absl::UnavailableError(
         fmt::format("{} get for {} printed no JSON object with a Secret", program(), server_url));

@@ -4,6 +4,7 @@
 
 #include "absl/strings/escaping.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -38,7 +39,7 @@ absl::StatusOr<Json> LoadConfig(const std::filesystem::path& path) {
   absl::StatusOr<std::string> text = base::ReadFile(path);
   if (absl::IsNotFound(text.status())) return Json::object();
   if (!text.ok()) return text.status();
-  Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  Json doc = base::ParseJson(*text).value_or(Json::value_t::discarded);
   if (!doc.is_object()) {
     return absl::InvalidArgumentError(
         fmt::format("{} is not a JSON object; fix or remove it", path.string()));

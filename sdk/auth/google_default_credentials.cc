@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -42,7 +43,7 @@ absl::StatusOr<std::shared_ptr<Credentials>> CredentialsFromFile(
     return absl::NotFoundError(fmt::format("credentials file {} does not exist", path.string()));
   }
   TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(path));
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(text).value_or(nlohmann::json::value_t::discarded);
   if (!json.is_object()) {
     return absl::InvalidArgumentError(
         fmt::format("{}: not a JSON credentials file", path.string()));

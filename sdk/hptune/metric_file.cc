@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -36,7 +37,7 @@ absl::StatusOr<std::vector<jobspec::Measurement>> ParseHypertuneMetrics(
     begin = end + 1;
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    const nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json entry = base::ParseJson(line).value_or(nlohmann::json::value_t::discarded);
     if (!entry.is_object()) {
       return absl::InvalidArgumentError(fmt::format(
           "line {}: not a JSON object (expected one hypertune entry per line)", line_number));

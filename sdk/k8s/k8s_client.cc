@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "sdk/internal/json_request.h"
@@ -45,7 +46,7 @@ absl::Status StatusFromKubernetesReply(int http_status, std::string_view body,
       {"Unauthorized", absl::StatusCode::kUnauthenticated},
       {"Conflict", absl::StatusCode::kAborted},
   };
-  json reply = json::parse(body, nullptr, false);
+  json reply = base::ParseJson(body).value_or(json::value_t::discarded);
   std::string reason;
   std::string message;
   if (reply.is_object() && Text(reply, "kind") == "Status") {
@@ -83,7 +84,7 @@ absl::StatusOr<json> K8sClient::CallJson(std::string_view method, std::string_vi
                                          std::string_view query, const json* body, bool idempotent,
                                          std::string_view what) {
   TP_ASSIGN_OR_RETURN(std::string text, Call(method, path, query, body, idempotent, what));
-  json reply = json::parse(text, nullptr, false);
+  json reply = base::ParseJson(text).value_or(json::value_t::discarded);
   if (reply.is_discarded() || !reply.is_object()) {
     return absl::InvalidArgumentError(
         fmt::format("{}: the reply is not a JSON object: {}", what, text.substr(0, 200)));

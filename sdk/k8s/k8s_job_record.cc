@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
@@ -72,7 +73,7 @@ std::string FormatK8sJobRecord(const K8sJobRecord& record) {
 }
 
 absl::StatusOr<K8sJobRecord> ParseK8sJobRecord(std::string_view text) {
-  json in = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json in = base::ParseJson(text).value_or(json::value_t::discarded);
   if (!in.is_object()) return absl::InvalidArgumentError("not a JSON object");
   K8sJobRecord record;
   for (const Field& field : kFields) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "base/json_parse.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "sdk/hptune/tuning_job_store.h"
@@ -43,10 +44,12 @@ void LocalTuningJobService::ReapFinished() {
 
 RestReply LocalTuningJobService::Create(std::string_view project, std::string_view location,
                                         std::string_view body) {
-  const nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    return Error(absl::InvalidArgumentError("the request body is not JSON"));
+  absl::StatusOr<nlohmann::json> parsed = base::ParseJson(body);
+  if (!parsed.ok()) {
+    return Error(absl::InvalidArgumentError(
+        fmt::format("the request body is not valid JSON: {}", parsed.status().message())));
   }
+  const nlohmann::json& json = *parsed;
   absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
       jobspec::HyperparameterTuningJobFromJson(json);
   if (!spec.ok()) return Error(spec.status());

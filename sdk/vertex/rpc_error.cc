@@ -1,5 +1,6 @@
 #include "sdk/vertex/rpc_error.h"
 
+#include "base/json_parse.h"
 #include "fmt/format.h"
 
 namespace trainpkg::sdk::vertex {
@@ -82,7 +83,7 @@ absl::StatusCode CodeForHttpStatus(int http_status) {
 absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::string_view what) {
   absl::StatusCode code = CodeForHttpStatus(http_status);
   std::string message;
-  nlohmann::json json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(body).value_or(nlohmann::json::value_t::discarded);
   const nlohmann::json* error = nullptr;
   if (json.is_object() && json.contains("error") && json["error"].is_object()) {
     error = &json["error"];

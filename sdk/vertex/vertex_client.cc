@@ -1,6 +1,7 @@
 #include "sdk/vertex/vertex_client.h"
 
 #include "absl/strings/match.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -66,7 +67,7 @@ absl::StatusOr<nlohmann::json> VertexClient::Call(std::string_view method, std::
     return StatusFromErrorReply(response.status, response.body, what);
   }
   if (response.body.empty()) return nlohmann::json::object();
-  nlohmann::json json = nlohmann::json::parse(response.body, nullptr, false);
+  nlohmann::json json = base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);
   if (json.is_discarded() || !json.is_object()) {
     return absl::InvalidArgumentError(
         fmt::format("{}: the reply from {} is not a JSON object", what, url));

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
@@ -29,7 +30,7 @@ std::string FormatVertexJobRecord(const VertexJobRecord& record) {
 }
 
 absl::StatusOr<VertexJobRecord> ParseVertexJobRecord(std::string_view text) {
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(text).value_or(nlohmann::json::value_t::discarded);
   if (!json.is_object()) return absl::InvalidArgumentError("not a JSON object");
   VertexJobRecord record;
   for (const auto& [key, field] : kFields) {

@@ -166,7 +166,7 @@ TEST(CustomJobJsonTest, ReadsIntegersAsNumbersOrStringsOfDigits) {
 TEST(CustomJobJsonTest, RejectsNonIntegersWithThePath) {
   EXPECT_EQ(MessageOf(PoolFrom(R"({"replicaCount": true})").status()),
             "jobSpec.workerPoolSpecs[1].replicaCount: expected an integer (number or string of "
-            "digits), got true");
+            "digits), got the boolean true");
   for (const char* bad :
        {R"({"replicaCount": 2.5})", R"({"replicaCount": "2.5"})", R"({"replicaCount": "two"})",
         R"({"replicaCount": ""})", R"({"replicaCount": " 2"})", R"({"replicaCount": [2]})"}) {
@@ -225,8 +225,10 @@ TEST(CustomJobJsonTest, RejectsUnknownEnumNumbersAndStates) {
       StartsWith(
           "jobSpec.workerPoolSpecs[1].machineSpec.acceleratorType: unknown AcceleratorType "
           "number 99; valid numbers: 0 (ACCELERATOR_TYPE_UNSPECIFIED), 1 (NVIDIA_TESLA_K80)"));
-  EXPECT_THAT(MessageOf(PoolFrom(R"({"machineSpec": {"acceleratorType": true}})").status()),
-              HasSubstr("expected an enum value of AcceleratorType (name or number), got true"));
+  EXPECT_THAT(
+      MessageOf(PoolFrom(R"({"machineSpec": {"acceleratorType": true}})").status()),
+      HasSubstr(
+          "expected an enum value of AcceleratorType (name or number), got the boolean true"));
   EXPECT_THAT(MessageOf(CustomJobFromJson(json::parse(R"({"state": "DONE"})")).status()),
               StartsWith("state: unknown job state 'DONE'"));
   EXPECT_THAT(MessageOf(CustomJobFromJson(json::parse(R"({"state": 42})")).status()),
@@ -304,28 +306,29 @@ TEST(CustomJobJsonTest, RejectsAFieldGivenInBothSpellings) {
 
 TEST(CustomJobJsonTest, RejectsWrongValueTypes) {
   EXPECT_EQ(MessageOf(PoolFrom(R"({"containerSpec": {"args": ["--epochs", 10]}})").status()),
-            "jobSpec.workerPoolSpecs[1].containerSpec.args[1]: expected a string, got 10 (quote "
-            "it: \"10\")");
+            "jobSpec.workerPoolSpecs[1].containerSpec.args[1]: expected a string, got the number "
+            "10 (quote it: \"10\")");
   EXPECT_EQ(MessageOf(PoolFrom(R"({"containerSpec": {"args": "--epochs"}})").status()),
-            "jobSpec.workerPoolSpecs[1].containerSpec.args: expected a list of strings, got "
-            "\"--epochs\"");
+            "jobSpec.workerPoolSpecs[1].containerSpec.args: expected a list of strings, got the "
+            "string \"--epochs\"");
   EXPECT_EQ(
       MessageOf(PoolFrom(R"({"containerSpec": {"env": [{"name": "A", "value": 1}]}})").status()),
-      "jobSpec.workerPoolSpecs[1].containerSpec.env[0].value: expected a string, got 1 "
+      "jobSpec.workerPoolSpecs[1].containerSpec.env[0].value: expected a string, got the number 1 "
       "(quote it: \"1\")");
   EXPECT_EQ(MessageOf(PoolFrom(R"({"machineSpec": "n1-standard-4"})").status()),
-            "jobSpec.workerPoolSpecs[1].machineSpec: expected an object, got \"n1-standard-4\"");
+            "jobSpec.workerPoolSpecs[1].machineSpec: expected an object, got the string "
+            "\"n1-standard-4\"");
   EXPECT_EQ(MessageOf(CustomJobSpecFromJson(json::parse(R"({"enableWebAccess": "yes"})")).status()),
-            "enableWebAccess: expected true or false, got \"yes\"");
+            "enableWebAccess: expected true or false, got the string \"yes\"");
   EXPECT_EQ(MessageOf(CustomJobSpecFromJson(json::parse(R"({"workerPoolSpecs": {}})")).status()),
-            "workerPoolSpecs: expected a list, got {}");
+            "workerPoolSpecs: expected a list, got an object {}");
   EXPECT_EQ(MessageOf(CustomJobFromJson(json::parse(R"({"labels": {"a": 1}})")).status()),
-            "labels.a: expected a string, got 1 (quote it: \"1\")");
+            "labels.a: expected a string, got the number 1 (quote it: \"1\")");
   EXPECT_EQ(MessageOf(CustomJobFromJson(json::parse("[1]")).status()),
-            "(top level): expected an object, got [1]");
+            "(top level): expected an object, got a list [1]");
   EXPECT_EQ(
       MessageOf(CustomJobSpecFromJson(json::parse(R"({"scheduling": {"timeout": 60}})")).status()),
-      "scheduling.timeout: expected a duration string such as \"3600s\", got 60");
+      "scheduling.timeout: expected a duration string such as \"3600s\", got the number 60");
   EXPECT_THAT(MessageOf(CustomJobFromJson(json::parse(R"({"createTime": "yesterday"})")).status()),
               StartsWith("createTime: invalid timestamp \"yesterday\""));
 }

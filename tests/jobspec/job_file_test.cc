@@ -190,12 +190,12 @@ TEST(JobFileTest, ParsesJsonText) {
 TEST(JobFileTest, ErrorsCarryTheFieldPath) {
   EXPECT_EQ(MessageOf(ParseJobFile("workerPoolSpecs:\n  replicaCount: true\n").status()),
             "workerPoolSpecs[0].replicaCount: expected an integer (number or string of digits), "
-            "got true");
+            "got the boolean true");
   EXPECT_EQ(MessageOf(ParseJobFile("displayName: x\njobSpec:\n  workerPoolSpecs:\n  - "
                                    "containerSpec:\n      args: [--epochs, 10]\n")
                           .status()),
-            "jobSpec.workerPoolSpecs[0].containerSpec.args[1]: expected a string, got 10 (quote "
-            "it: \"10\")");
+            "jobSpec.workerPoolSpecs[0].containerSpec.args[1]: expected a string, got the number "
+            "10 (quote it: \"10\")");
   EXPECT_EQ(
       MessageOf(ParseJobFile("workerPoolSpecs: []\nbaseOutputDirectory: gs://b/o\n").status()),
       "baseOutputDirectory: must be an object {\"outputUriPrefix\": \"...\"}, not a string; "
@@ -244,7 +244,7 @@ TEST_F(JobFileOnDiskTest, PrefixesErrorsWithThePath) {
   ASSERT_FALSE(job.ok());
   EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(MessageOf(job.status()),
-            path.string() + ": labels: expected an object of string values, got [1]");
+            path.string() + ": labels: expected an object of string values, got a list [1]");
 }
 
 TEST_F(JobFileOnDiskTest, MissingFileIsNotFound) {

@@ -92,7 +92,7 @@ TEST(StudySpecJsonTest, ErrorsNameTheFieldPath) {
 
   const json bad_min = json::parse(R"({"doubleValueSpec": {"minValue": "low", "maxValue": 1}})");
   EXPECT_THAT(std::string(ParameterSpecFromJson(bad_min, "p").status().message()),
-              HasSubstr("p.doubleValueSpec.minValue: expected a number, got \"low\""));
+              HasSubstr("p.doubleValueSpec.minValue: expected a number, got the string \"low\""));
 
   const json unsupported = json::parse(R"({"convexAutomatedStoppingSpec": {}})");
   EXPECT_THAT(std::string(StudySpecFromJson(unsupported).status().message()),
@@ -180,8 +180,10 @@ TEST(HyperparameterTuningJobJsonTest, ReadsTheVertexDocumentationSample) {
       TrialFromJson(json::parse(R"({"parameters": [{"parameterId": "a", "value": true}]})"),
                     "trials[3]")
           .status();
-  EXPECT_THAT(std::string(bad_value.message()),
-              HasSubstr("trials[3].parameters[0].value: expected a number or a string, got true"));
+  EXPECT_THAT(
+      std::string(bad_value.message()),
+      HasSubstr(
+          "trials[3].parameters[0].value: expected a number or a string, got the boolean true"));
 }
 
 TEST(HyperparameterTuningJobJsonTest, ErrorsNameTheFieldPath) {

@@ -139,6 +139,46 @@ TEST(StudyValidationTest, ChecksConditionalParameters) {
                 "must be <= maxValue (1); it is 3")));
 }
 
+// Issue #16 finding 4: counts that size what a study allocates have upper
+// bounds, and an oversized list gets one issue, not one per element.
+TEST(StudyValidationTest, CountsHaveUpperBounds) {
+  HyperparameterTuningJob job = ValidJob();
+  job.max_trial_count = 1001;
+  job.parallel_trial_count = 101;
+  CategoricalValueSpec categorical;
+  for (int i = 0; i < 1001; ++i) categorical.values.push_back("v");  // duplicates, unreported
+  job.study_spec.parameters[1].value_spec = categorical;
+  job.study_spec.parameters[1].scale_type = ScaleType::kUnspecified;
+  DiscreteValueSpec discrete;
+  discrete.values.assign(100000, 1.0);
+  job.study_spec.parameters[0].value_spec = discrete;
+  job.study_spec.parameters[0].scale_type = ScaleType::kUnspecified;
+  EXPECT_THAT(CollectValidationIssues(job),
+              ElementsAre(Issue("studySpec.parameters[0].discreteValueSpec.values",
+                                "has 100000 values; at most 1000 are allowed"),
+                          Issue("studySpec.parameters[1].categoricalValueSpec.values",
+                                "has 1001 values; at most 1000 are allowed"),
+                          Issue("maxTrialCount", "must be at most 1000; it is 1001"),
+                          Issue("parallelTrialCount", "must be at most 100; it is 101")));
+
+  job = ValidJob();
+  ParameterSpec parent{"p", IntegerValueSpec{1, 3, {}}, ScaleType::kUnspecified, {}};
+  ConditionalParameterSpec child;
+  child.parameter_spec = {"c", IntegerValueSpec{1, 3, {}}, ScaleType::kUnspecified, {}};
+  child.parent_values = ParentIntValues{std::vector<int64_t>(1001, 2)};
+  parent.conditional_parameter_specs.push_back(child);
+  job.study_spec.parameters = {parent};
+  EXPECT_THAT(CollectValidationIssues(job),
+              ElementsAre(Issue("studySpec.parameters[0].conditionalParameterSpecs[0]."
+                                "parentIntValues.values",
+                                "has 1001 values; at most 1000 are allowed")));
+
+  job.study_spec.parameters.assign(60, parent);
+  EXPECT_THAT(CollectValidationIssues(job),
+              ElementsAre(Issue("studySpec.parameters", "has 120 parameters (conditional ones "
+                                                        "included); at most 100 are allowed")));
+}
+
 TEST(StudyValidationTest, ValidatesTheTrialJobSpecWithTheCustomJobRules) {
   HyperparameterTuningJob job = ValidJob();
   job.display_name.clear();

@@ -313,6 +313,52 @@ TEST(ValidationTest, ValidateCustomJobListsEveryIssueOnItsOwnLine) {
             "got 2; put further replicas in workerPoolSpecs[1]");
 }
 
+// Issue #16 finding 4: counts that size allocations have upper bounds,
+// reported with the field, the value and the bound.
+TEST(ValidationTest, CountsHaveUpperBounds) {
+  CustomJob job = ValidJob();
+  job.job_spec.worker_pool_specs = {ContainerPool(1), ContainerPool(1001), ContainerPool(1000),
+                                    ContainerPool(1000)};
+  MachineSpec& machine = *job.job_spec.worker_pool_specs[2].machine_spec;
+  machine.accelerator_type = "NVIDIA_TESLA_T4";
+  machine.accelerator_count = 17;
+  EXPECT_THAT(
+      IssuesOf(job),
+      ElementsAre(Issue("jobSpec.workerPoolSpecs[1].replicaCount",
+                        "must be at most 1000 per pool; got 1001"),
+                  Issue("jobSpec.workerPoolSpecs[2].machineSpec.acceleratorCount",
+                        "must be at most 16 (the most any machine type has); got 17"),
+                  Issue("jobSpec.workerPoolSpecs", "the pools ask for 2001 replicas in all; at "
+                                                   "most 2000 are allowed per job")));
+}
+
+TEST(ValidationTest, ArgumentsAndEnvironmentHaveSizeBounds) {
+  CustomJob job = ValidJob();
+  ContainerSpec& container = *job.job_spec.worker_pool_specs[0].container_spec;
+  container.command = {std::string(50'000, 'c')};
+  container.args = {std::string(49'999, 'a')};  // with the two NULs: 100001
+  container.env = {{"BIG", std::string(100'000, 'v')}};
+  WorkerPoolSpec python = ContainerPool(2);
+  python.container_spec.reset();
+  python.python_package_spec = PythonSpec(std::vector<EnvVar>(101, EnvVar{"1bad", "x"}));
+  python.python_package_spec->package_uris.assign(101, "gs://b/p.tar.gz");
+  job.job_spec.worker_pool_specs.push_back(python);
+  EXPECT_THAT(
+      IssuesOf(job),
+      ElementsAre(
+          Issue("jobSpec.workerPoolSpecs[0].containerSpec.args",
+                "the arguments are 100001 characters long (with one terminating NUL each); at "
+                "most 100000 are allowed together"),
+          Issue("jobSpec.workerPoolSpecs[0].containerSpec.env",
+                "names and values are 100003 characters long together; at most 100000 are "
+                "allowed"),
+          Issue("jobSpec.workerPoolSpecs[1].pythonPackageSpec.packageUris",
+                "has 101 URIs; at most 100 are allowed"),
+          // One issue for the list, none for each of its 101 bad names.
+          Issue("jobSpec.workerPoolSpecs[1].pythonPackageSpec.env",
+                "has 101 variables; at most 100 are allowed")));
+}
+
 TEST(ValidationTest, JobIdRules) {
   EXPECT_TRUE(ValidateJobId("my_job_1").ok());
   EXPECT_TRUE(ValidateJobId(std::string(128, 'a')).ok());

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -28,7 +29,7 @@ absl::StatusOr<int64_t> LastEvaluatedStep(const std::filesystem::path& file) {
   for (std::string line; std::getline(lines, line);) {
     ++line_number;
     if (line.empty()) continue;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    nlohmann::json j = base::ParseJson(line).value_or(nlohmann::json::value_t::discarded);
     if (!j.is_object() || !j.contains("step") || !j["step"].is_number_integer()) {
       return absl::DataLossError(fmt::format("{}:{}: not a JSON object with an integer \"step\"",
                                              file.string(), line_number));

@@ -7,6 +7,7 @@
 #include "base/check.h"
 #include "base/crc32c.h"
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -115,7 +116,8 @@ absl::StatusOr<TensorBundle> DecodeTensorBundle(std::string_view bytes, std::str
   TensorBundle bundle;
   size_t data_at = kPrefix + header_size;
   try {
-    const nlohmann::json header = nlohmann::json::parse(bytes.substr(kPrefix, header_size));
+    const nlohmann::json header = base::ParseJson(bytes.substr(kPrefix, header_size))
+                                      .value_or(nlohmann::json::value_t::discarded);
     bundle.kind = header.at("kind").get<std::string>();
     for (const auto& layer : header.at("layers")) {
       bundle.layers.push_back({layer.at("name").get<std::string>(),

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -70,7 +71,7 @@ std::string HeredocLikeWord(std::string_view rest) {
 absl::StatusOr<std::optional<std::vector<std::string>>> ParseJsonArray(std::string_view rest) {
   rest = Trim(rest);
   if (rest.empty() || rest.front() != '[') return std::optional<std::vector<std::string>>();
-  nlohmann::json j = nlohmann::json::parse(rest, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = base::ParseJson(rest).value_or(nlohmann::json::value_t::discarded);
   if (j.is_discarded() || !j.is_array()) return std::optional<std::vector<std::string>>();
   std::vector<std::string> out;
   for (const nlohmann::json& e : j) {

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "base/json_parse.h"
+
 namespace trainpkg::oci::internal {
 
 std::string CanonicalDump(const OrderedJson& json) {
@@ -57,7 +59,8 @@ void PutKeySet(OrderedJson& object, std::string_view key, const std::set<std::st
 
 void PutUnknown(OrderedJson& object, const std::map<std::string, std::string>& unknown) {
   for (const auto& [name, text] : unknown) {
-    OrderedJson value = OrderedJson::parse(text, nullptr, /*allow_exceptions=*/false);
+    OrderedJson value =
+        base::ParseJson<OrderedJson>(text).value_or(OrderedJson::value_t::discarded);
     if (value.is_discarded()) {
       std::fprintf(stderr, "trainpkg: unknown field \"%s\" does not hold JSON text\n",
                    name.c_str());

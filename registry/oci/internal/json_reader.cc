@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "base/json_parse.h"
 #include "fmt/format.h"
 
 namespace trainpkg::oci::internal {
@@ -43,11 +44,7 @@ absl::Status PathError(std::string_view path, std::string_view message) {
 }
 
 absl::StatusOr<nlohmann::json> ParseJsonText(std::string_view text) {
-  try {
-    return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception& e) {
-    return absl::InvalidArgumentError(fmt::format("invalid JSON: {}", e.what()));
-  }
+  return base::ParseJson(text);
 }
 
 absl::StatusOr<ObjectReader> ObjectReader::Create(const nlohmann::json& json, std::string path) {

@@ -1,5 +1,6 @@
 #include "sdk/auth/internal/token_response.h"
 
+#include "base/json_parse.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -7,7 +8,7 @@ namespace trainpkg::sdk::auth::internal {
 
 absl::StatusOr<AccessToken> ParseTokenResponse(const registry::HttpResponse& response,
                                                absl::Time now, std::string_view what) {
-  nlohmann::json body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json body = base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);
   if (response.status < 200 || response.status >= 300) {
     std::string detail;
     if (body.is_object() && body.contains("error")) {

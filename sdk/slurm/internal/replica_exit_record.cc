@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "base/file_util.h"
+#include "base/json_parse.h"
 #include "jobspec/custom_job_json.h"
 #include "nlohmann/json.hpp"
 
@@ -25,7 +26,7 @@ std::vector<ReplicaExitRecord> ReadReplicaExitRecords(const std::filesystem::pat
     if (entry.path().filename().string().find('.') != std::string::npos) continue;
     absl::StatusOr<std::string> text = base::ReadFile(entry.path());
     if (!text.ok()) continue;
-    nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    nlohmann::json json = base::ParseJson(*text).value_or(nlohmann::json::value_t::discarded);
     if (!json.is_object() || !json.contains("code") || !json["code"].is_number_integer() ||
         !json.contains("signal") || !json["signal"].is_number_integer() || !json.contains("time") ||
         !json["time"].is_string()) {

@@ -1,6 +1,7 @@
 #include "sdk/slurm/internal/task_manifest.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "jobspec/custom_job_json.h"
 #include "nlohmann/json.hpp"
@@ -15,7 +16,7 @@ std::string FormatTaskManifest(const TaskManifest& manifest) {
 }
 
 absl::StatusOr<TaskManifest> ParseTaskManifest(std::string_view text) {
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json json = base::ParseJson(text).value_or(nlohmann::json::value_t::discarded);
   if (!json.is_object()) return absl::InvalidArgumentError("task manifest: not a JSON object");
   TaskManifest manifest;
   for (auto [key, target] :
