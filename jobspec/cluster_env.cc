@@ -223,6 +223,7 @@ absl::StatusOr<std::map<std::string, std::string>> MakeClusterEnv(
   env["CLOUD_ML_JOB_ID"] = request.job_id;
   if (!request.trial_id.empty()) env["CLOUD_ML_TRIAL_ID"] = request.trial_id;
   if (!request.project_id.empty()) env["CLOUD_ML_PROJECT_ID"] = request.project_id;
+  if (!request.job_secret.empty()) env[kJobSecretEnv] = request.job_secret;
   return env;
 }
 

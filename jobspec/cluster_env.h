@@ -13,6 +13,10 @@
 //                 <base>/logs/; for a tuning trial <base>/<trial>/model/ and so on.
 //   CLOUD_ML_JOB_ID always; CLOUD_ML_TRIAL_ID for trials; CLOUD_ML_PROJECT_ID
 //                 when a project is known.
+//   TRAINPKG_JOB_SECRET  when the request has one (jobspec/job_secret.h): the
+//                 job's shared secret, the same for every replica, that the
+//                 replicas' RPCs carry. Not a Vertex variable: Vertex replicas
+//                 get it through the pool's containerSpec.env.
 // JSON is written compactly (no spaces), keys in the order shown.
 #ifndef TRAINPKG_JOBSPEC_CLUSTER_ENV_H_
 #define TRAINPKG_JOBSPEC_CLUSTER_ENV_H_
@@ -26,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "base/environment.h"
 #include "jobspec/custom_job.h"
+#include "jobspec/job_secret.h"
 #include "nlohmann/json.hpp"
 
 namespace trainpkg::jobspec {
@@ -50,6 +55,9 @@ struct ClusterEnvRequest {
   // have no entries. REQUIRES: sizes match the spec's replica counts.
   std::vector<std::vector<std::string>> addresses;
   ReplicaRef replica;
+  // TRAINPKG_JOB_SECRET for every replica (NewJobSecret, once per job);
+  // "" leaves it unset.
+  std::string job_secret;
 };
 
 // Variables for one replica. InvalidArgument when the replica or the

@@ -10,6 +10,7 @@
 #include "base/environment.h"
 #include "base/log.h"
 #include "base/status_macros.h"
+#include "jobspec/job_secret.h"
 #include "jobspec/validation.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_id.h"
@@ -91,6 +92,8 @@ class CustomJob::Impl {
     auto path = environment_.find("PATH");
     TP_RETURN_IF_ERROR(internal::CheckExecutables(
         plans, path == environment_.end() ? std::string() : path->second));
+    // One secret for the job's replicas to authenticate their RPCs with.
+    TP_ASSIGN_OR_RETURN(std::string job_secret, jobspec::NewJobSecret());
     TP_RETURN_IF_ERROR(store_.CreateJobDir(id_));
     std::string& output = job.job_spec.base_output_directory;
     if (output.empty()) output = (job_dir_ / "output/").string();
@@ -109,6 +112,7 @@ class CustomJob::Impl {
         .spec = job.job_spec,
         .plans = std::move(plans),
         .environment = environment_,
+        .job_secret = std::move(job_secret),
         .grace_period = options_.cancel_grace_period,
         .launcher = options_.launcher,
         .store = store_,

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "fmt/format.h"
+#include "jobspec/job_secret.h"
 #include "trainer_runtime/cluster_spec_resolver.h"
 #include "trainer_runtime/slurm_resolver.h"
 #include "trainer_runtime/tf_config_resolver.h"
@@ -82,7 +83,9 @@ absl::StatusOr<ClusterInfo> ClusterInfoFromTfCluster(const TfCluster& cluster,
   return info;
 }
 
-absl::StatusOr<ClusterInfo> ResolveClusterInfo(const base::Environment& env) {
+namespace {
+
+absl::StatusOr<ClusterInfo> ResolveLauncher(const base::Environment& env) {
   using Resolver = absl::StatusOr<std::optional<ClusterInfo>> (*)(const base::Environment&);
   // torchrun before Slurm: under `srun torchrun ...` RANK names the process,
   // SLURM_PROCID only the node's launcher.
@@ -98,6 +101,20 @@ absl::StatusOr<ClusterInfo> ResolveClusterInfo(const base::Environment& env) {
   single.task_type = "chief";
   single.trial_id = env.Get("CLOUD_ML_TRIAL_ID").value_or("");
   return single;
+}
+
+}  // namespace
+
+absl::StatusOr<ClusterInfo> ResolveClusterInfo(const base::Environment& env) {
+  absl::StatusOr<ClusterInfo> info = ResolveLauncher(env);
+  if (!info.ok()) return info.status();
+  info->job_secret = env.Get(jobspec::kJobSecretEnv).value_or("");
+  if (!info->job_secret.empty()) {
+    if (absl::Status valid = jobspec::ValidateJobSecret(info->job_secret); !valid.ok()) {
+      return valid;
+    }
+  }
+  return info;
 }
 
 }  // namespace trainpkg::runtime

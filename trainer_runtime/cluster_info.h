@@ -48,6 +48,10 @@ struct ClusterInfo {
   // and evaluator.
   int64_t local_rank = 0;
   std::string trial_id;  // hyperparameter-tuning trial; "" outside a trial
+  // TRAINPKG_JOB_SECRET (jobspec/job_secret.h), whichever launcher: what
+  // the job's RPCs carry; "" when unset (servers then listen on loopback
+  // addresses only).
+  std::string job_secret;
 
   bool in_collective() const { return rank >= 0; }
 };
@@ -69,9 +73,11 @@ absl::StatusOr<ClusterInfo> ClusterInfoFromTfCluster(const TfCluster& cluster,
 // TF_CONFIG, CLUSTER_SPEC, torchrun (RANK), Slurm (SLURM_PROCID); a variable
 // set to "" counts as unset. With none of them, a single process (source
 // "single", chief, rank 0 of 1). The
-// trial id comes from the task's "trial" or else CLOUD_ML_TRIAL_ID.
+// trial id comes from the task's "trial" or else CLOUD_ML_TRIAL_ID; the job
+// secret from TRAINPKG_JOB_SECRET.
 // InvalidArgument, naming the variable and what is wrong, when the chosen
-// launcher's variables are malformed; later launchers are not tried then.
+// launcher's variables are malformed (later launchers are not tried then)
+// or TRAINPKG_JOB_SECRET is set but not a valid secret.
 absl::StatusOr<ClusterInfo> ResolveClusterInfo(const base::Environment& env);
 
 }  // namespace trainpkg::runtime

@@ -135,7 +135,9 @@ absl::StatusOr<std::unique_ptr<ps::VariableClient>> Variables(nn::Sequential& mo
       ps::ShardPlan plan,
       ps::ShardPlan::Create(ps::ShardPlan::VariablesOf(model.parameters()), partitioner.get(),
                             static_cast<int>(info.ps_addresses.size())));
-  return ps::VariableClient::Create(std::move(plan), info.ps_addresses);
+  ps::VariableClientOptions options;
+  options.job_secret = info.job_secret;
+  return ps::VariableClient::Create(std::move(plan), info.ps_addresses, std::move(options));
 }
 
 fs::path LocalDir(const std::string& uri) {
@@ -146,7 +148,8 @@ fs::path LocalDir(const std::string& uri) {
 
 absl::Status RunPs(const runtime::ClusterInfo& info) {
   TP_ASSIGN_OR_RETURN(auto server, ps::ParameterServer::Start(
-                                       info.ps_addresses.at(static_cast<size_t>(info.task_index))));
+                                       info.ps_addresses.at(static_cast<size_t>(info.task_index)),
+                                       info.job_secret));
   std::cout << "ps " << info.task_index << " serving on " << server->address() << std::endl;
   server->WaitForShutdown();
   return absl::OkStatus();
@@ -160,11 +163,11 @@ absl::Status RunWorker(const runtime::ClusterInfo& info, const Flags& flags) {
   const int64_t index = info.rank - 1;
   ps::DatasetBatches batches(split.train.Shard(index, num_workers), flags.batch_size,
                              static_cast<uint64_t>(flags.seed) + static_cast<uint64_t>(index));
-  TP_ASSIGN_OR_RETURN(auto server,
-                      ps::WorkerServer::Start(
-                          info.worker_addresses.at(static_cast<size_t>(info.rank)), [&](int64_t) {
-                            return ps::TrainingStep(model, *variables, batches.Next());
-                          }));
+  TP_ASSIGN_OR_RETURN(
+      auto server, ps::WorkerServer::Start(
+                       info.worker_addresses.at(static_cast<size_t>(info.rank)),
+                       [&](int64_t) { return ps::TrainingStep(model, *variables, batches.Next()); },
+                       info.job_secret));
   std::cout << "worker " << index << " serving on " << server->address() << std::endl;
   server->WaitForShutdown();
   return absl::OkStatus();
@@ -179,7 +182,7 @@ absl::Status RunChiefRole(const runtime::ClusterInfo& info, const Flags& flags,
   for (size_t r = 1; r < info.worker_addresses.size(); ++r) {
     auto runner = std::make_unique<ps::GrpcStepRunner>(
         fmt::format("worker {} ({})", r - 1, info.worker_addresses[r]), info.worker_addresses[r],
-        absl::Seconds(30));
+        absl::Seconds(30), info.job_secret);
     TP_RETURN_IF_ERROR(runner->WaitUntilReady(absl::Seconds(60)));
     workers.push_back(std::move(runner));
   }

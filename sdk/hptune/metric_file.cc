@@ -1,5 +1,11 @@
 #include "sdk/hptune/metric_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
 #include <string>
 #include <system_error>
 
@@ -21,6 +27,57 @@ std::optional<double> NumberField(const nlohmann::json& value) {
   double number = 0;
   if (!absl::SimpleAtod(value.get<std::string>(), &number)) return std::nullopt;
   return number;
+}
+
+// A whole number of steps that fits int64_t (the cast of anything else is
+// undefined).
+std::optional<int64_t> StepCount(double number) {
+  if (!(number >= -9.2e18 && number <= 9.2e18) || number != std::trunc(number)) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(number);
+}
+
+// The metric file's text. The trial that writes the file may be hostile
+// (a container writes to its output directory): the file is read only if it
+// is a regular file and not a symbolic link, and only up to the cap.
+absl::StatusOr<std::string> ReadMetricFile(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 && errno == ELOOP) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: a symbolic link; a metric file must be a regular file", path.string()));
+  }
+  if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path.string()));
+  std::string text;
+  struct stat st {};
+  absl::Status status;
+  if (::fstat(fd, &st) != 0) {
+    status = base::ErrnoToStatus(errno, fmt::format("reading {}", path.string()));
+  } else if (!S_ISREG(st.st_mode)) {
+    status = absl::InvalidArgumentError(fmt::format(
+        "{}: not a regular file; a metric file is one JSON object per line", path.string()));
+  } else {
+    char buffer[1 << 16];
+    while (status.ok()) {
+      const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        status = base::ErrnoToStatus(errno, fmt::format("reading {}", path.string()));
+      } else if (n == 0) {
+        break;
+      } else if (text.size() + static_cast<size_t>(n) > kMaxMetricFileBytes) {
+        status = absl::InvalidArgumentError(
+            fmt::format("{}: larger than {} bytes, the most a metric file may have (hypertune "
+                        "keeps its last 100 entries)",
+                        path.string(), kMaxMetricFileBytes));
+      } else {
+        text.append(buffer, static_cast<size_t>(n));
+      }
+    }
+  }
+  ::close(fd);
+  if (!status.ok()) return status;
+  return text;
 }
 
 }  // namespace
@@ -54,16 +111,17 @@ absl::StatusOr<std::vector<jobspec::Measurement>> ParseHypertuneMetrics(
     measurement.metrics.push_back({.metric_id = id, .value = *value});
     if (const auto step = entry.find("global_step"); step != entry.end()) {
       const std::optional<double> number = NumberField(*step);
-      if (!number) {
+      const std::optional<int64_t> steps = number ? StepCount(*number) : std::nullopt;
+      if (!steps) {
         return absl::InvalidArgumentError(fmt::format(
             "line {}: global_step is not a whole number: {}", line_number, step->dump()));
       }
-      measurement.step_count = static_cast<int64_t>(*number);
+      measurement.step_count = *steps;
     }
-    if (const auto timestamp = entry.find("timestamp");
-        trial_start && timestamp != entry.end() && timestamp->is_number()) {
-      const absl::Time at =
-          absl::FromUnixMicros(static_cast<int64_t>(timestamp->get<double>() * 1e6));
+    if (const auto timestamp = entry.find("timestamp"); trial_start && timestamp != entry.end() &&
+                                                        timestamp->is_number() &&
+                                                        std::isfinite(timestamp->get<double>())) {
+      const absl::Time at = absl::FromUnixSeconds(0) + absl::Seconds(timestamp->get<double>());
       measurement.elapsed_duration = std::max(absl::ZeroDuration(), at - *trial_start);
     }
     measurements.push_back(std::move(measurement));
@@ -76,7 +134,7 @@ absl::StatusOr<std::vector<jobspec::Measurement>> ReadHypertuneMetrics(
     std::optional<absl::Time> trial_start) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return std::vector<jobspec::Measurement>{};
-  absl::StatusOr<std::string> text = base::ReadFile(path);
+  absl::StatusOr<std::string> text = ReadMetricFile(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::vector<jobspec::Measurement>> measurements =
       ParseHypertuneMetrics(*text, metric_id, trial_start);

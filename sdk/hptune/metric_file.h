@@ -35,8 +35,14 @@ absl::StatusOr<std::vector<jobspec::Measurement>> ParseHypertuneMetrics(
     std::string_view text, std::string_view metric_id,
     std::optional<absl::Time> trial_start = std::nullopt);
 
+// The largest metric file read: hypertune keeps 100 entries of a few
+// hundred bytes each.
+inline constexpr size_t kMaxMetricFileBytes = 1 << 20;
+
 // Reads and parses `path`; an absent file is no measurements (the trial has
-// not reported yet). Errors are prefixed with the path.
+// not reported yet). Errors are prefixed with the path; InvalidArgument for
+// a symbolic link, a file that is not a regular file or one larger than
+// kMaxMetricFileBytes (the trial writing it may be hostile).
 absl::StatusOr<std::vector<jobspec::Measurement>> ReadHypertuneMetrics(
     const std::filesystem::path& path, std::string_view metric_id,
     std::optional<absl::Time> trial_start = std::nullopt);

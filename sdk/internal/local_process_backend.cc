@@ -218,7 +218,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
                                                            .project_id = config_.project_id,
                                                            .trial_id = "",
                                                            .addresses = addresses,
-                                                           .replica = plan.ref});
+                                                           .replica = plan.ref,
+                                                           .job_secret = config_.job_secret});
     if (!cluster_env.ok()) {
       discard_bundles(0);
       return jobspec::RpcStatus{

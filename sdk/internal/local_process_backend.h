@@ -34,6 +34,8 @@ struct LocalProcessBackendConfig {
   jobspec::CustomJobSpec spec;                     // as recorded (absolute paths, output dir set)
   std::vector<ReplicaPlan> plans;                  // PlanReplicas(spec)
   std::map<std::string, std::string> environment;  // inherited by every replica
+  // TRAINPKG_JOB_SECRET of every replica (jobspec::NewJobSecret, one per job).
+  std::string job_secret;
   absl::Duration grace_period;
   std::shared_ptr<ProcessLauncher> launcher;
   JobStore store;

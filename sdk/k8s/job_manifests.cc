@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "jobspec/job_secret.h"
 #include "sdk/internal/job_id.h"
 #include "sdk/k8s/internal/pod_template.h"
 #include "sdk/k8s/internal/pool_env.h"
@@ -139,6 +140,10 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
   internal::PoolEnvRequest env_request;
   env_request.cluster.spec = spec;
   env_request.cluster.job_id = r.name;
+  env_request.cluster.job_secret = r.job_secret;
+  if (env_request.cluster.job_secret.empty()) {
+    TP_ASSIGN_OR_RETURN(env_request.cluster.job_secret, jobspec::NewJobSecret());
+  }
   env_request.cluster.addresses.resize(spec.worker_pool_specs.size());
   for (int p = 0; p < static_cast<int>(spec.worker_pool_specs.size()); ++p) {
     if (!Used(spec.worker_pool_specs[p])) continue;

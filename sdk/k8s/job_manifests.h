@@ -60,6 +60,9 @@ struct RenderRequest {
   // false leaves out the GKE node selectors (clusters labelling nodes otherwise).
   bool node_selectors = true;
   RegistryCredentials pull_credentials{};
+  // TRAINPKG_JOB_SECRET of every replica (jobspec/job_secret.h), in each
+  // container's env; "" makes a new one (jobspec::NewJobSecret).
+  std::string job_secret{};
 };
 
 struct JobManifests {

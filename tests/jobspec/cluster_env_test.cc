@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
+#include "jobspec/job_secret.h"
 
 namespace trainpkg::jobspec {
 namespace {
@@ -302,6 +303,49 @@ TEST(ClusterEnvNamesTest, PoolsAndReplicas) {
   EXPECT_EQ(TfTaskTypeForPool(3), "evaluator");
   EXPECT_EQ(TfTaskTypeForPool(4), "");
   EXPECT_EQ((ReplicaRef{.pool = 1, .index = 3}).Name(), "workerpool1-3");
+}
+
+TEST(JobSecretTest, MakeClusterEnvGivesEveryReplicaTheJobsSecret) {
+  const std::string secret(64, 'c');
+  for (ReplicaRef replica : {ReplicaRef{.pool = 0, .index = 0}, ReplicaRef{.pool = 1, .index = 1},
+                             ReplicaRef{.pool = 2, .index = 0}}) {
+    ClusterEnvRequest request = FullJob(replica);
+    request.job_secret = secret;
+    EXPECT_EQ(EnvFor(request)[kJobSecretEnv], secret) << replica.Name();
+  }
+  EXPECT_FALSE(EnvFor(FullJob({.pool = 0, .index = 0})).contains(kJobSecretEnv));
+}
+
+TEST(JobSecretTest, NewSecretsAreLongRandomAndValid) {
+  absl::StatusOr<std::string> a = NewJobSecret();
+  absl::StatusOr<std::string> b = NewJobSecret();
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->size(), 64u);
+  EXPECT_EQ(a->find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_NE(*a, *b);
+  EXPECT_TRUE(ValidateJobSecret(*a).ok());
+}
+
+TEST(JobSecretTest, ShortOrUnprintableSecretsAreRefusedWithoutEchoingThem) {
+  absl::Status short_one = ValidateJobSecret("hunter2");
+  EXPECT_TRUE(absl::IsInvalidArgument(short_one));
+  EXPECT_THAT(std::string(short_one.message()),
+              ::testing::HasSubstr("TRAINPKG_JOB_SECRET: 7 characters; a job secret has 32..1024"));
+  EXPECT_THAT(std::string(short_one.message()), ::testing::Not(::testing::HasSubstr("hunter2")));
+  EXPECT_FALSE(ValidateJobSecret(std::string(40, 'x') + " ").ok());
+  EXPECT_FALSE(ValidateJobSecret(std::string(40, 'x') + "\n").ok());
+  EXPECT_FALSE(ValidateJobSecret(std::string(2000, 'x')).ok());
+}
+
+TEST(JobSecretTest, AddJobSecretToPoolsKeepsASecretThePoolSets) {
+  CustomJobSpec spec;
+  spec.worker_pool_specs = {Pool(1), Pool(2), WorkerPoolSpec{}};
+  spec.worker_pool_specs[1].container_spec->env.push_back({kJobSecretEnv, "mine"});
+  AddJobSecretToPools(spec, "new");
+  EXPECT_EQ(spec.worker_pool_specs[0].container_spec->env.back(), (EnvVar{kJobSecretEnv, "new"}));
+  EXPECT_EQ(spec.worker_pool_specs[1].container_spec->env.size(), 1u);
+  EXPECT_EQ(spec.worker_pool_specs[1].container_spec->env[0].value, "mine");
+  EXPECT_FALSE(spec.worker_pool_specs[2].container_spec.has_value());
 }
 
 }  // namespace

@@ -159,5 +159,26 @@ TEST(ResolveClusterInfoTest, MalformedFirstLauncherIsAnErrorNotAFallThrough) {
               HasSubstr("TF_CONFIG: task.index: 5 is out of range"));
 }
 
+TEST(ResolveClusterInfoTest, JobSecretComesFromTheEnvironmentWhateverTheLauncher) {
+  const std::string secret(64, 'f');
+  base::MapEnvironment env = AllLaunchers();
+  env.Set("TRAINPKG_JOB_SECRET", secret);
+  absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(env);
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->job_secret, secret);
+  base::MapEnvironment single;
+  single.Set("TRAINPKG_JOB_SECRET", secret);
+  EXPECT_EQ(ResolveClusterInfo(single)->job_secret, secret);
+  EXPECT_EQ(ResolveClusterInfo(base::MapEnvironment())->job_secret, "");
+}
+
+TEST(ResolveClusterInfoTest, WeakJobSecretIsAnError) {
+  base::MapEnvironment env;
+  env.Set("TRAINPKG_JOB_SECRET", "password");
+  absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(env);
+  EXPECT_TRUE(absl::IsInvalidArgument(info.status())) << info.status();
+  EXPECT_THAT(std::string(info.status().message()), HasSubstr("TRAINPKG_JOB_SECRET: 8 characters"));
+}
+
 }  // namespace
 }  // namespace trainpkg::runtime

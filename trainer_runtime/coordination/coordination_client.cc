@@ -12,6 +12,7 @@
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/coordination/internal/grpc_status.h"
 #include "trainer_runtime/coordination/proto/coordination.grpc.pb.h"
+#include "trainer_runtime/rpc_auth/job_auth.h"
 
 namespace trainpkg::coordination {
 namespace {
@@ -28,8 +29,9 @@ class GrpcCoordinationClient final : public CoordinationClient {
         rank_(rank),
         rank_names_(std::move(rank_names)),
         options_(options),
-        stub_(proto::Coordination::NewStub(
-            grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()))) {}
+        stub_(
+            proto::Coordination::NewStub(rpc_auth::JobAuth(options.job_secret).Connect(address_))) {
+  }
 
   ~GrpcCoordinationClient() override {
     StopHeartbeats();

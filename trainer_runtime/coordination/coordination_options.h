@@ -1,6 +1,9 @@
-// Timing knobs shared by the coordination server and its clients.
+// Settings shared by the coordination server and its clients: timing knobs
+// and the job secret.
 #ifndef TRAINPKG_TRAINER_RUNTIME_COORDINATION_COORDINATION_OPTIONS_H_
 #define TRAINPKG_TRAINER_RUNTIME_COORDINATION_COORDINATION_OPTIONS_H_
+
+#include <string>
 
 #include "absl/time/time.h"
 
@@ -19,6 +22,11 @@ struct CoordinationOptions {
   // How long rank 0 waits, at the end, for the other ranks to say goodbye
   // before it stops the coordinator.
   absl::Duration shutdown_timeout = absl::Seconds(60);
+  // The job's shared secret (TRAINPKG_JOB_SECRET, rpc_auth/job_auth.h):
+  // the server answers only calls that carry it, clients send it.
+  // Coordinator::Start takes it from ClusterInfo. "" = none: calls are not
+  // authenticated and the server listens on loopback addresses only.
+  std::string job_secret;
 };
 
 }  // namespace trainpkg::coordination

@@ -11,6 +11,7 @@
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/coordination/internal/coordination_service.h"
 #include "trainer_runtime/coordination/internal/coordination_state.h"
+#include "trainer_runtime/rpc_auth/job_auth.h"
 
 namespace trainpkg::coordination {
 namespace {
@@ -26,7 +27,7 @@ class GrpcCoordinationServer final : public CoordinationServer {
                 .heartbeat_timeout = options.heartbeat_timeout,
                 .rendezvous_timeout = options.rendezvous_timeout,
                 .start = absl::Now()}),
-        service_(state_) {}
+        service_(state_, rpc_auth::JobAuth(options.job_secret)) {}
 
   ~GrpcCoordinationServer() override { Stop(); }
 
@@ -96,6 +97,10 @@ absl::StatusOr<std::unique_ptr<CoordinationServer>> CoordinationServer::Start(
   const size_t colon = bind.rfind(':');
   if (colon == std::string::npos) {
     return absl::InvalidArgumentError(fmt::format("coordinator address '{}' has no port", bind));
+  }
+  if (absl::Status allowed = rpc_auth::JobAuth(options.job_secret).CheckListenAddress(bind);
+      !allowed.ok()) {
+    return allowed;
   }
   auto server = std::make_unique<GrpcCoordinationServer>(bind.substr(0, colon),
                                                          std::move(rank_names), options);

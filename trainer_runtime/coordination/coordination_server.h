@@ -28,8 +28,10 @@ class CoordinationServer {
  public:
   // Listens on `address` ("host:port"; port 0 picks a free port) for a job of
   // rank_names.size() ranks (names as RankNames gives them).
-  // InvalidArgument for an empty rank list; Unavailable when the address
-  // cannot be bound.
+  // Every call must carry options.job_secret (UNAUTHENTICATED otherwise).
+  // InvalidArgument for an empty rank list; FailedPrecondition for an
+  // address beyond loopback without a job secret; Unavailable when the
+  // address cannot be bound.
   static absl::StatusOr<std::unique_ptr<CoordinationServer>> Start(
       std::string_view address, std::vector<std::string> rank_names,
       const CoordinationOptions& options);

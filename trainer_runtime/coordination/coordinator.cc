@@ -8,8 +8,10 @@
 
 namespace trainpkg::coordination {
 
-absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
-    const runtime::ClusterInfo& info, const CoordinationOptions& options) {
+absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(const runtime::ClusterInfo& info,
+                                                                const CoordinationOptions& given) {
+  CoordinationOptions options = given;
+  options.job_secret = info.job_secret;
   if (!info.in_collective()) {
     return absl::InvalidArgumentError(
         fmt::format("a {} task takes no part in coordination", info.task_type));

@@ -25,7 +25,8 @@ namespace trainpkg::coordination {
 
 class Coordinator {
  public:
-  // Starts the server (rank 0), then registers and waits for every rank.
+  // Starts the server (rank 0), then registers and waits for every rank;
+  // every call carries info.job_secret (options.job_secret is ignored).
   // InvalidArgument for a task outside the collective (ps, evaluator) or a
   // multi-rank job without a coordinator address; the server's and the
   // rendezvous's errors otherwise (Aborted naming ranks that never came).

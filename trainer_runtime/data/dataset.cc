@@ -1,12 +1,15 @@
 #include "trainer_runtime/data/dataset.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "fmt/format.h"
 #include "trainer_runtime/data/shuffle.h"
+#include "trainer_runtime/nn/element_count.h"
 
 namespace trainpkg::data {
 
@@ -25,12 +28,17 @@ absl::StatusOr<Dataset> Dataset::Create(nn::Shape element_shape, std::vector<flo
                                                     nn::ShapeToString(element_shape)));
     }
   }
-  const int64_t element_size = nn::NumElements(element_shape);
   const auto n = static_cast<int64_t>(labels.size());
-  if (static_cast<int64_t>(features.size()) != n * element_size) {
-    return absl::InvalidArgumentError(
-        fmt::format("{} labels of element shape {} need {} feature values, got {}", n,
-                    nn::ShapeToString(element_shape), n * element_size, features.size()));
+  const auto have = static_cast<int64_t>(features.size());
+  // n * element size must equal the feature count; checked by division so
+  // that a huge shape cannot wrap the product into agreement.
+  const std::optional<int64_t> element_size =
+      nn::NumElementsAtMost(element_shape, n == 0 ? INT64_MAX : have / n);
+  if (!element_size.has_value() || n * *element_size != have) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{} labels of element shape {} need {} feature values, got {}", n,
+        nn::ShapeToString(element_shape),
+        element_size.has_value() ? fmt::format("{}", n * *element_size) : "more", have));
   }
   for (int64_t i = 0; i < n; ++i) {
     if (labels[i] < 0) {
@@ -38,7 +46,7 @@ absl::StatusOr<Dataset> Dataset::Create(nn::Shape element_shape, std::vector<flo
           fmt::format("label of element {} is {}; class labels must be >= 0", i, labels[i]));
     }
   }
-  return Dataset(std::move(element_shape), element_size, std::move(features), std::move(labels));
+  return Dataset(std::move(element_shape), *element_size, std::move(features), std::move(labels));
 }
 
 std::span<const float> Dataset::element(int64_t i) const {

@@ -1,11 +1,14 @@
 #include "trainer_runtime/data/idx_reader.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "fmt/format.h"
 #include "trainer_runtime/data/internal/read_maybe_gzipped.h"
+#include "trainer_runtime/nn/element_count.h"
 
 namespace trainpkg::data {
 namespace {
@@ -52,16 +55,30 @@ float Convert(IdxType type, const unsigned char* p) {
 
 bool IsIntegerType(IdxType type) { return type != IdxType::kFloat32 && type != IdxType::kFloat64; }
 
-}  // namespace
+// The header: magic, type and dimensions, and the bytes the whole file must
+// have. The element count is checked (no product can wrap) against what a
+// file can hold at all (no product wraps); ParseIdx then checks the actual
+// size against it.
+struct IdxHeader {
+  IdxType type = IdxType::kUint8;
+  nn::Shape dims;
+  uint64_t header_bytes = 0;
+  uint64_t count = 0;
+  uint64_t file_bytes = 0;  // header_bytes + count * element size
+};
 
-absl::StatusOr<IdxArray> ParseIdx(std::string_view bytes, std::string_view name) {
+// Enough bytes for the longest header (8 dimensions).
+constexpr size_t kMaxHeaderBytes = 4 + 4 * 8;
+
+absl::StatusOr<IdxHeader> ParseIdxHeader(std::string_view bytes, std::string_view name) {
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
   if (bytes.size() < 4 || p[0] != 0 || p[1] != 0) {
     return absl::DataLossError(
         fmt::format("{}: not an IDX file (the first two bytes must be zero)", name));
   }
-  const auto type = static_cast<IdxType>(p[2]);
-  const int elem = TypeSize(type);
+  IdxHeader h;
+  h.type = static_cast<IdxType>(p[2]);
+  const int elem = TypeSize(h.type);
   if (elem == 0) {
     return absl::DataLossError(fmt::format(
         "{}: unknown IDX element type 0x{:02x} (valid: 08, 09, 0b, 0c, 0d, 0e)", name, p[2]));
@@ -70,34 +87,56 @@ absl::StatusOr<IdxArray> ParseIdx(std::string_view bytes, std::string_view name)
   if (rank < 1 || rank > 8) {
     return absl::DataLossError(fmt::format("{}: {} dimensions; IDX needs 1..8", name, rank));
   }
-  const size_t header = 4 + 4 * static_cast<size_t>(rank);
-  if (bytes.size() < header) {
+  h.header_bytes = 4 + 4 * static_cast<uint64_t>(rank);
+  if (bytes.size() < h.header_bytes) {
     return absl::DataLossError(fmt::format("{}: truncated header ({} bytes)", name, bytes.size()));
   }
-  IdxArray out;
-  out.type = type;
-  uint64_t count = 1;
   for (int d = 0; d < rank; ++d) {
-    const uint64_t size = LoadBigEndian(p + 4 + 4 * d, 4);
-    out.dims.push_back(static_cast<int64_t>(size));
-    count *= size;
-    if (count > (uint64_t{1} << 40)) {
-      return absl::DataLossError(fmt::format("{}: dimensions too large for an IDX file", name));
-    }
+    h.dims.push_back(static_cast<int64_t>(LoadBigEndian(p + 4 + 4 * d, 4)));
   }
-  const uint64_t expected = header + count * static_cast<uint64_t>(elem);
-  if (bytes.size() != expected) {
-    return absl::DataLossError(fmt::format("{}: dimensions {} need {} bytes, the file has {}", name,
-                                           nn::ShapeToString(out.dims), expected, bytes.size()));
+  // At most INT64_MAX bytes of values, so header + values cannot wrap.
+  const std::optional<int64_t> count = nn::NumElementsAtMost(h.dims, INT64_MAX / elem);
+  if (!count.has_value()) {
+    return absl::DataLossError(fmt::format("{}: dimensions {} need more bytes than a file can hold",
+                                           name, nn::ShapeToString(h.dims)));
   }
-  out.values.resize(count);
-  const unsigned char* v = p + header;
-  for (uint64_t i = 0; i < count; ++i) out.values[i] = Convert(type, v + i * elem);
+  h.count = static_cast<uint64_t>(*count);
+  h.file_bytes = h.header_bytes + h.count * static_cast<uint64_t>(elem);
+  return h;
+}
+
+}  // namespace
+
+absl::StatusOr<IdxArray> ParseIdx(std::string_view bytes, std::string_view name) {
+  absl::StatusOr<IdxHeader> h = ParseIdxHeader(bytes, name);
+  if (!h.ok()) return h.status();
+  if (bytes.size() < h->file_bytes) {
+    return absl::DataLossError(fmt::format("{}: dimensions {} need {} bytes, the file has {}",
+                                           name, nn::ShapeToString(h->dims), h->file_bytes,
+                                           bytes.size()));
+  }
+  if (bytes.size() > h->file_bytes) {
+    return absl::DataLossError(fmt::format("{}: dimensions {} need {} bytes, the file has more",
+                                           name, nn::ShapeToString(h->dims), h->file_bytes));
+  }
+  IdxArray out;
+  out.type = h->type;
+  out.dims = h->dims;
+  out.values.resize(h->count);
+  const int elem = TypeSize(h->type);
+  const unsigned char* v = reinterpret_cast<const unsigned char*>(bytes.data()) + h->header_bytes;
+  for (uint64_t i = 0; i < h->count; ++i) out.values[i] = Convert(h->type, v + i * elem);
   return out;
 }
 
 absl::StatusOr<IdxArray> ReadIdx(const std::filesystem::path& path) {
-  absl::StatusOr<std::string> bytes = internal::ReadMaybeGzipped(path);
+  // The header first, then no more bytes than it announces: a gzip file
+  // inflating far past its dimensions is refused without holding it.
+  absl::StatusOr<std::string> head = internal::ReadMaybeGzipped(path, kMaxHeaderBytes);
+  if (!head.ok()) return head.status();
+  absl::StatusOr<IdxHeader> header = ParseIdxHeader(*head, path.string());
+  if (!header.ok()) return header.status();
+  absl::StatusOr<std::string> bytes = internal::ReadMaybeGzipped(path, header->file_bytes);
   if (!bytes.ok()) return bytes.status();
   return ParseIdx(*bytes, path.string());
 }

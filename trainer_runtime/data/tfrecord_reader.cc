@@ -1,5 +1,6 @@
 #include "trainer_runtime/data/tfrecord_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -17,19 +18,21 @@ uint64_t LoadLE(const unsigned char* p, int bytes) {
   return v;
 }
 
-// Files larger than this per record are treated as corrupt lengths.
-constexpr uint64_t kMaxRecordBytes = uint64_t{1} << 34;
+// Record data is read in pieces of this size, so memory grows with the
+// bytes actually present, never with a length the header only claims.
+constexpr uint64_t kReadPiece = uint64_t{1} << 20;
 
 }  // namespace
 
-TfRecordReader::TfRecordReader(std::filesystem::path path, std::FILE* file)
-    : path_(std::move(path)), file_(file, &std::fclose) {}
+TfRecordReader::TfRecordReader(std::filesystem::path path, std::FILE* file,
+                               uint64_t max_record_bytes)
+    : path_(std::move(path)), file_(file, &std::fclose), max_record_bytes_(max_record_bytes) {}
 
 absl::StatusOr<std::unique_ptr<TfRecordReader>> TfRecordReader::Open(
-    const std::filesystem::path& path) {
+    const std::filesystem::path& path, uint64_t max_record_bytes) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return base::ErrnoToStatus(errno, fmt::format("opening {}", path.string()));
-  return std::unique_ptr<TfRecordReader>(new TfRecordReader(path, file));
+  return std::unique_ptr<TfRecordReader>(new TfRecordReader(path, file, max_record_bytes));
 }
 
 absl::StatusOr<bool> TfRecordReader::Next(std::string* record) {
@@ -54,10 +57,21 @@ absl::StatusOr<bool> TfRecordReader::Next(std::string* record) {
     return corrupt(fmt::format("length crc mismatch (stored 0x{:08x}, computed 0x{:08x})",
                                stored_length_crc, length_crc));
   }
-  if (length > kMaxRecordBytes) return corrupt(fmt::format("implausible length {}", length));
-  record->resize(length);
+  if (length > max_record_bytes_) {
+    return corrupt(
+        fmt::format("length {} exceeds the cap of {} bytes per record", length, max_record_bytes_));
+  }
+  record->clear();
+  uint64_t got_data = 0;
+  while (got_data < length) {
+    const uint64_t want = std::min(length - got_data, kReadPiece);
+    record->resize(got_data + want);
+    const size_t n = std::fread(record->data() + got_data, 1, want, file_.get());
+    got_data += n;
+    if (n < want) break;
+  }
+  record->resize(got_data);
   unsigned char footer[4];
-  const size_t got_data = std::fread(record->data(), 1, length, file_.get());
   const size_t got_footer = got_data == length ? std::fread(footer, 1, 4, file_.get()) : 0;
   if (std::ferror(file_.get())) {
     return base::ErrnoToStatus(errno, fmt::format("reading {}", path_.string()));

@@ -29,25 +29,34 @@
 
 namespace trainpkg::data {
 
+// The largest record a reader accepts unless told otherwise: 256 MiB, far
+// above what TensorFlow writes in practice (tf.train.Example, event files),
+// far below what a forged length header could ask for.
+inline constexpr uint64_t kDefaultMaxTfRecordBytes = uint64_t{256} << 20;
+
 class TfRecordReader {
  public:
-  // NotFound / PermissionDenied naming the path.
-  static absl::StatusOr<std::unique_ptr<TfRecordReader>> Open(const std::filesystem::path& path);
+  // NotFound / PermissionDenied naming the path. Records longer than
+  // `max_record_bytes` are refused (see Next).
+  static absl::StatusOr<std::unique_ptr<TfRecordReader>> Open(
+      const std::filesystem::path& path, uint64_t max_record_bytes = kDefaultMaxTfRecordBytes);
 
   // Reads the next record into *record: true, or false at a clean end of file.
   // DataLoss, naming the file and the byte offset where the record starts,
-  // for a length or data CRC mismatch or a record cut short by the end of the
-  // file. REQUIRES: record != nullptr.
+  // for a length or data CRC mismatch, a length above the reader's cap, or a
+  // record cut short by the end of the file. Memory grows with the bytes
+  // present, not with the announced length. REQUIRES: record != nullptr.
   absl::StatusOr<bool> Next(std::string* record);
 
   // Byte offset of the next record.
   uint64_t offset() const { return offset_; }
 
  private:
-  TfRecordReader(std::filesystem::path path, std::FILE* file);
+  TfRecordReader(std::filesystem::path path, std::FILE* file, uint64_t max_record_bytes);
 
   std::filesystem::path path_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  uint64_t max_record_bytes_;
   uint64_t offset_ = 0;
 };
 

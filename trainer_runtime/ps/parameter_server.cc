@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/ps/internal/chunks.h"
+#include "trainer_runtime/ps/internal/element_range.h"
 #include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
@@ -37,19 +38,23 @@ OptimizerConfig FromProto(const proto::OptimizerConfig& p) {
 
 class Service final : public proto::ParameterServer::Service {
  public:
+  explicit Service(rpc_auth::JobAuth auth) : auth_(std::move(auth)) {}
+  const rpc_auth::JobAuth& auth() const { return auth_; }
   ParameterStore& store() { return store_; }
   absl::Notification& shutdown() { return shutdown_; }
 
-  grpc::Status Configure(grpc::ServerContext*, const proto::ConfigureRequest* request,
+  grpc::Status Configure(grpc::ServerContext* context, const proto::ConfigureRequest* request,
                          proto::ConfigureResponse*) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     std::vector<ShardDef> shards;
     for (const proto::ShardDef& s : request->shards())
       shards.push_back({s.id(), s.name(), s.size()});
     return ToGrpcStatus(store_.Configure(std::move(shards), FromProto(request->optimizer())));
   }
 
-  grpc::Status Assign(grpc::ServerContext*, grpc::ServerReader<proto::TensorChunk>* reader,
+  grpc::Status Assign(grpc::ServerContext* context, grpc::ServerReader<proto::TensorChunk>* reader,
                       proto::AssignResponse*) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     proto::TensorChunk chunk;
     while (reader->Read(&chunk)) {
       bool ok = false;
@@ -62,8 +67,9 @@ class Service final : public proto::ParameterServer::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status Pull(grpc::ServerContext*, const proto::PullRequest* request,
+  grpc::Status Pull(grpc::ServerContext* context, const proto::PullRequest* request,
                     grpc::ServerWriter<proto::TensorChunk>* writer) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     absl::StatusOr<std::vector<ShardSnapshot>> snapshot =
         store_.Snapshot(request->with_optimizer_state());
     if (!snapshot.ok()) return ToGrpcStatus(snapshot.status());
@@ -86,10 +92,12 @@ class Service final : public proto::ParameterServer::Service {
   }
 
   // Gathers each shard's gradient from its chunks and applies the optimizer
-  // once it is complete (chunks of one shard arrive in order, shard after
-  // shard).
-  grpc::Status Push(grpc::ServerContext*, grpc::ServerReader<proto::TensorChunk>* reader,
+  // once it is complete. Chunks of one shard arrive in order, shard after
+  // shard; a chunk at another offset than the next expected one, or
+  // reaching past the shard, ends the push with INVALID_ARGUMENT.
+  grpc::Status Push(grpc::ServerContext* context, grpc::ServerReader<proto::TensorChunk>* reader,
                     proto::PushResponse*) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     std::map<int, std::pair<std::vector<float>, int64_t>> pending;  // shard -> (grad, filled)
     proto::TensorChunk chunk;
     while (reader->Read(&chunk)) {
@@ -97,11 +105,11 @@ class Service final : public proto::ParameterServer::Service {
       if (!size.ok()) return ToGrpcStatus(size.status());
       const std::string& bytes = chunk.values();
       const int64_t count = static_cast<int64_t>(bytes.size() / 4);
-      if (bytes.size() % 4 != 0 || chunk.slot() != 0 || chunk.offset() < 0 ||
-          chunk.offset() + count > *size) {
-        return BadChunk(chunk);
-      }
       auto& [grad, filled] = pending[chunk.shard()];
+      if (bytes.size() % 4 != 0 || chunk.slot() != 0 || chunk.offset() != filled ||
+          !internal::ElementRangeFits(chunk.offset(), count, *size)) {
+        return BadChunk(chunk, *size, filled);
+      }
       if (grad.empty()) grad.resize(static_cast<size_t>(*size));
       std::memcpy(grad.data() + chunk.offset(), bytes.data(), bytes.size());
       filled += count;
@@ -119,8 +127,9 @@ class Service final : public proto::ParameterServer::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status Shutdown(grpc::ServerContext*, const proto::ShutdownRequest*,
+  grpc::Status Shutdown(grpc::ServerContext* context, const proto::ShutdownRequest*,
                         proto::ShutdownResponse*) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     if (!shutdown_.HasBeenNotified()) shutdown_.Notify();
     return grpc::Status::OK;
   }
@@ -129,10 +138,19 @@ class Service final : public proto::ParameterServer::Service {
   static grpc::Status BadChunk(const proto::TensorChunk& chunk) {
     return grpc::Status(
         grpc::StatusCode::INVALID_ARGUMENT,
-        fmt::format("bad chunk for shard {} slot {}: offset {}, {} bytes", chunk.shard(),
-                    chunk.slot(), chunk.offset(), chunk.values().size()));
+        fmt::format("bad chunk for shard {} slot {}: offset {}, {} bytes (not a multiple of 4)",
+                    chunk.shard(), chunk.slot(), chunk.offset(), chunk.values().size()));
+  }
+  static grpc::Status BadChunk(const proto::TensorChunk& chunk, int64_t size, int64_t expected) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        fmt::format("bad gradient chunk for shard {} slot {}: offset {}, {} bytes; expected slot "
+                    "0, offset {}, a multiple of 4 bytes, within the shard's {} values",
+                    chunk.shard(), chunk.slot(), chunk.offset(), chunk.values().size(), expected,
+                    size));
   }
 
+  const rpc_auth::JobAuth auth_;
   ParameterStore store_;
   absl::Notification shutdown_;
 };
@@ -165,10 +183,11 @@ class ParameterServerImpl final : public ParameterServer {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ParameterServer>> ParameterServer::Start(std::string_view address) {
-  auto service = std::make_unique<Service>();
+absl::StatusOr<std::unique_ptr<ParameterServer>> ParameterServer::Start(std::string_view address,
+                                                                        std::string job_secret) {
+  auto service = std::make_unique<Service>(rpc_auth::JobAuth(std::move(job_secret)));
   internal::Listening listening;
-  auto server = internal::Listen(address, service.get(), &listening);
+  auto server = internal::Listen(address, service.get(), &listening, service->auth());
   if (!server.ok()) return server.status();
   return std::unique_ptr<ParameterServer>(new ParameterServerImpl(
       std::move(service), *std::move(server), listening.address, listening.port));

@@ -1,7 +1,7 @@
 // A parameter server task: hosts the ParameterServer gRPC service
 // (proto/ps.proto) over a ParameterStore until told to shut down.
 //
-//   auto server = ParameterServer::Start(info.ps_addresses[info.task_index]);
+//   auto server = ParameterServer::Start(info.ps_addresses[info.task_index], info.job_secret);
 //   (*server)->WaitForShutdown();   // returns once the chief calls Shutdown
 //
 // Pulls and pushes are streams of chunks of at most the requested payload
@@ -20,9 +20,12 @@ namespace trainpkg::ps {
 
 class ParameterServer {
  public:
-  // Listens on `address` ("host:port"; port 0 picks a free one).
-  // Unavailable when the address cannot be bound.
-  static absl::StatusOr<std::unique_ptr<ParameterServer>> Start(std::string_view address);
+  // Listens on `address` ("host:port"; port 0 picks a free one), answering
+  // only calls that carry `job_secret` (ClusterInfo::job_secret; UNAUTHENTICATED
+  // otherwise). FailedPrecondition for an address beyond loopback without a
+  // secret; Unavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<ParameterServer>> Start(std::string_view address,
+                                                                std::string job_secret = {});
   // Stops serving at once.
   virtual ~ParameterServer() = default;
 

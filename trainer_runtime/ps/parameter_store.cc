@@ -1,13 +1,35 @@
 #include "trainer_runtime/ps/parameter_store.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "base/check.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "trainer_runtime/ps/internal/element_range.h"
 
 namespace trainpkg::ps {
+
+namespace {
+
+// The machine's physical memory: no task can hold more, so shards asking
+// for more are refused before anything is allocated.
+int64_t PhysicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<int64_t>::max();
+  if (pages > std::numeric_limits<int64_t>::max() / page_size) {
+    return std::numeric_limits<int64_t>::max();
+  }
+  return static_cast<int64_t>(pages) * page_size;
+}
+
+}  // namespace
+
+ParameterStore::ParameterStore() : ParameterStore(PhysicalMemoryBytes()) {}
 
 absl::Status ParameterStore::Configure(std::vector<ShardDef> shards,
                                        const OptimizerConfig& config) {
@@ -25,6 +47,10 @@ absl::Status ParameterStore::Configure(std::vector<ShardDef> shards,
                     shards_.size()));
   }
   std::map<int, std::unique_ptr<Entry>> made;
+  // Floats the shards need, values and optimizer slots together, counted
+  // so that no product or sum overflows.
+  const int64_t max_floats = max_bytes_ / static_cast<int64_t>(sizeof(float));
+  int64_t floats = 0;
   for (ShardDef& def : shards) {
     if (def.size < 0 || made.count(def.id) != 0) {
       return absl::InvalidArgumentError(fmt::format(
@@ -32,6 +58,14 @@ absl::Status ParameterStore::Configure(std::vector<ShardDef> shards,
     }
     auto entry = std::make_unique<Entry>();
     TP_ASSIGN_OR_RETURN(entry->optimizer, MakeOptimizer(config));
+    const int64_t copies = 1 + entry->optimizer->slots();
+    if (def.size > (max_floats - floats) / copies) {
+      return absl::ResourceExhaustedError(fmt::format(
+          "shard {} ({}) of {} values: this parameter server's shards would need more than its "
+          "{} bytes of memory (values plus {} optimizer slot(s) per value)",
+          def.id, def.name, def.size, max_bytes_, copies - 1));
+    }
+    floats += def.size * copies;
     entry->parameter = std::make_unique<nn::Parameter>(def.name, nn::Shape{def.size});
     entry->def = std::move(def);
     made.emplace(entry->def.id, std::move(entry));
@@ -73,12 +107,12 @@ absl::Status ParameterStore::Assign(int shard, int slot, int64_t offset,
   TP_ASSIGN_OR_RETURN(Entry * entry, Find(shard));
   const int slots = entry->optimizer->slots();
   const int64_t n = entry->def.size;
-  if (slot < 0 || slot > slots || offset < 0 || offset + static_cast<int64_t>(values.size()) > n ||
-      iterations < 0) {
+  const auto count = static_cast<int64_t>(values.size());
+  if (slot < 0 || slot > slots || !internal::ElementRangeFits(offset, count, n) || iterations < 0) {
     return absl::InvalidArgumentError(fmt::format(
-        "assign to shard {} ({}): slot {} (0..{}), elements [{}, {}) of {}, iterations {}", shard,
-        entry->def.name, slot, slots, offset, offset + static_cast<int64_t>(values.size()), n,
-        iterations));
+        "assign to shard {} ({}): slot {} (valid 0..{}), {} elements at offset {} (the shard has "
+        "{}), iterations {} (valid >= 0)",
+        shard, entry->def.name, slot, slots, count, offset, n, iterations));
   }
   std::lock_guard<std::mutex> lock(entry->mu);
   if (slot == 0) {

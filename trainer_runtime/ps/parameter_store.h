@@ -45,13 +45,19 @@ struct ShardSnapshot {
 
 class ParameterStore {
  public:
-  ParameterStore() = default;
+  // A store whose shards may hold the machine's physical memory at most.
+  ParameterStore();
+  // A store whose shards (values and optimizer slots) may hold `max_bytes`.
+  explicit ParameterStore(int64_t max_bytes) : max_bytes_(max_bytes) {}
   ParameterStore(const ParameterStore&) = delete;
   ParameterStore& operator=(const ParameterStore&) = delete;
 
   // Creates the shards (zeros) and their optimizers. Calling it again with
   // the same shards (ids, names, sizes) is OK and changes nothing;
-  // FailedPrecondition for other shards; MakeOptimizer's errors.
+  // FailedPrecondition for other shards; InvalidArgument for a negative
+  // size or a duplicate id; ResourceExhausted, before allocating anything,
+  // when the shards with their optimizer slots need more than the store's
+  // memory limit; MakeOptimizer's errors.
   absl::Status Configure(std::vector<ShardDef> shards, const OptimizerConfig& config);
 
   // Writes `values` at `offset` of slot `slot` (0 = values, k = optimizer
@@ -81,6 +87,7 @@ class ParameterStore {
   // Makes sure the optimizer's state exists (it is sized on the first Apply).
   static void EnsureState(Entry& entry, int slots);
 
+  const int64_t max_bytes_;
   mutable std::mutex mu_;  // guards the map's structure
   std::map<int, std::unique_ptr<Entry>> shards_;
 };

@@ -24,9 +24,9 @@ struct GrpcStepRunner::Stub {
 };
 
 GrpcStepRunner::GrpcStepRunner(std::string name, const std::string& address,
-                               absl::Duration step_timeout)
+                               absl::Duration step_timeout, std::string job_secret)
     : name_(std::move(name)), step_timeout_(step_timeout), stub_(std::make_unique<Stub>()) {
-  stub_->channel = internal::Connect(address);
+  stub_->channel = internal::Connect(address, rpc_auth::JobAuth(std::move(job_secret)));
   stub_->stub = proto::Worker::NewStub(stub_->channel);
 }
 

@@ -27,12 +27,14 @@ class StepRunner {
   virtual absl::Status Shutdown() = 0;
 };
 
-// A runner over the Worker gRPC service at `address`. RunStep fails with
+// A runner over the Worker gRPC service at `address`, its calls carrying
+// `job_secret` (ClusterInfo::job_secret). RunStep fails with
 // DeadlineExceeded after `step_timeout`. WaitUntilReady blocks until the
 // worker listens (Unavailable naming it after `timeout`).
 class GrpcStepRunner final : public StepRunner {
  public:
-  GrpcStepRunner(std::string name, const std::string& address, absl::Duration step_timeout);
+  GrpcStepRunner(std::string name, const std::string& address, absl::Duration step_timeout,
+                 std::string job_secret = {});
   ~GrpcStepRunner() override;
   const std::string& name() const override { return name_; }
   absl::StatusOr<StepResult> RunStep(int64_t step) override;

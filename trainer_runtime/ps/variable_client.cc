@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/ps/internal/chunks.h"
+#include "trainer_runtime/ps/internal/element_range.h"
 #include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
@@ -58,9 +59,10 @@ absl::StatusOr<std::unique_ptr<VariableClient>> VariableClient::Create(
         "{} parameter server addresses for a plan over {}", ps_addresses.size(), plan.num_ps()));
   }
   std::vector<std::unique_ptr<Task>> tasks;
+  const rpc_auth::JobAuth auth(options.job_secret);
   for (std::string& address : ps_addresses) {
     auto task = std::make_unique<Task>();
-    task->stub = proto::ParameterServer::NewStub(internal::Connect(address));
+    task->stub = proto::ParameterServer::NewStub(internal::Connect(address, auth));
     task->address = std::move(address);
     tasks.push_back(std::move(task));
   }
@@ -204,7 +206,7 @@ absl::Status VariableClient::Pull(std::span<nn::Parameter* const> parameters) {
       }
       const Shard& shard = plan_.shards()[static_cast<size_t>(id)];
       const int64_t count = static_cast<int64_t>(bytes.size() / 4);
-      if (shard.ps != ps || chunk.offset() < 0 || chunk.offset() + count > shard.size) {
+      if (shard.ps != ps || !internal::ElementRangeFits(chunk.offset(), count, shard.size)) {
         bad = absl::DataLossError(fmt::format("chunk [{}, +{}) outside shard {} ({} values)",
                                               chunk.offset(), count, shard.name, shard.size));
         continue;
@@ -266,9 +268,9 @@ absl::StatusOr<VariableState> VariableClient::PullState() {
       const int64_t count = static_cast<int64_t>(chunk.values().size() / 4);
       if (!bad.ok()) continue;
       if (id < 0 || id >= static_cast<int>(plan_.shards().size()) || chunk.slot() < 0 ||
-          chunk.values().size() % 4 != 0 ||
-          chunk.offset() + count > plan_.shards()[static_cast<size_t>(id)].size ||
-          chunk.offset() < 0) {
+          chunk.slot() > internal::kMaxSlot || chunk.values().size() % 4 != 0 ||
+          !internal::ElementRangeFits(chunk.offset(), count,
+                                      plan_.shards()[static_cast<size_t>(id)].size)) {
         bad = absl::DataLossError(
             fmt::format("unexpected chunk for shard {} slot {}", id, chunk.slot()));
         continue;

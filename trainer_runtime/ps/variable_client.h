@@ -40,6 +40,8 @@ struct VariableClientOptions {
   absl::Duration call_timeout = absl::Seconds(30);
   // How long Configure waits for a ps task to come up.
   absl::Duration connect_timeout = absl::Seconds(60);
+  // Sent with every call (ClusterInfo::job_secret); "" sends none.
+  std::string job_secret;
 };
 
 // Every variable's values and optimizer state, as the plan orders them.

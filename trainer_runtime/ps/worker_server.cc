@@ -15,11 +15,14 @@ namespace {
 
 class Service final : public proto::Worker::Service {
  public:
-  explicit Service(StepFunction step) : step_(std::move(step)) {}
+  Service(StepFunction step, rpc_auth::JobAuth auth)
+      : auth_(std::move(auth)), step_(std::move(step)) {}
+  const rpc_auth::JobAuth& auth() const { return auth_; }
   absl::Notification& shutdown() { return shutdown_; }
 
-  grpc::Status RunStep(grpc::ServerContext*, const proto::RunStepRequest* request,
+  grpc::Status RunStep(grpc::ServerContext* context, const proto::RunStepRequest* request,
                        proto::RunStepResponse* response) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     std::lock_guard<std::mutex> lock(mu_);
     absl::StatusOr<StepResult> result = step_(request->step());
     if (!result.ok()) return internal::ToGrpcStatus(result.status());
@@ -29,13 +32,15 @@ class Service final : public proto::Worker::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status Shutdown(grpc::ServerContext*, const proto::ShutdownRequest*,
+  grpc::Status Shutdown(grpc::ServerContext* context, const proto::ShutdownRequest*,
                         proto::ShutdownResponse*) override {
+    if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     if (!shutdown_.HasBeenNotified()) shutdown_.Notify();
     return grpc::Status::OK;
   }
 
  private:
+  const rpc_auth::JobAuth auth_;
   std::mutex mu_;
   StepFunction step_;
   absl::Notification shutdown_;
@@ -65,10 +70,12 @@ class WorkerServerImpl final : public WorkerServer {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(std::string_view address,
-                                                                  StepFunction step) {
-  auto service = std::make_unique<Service>(std::move(step));
+                                                                  StepFunction step,
+                                                                  std::string job_secret) {
+  auto service =
+      std::make_unique<Service>(std::move(step), rpc_auth::JobAuth(std::move(job_secret)));
   internal::Listening listening;
-  auto server = internal::Listen(address, service.get(), &listening);
+  auto server = internal::Listen(address, service.get(), &listening, service->auth());
   if (!server.ok()) return server.status();
   return std::unique_ptr<WorkerServer>(
       new WorkerServerImpl(std::move(service), *std::move(server), std::move(listening)));

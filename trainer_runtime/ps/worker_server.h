@@ -25,10 +25,13 @@ using StepFunction = std::function<absl::StatusOr<StepResult>(int64_t step)>;
 
 class WorkerServer {
  public:
-  // Listens on `address` ("host:port"; port 0 picks one). Unavailable when
-  // it cannot be bound.
+  // Listens on `address` ("host:port"; port 0 picks one), answering only
+  // calls that carry `job_secret` (ClusterInfo::job_secret; UNAUTHENTICATED
+  // otherwise). FailedPrecondition for an address beyond loopback without a
+  // secret; Unavailable when it cannot be bound.
   static absl::StatusOr<std::unique_ptr<WorkerServer>> Start(std::string_view address,
-                                                             StepFunction step);
+                                                             StepFunction step,
+                                                             std::string job_secret = {});
   // Stops serving at once.
   virtual ~WorkerServer() = default;
   virtual int port() const = 0;

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <exception>
+#include <optional>
 
 #include "base/check.h"
 #include "base/crc32c.h"
@@ -11,6 +12,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "trainer_runtime/nn/element_count.h"
 
 namespace trainpkg::train {
 namespace {
@@ -133,11 +135,14 @@ absl::StatusOr<TensorBundle> DecodeTensorBundle(std::string_view bytes, std::str
         if (d < 0)
           return DataLoss(where, fmt::format("tensor {}: negative dimension", tensor.name));
       }
-      const size_t n = static_cast<size_t>(nn::NumElements(tensor.shape));
-      if (n > (body - data_at) / sizeof(float)) {
+      // At most the floats left in the data, counted without overflow.
+      const std::optional<int64_t> count = nn::NumElementsAtMost(
+          tensor.shape, static_cast<int64_t>((body - data_at) / sizeof(float)));
+      if (!count.has_value()) {
         return DataLoss(where, fmt::format("tensor {} of shape {} runs past the end of the data",
                                            tensor.name, nn::ShapeToString(tensor.shape)));
       }
+      const auto n = static_cast<size_t>(*count);
       tensor.values.resize(n);
       GetFloats(bytes, data_at, tensor.values);
       data_at += n * sizeof(float);

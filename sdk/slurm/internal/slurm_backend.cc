@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "jobspec/custom_job_json.h"
+#include "jobspec/job_secret.h"
 #include "sdk/internal/find_executable.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
@@ -48,6 +49,16 @@ std::string Tail(const std::filesystem::path& path, size_t count) {
   std::vector<absl::string_view> lines = absl::StrSplit(*text, '\n', absl::SkipWhitespace());
   if (lines.size() > count) lines.erase(lines.begin(), lines.end() - static_cast<long>(count));
   return absl::StrJoin(lines, "\n");
+}
+
+// The environment sbatch and salloc run with: the job's plus its secret,
+// which Slurm hands on to the batch script and srun (--export=ALL) to every
+// task, where PrepareSlurmTask puts it in the replica's cluster env.
+std::map<std::string, std::string> SubmitEnvironment(
+    const sdk::internal::LocalProcessBackendConfig& job) {
+  std::map<std::string, std::string> env = job.environment;
+  env.insert_or_assign(jobspec::kJobSecretEnv, job.job_secret);
+  return env;
 }
 
 }  // namespace
@@ -112,7 +123,7 @@ absl::StatusOr<std::string> SlurmBackend::Submit() {
   TP_ASSIGN_OR_RETURN(
       CommandResult sbatch,
       RunSlurmCommand(*config_.job.launcher, {"sbatch", "--parsable", files_.script().string()},
-                      config_.job.environment));
+                      SubmitEnvironment(config_.job)));
   std::string output(absl::StripAsciiWhitespace(sbatch.output));
   if (!sbatch.exit.ok()) {
     return absl::FailedPreconditionError(
@@ -162,7 +173,7 @@ absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest&
   for (std::string& arg : argv) raw_argv.push_back(arg.data());
   raw_argv.push_back(nullptr);
   std::vector<std::string> env_strings;
-  for (const auto& [name, value] : config_.job.environment) {
+  for (const auto& [name, value] : SubmitEnvironment(config_.job)) {
     env_strings.push_back(absl::StrCat(name, "=", value));
   }
   std::vector<char*> raw_env;

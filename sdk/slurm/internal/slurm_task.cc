@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
+#include "jobspec/job_secret.h"
 #include "sdk/internal/env_expansion.h"
 #include "sdk/internal/find_executable.h"
 #include "sdk/internal/replica_plan.h"
@@ -99,12 +100,15 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
   TP_ASSIGN_OR_RETURN(auto peers,
                       WaitForPeers(files.peers_dir(), names, options.rendezvous_timeout));
 
-  jobspec::ClusterEnvRequest request{.spec = manifest->spec,
-                                     .job_id = manifest->job_id,
-                                     .project_id = manifest->project_id,
-                                     .trial_id = "",
-                                     .addresses = {},
-                                     .replica = self};
+  auto secret = environment.find(jobspec::kJobSecretEnv);  // from sbatch's environment
+  jobspec::ClusterEnvRequest request{
+      .spec = manifest->spec,
+      .job_id = manifest->job_id,
+      .project_id = manifest->project_id,
+      .trial_id = "",
+      .addresses = {},
+      .replica = self,
+      .job_secret = secret == environment.end() ? std::string() : secret->second};
   request.addresses.resize(manifest->spec.worker_pool_specs.size());
   for (const sdk::internal::ReplicaPlan& other : plans) {
     request.addresses[static_cast<size_t>(other.ref.pool)].push_back(peers.at(other.ref.Name()));

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_split.h"
 #include "fmt/format.h"
+#include "jobspec/job_secret.h"
 #include "jobspec/job_state.h"
 #include "sdk/internal/state_lines.h"
 
@@ -34,7 +35,13 @@ VertexBackend::~VertexBackend() { loop_.Stop(); }
 
 absl::Status VertexBackend::Start() {
   std::string parent = LocationName(options_.project, options_.location);
-  absl::StatusOr<jobspec::CustomJob> created = client_->CreateCustomJob(parent, job());
+  // Vertex writes the cluster env itself; the job secret that the replicas'
+  // RPCs carry travels in each pool's container env.
+  absl::StatusOr<std::string> secret = jobspec::NewJobSecret();
+  if (!secret.ok()) return secret.status();
+  jobspec::CustomJob submitted = job();
+  jobspec::AddJobSecretToPools(submitted.job_spec, *secret);
+  absl::StatusOr<jobspec::CustomJob> created = client_->CreateCustomJob(parent, submitted);
   if (!created.ok()) return created.status();
   const std::string name = created->name;
   if (log_ != nullptr) {

@@ -1,5 +1,7 @@
 #include "sdk/hptune/metric_file.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "gmock/gmock.h"
@@ -89,6 +91,34 @@ TEST(MetricFileTest, SelectsLastOrBestByGoal) {
   EXPECT_FALSE(SelectFinalMeasurement(measurements, "other", MeasurementSelection::kLast,
                                       GoalType::kMaximize)
                    .has_value());
+}
+
+// A trial (maybe a hostile container) controls its metric file: a link to
+// /dev/zero or another file, a FIFO, or a huge file is refused with a clear
+// error instead of read without end; a huge global_step is an error, not
+// undefined behaviour.
+TEST(MetricFileTest, LinksSpecialAndHugeFilesAreRefused) {
+  sdk::testing::TempDir dir;
+  std::filesystem::create_symlink("/dev/zero", dir.path() / "zero");
+  absl::StatusOr<std::vector<jobspec::Measurement>> zero =
+      ReadHypertuneMetrics(dir.path() / "zero", "accuracy");
+  EXPECT_TRUE(absl::IsInvalidArgument(zero.status())) << zero.status();
+  EXPECT_THAT(zero.status().message(), HasSubstr("a symbolic link"));
+  ASSERT_EQ(::mkfifo((dir.path() / "fifo").c_str(), 0600), 0);
+  absl::StatusOr<std::vector<jobspec::Measurement>> fifo =
+      ReadHypertuneMetrics(dir.path() / "fifo", "accuracy");
+  EXPECT_THAT(fifo.status().message(), HasSubstr("not a regular file"));
+  {
+    std::ofstream big(dir.path() / "big");
+    const std::string line = R"({"accuracy": "0.5", "global_step": "1"})"
+                             "\n";
+    for (size_t written = 0; written <= (size_t{1} << 20); written += line.size()) big << line;
+  }
+  absl::StatusOr<std::vector<jobspec::Measurement>> big =
+      ReadHypertuneMetrics(dir.path() / "big", "accuracy");
+  EXPECT_THAT(big.status().message(), HasSubstr("larger than 1048576 bytes"));
+  EXPECT_FALSE(
+      ParseHypertuneMetrics(R"({"accuracy": "0.5", "global_step": "1e300"})", "accuracy").ok());
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
+#include <string>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -66,6 +68,7 @@ TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddres
   jobspec::ClusterEnvRequest cluster;
   cluster.spec = request.job.job_spec;
   cluster.job_id = "digits-1";
+  cluster.job_secret = request.job_secret;
   for (int p = 0; p < 4; ++p) {
     std::vector<std::string> addresses;
     for (int64_t i = 0; i < request.job.job_spec.worker_pool_specs[p].replica_count; ++i) {
@@ -88,6 +91,27 @@ TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddres
   EXPECT_EQ(jobs[1]["template"]["spec"]["template"]["spec"]["containers"][0]["env"][0],
             json::parse(R"({"name":"TRAINPKG_REPLICA_INDEX","valueFrom":{"fieldRef":
                 {"fieldPath":"metadata.labels['jobset.sigs.k8s.io/job-index']"}}})"));
+}
+
+// Without a secret given, each render makes a new one, the same for every
+// replica of the job.
+TEST(JobManifestsTest, EveryReplicaGetsTheJobsOneFreshSecret) {
+  RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
+  request.job_secret.clear();
+  std::set<std::string> secrets;
+  for (int render = 0; render < 2; ++render) {
+    absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
+    ASSERT_TRUE(manifests.ok()) << manifests.status();
+    std::set<std::string> in_job;
+    for (const json& job : manifests->workload["spec"]["replicatedJobs"]) {
+      const json& env = job["template"]["spec"]["template"]["spec"]["containers"][0]["env"];
+      in_job.insert(Expand(env, 0)["TRAINPKG_JOB_SECRET"]);
+    }
+    ASSERT_EQ(in_job.size(), 1u);
+    EXPECT_EQ(in_job.begin()->size(), 64u);
+    secrets.insert(*in_job.begin());
+  }
+  EXPECT_EQ(secrets.size(), 2u);
 }
 
 TEST(JobManifestsTest, TfJobLeavesTfConfigToTheOperatorAndAddressesItsServices) {

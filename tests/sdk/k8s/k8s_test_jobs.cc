@@ -40,6 +40,7 @@ RenderRequest GoldenRequest(WorkloadKind kind) {
                         .kind = kind};
   request.pull_credentials = {
       {"localhost:5000", registry::Credential{.username = "tester", .password = "s3cret"}}};
+  request.job_secret = std::string(64, '5');  // fixed, for golden files
   return request;
 }
 

@@ -26,7 +26,8 @@ coordination::CoordinationOptions FastOptions() {
   return {.heartbeat_interval = absl::Milliseconds(100),
           .heartbeat_timeout = absl::Seconds(1),
           .rendezvous_timeout = absl::Seconds(5),
-          .shutdown_timeout = absl::Seconds(2)};
+          .shutdown_timeout = absl::Seconds(2),
+          .job_secret = ""};
 }
 
 template <typename Fn>

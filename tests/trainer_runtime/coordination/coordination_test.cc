@@ -25,7 +25,8 @@ CoordinationOptions FastOptions() {
   return {.heartbeat_interval = absl::Milliseconds(100),
           .heartbeat_timeout = absl::Seconds(1),
           .rendezvous_timeout = absl::Seconds(2),
-          .shutdown_timeout = absl::Seconds(2)};
+          .shutdown_timeout = absl::Seconds(2),
+          .job_secret = ""};
 }
 
 std::vector<std::string> Names(int n) {

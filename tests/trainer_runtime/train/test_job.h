@@ -132,7 +132,8 @@ inline coordination::CoordinationOptions FastCoordination() {
   return {.heartbeat_interval = absl::Milliseconds(100),
           .heartbeat_timeout = absl::Seconds(2),
           .rendezvous_timeout = absl::Seconds(10),
-          .shutdown_timeout = absl::Seconds(5)};
+          .shutdown_timeout = absl::Seconds(5),
+          .job_secret = ""};
 }
 
 // n ranks, each with a registered client and a Gloo communicator.

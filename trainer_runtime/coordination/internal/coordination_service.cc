@@ -7,9 +7,10 @@
 
 namespace trainpkg::coordination::internal {
 
-grpc::Status CoordinationService::Register(grpc::ServerContext*,
+grpc::Status CoordinationService::Register(grpc::ServerContext* context,
                                            const proto::RegisterRequest* request,
                                            proto::RegisterResponse*) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   if (request->world_size() != state_.world_size()) {
     return ToGrpcStatus(absl::InvalidArgumentError(
         fmt::format("rank {} believes the job has {} ranks; the coordinator has {}",
@@ -18,9 +19,10 @@ grpc::Status CoordinationService::Register(grpc::ServerContext*,
   return ToGrpcStatus(state_.Register(request->rank()));
 }
 
-grpc::Status CoordinationService::Heartbeat(grpc::ServerContext*,
+grpc::Status CoordinationService::Heartbeat(grpc::ServerContext* context,
                                             const proto::HeartbeatRequest* request,
                                             proto::HeartbeatResponse* response) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   absl::Status job = state_.Heartbeat(request->rank());
   if (absl::IsInvalidArgument(job)) return ToGrpcStatus(job);
   response->set_job_error_code(static_cast<int>(job.code()));
@@ -28,13 +30,17 @@ grpc::Status CoordinationService::Heartbeat(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status CoordinationService::KeySet(grpc::ServerContext*, const proto::KeySetRequest* request,
+grpc::Status CoordinationService::KeySet(grpc::ServerContext* context,
+                                         const proto::KeySetRequest* request,
                                          proto::KeySetResponse*) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   return ToGrpcStatus(state_.Set(request->rank(), request->key(), request->value()));
 }
 
-grpc::Status CoordinationService::KeyGet(grpc::ServerContext*, const proto::KeyGetRequest* request,
+grpc::Status CoordinationService::KeyGet(grpc::ServerContext* context,
+                                         const proto::KeyGetRequest* request,
                                          proto::KeyGetResponse* response) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   auto value =
       state_.Get(request->rank(), request->key(), absl::Milliseconds(request->timeout_ms()));
   if (!value.ok()) return ToGrpcStatus(value.status());
@@ -42,24 +48,28 @@ grpc::Status CoordinationService::KeyGet(grpc::ServerContext*, const proto::KeyG
   return grpc::Status::OK;
 }
 
-grpc::Status CoordinationService::KeyAdd(grpc::ServerContext*, const proto::KeyAddRequest* request,
+grpc::Status CoordinationService::KeyAdd(grpc::ServerContext* context,
+                                         const proto::KeyAddRequest* request,
                                          proto::KeyAddResponse* response) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   auto value = state_.Add(request->rank(), request->key(), request->delta());
   if (!value.ok()) return ToGrpcStatus(value.status());
   response->set_value(*value);
   return grpc::Status::OK;
 }
 
-grpc::Status CoordinationService::Barrier(grpc::ServerContext*,
+grpc::Status CoordinationService::Barrier(grpc::ServerContext* context,
                                           const proto::BarrierRequest* request,
                                           proto::BarrierResponse*) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   return ToGrpcStatus(
       state_.Barrier(request->rank(), request->name(), absl::Milliseconds(request->timeout_ms())));
 }
 
-grpc::Status CoordinationService::Goodbye(grpc::ServerContext*,
+grpc::Status CoordinationService::Goodbye(grpc::ServerContext* context,
                                           const proto::GoodbyeRequest* request,
                                           proto::GoodbyeResponse*) {
+  if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   return ToGrpcStatus(state_.Goodbye(request->rank()));
 }
 

@@ -1,17 +1,22 @@
-// The gRPC face of CoordinationState: each RPC forwards to the state and
-// turns its absl::Status into the call's status.
+// The gRPC face of CoordinationState: each RPC first checks the job secret
+// (UNAUTHENTICATED without it), then forwards to the state and turns its
+// absl::Status into the call's status.
 #ifndef TRAINPKG_TRAINER_RUNTIME_COORDINATION_INTERNAL_COORDINATION_SERVICE_H_
 #define TRAINPKG_TRAINER_RUNTIME_COORDINATION_INTERNAL_COORDINATION_SERVICE_H_
 
+#include <utility>
+
 #include "trainer_runtime/coordination/internal/coordination_state.h"
 #include "trainer_runtime/coordination/proto/coordination.grpc.pb.h"
+#include "trainer_runtime/rpc_auth/job_auth.h"
 
 namespace trainpkg::coordination::internal {
 
 class CoordinationService final : public proto::Coordination::Service {
  public:
   // `state` must outlive the service.
-  explicit CoordinationService(CoordinationState& state) : state_(state) {}
+  CoordinationService(CoordinationState& state, rpc_auth::JobAuth auth)
+      : state_(state), auth_(std::move(auth)) {}
 
   grpc::Status Register(grpc::ServerContext* context, const proto::RegisterRequest* request,
                         proto::RegisterResponse* response) override;
@@ -30,6 +35,7 @@ class CoordinationService final : public proto::Coordination::Service {
 
  private:
   CoordinationState& state_;
+  const rpc_auth::JobAuth auth_;
 };
 
 }  // namespace trainpkg::coordination::internal

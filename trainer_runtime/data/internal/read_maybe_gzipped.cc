@@ -10,7 +10,8 @@
 
 namespace trainpkg::data::internal {
 
-absl::StatusOr<std::string> ReadMaybeGzipped(const std::filesystem::path& path) {
+absl::StatusOr<std::string> ReadMaybeGzipped(const std::filesystem::path& path,
+                                             uint64_t max_bytes) {
   errno = 0;
   std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), &gzclose);
   if (file == nullptr) {
@@ -35,6 +36,7 @@ absl::StatusOr<std::string> ReadMaybeGzipped(const std::filesystem::path& path) 
     }
     if (n == 0) break;
     out.append(chunk, static_cast<size_t>(n));
+    if (out.size() > max_bytes) break;
   }
   return out;
 }

@@ -15,6 +15,11 @@ namespace trainpkg::ps::internal {
 // Payload bytes per chunk when the caller does not say: 256 KiB.
 inline constexpr int64_t kDefaultChunkBytes = 256 << 10;
 
+// The highest optimizer slot a chunk may name: nn's optimizers keep at most
+// two (Adam's m and v), so a larger one is a peer's error, never a reason
+// to allocate.
+inline constexpr int kMaxSlot = 2;
+
 // Calls `send` once per chunk of `values` (at least one chunk, even for an
 // empty tensor), each carrying at most max(4, chunk_bytes) bytes of
 // values; stops at the first send that returns false and returns false.

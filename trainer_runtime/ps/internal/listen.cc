@@ -5,7 +5,9 @@
 namespace trainpkg::ps::internal {
 
 absl::StatusOr<std::unique_ptr<grpc::Server>> Listen(std::string_view address,
-                                                     grpc::Service* service, Listening* listening) {
+                                                     grpc::Service* service, Listening* listening,
+                                                     const rpc_auth::JobAuth& auth) {
+  if (absl::Status allowed = auth.CheckListenAddress(address); !allowed.ok()) return allowed;
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(std::string(address), grpc::InsecureServerCredentials(), &port);
@@ -20,12 +22,12 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> Listen(std::string_view address,
   return server;
 }
 
-std::shared_ptr<grpc::Channel> Connect(const std::string& address) {
+std::shared_ptr<grpc::Channel> Connect(const std::string& address, const rpc_auth::JobAuth& auth) {
   grpc::ChannelArguments args;
   // A channel of its own per peer, so a dead peer's channel state never
   // affects another's.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  return auth.Connect(address, args);
 }
 
 }  // namespace trainpkg::ps::internal

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
+#include "trainer_runtime/rpc_auth/job_auth.h"
 
 namespace trainpkg::ps::internal {
 
@@ -18,12 +19,16 @@ struct Listening {
   int port = 0;
 };
 
-// Unavailable naming the address when it cannot be bound.
+// FailedPrecondition for an address beyond loopback when `auth` has no
+// secret (rpc_auth::JobAuth::CheckListenAddress); Unavailable naming the
+// address when it cannot be bound. The service checks `auth` on each call.
 absl::StatusOr<std::unique_ptr<grpc::Server>> Listen(std::string_view address,
-                                                     grpc::Service* service, Listening* listening);
+                                                     grpc::Service* service, Listening* listening,
+                                                     const rpc_auth::JobAuth& auth);
 
-// An insecure channel to "host:port" (one TCP connection of its own).
-std::shared_ptr<grpc::Channel> Connect(const std::string& address);
+// A channel to "host:port" (one TCP connection of its own) whose calls
+// carry auth's secret.
+std::shared_ptr<grpc::Channel> Connect(const std::string& address, const rpc_auth::JobAuth& auth);
 
 }  // namespace trainpkg::ps::internal
 
