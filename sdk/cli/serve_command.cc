@@ -51,8 +51,8 @@ int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) 
              "hyperparameterTuningJobs\n"
              "Jobs run on this machine and are recorded in {home}\n"
              "Submit to it with:\n"
-             "  trainpkg run --backend vertex --project local --region local "
-             "--endpoint {endpoint} --access-token local --config job.yaml\n"
+             "  CLOUDSDK_AUTH_ACCESS_TOKEN=local trainpkg run --backend vertex --project local "
+             "--region local --endpoint {endpoint} --config job.yaml\n"
              "  or from C++: CustomJobOptions{{.backend = JobBackendKind::kVertex}} with "
              "vertex.endpoint = \"{endpoint}\" and AccessTokenCredentials\n"
              "Press Ctrl-C to stop.",

@@ -1,9 +1,11 @@
 #include "sdk/vertex/vertex_client_factory.h"
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "registry/curl_transport.h"
 #include "registry/retry_transport.h"
 #include "sdk/auth/google_default_credentials.h"
+#include "sdk/vertex/vertex_resource_ids.h"
 
 namespace trainpkg::sdk::vertex {
 
@@ -21,6 +23,12 @@ absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBacke
   }
   if (options.location.empty()) {
     return absl::InvalidArgumentError("vertex backend: the location (region) is required");
+  }
+  if (absl::Status status = ValidateVertexProject(options.project); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("vertex backend: project ", status.message()));
+  }
+  if (absl::Status status = ValidateVertexLocation(options.location); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("vertex backend: location ", status.message()));
   }
   std::shared_ptr<registry::HttpTransport> transport =
       options.transport != nullptr ? options.transport : MakeDefaultVertexTransport();

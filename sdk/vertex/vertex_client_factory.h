@@ -16,7 +16,8 @@ namespace trainpkg::sdk::vertex {
 // libcurl below a RetryTransport (registry/retry_transport.h defaults).
 std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport();
 
-// InvalidArgument when project or location is empty; the errors of
+// InvalidArgument when project or location is empty or not of its form
+// (vertex_resource_ids.h), before anything is sent; the errors of
 // MakeGoogleDefaultCredentials when options.credentials is null and the ADC
 // file is broken. `env` is read for ADC only.
 absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBackendOptions& options,

@@ -265,16 +265,17 @@ TEST_F(ServeTest, ServedJsonHasVertexShapes) {
 
 TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
   std::filesystem::path out = dir_->path() / "run.out";
-  pid_t pid = Spawn(
-      {TRAINPKG_PATH, "run", "--backend", "vertex", "--project", "demo", "--region", "local-1",
-       "--endpoint", *endpoint_, "--access-token", "test", "--display-name", "served_cli",
-       "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1,"
-       "container-image-uri=local:" +
-           ReplicaProbePath(),
-       "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2,"
-       "container-image-uri=local:" +
-           ReplicaProbePath()},
-      out, {{"TRAINPKG_HOME", (dir_->path() / "run-home").string()}});
+  pid_t pid = Spawn({TRAINPKG_PATH, "run", "--backend", "vertex", "--project", "demo", "--region",
+                     "local-1", "--endpoint", *endpoint_, "--display-name", "served_cli",
+                     "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1,"
+                     "container-image-uri=local:" +
+                         ReplicaProbePath(),
+                     "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2,"
+                     "container-image-uri=local:" +
+                         ReplicaProbePath()},
+                    out,
+                    {{"TRAINPKG_HOME", (dir_->path() / "run-home").string()},
+                     {"CLOUDSDK_AUTH_ACCESS_TOKEN", "test"}});
   EXPECT_EQ(testing::WaitExitCode(pid), 0) << ReadText(out);
   std::string text = ReadText(out);
   EXPECT_THAT(text, HasSubstr("CustomJob created. Resource name: projects/demo/locations/local-1/"
@@ -294,11 +295,12 @@ struct CliResult {
   std::string out;
 };
 
-// Runs `trainpkg jobs ...` with TRAINPKG_HOME=`home`.
+// Runs `trainpkg jobs ...` with TRAINPKG_HOME=`home` and the token in $CLOUDSDK_AUTH_ACCESS_TOKEN.
 CliResult RunJobsCli(const std::filesystem::path& home, std::vector<std::string> args,
                      const std::filesystem::path& out_file) {
   args.insert(args.begin(), {TRAINPKG_PATH, "jobs"});
-  pid_t pid = Spawn(std::move(args), out_file, {{"TRAINPKG_HOME", home.string()}});
+  pid_t pid = Spawn(std::move(args), out_file,
+                    {{"TRAINPKG_HOME", home.string()}, {"CLOUDSDK_AUTH_ACCESS_TOKEN", "test"}});
   CliResult result;
   result.exit_code = testing::WaitExitCode(pid);
   result.out = ReadText(out_file);
@@ -366,10 +368,10 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   ASSERT_TRUE(long_job->Submit().ok());
   const std::string long_id = long_job->job_id();
   ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 1; }, absl::Seconds(10)));
-  describe = RunJobsCli(home, {"describe", long_id, "--access-token", "test"}, cli_out);
+  describe = RunJobsCli(home, {"describe", long_id}, cli_out);
   EXPECT_EQ(describe.exit_code, 0) << describe.out;
   EXPECT_THAT(describe.out, HasSubstr("\"state\": \"JOB_STATE_RUNNING\""));
-  CliResult cancel = RunJobsCli(home, {"cancel", long_id, "--access-token", "test"}, cli_out);
+  CliResult cancel = RunJobsCli(home, {"cancel", long_id}, cli_out);
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out;
   EXPECT_THAT(cancel.out, HasSubstr("Job " + long_id + ": JOB_STATE_CANCELLED"));
   VertexClient client = Client();
