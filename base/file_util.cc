@@ -1,6 +1,7 @@
 #include "base/file_util.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "base/private_file.h"
 
 namespace trainpkg::base {
 namespace {
@@ -23,6 +25,26 @@ absl::Status WriteAll(int fd, std::string_view data, const std::filesystem::path
   }
   return absl::OkStatus();
 }
+
+// Who may read a file WriteFileAtomic or AppendToFile writes.
+enum class FileAccess {
+  kDefault,    // created 0644 less the umask; an existing file keeps its mode
+  kOwnerOnly,  // exactly 0600 whatever the umask, an existing file included
+};
+
+mode_t CreateMode(FileAccess access) { return access == FileAccess::kOwnerOnly ? 0600 : 0644; }
+
+// kOwnerOnly: sets the mode to exactly 0600 (the umask may have narrowed it,
+// an existing file may be wider).
+absl::Status RestrictMode(int fd, FileAccess access, const std::filesystem::path& path) {
+  if (access != FileAccess::kOwnerOnly || ::fchmod(fd, 0600) == 0) return absl::OkStatus();
+  return ErrnoToStatus(errno, absl::StrCat("making ", path.string(), " private (0600)"));
+}
+
+absl::Status WriteAtomic(const std::filesystem::path& path, std::string_view contents,
+                         FileSync sync, FileAccess access);
+absl::Status Append(const std::filesystem::path& path, std::string_view contents,
+                    FileAccess access);
 
 }  // namespace
 
@@ -69,6 +91,25 @@ absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
 
 absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view contents,
                              FileSync sync) {
+  return WriteAtomic(path, contents, sync, FileAccess::kDefault);
+}
+
+absl::Status WriteFileAtomicPrivate(const std::filesystem::path& path, std::string_view contents) {
+  return WriteAtomic(path, contents, FileSync::kSync, FileAccess::kOwnerOnly);
+}
+
+absl::Status AppendToFile(const std::filesystem::path& path, std::string_view contents) {
+  return Append(path, contents, FileAccess::kDefault);
+}
+
+absl::Status AppendToFilePrivate(const std::filesystem::path& path, std::string_view contents) {
+  return Append(path, contents, FileAccess::kOwnerOnly);
+}
+
+namespace {
+
+absl::Status WriteAtomic(const std::filesystem::path& path, std::string_view contents,
+                         FileSync sync, FileAccess access) {
   std::error_code ec;
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
@@ -80,9 +121,10 @@ absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view
   std::random_device rd;
   std::filesystem::path tmp = path;
   tmp += absl::StrCat(".tmp.", ::getpid(), ".", rd());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, CreateMode(access));
   if (fd < 0) return ErrnoToStatus(errno, absl::StrCat("creating ", tmp.string()));
-  absl::Status status = WriteAll(fd, contents, tmp);
+  absl::Status status = RestrictMode(fd, access, tmp);
+  if (status.ok()) status = WriteAll(fd, contents, tmp);
   if (status.ok() && sync == FileSync::kSync && ::fsync(fd) != 0) {
     status = ErrnoToStatus(errno, absl::StrCat("syncing ", tmp.string()));
   }
@@ -94,12 +136,16 @@ absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view
   return status;
 }
 
-absl::Status AppendToFile(const std::filesystem::path& path, std::string_view contents) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+absl::Status Append(const std::filesystem::path& path, std::string_view contents,
+                    FileAccess access) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, CreateMode(access));
   if (fd < 0) return ErrnoToStatus(errno, absl::StrCat("opening ", path.string()));
-  absl::Status status = WriteAll(fd, contents, path);
+  absl::Status status = RestrictMode(fd, access, path);
+  if (status.ok()) status = WriteAll(fd, contents, path);
   ::close(fd);
   return status;
 }
+
+}  // namespace
 
 }  // namespace trainpkg::base

@@ -9,6 +9,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "base/terminal_text.h"
 
 namespace trainpkg::base {
 namespace {
@@ -82,9 +83,9 @@ void LogMessage(LogLevel level, const char* file, int line, std::string_view mes
       std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm tm_utc{};
   gmtime_r(&secs, &tm_utc);
-  std::string text = fmt::format("{} {:02}:{:02}:{:02}.{:03} {}:{}] {}", LevelLetter(level),
-                                 tm_utc.tm_hour, tm_utc.tm_min, tm_utc.tm_sec, millis,
-                                 BaseName(file), line, message);
+  std::string text = fmt::format(
+      "{} {:02}:{:02}:{:02}.{:03} {}:{}] {}", LevelLetter(level), tm_utc.tm_hour, tm_utc.tm_min,
+      tm_utc.tm_sec, millis, BaseName(file), line, TerminalSafe(message, TextLayout::kMultiLine));
   std::lock_guard<std::mutex> lock(SinkMutex());
   if (g_sink != nullptr) {
     g_sink->Write(level, text);

@@ -96,7 +96,11 @@ class CustomJob::Impl {
     TP_ASSIGN_OR_RETURN(std::string job_secret, jobspec::NewJobSecret());
     TP_RETURN_IF_ERROR(store_.CreateJobDir(id_));
     std::string& output = job.job_spec.base_output_directory;
-    if (output.empty()) output = (job_dir_ / "output/").string();
+    if (output.empty()) {
+      // In the job store: private like the rest of the job directory.
+      TP_RETURN_IF_ERROR(MakePrivateDir(job_dir_ / "output", ExistingDir::kNarrow));
+      output = (job_dir_ / "output/").string();
+    }
     TP_RETURN_IF_ERROR(PrepareOutputDirectory(output, cwd));
 
     auto recorder =

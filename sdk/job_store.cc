@@ -1,6 +1,7 @@
 #include "sdk/job_store.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
 #include "base/json_parse.h"
+#include "base/private_file.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -17,13 +19,6 @@
 
 namespace trainpkg::sdk {
 namespace {
-
-absl::Status MakeDir(const std::filesystem::path& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0) {
-    return base::ErrnoToStatus(errno, absl::StrCat("creating ", dir.string()));
-  }
-  return absl::OkStatus();
-}
 
 absl::StatusOr<HistoryEntry> ParseHistoryLine(std::string_view line) {
   nlohmann::json json = base::ParseJson(line).value_or(nlohmann::json::value_t::discarded);
@@ -37,7 +32,50 @@ absl::StatusOr<HistoryEntry> ParseHistoryLine(std::string_view line) {
   return entry;
 }
 
+constexpr mode_t kPrivateDirMode = 0700;
+
+absl::Status WriteRecord(const std::filesystem::path& path, std::string_view contents) {
+  return base::WriteFileAtomicPrivate(path, contents);
+}
+
 }  // namespace
+
+absl::Status MakePrivateDir(const std::filesystem::path& dir, ExistingDir existing) {
+  if (::mkdir(dir.c_str(), kPrivateDirMode) == 0) {
+    // The umask may have narrowed it further (e.g. 0277 leaves no write bit).
+    if (::chmod(dir.c_str(), kPrivateDirMode) != 0) {
+      return base::ErrnoToStatus(errno, absl::StrCat("making ", dir.string(), " private (0700)"));
+    }
+    return absl::OkStatus();
+  }
+  if (errno != EEXIST || existing == ExistingDir::kRefuse) {
+    return base::ErrnoToStatus(errno, absl::StrCat("creating ", dir.string()));
+  }
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    return base::ErrnoToStatus(errno, absl::StrCat("reading ", dir.string()));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(dir.string(), " is not a directory"));
+  }
+  if (st.st_uid != ::geteuid() || (st.st_mode & 07777) == kPrivateDirMode) return absl::OkStatus();
+  if (::chmod(dir.c_str(), kPrivateDirMode) != 0) {
+    return base::ErrnoToStatus(errno, absl::StrCat("making ", dir.string(), " private (0700)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MakeHomePrivate(const std::filesystem::path& home) {
+  if (home.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(home.parent_path(), ec);
+    if (ec) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("creating ", home.parent_path().string(), ": ", ec.message()));
+    }
+  }
+  return MakePrivateDir(home, ExistingDir::kNarrow);
+}
 
 absl::StatusOr<std::filesystem::path> DefaultJobStoreHome(const base::Environment& env) {
   if (std::optional<std::string> home = env.Get("TRAINPKG_HOME"); home && !home->empty()) {
@@ -75,33 +113,29 @@ std::filesystem::path JobStore::CancelRequestFile(std::string_view id) const {
 }
 
 absl::Status JobStore::CreateJobDir(std::string_view id) const {
-  std::error_code ec;
-  std::filesystem::create_directories(home_ / "jobs", ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("creating job store ", (home_ / "jobs").string(), ": ", ec.message()));
-  }
-  TP_RETURN_IF_ERROR(MakeDir(JobDir(id)));
-  return MakeDir(LogDir(id));
+  TP_RETURN_IF_ERROR(MakeHomePrivate(home_));
+  TP_RETURN_IF_ERROR(MakePrivateDir(home_ / "jobs", ExistingDir::kNarrow));
+  TP_RETURN_IF_ERROR(MakePrivateDir(JobDir(id), ExistingDir::kRefuse));
+  return MakePrivateDir(LogDir(id), ExistingDir::kRefuse);
 }
 
 absl::Status JobStore::WriteJob(std::string_view id, const jobspec::CustomJob& job) const {
-  return base::WriteFileAtomic(JobFile(id), jobspec::FormatCustomJobJson(job));
+  return WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job));
 }
 
 absl::Status JobStore::AppendHistory(std::string_view id, const HistoryEntry& entry) const {
   nlohmann::json line = {{"state", jobspec::JobStateName(entry.state)},
                          {"time", jobspec::FormatTimestamp(entry.time)}};
-  return base::AppendToFile(HistoryFile(id), line.dump() + "\n");
+  return base::AppendToFilePrivate(HistoryFile(id), line.dump() + "\n");
 }
 
 absl::Status JobStore::WriteLocalDetails(std::string_view id,
                                          const LocalJobDetails& details) const {
-  return base::WriteFileAtomic(LocalFile(id), FormatLocalJobDetails(details));
+  return WriteRecord(LocalFile(id), FormatLocalJobDetails(details));
 }
 
 absl::Status JobStore::RequestCancel(std::string_view id) const {
-  return base::WriteFileAtomic(CancelRequestFile(id), "");
+  return WriteRecord(CancelRequestFile(id), "");
 }
 
 bool JobStore::CancelRequested(std::string_view id) const {

@@ -10,6 +10,10 @@
 //                    vertex.json     jobs of the Vertex backend instead of local.json
 //                                    and logs (sdk/vertex/vertex_job_record.h)
 //
+// The records hold the jobs' environment values (API keys among them), so
+// the home, jobs/ and every job directory are 0700 and every file the store
+// writes 0600, whatever the process umask (replica logs too: log_pump.h).
+//
 // A JobStore only knows the layout; it holds no state besides the home
 // path and is safe to use from any thread. Errors name the file.
 #ifndef TRAINPKG_SDK_JOB_STORE_H_
@@ -32,6 +36,19 @@ namespace trainpkg::sdk {
 // $TRAINPKG_HOME, else $HOME/.trainpkg. FailedPrecondition when neither is set.
 absl::StatusOr<std::filesystem::path> DefaultJobStoreHome(const base::Environment& env);
 
+// Creates `home` (and missing parents, as the umask says) with mode 0700, or
+// narrows an existing home this user owns to 0700 (one an older trainpkg
+// made 0755); a home someone else owns is left as it is. The image store,
+// build cache and rootfs cache under it are then private too.
+// FailedPrecondition when `home` is not a directory; the filesystem's errors.
+absl::Status MakeHomePrivate(const std::filesystem::path& home);
+
+// Creates `dir` with mode exactly 0700 whatever the umask; its parent must
+// exist. When it exists: AlreadyExists if `existing` is kRefuse, else it is
+// narrowed to 0700 when this user owns it.
+enum class ExistingDir { kRefuse, kNarrow };
+absl::Status MakePrivateDir(const std::filesystem::path& dir, ExistingDir existing);
+
 struct HistoryEntry {
   jobspec::JobState state = jobspec::JobState::kUnspecified;
   absl::Time time;
@@ -52,8 +69,9 @@ class JobStore {
   std::filesystem::path ContainerBundleDir(std::string_view id, std::string_view replica) const;
   std::filesystem::path CancelRequestFile(std::string_view id) const;
 
-  // Creates the job directory and its logs/ folder. AlreadyExists when the
-  // id is taken; PermissionDenied/Internal when home is not writable.
+  // Creates the job directory and its logs/ folder (0700), making the home
+  // and jobs/ private first (MakeHomePrivate). AlreadyExists when the id is
+  // taken; PermissionDenied/Internal when home is not writable.
   absl::Status CreateJobDir(std::string_view id) const;
 
   absl::Status WriteJob(std::string_view id, const jobspec::CustomJob& job) const;

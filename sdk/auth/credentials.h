@@ -27,7 +27,7 @@ class Credentials {
   virtual std::string Describe() const = 0;
 };
 
-// A fixed token (`--access-token`), never refreshed.
+// A fixed token (`--access-token-file`, $CLOUDSDK_AUTH_ACCESS_TOKEN), never refreshed.
 class AccessTokenCredentials final : public Credentials {
  public:
   explicit AccessTokenCredentials(std::string token) : token_(std::move(token)) {}

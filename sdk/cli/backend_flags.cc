@@ -1,10 +1,13 @@
 #include "sdk/cli/backend_flags.h"
 
+#include <iostream>
 #include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/environment.h"
 #include "sdk/auth/credentials.h"
+#include "sdk/vertex/vertex_resource_ids.h"
 
 namespace trainpkg::cli {
 
@@ -22,8 +25,7 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, BackendSet backends
   command.add_option("--endpoint", flags.endpoint,
                      "vertex: API endpoint (default https://REGION-aiplatform.googleapis.com; "
                      "http://127.0.0.1:PORT for `trainpkg serve`)");
-  command.add_option("--access-token", flags.access_token,
-                     "vertex: bearer token to use instead of Application Default Credentials");
+  AddAccessTokenFlags(command, flags.access_token, "vertex");
   if (k8s) AddK8sFlags(command, flags.k8s);
   command.add_option("--partition", flags.partition,
                      "slurm: the partition (default: the cluster's default partition)");
@@ -75,10 +77,11 @@ namespace {
 
 // InvalidArgument naming the first flag of `flags` given without its backend.
 absl::Status RejectForeignFlags(const BackendFlags& flags) {
-  const std::pair<const char*, bool> vertex[] = {{"--project", !flags.project.empty()},
-                                                 {"--region", !flags.region.empty()},
-                                                 {"--endpoint", !flags.endpoint.empty()},
-                                                 {"--access-token", !flags.access_token.empty()}};
+  const std::pair<const char*, bool> vertex[] = {
+      {"--project", !flags.project.empty()},
+      {"--region", !flags.region.empty()},
+      {"--endpoint", !flags.endpoint.empty()},
+      {"--access-token-file", !flags.access_token.file.empty()}};
   const std::pair<const char*, bool> k8s[] = {
       {"--kubeconfig", !flags.k8s.kubeconfig.empty()},
       {"--context", !flags.k8s.context.empty()},
@@ -106,6 +109,10 @@ absl::Status RejectForeignFlags(const BackendFlags& flags) {
 }  // namespace
 
 absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options) {
+  if (!flags.access_token.argv_token.empty()) {  // whatever the backend: the token is in ps
+    return AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin)
+        .status();
+  }
   if (absl::Status status = RejectForeignFlags(flags); !status.ok()) return status;
   if (flags.backend == "k8s") {
     options.backend = sdk::JobBackendKind::kK8s;
@@ -129,14 +136,20 @@ absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions&
   if (flags.region.empty()) {
     return absl::InvalidArgumentError("--region: required with --backend vertex");
   }
+  if (absl::Status status = sdk::vertex::ValidateVertexProject(flags.project); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--project: ", status.message()));
+  }
+  if (absl::Status status = sdk::vertex::ValidateVertexLocation(flags.region); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--region: ", status.message()));
+  }
+  absl::StatusOr<std::shared_ptr<sdk::auth::Credentials>> credentials =
+      AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin);
+  if (!credentials.ok()) return credentials.status();
   options.backend = sdk::JobBackendKind::kVertex;
   options.vertex.project = flags.project;
   options.vertex.location = flags.region;
   options.vertex.endpoint = flags.endpoint;
-  if (!flags.access_token.empty()) {
-    options.vertex.credentials =
-        std::make_shared<sdk::auth::AccessTokenCredentials>(flags.access_token);
-  }
+  options.vertex.credentials = *std::move(credentials);
   return absl::OkStatus();
 }
 

@@ -1,7 +1,8 @@
 // The flags that choose where `trainpkg run` sends a job: --backend local
 // (default), --backend vertex with --project, --region, --endpoint and
-// --access-token, --backend k8s with the Kubernetes flags (K8sFlags), or
-// --backend slurm with --partition, --sbatch-arg and --slurm-submit.
+// --access-token-file (access_token_flags.h), --backend k8s with the
+// Kubernetes flags (K8sFlags), or --backend slurm with --partition,
+// --sbatch-arg and --slurm-submit.
 #ifndef TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 #define TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 
@@ -10,6 +11,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
+#include "sdk/cli/access_token_flags.h"
 #include "sdk/custom_job.h"
 
 namespace trainpkg::cli {
@@ -27,8 +29,8 @@ struct BackendFlags {
   std::string backend = "local";  // local | vertex | k8s | slurm
   std::string project;
   std::string region;
-  std::string endpoint;      // "" : https://<region>-aiplatform.googleapis.com
-  std::string access_token;  // "" : Application Default Credentials
+  std::string endpoint;           // "" : https://<region>-aiplatform.googleapis.com
+  AccessTokenFlags access_token;  // none given: $CLOUDSDK_AUTH_ACCESS_TOKEN, else ADC
   K8sFlags k8s;
   std::string partition;  // slurm: "" : the cluster's default partition
   std::vector<std::string> sbatch_args;
@@ -57,7 +59,12 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags,
 
 // Sets options.backend and options.vertex, options.k8s or options.slurm.
 // InvalidArgument naming the flag when --backend vertex lacks --project or
-// --region, or when a flag is given with another backend than its own.
+// --region, when --project is not a project id or number or --region not a
+// region (sdk/vertex/vertex_resource_ids.h: the region becomes part of the
+// host name the token is sent to), when the token flags are refused
+// (access_token_flags.h; reads the process environment and, for
+// --access-token-file -, standard input), or when a flag is given with
+// another backend than its own.
 absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options);
 
 }  // namespace trainpkg::cli

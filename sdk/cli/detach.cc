@@ -1,6 +1,7 @@
 #include "sdk/cli/detach.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,15 +11,18 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
+#include "base/terminal_text.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/signal_watcher.h"
 
 namespace trainpkg::cli {
 namespace {
 
+// A file it creates is 0600 whatever the umask (the job's own files are: sdk/job_store.h).
 void RedirectTo(const char* path, int flags, std::initializer_list<int> targets) {
-  int fd = ::open(path, flags | O_CLOEXEC, 0644);
+  int fd = ::open(path, flags | O_CLOEXEC, 0600);
   if (fd < 0) return;
+  if ((flags & O_CREAT) != 0) ::fchmod(fd, 0600);
   for (int target : targets) ::dup2(fd, target);
   ::close(fd);
 }
@@ -88,7 +92,7 @@ int RunDetached(sdk::CustomJob job, std::ostream& out, std::ostream& err) {
   }
   const std::string& id = job.job_id();
   out << "Job ID: " << id << "\n"
-      << "Resource name: " << job.resource_name() << "\n"
+      << "Resource name: " << base::TerminalSafe(job.resource_name()) << "\n"
       << "The job runs in the background (supervisor pid " << pid << "). To follow it:\n"
       << "  trainpkg jobs logs " << id << " -f\n"
       << "  trainpkg jobs describe " << id << "\n"

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "base/terminal_text.h"
+
 namespace trainpkg::cli {
 
 int ExitCodeForState(jobspec::JobState state) {
@@ -16,7 +18,8 @@ int ExitCodeForState(jobspec::JobState state) {
 }
 
 int ReportError(std::ostream& err, const absl::Status& status, int exit_code) {
-  err << "trainpkg: error: " << status.message() << '\n';
+  err << "trainpkg: error: "
+      << base::TerminalSafe(std::string(status.message()), base::TextLayout::kMultiLine) << '\n';
   return exit_code;
 }
 

@@ -17,7 +17,9 @@ inline constexpr int kExitCancelled = 130;  // the job was CANCELLED (128 + SIGI
 // 0 SUCCEEDED, 130 CANCELLED, 1 otherwise.
 int ExitCodeForState(jobspec::JobState state);
 
-// Prints "trainpkg: error: <message>" to `err` and returns `exit_code`.
+// Prints "trainpkg: error: <message>" to `err` and returns `exit_code`. The
+// message may quote a job's fields: it goes through base::TerminalSafe
+// (multi-line).
 int ReportError(std::ostream& err, const absl::Status& status, int exit_code);
 
 }  // namespace trainpkg::cli

@@ -1,7 +1,10 @@
 #include "sdk/cli/hptune_command.h"
 
 #include <filesystem>
+#include <string_view>
 
+#include "absl/strings/str_cat.h"
+#include "base/terminal_text.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_file.h"
 #include "sdk/cli/exit_codes.h"
@@ -10,6 +13,15 @@
 #include "sdk/hptune/results_table.h"
 
 namespace trainpkg::cli {
+namespace {
+
+// "trainpkg hptune: <message>", the message through base::TerminalSafe.
+std::string ErrorLine(std::string_view message) {
+  return fmt::format("trainpkg hptune: {}\n",
+                     base::TerminalSafe(message, base::TextLayout::kMultiLine));
+}
+
+}  // namespace
 
 CLI::App* AddHptuneCommand(CLI::App& app, HptuneFlags& flags) {
   CLI::App* command =
@@ -30,12 +42,12 @@ int HptuneCommand(const HptuneFlags& flags, std::ostream& out, std::ostream& err
   absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
       jobspec::LoadHyperparameterTuningJobFile(flags.config);
   if (!spec.ok()) {
-    err << "trainpkg hptune: " << spec.status().message() << "\n";
+    err << ErrorLine(std::string(spec.status().message()));
     return kExitUsage;
   }
   sdk::HyperparameterTuningJobOptions options;
   if (absl::Status status = ApplyBackendFlags(flags.backend, options.trial_options); !status.ok()) {
-    err << "trainpkg hptune: " << status.message() << "\n";
+    err << ErrorLine(std::string(status.message()));
     return kExitUsage;
   }
   options.trial_options.log_stream = &out;
@@ -48,14 +60,14 @@ int HptuneCommand(const HptuneFlags& flags, std::ostream& out, std::ostream& err
   absl::StatusOr<sdk::HyperparameterTuningJob> job =
       sdk::HyperparameterTuningJob::Create(*std::move(spec), options);
   if (!job.ok()) {
-    err << "trainpkg hptune: " << flags.config << ": " << job.status().message() << "\n";
+    err << ErrorLine(absl::StrCat(flags.config, ": ", job.status().message()));
     return kExitUsage;
   }
   if (absl::Status status = job->Submit(); !status.ok()) {
-    err << "trainpkg hptune: " << status.message() << "\n";
+    err << ErrorLine(std::string(status.message()));
     return kExitFailed;
   }
-  out << "HyperparameterTuningJob created: " << job->job().name << "\n";
+  out << "HyperparameterTuningJob created: " << base::TerminalSafe(job->job().name) << "\n";
   if (!job->output_dir().empty()) out << "Output: " << job->output_dir().string() << "\n";
   out << std::flush;
   absl::StatusOr<jobspec::HyperparameterTuningJob> done;
@@ -64,7 +76,7 @@ int HptuneCommand(const HptuneFlags& flags, std::ostream& out, std::ostream& err
     done = job->Wait();
   }
   if (!done.ok()) {
-    err << "trainpkg hptune: " << done.status().message() << "\n";
+    err << ErrorLine(std::string(done.status().message()));
     return kExitFailed;
   }
   out << "\n" << sdk::hptune::FormatResultsTable(*done);
@@ -72,7 +84,7 @@ int HptuneCommand(const HptuneFlags& flags, std::ostream& out, std::ostream& err
     out << "Results: " << (job->output_dir() / "results.json").string() << "\n";
   }
   out << "HyperparameterTuningJob " << jobspec::JobStateName(done->state) << "\n";
-  if (done->error) err << "trainpkg hptune: " << done->error->message << "\n";
+  if (done->error) err << ErrorLine(done->error->message);
   switch (done->state) {
     case jobspec::JobState::kSucceeded:
       return kExitOk;

@@ -6,12 +6,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/terminal_text.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_state.h"
 #include "nlohmann/json.hpp"
 
 namespace trainpkg::cli {
 namespace {
+
+using base::TerminalSafe;
+using base::TextLayout;
 
 constexpr size_t kColumns = 6;
 using Row = std::array<std::string, kColumns>;
@@ -39,9 +43,10 @@ std::string FormatElapsed(absl::Duration d) {
 std::string FormatJobTable(const std::vector<sdk::JobInfo>& jobs, absl::Time now) {
   std::vector<Row> rows = {{"ID", "DISPLAY NAME", "STATE", "CREATED", "DURATION", "BACKEND"}};
   for (const sdk::JobInfo& info : jobs) {
-    rows.push_back({info.id, info.job.display_name,
+    rows.push_back({TerminalSafe(info.id), TerminalSafe(info.job.display_name),
                     std::string(jobspec::JobStateName(info.job.state)), Created(info.job),
-                    Duration(info.job, now), info.backend.empty() ? "local" : info.backend});
+                    Duration(info.job, now),
+                    info.backend.empty() ? "local" : TerminalSafe(info.backend)});
   }
   std::array<size_t, kColumns> widths{};
   for (const Row& row : rows) {
@@ -60,28 +65,34 @@ std::string FormatJobTable(const std::vector<sdk::JobInfo>& jobs, absl::Time now
 std::string FormatJobListJson(const std::vector<sdk::JobInfo>& jobs) {
   nlohmann::json out = nlohmann::json::array();
   for (const sdk::JobInfo& info : jobs) out.push_back(jobspec::CustomJobToJson(info.job));
-  return out.dump(2) + "\n";
+  return TerminalSafe(out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace),
+                      TextLayout::kJson) +
+         "\n";
 }
 
 std::string FormatJobDescription(const sdk::JobInfo& info, const sdk::JobStore& store) {
-  std::string out = jobspec::FormatCustomJobJson(info.job);
+  std::string out = TerminalSafe(jobspec::FormatCustomJobJson(info.job), TextLayout::kJson);
   if (!out.empty() && out.back() != '\n') out += '\n';
   if (info.vertex.has_value()) {
-    absl::StrAppend(&out, "\nVertex AI:\n  Resource name: ", info.vertex->name,
-                    "\n  Endpoint: ", info.vertex->endpoint,
-                    "\n  Job directory: ", info.job_dir.string(),
+    absl::StrAppend(&out, "\nVertex AI:\n  Resource name: ", TerminalSafe(info.vertex->name),
+                    "\n  Endpoint: ", TerminalSafe(info.vertex->endpoint),
+                    "\n  Job directory: ", TerminalSafe(info.job_dir.string()),
                     "\n  Replica logs: in Cloud Logging\n");
     return out;
   }
   if (info.k8s.has_value()) {
     const sdk::k8s::ObjectRef& w = info.k8s->workload;
-    absl::StrAppend(&out, "\nKubernetes:\n  Workload: ", w.kind, " ", w.kubernetes_namespace, "/",
-                    w.name, " (", w.api_version, ")\n  Kubeconfig: ", info.k8s->kubeconfig,
-                    ", context ", info.k8s->context, "\n  Job directory: ", info.job_dir.string(),
-                    "\n  Replica logs: the pods' logs (trainpkg jobs logs ", info.id, ")\n");
+    absl::StrAppend(
+        &out, "\nKubernetes:\n  Workload: ", TerminalSafe(w.kind), " ",
+        TerminalSafe(w.kubernetes_namespace), "/", TerminalSafe(w.name), " (",
+        TerminalSafe(w.api_version), ")\n  Kubeconfig: ", TerminalSafe(info.k8s->kubeconfig),
+        ", context ", TerminalSafe(info.k8s->context),
+        "\n  Job directory: ", TerminalSafe(info.job_dir.string()),
+        "\n  Replica logs: the pods' logs (trainpkg jobs logs ", TerminalSafe(info.id), ")\n");
     return out;
   }
-  absl::StrAppend(&out, "\nLocal details:\n  Job directory: ", info.job_dir.string(), "\n");
+  absl::StrAppend(&out, "\nLocal details:\n  Job directory: ", TerminalSafe(info.job_dir.string()),
+                  "\n");
   if (info.local.supervisor.pid != 0) {
     absl::StrAppend(&out, "  Supervisor: pid ", info.local.supervisor.pid,
                     info.supervisor_running ? " (running)" : " (exited)", "\n");
@@ -91,9 +102,11 @@ std::string FormatJobDescription(const sdk::JobInfo& info, const sdk::JobStore& 
     std::string status = replica.exit_status.has_value()
                              ? sdk::DescribeExitStatus(*replica.exit_status)
                              : std::string("running");
-    absl::StrAppend(&out, "    ", replica.name, ": pid ", replica.pid, ", ", replica.address, ", ",
-                    status, "\n      command: ", absl::StrJoin(replica.argv, " "),
-                    "\n      log: ", store.LogFile(info.id, replica.name).string(), "\n");
+    absl::StrAppend(&out, "    ", TerminalSafe(replica.name), ": pid ", replica.pid, ", ",
+                    TerminalSafe(replica.address), ", ", TerminalSafe(status),
+                    "\n      command: ", TerminalSafe(absl::StrJoin(replica.argv, " ")),
+                    "\n      log: ", TerminalSafe(store.LogFile(info.id, replica.name).string()),
+                    "\n");
   }
   return out;
 }

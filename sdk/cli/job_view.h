@@ -1,4 +1,8 @@
-// How `trainpkg jobs` shows jobs to people and scripts.
+// How `trainpkg jobs` shows jobs to people and scripts. Every text a job
+// file, a REST request or a service supplied (display name, labels, args,
+// error messages, names) goes through base::TerminalSafe: control
+// characters and invalid UTF-8 show as escapes ("\x1b", "\n" in a cell),
+// and JSON output stays valid JSON.
 #ifndef TRAINPKG_SDK_CLI_JOB_VIEW_H_
 #define TRAINPKG_SDK_CLI_JOB_VIEW_H_
 

@@ -1,8 +1,11 @@
 #include "sdk/cli/jobs_command.h"
 
+#include <iostream>
+
 #include "absl/strings/str_cat.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
+#include "base/terminal_text.h"
 #include "jobspec/job_state.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/cli/exit_codes.h"
@@ -45,9 +48,9 @@ absl::StatusOr<std::shared_ptr<sdk::vertex::VertexClient>> VertexClientFor(
   options.project = record.project;
   options.location = record.location;
   options.endpoint = record.endpoint;
-  if (!flags.access_token.empty()) {
-    options.credentials = std::make_shared<sdk::auth::AccessTokenCredentials>(flags.access_token);
-  }
+  TP_ASSIGN_OR_RETURN(
+      options.credentials,
+      AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin));
   return sdk::vertex::MakeVertexClient(options, base::ProcessEnvironment());
 }
 
@@ -65,7 +68,10 @@ absl::Status DescribeVertexJob(const sdk::JobClient& client, sdk::JobInfo info,
     if (job.ok()) {
       info.job = *std::move(job);
     } else {
-      note = absl::StrCat("  Not refreshed from the service: ", job.status().message(), "\n");
+      note = absl::StrCat(
+          "  Not refreshed from the service: ",
+          base::TerminalSafe(std::string(job.status().message()), base::TextLayout::kMultiLine),
+          "\n");
     }
   }
   out << FormatJobDescription(info, client.store()) << note;
@@ -97,7 +103,10 @@ absl::Status DescribeK8sJob(const sdk::JobClient& client, sdk::JobInfo info, std
     if (job.ok()) {
       info.job = *std::move(job);
     } else {
-      note = absl::StrCat("  Not refreshed from the cluster: ", job.status().message(), "\n");
+      note = absl::StrCat(
+          "  Not refreshed from the cluster: ",
+          base::TerminalSafe(std::string(job.status().message()), base::TextLayout::kMultiLine),
+          "\n");
     }
   }
   out << FormatJobDescription(info, client.store()) << note;
@@ -142,6 +151,13 @@ absl::Status CheckLogsAreLocal(const JobsFlags& flags) {
 absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out) {
   TP_ASSIGN_OR_RETURN(std::filesystem::path home,
                       sdk::DefaultJobStoreHome(base::ProcessEnvironment()));
+  // A home an older trainpkg made 0755 is narrowed on first sight; none is created.
+  if (std::error_code ec; std::filesystem::is_directory(home, ec)) {
+    TP_RETURN_IF_ERROR(sdk::MakeHomePrivate(home));
+    if (std::filesystem::is_directory(home / "jobs", ec)) {
+      TP_RETURN_IF_ERROR(sdk::MakePrivateDir(home / "jobs", sdk::ExistingDir::kNarrow));
+    }
+  }
   sdk::JobClient client{sdk::JobStore(home)};
   const sdk::hptune::TuningJobStore tuning_store(home);
   if (commands.list->parsed()) {
@@ -210,11 +226,12 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
   commands.describe =
       commands.jobs->add_subcommand("describe", "Print a job (Vertex JSON) and its processes");
   commands.describe->add_option("id", flags.id, "Job id")->required();
-  commands.describe->add_option("--access-token", flags.access_token,
-                                "vertex jobs: bearer token to use instead of Application "
-                                "Default Credentials");
+  AddAccessTokenFlags(*commands.describe, flags.access_token, "vertex jobs");
   commands.logs = commands.jobs->add_subcommand(
-      "logs", "Print a job's replica output, every replica prefixed with its name");
+      "logs",
+      "Print a job's replica output, every replica prefixed with its name. The output is "
+      "printed as the programs wrote it, control characters included (like docker logs); "
+      "list and describe show job fields with control characters escaped");
   commands.logs->add_option("id", flags.id, "Job id")->required();
   commands.logs->add_option("--replica", flags.replica,
                             "Only this replica (e.g. workerpool1-0), without prefixes");
@@ -224,14 +241,19 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
       "Cancel a job: its replicas get SIGTERM, then SIGKILL after the grace period; a "
       "Vertex AI job is cancelled on the service, a Kubernetes job's workload deleted");
   commands.cancel->add_option("id", flags.id, "Job id")->required();
-  commands.cancel->add_option("--access-token", flags.access_token,
-                              "vertex jobs: bearer token to use instead of Application Default "
-                              "Credentials");
+  AddAccessTokenFlags(*commands.cancel, flags.access_token, "vertex jobs");
   return commands;
 }
 
 int RunJobsCommand(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out,
                    std::ostream& err) {
+  if (!flags.access_token.argv_token.empty()) {  // refused whatever the job: it is in ps now
+    return ReportError(
+        err,
+        AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin)
+            .status(),
+        kExitUsage);
+  }
   if (commands.logs->parsed()) {
     if (absl::Status status = CheckLogsAreLocal(flags); !status.ok()) {
       return ReportError(err, status, kExitUsage);

@@ -1,8 +1,10 @@
 // `trainpkg jobs list|describe|logs|cancel`: jobs of the job store, from any
 // process. Jobs the Vertex backend submitted are described (refreshed from
 // the service when not terminal) and cancelled through the service with
-// --access-token, else Application Default Credentials; their logs are in
-// Cloud Logging, so `jobs logs` on one is a usage error.
+// --access-token-file or $CLOUDSDK_AUTH_ACCESS_TOKEN (access_token_flags.h),
+// else Application Default Credentials; their logs are in Cloud Logging, so
+// `jobs logs` on one is a usage error. Job fields are shown escaped
+// (job_view.h); replica logs as the programs wrote them.
 #ifndef TRAINPKG_SDK_CLI_JOBS_COMMAND_H_
 #define TRAINPKG_SDK_CLI_JOBS_COMMAND_H_
 
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "sdk/cli/access_token_flags.h"
 
 namespace trainpkg::cli {
 
@@ -18,7 +21,7 @@ struct JobsFlags {
   std::string id;                // describe, logs, cancel
   std::string replica;           // logs --replica
   bool follow = false;           // logs -f
-  std::string access_token;      // describe, cancel of a Vertex job; "" : ADC
+  AccessTokenFlags access_token;  // describe, cancel of a Vertex job; none: env, else ADC
 };
 
 struct JobsCommands {

@@ -15,16 +15,20 @@ struct K8sRenderFlags {
   RunFlags job;  // the job flags of `trainpkg run`
   K8sFlags k8s;  // --namespace (no kubeconfig is read: default "default"), --k8s-kind,
                  // --no-node-selectors
-  bool no_pull_secret = false;
+  bool no_pull_secret = false;       // no Secret, and the pods name none
+  bool include_pull_secret = false;  // print the Secret, registry passwords included
 };
 
 // Declares `trainpkg k8s` and its `render` subcommand; returns `render`.
 CLI::App* AddK8sCommand(CLI::App& app, K8sRenderFlags& flags);
 
 // Validates the job and prints the manifests as a JSON "v1" List (what
-// `kubectl apply -f` takes). The image pull secret holds the credentials of
-// docker's config.json for the images' registries unless --no-pull-secret.
-// Returns 0, or 2 when the job cannot be rendered.
+// `kubectl apply -f` takes). When docker's config.json has credentials for
+// the images' registries, the pods name the image pull Secret <name>-registry;
+// the Secret itself, which holds those credentials, is printed only with
+// --include-pull-secret, else `err` says how to create it. With
+// --no-pull-secret the pods name none. Returns 0, or 2 when the job cannot be
+// rendered.
 int K8sRenderCommand(const K8sRenderFlags& flags, std::ostream& out, std::ostream& err);
 
 }  // namespace trainpkg::cli

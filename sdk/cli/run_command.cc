@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include "base/terminal_text.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/validation.h"
 #include "sdk/cli/detach.h"
@@ -28,7 +29,7 @@ int RunForeground(sdk::CustomJob job, std::ostream& err, bool remote) {
 int SubmitDetachedRemotely(sdk::CustomJob& job, std::ostream& out, std::ostream& err) {
   if (absl::Status status = job.Submit(); !status.ok())
     return ReportError(err, status, kExitFailed);
-  out << job.resource_name() << std::endl;
+  out << base::TerminalSafe(job.resource_name()) << std::endl;
   return kExitOk;
 }
 
@@ -118,7 +119,7 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
   absl::StatusOr<sdk::CustomJob> job = sdk::CustomJob::Create(*spec, std::move(options));
   if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
   if (flags.validate_only) {
-    out << jobspec::FormatCustomJobJson(*spec);
+    out << base::TerminalSafe(jobspec::FormatCustomJobJson(*spec), base::TextLayout::kJson);
     return kExitOk;
   }
   if (flags.detach && remote) return SubmitDetachedRemotely(*job, out, err);

@@ -2,20 +2,27 @@
 
 #include <algorithm>
 
+#include "base/terminal_text.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "sdk/hptune/results_table.h"
 
 namespace trainpkg::cli {
 
+using base::TerminalSafe;
+using base::TextLayout;
+
 std::string FormatTuningJobDescription(const jobspec::HyperparameterTuningJob& job) {
-  std::string text = jobspec::FormatHyperparameterTuningJobJson(job) + "\n\nTrials:\n";
+  std::string text =
+      TerminalSafe(jobspec::FormatHyperparameterTuningJobJson(job), TextLayout::kJson) +
+      "\n\nTrials:\n";
   text += sdk::hptune::FormatResultsTable(job);
   for (const jobspec::Trial& trial : job.trials) {
     const size_t slash = trial.custom_job.rfind('/');
-    text += fmt::format(
-        "trial {}: CustomJob {}\n", trial.id,
-        slash == std::string::npos ? trial.custom_job : trial.custom_job.substr(slash + 1));
+    text +=
+        fmt::format("trial {}: CustomJob {}\n", TerminalSafe(trial.id),
+                    TerminalSafe(slash == std::string::npos ? trial.custom_job
+                                                            : trial.custom_job.substr(slash + 1)));
   }
   return text;
 }
@@ -31,9 +38,10 @@ std::string FormatTuningJobTable(const std::vector<jobspec::HyperparameterTuning
     });
     std::string state(jobspec::JobStateName(job.state));
     if (state.rfind("JOB_STATE_", 0) == 0) state = state.substr(10);
-    rows.push_back({slash == std::string::npos ? job.name : job.name.substr(slash + 1),
-                    job.display_name, state,
-                    fmt::format("{}/{} of {}", finished, job.trials.size(), job.max_trial_count)});
+    rows.push_back(
+        {TerminalSafe(slash == std::string::npos ? job.name : job.name.substr(slash + 1)),
+         TerminalSafe(job.display_name), state,
+         fmt::format("{}/{} of {}", finished, job.trials.size(), job.max_trial_count)});
   }
   std::vector<size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
+#include "base/terminal_text.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "sdk/hptune/metric_plot.h"
@@ -111,6 +112,9 @@ std::string FormatResultsTable(const jobspec::HyperparameterTuningJob& job) {
     row.push_back(seconds ? fmt::format("{:.1f}s", *seconds) : "-");
     rows.push_back(std::move(row));
   }
+  for (auto& row : rows) {
+    for (std::string& cell : row) cell = base::TerminalSafe(cell);
+  }
   std::vector<size_t> widths(header.size(), 0);
   for (const auto& row : rows) {
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
@@ -132,8 +136,9 @@ std::string FormatResultsTable(const jobspec::HyperparameterTuningJob& job) {
   for (const jobspec::TrialParameter& p : best->parameters) {
     args.push_back(fmt::format("--{}={}", p.parameter_id, ValueText(job, p)));
   }
-  text += fmt::format("Best trial: {} ({} = {:.6g}): {}\n", best->id, MetricId(job),
-                      *TrialObjective(job, *best), absl::StrJoin(args, " "));
+  text += fmt::format("Best trial: {} ({} = {:.6g}): {}\n", base::TerminalSafe(best->id),
+                      base::TerminalSafe(MetricId(job)), *TrialObjective(job, *best),
+                      base::TerminalSafe(absl::StrJoin(args, " ")));
   return text;
 }
 

@@ -26,7 +26,8 @@ const jobspec::Trial* BestTrial(const jobspec::HyperparameterTuningJob& job);
 // DURATION (end - start, e.g. "12.3s"; "-" while unknown). Rows sorted by the
 // objective, best first, trials without one last (by id). Ends with
 // "Best trial: <id> (<metric> = <value>): --lr=... ..." or "No trial
-// succeeded." when none has an objective.
+// succeeded." when none has an objective. Ids and values are shown through
+// base::TerminalSafe (one line each).
 std::string FormatResultsTable(const jobspec::HyperparameterTuningJob& job);
 
 // {"tuningJob": <job JSON>, "metricId", "goal", "bestTrialId" (absent when

@@ -4,9 +4,11 @@
 #include <system_error>
 
 #include "base/file_util.h"
+#include "base/private_file.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
+#include "sdk/job_store.h"
 
 namespace trainpkg::sdk::hptune {
 
@@ -21,22 +23,19 @@ std::filesystem::path TuningJobStore::CancelRequestFile(std::string_view id) con
 }
 
 absl::Status TuningJobStore::CreateJobDir(std::string_view id) const {
-  std::error_code error;
-  std::filesystem::create_directories(JobDir(id).parent_path(), error);
-  if (!error && !std::filesystem::create_directory(JobDir(id), error) && !error) {
+  TP_RETURN_IF_ERROR(MakeHomePrivate(home_));
+  TP_RETURN_IF_ERROR(MakePrivateDir(JobDir(id).parent_path(), ExistingDir::kNarrow));
+  absl::Status created = MakePrivateDir(JobDir(id), ExistingDir::kRefuse);
+  if (absl::IsAlreadyExists(created)) {
     return absl::AlreadyExistsError(
         fmt::format("{}: a tuning job with id {} already exists", JobDir(id).string(), id));
   }
-  if (error) {
-    return absl::PermissionDeniedError(fmt::format("{}: cannot create the tuning job directory: {}",
-                                                   JobDir(id).string(), error.message()));
-  }
-  return absl::OkStatus();
+  return created;
 }
 
 absl::Status TuningJobStore::WriteJob(std::string_view id,
                                       const jobspec::HyperparameterTuningJob& job) const {
-  return base::WriteFileAtomic(JobFile(id), jobspec::FormatHyperparameterTuningJobJson(job));
+  return base::WriteFileAtomicPrivate(JobFile(id), jobspec::FormatHyperparameterTuningJobJson(job));
 }
 
 absl::StatusOr<jobspec::HyperparameterTuningJob> TuningJobStore::ReadJob(
@@ -82,7 +81,7 @@ absl::Status TuningJobStore::RequestCancel(std::string_view id) const {
     return absl::NotFoundError(
         fmt::format("no tuning job {} ({} does not exist)", id, JobFile(id).string()));
   }
-  return base::WriteFileAtomic(CancelRequestFile(id), "");
+  return base::WriteFileAtomicPrivate(CancelRequestFile(id), "");
 }
 
 bool TuningJobStore::CancelRequested(std::string_view id) const {

@@ -32,6 +32,8 @@ class TuningJobStore {
   std::filesystem::path JobFile(std::string_view id) const;
   std::filesystem::path CancelRequestFile(std::string_view id) const;
 
+  // Creates the job directory (0700; the home and hptuning_jobs/ made
+  // private first, as sdk/job_store.h does; the files are written 0600).
   // AlreadyExists when the id is taken; the filesystem's error otherwise.
   absl::Status CreateJobDir(std::string_view id) const;
   absl::Status WriteJob(std::string_view id, const jobspec::HyperparameterTuningJob& job) const;

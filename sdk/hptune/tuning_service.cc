@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "base/terminal_text.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_validation.h"
 #include "sdk/hptune/metric_file.h"
@@ -89,7 +90,9 @@ class Study {
     if (options_.on_update) options_.on_update(job_);
   }
   void Log(const std::string& line) const {
-    if (options_.log_stream != nullptr) *options_.log_stream << line << std::endl;
+    if (options_.log_stream != nullptr) {
+      *options_.log_stream << base::TerminalSafe(line, base::TextLayout::kMultiLine) << std::endl;
+    }
   }
 
   bool TooManyFailures() const {

@@ -61,7 +61,8 @@ struct TuningServiceOptions {
   std::function<void(const jobspec::HyperparameterTuningJob&)> on_update;
   // Polled every interval; true acts like Cancel(). nullptr: never.
   std::function<bool()> cancel_requested;
-  // Study progress lines ("Trial 3 started: --lr=0.01 ..."). Not owned.
+  // Study progress lines ("Trial 3 started: --lr=0.01 ..."), through
+  // base::TerminalSafe (multi-line). Not owned.
   std::ostream* log_stream = nullptr;
   // Seams: nullptr means absl::Now / absl::SleepFor.
   std::function<absl::Time()> clock;

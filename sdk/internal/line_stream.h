@@ -14,9 +14,15 @@ class LineStream {
   // `out` is not owned and may be null (then writes are dropped).
   explicit LineStream(std::ostream* out) : out_(out) {}
 
-  // Writes `prefix`, `text` and a '\n' at once, then flushes. `text` may
-  // hold several lines; only the first gets the prefix. Thread-safe.
+  // The SDK's own messages, which may quote a job's fields or a service's
+  // replies: writes `prefix` and `text` through base::TerminalSafe (text
+  // multi-line), then a '\n', at once, then flushes. `text` may hold several
+  // lines; only the first gets the prefix. Thread-safe.
   void WriteLine(std::string_view prefix, std::string_view text);
+
+  // A replica's output line: like WriteLine but `text` is written as the
+  // program wrote it (like `docker logs`); only `prefix` is escaped.
+  void WriteOutput(std::string_view prefix, std::string_view text);
 
  private:
   std::mutex mu_;

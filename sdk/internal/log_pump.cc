@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,8 +24,14 @@ constexpr size_t kMaxLine = 64 * 1024;
 absl::StatusOr<std::unique_ptr<LogPump>> LogPump::Start(int fd,
                                                         const std::filesystem::path& log_file,
                                                         std::string prefix, LineStream* live) {
-  int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  // 0600 whatever the umask: a trainer may print its secrets (sdk/job_store.h).
+  int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd < 0) return base::ErrnoToStatus(errno, absl::StrCat("opening ", log_file.string()));
+  if (::fchmod(log_fd, 0600) != 0) {
+    int err = errno;
+    ::close(log_fd);
+    return base::ErrnoToStatus(err, absl::StrCat("making ", log_file.string(), " private"));
+  }
   int stop[2];
   if (::pipe2(stop, O_CLOEXEC) != 0) {
     int err = errno;
@@ -107,11 +114,11 @@ void LogPump::EmitLines(bool flush_partial) {
   size_t start = 0;
   for (size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
     if (live_ != nullptr)
-      live_->WriteLine(prefix_, std::string_view(pending_).substr(start, nl - start));
+      live_->WriteOutput(prefix_, std::string_view(pending_).substr(start, nl - start));
   }
   pending_.erase(0, start);
   if (!pending_.empty() && (flush_partial || pending_.size() >= kMaxLine)) {
-    if (live_ != nullptr) live_->WriteLine(prefix_, pending_);
+    if (live_ != nullptr) live_->WriteOutput(prefix_, pending_);
     pending_.clear();
   }
 }

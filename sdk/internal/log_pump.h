@@ -15,8 +15,8 @@ namespace trainpkg::sdk::internal {
 
 class LogPump {
  public:
-  // Opens (appends to) `log_file` and starts copying from `fd`, which is not
-  // owned and must stay open until Finish() returns. `live` may be null.
+  // Opens (appends to) `log_file`, mode 0600 whatever the umask, and starts copying from `fd`,
+  // which is not owned and must stay open until Finish() returns. `live` may be null.
   static absl::StatusOr<std::unique_ptr<LogPump>> Start(int fd,
                                                         const std::filesystem::path& log_file,
                                                         std::string prefix, LineStream* live);

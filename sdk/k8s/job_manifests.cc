@@ -135,6 +135,8 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
                       MakeImagePullSecret(secret_name, r.kubernetes_namespace, r.pull_credentials));
   if (manifests.pull_secret.has_value()) {
     (*manifests.pull_secret)["metadata"] = Metadata(r, secret_name);
+    manifests.pull_secret_name = secret_name;
+    if (!r.include_pull_secret) manifests.pull_secret.reset();
   }
 
   internal::PoolEnvRequest env_request;
@@ -176,7 +178,7 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
                      : r.kind == WorkloadKind::kTFJob ? "tfjob-port"
                                                       : "pytorchjob-port",
         .labels = {{kJobLabel, r.name}, {kPoolLabel, PoolName(p)}},
-        .pull_secret = manifests.pull_secret.has_value() ? secret_name : "",
+        .pull_secret = manifests.pull_secret_name,
         .node_selectors = r.node_selectors};
     TP_ASSIGN_OR_RETURN(pod.env, internal::MakePoolEnv(env_request));
     TP_ASSIGN_OR_RETURN(nlohmann::json pod_template, internal::MakePodTemplate(pod));

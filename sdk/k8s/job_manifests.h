@@ -2,7 +2,8 @@
 // takes and `kubectl apply -f` reads):
 //
 //   Secret   <name>-registry, kubernetes.io/dockerconfigjson, when the images'
-//            registries have credentials (image_pull_secret.h)
+//            registries have credentials (image_pull_secret.h) and the
+//            request includes it (else the pods only name it)
 //   Service  <name>, headless (JobSet only): the pods' DNS names
 //   JobSet   <name>: one replicatedJob per worker pool ("workerpool0".."3"),
 //            replicas = replicaCount, each Job one pod; pod DNS name
@@ -63,10 +64,18 @@ struct RenderRequest {
   // TRAINPKG_JOB_SECRET of every replica (jobspec/job_secret.h), in each
   // container's env; "" makes a new one (jobspec::NewJobSecret).
   std::string job_secret{};
+  // With pull_credentials: true adds the Secret <name>-registry holding them
+  // to the objects (what the k8s backend creates); false leaves it out, so
+  // no password is in the objects, and the pods still name it in
+  // imagePullSecrets (JobManifests::pull_secret_name): someone creates it.
+  bool include_pull_secret = true;
 };
 
 struct JobManifests {
-  std::optional<nlohmann::json> pull_secret{};
+  std::optional<nlohmann::json> pull_secret{};  // none without include_pull_secret
+  // The Secret the pods' imagePullSecrets name; "" when the images' registries
+  // have no credentials.
+  std::string pull_secret_name{};
   std::optional<nlohmann::json> service{};
   nlohmann::json workload{};
 

@@ -4,6 +4,7 @@
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
 #include "base/json_parse.h"
+#include "base/private_file.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
@@ -96,7 +97,7 @@ std::filesystem::path K8sJobRecordFile(const JobStore& store, std::string_view i
 
 absl::Status WriteK8sJobRecord(const JobStore& store, std::string_view id,
                                const K8sJobRecord& record) {
-  return base::WriteFileAtomic(K8sJobRecordFile(store, id), FormatK8sJobRecord(record));
+  return base::WriteFileAtomicPrivate(K8sJobRecordFile(store, id), FormatK8sJobRecord(record));
 }
 
 absl::StatusOr<K8sJobRecord> ReadK8sJobRecord(const JobStore& store, std::string_view id) {

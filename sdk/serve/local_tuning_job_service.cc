@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/str_cat.h"
 #include "base/json_parse.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
@@ -47,7 +48,7 @@ RestReply LocalTuningJobService::Create(std::string_view project, std::string_vi
   absl::StatusOr<nlohmann::json> parsed = base::ParseJson(body);
   if (!parsed.ok()) {
     return Error(absl::InvalidArgumentError(
-        fmt::format("the request body is not valid JSON: {}", parsed.status().message())));
+        absl::StrCat("the request body is not valid JSON: ", parsed.status().message())));
   }
   const nlohmann::json& json = *parsed;
   absl::StatusOr<jobspec::HyperparameterTuningJob> spec =

@@ -1,5 +1,6 @@
 #include "sdk/vertex/vertex_client_factory.h"
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/curl_transport.h"
@@ -8,6 +9,7 @@
 #include "sdk/auth/google_default_credentials.h"
 #include "sdk/job_store.h"
 #include "sdk/vertex/local_serve_token.h"
+#include "sdk/vertex/vertex_resource_ids.h"
 
 namespace trainpkg::sdk::vertex {
 
@@ -42,6 +44,12 @@ absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBacke
   }
   if (options.location.empty()) {
     return absl::InvalidArgumentError("vertex backend: the location (region) is required");
+  }
+  if (absl::Status status = ValidateVertexProject(options.project); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("vertex backend: project ", status.message()));
+  }
+  if (absl::Status status = ValidateVertexLocation(options.location); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("vertex backend: location ", status.message()));
   }
   std::shared_ptr<registry::HttpTransport> transport =
       options.transport != nullptr ? options.transport : MakeDefaultVertexTransport();

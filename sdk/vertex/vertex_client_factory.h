@@ -25,7 +25,8 @@ std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport();
 absl::StatusOr<std::shared_ptr<auth::Credentials>> LocalServeCredentials(
     std::string_view endpoint, const base::Environment& env);
 
-// InvalidArgument when project or location is empty. When
+// InvalidArgument when project or location is empty or not of its form
+// (vertex_resource_ids.h), before anything is sent. When
 // options.credentials is null: for a local serve endpoint its token
 // (LocalServeCredentials, with its errors), else Application Default
 // Credentials (the errors of MakeGoogleDefaultCredentials when the ADC file

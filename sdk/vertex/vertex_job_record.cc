@@ -6,6 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
 #include "base/json_parse.h"
+#include "base/private_file.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
@@ -58,7 +59,8 @@ std::filesystem::path VertexJobRecordFile(const JobStore& store, std::string_vie
 
 absl::Status WriteVertexJobRecord(const JobStore& store, std::string_view id,
                                   const VertexJobRecord& record) {
-  return base::WriteFileAtomic(VertexJobRecordFile(store, id), FormatVertexJobRecord(record));
+  return base::WriteFileAtomicPrivate(VertexJobRecordFile(store, id),
+                                      FormatVertexJobRecord(record));
 }
 
 absl::StatusOr<VertexJobRecord> ReadVertexJobRecord(const JobStore& store, std::string_view id) {

@@ -1,9 +1,12 @@
 #include "base/file_util.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <filesystem>
 #include <string>
 
+#include "base/private_file.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
 
@@ -32,6 +35,32 @@ TEST_F(FileUtilTest, WriteAtomicCreatesParentsAndReadsBack) {
   auto read = ReadFile(path);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(*read, "hello\n");
+}
+
+mode_t ModeOf(const fs::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST_F(FileUtilTest, OwnerOnlyFilesAre0600WhateverTheUmask) {
+  for (mode_t mask : {mode_t{022}, mode_t{0}, mode_t{0277}}) {
+    const mode_t old = ::umask(mask);
+    const fs::path written = dir_ / ("written" + std::to_string(mask));
+    const fs::path appended = dir_ / ("appended" + std::to_string(mask));
+    EXPECT_TRUE(WriteFileAtomicPrivate(written, "secret").ok());
+    EXPECT_TRUE(AppendToFilePrivate(appended, "secret\n").ok());
+    ::umask(old);
+    EXPECT_EQ(ModeOf(written), 0600u) << "umask " << mask;
+    EXPECT_EQ(ModeOf(appended), 0600u) << "umask " << mask;
+  }
+  // An existing, wider file is narrowed when appended to or replaced.
+  const fs::path old_log = dir_ / "old.log";
+  ASSERT_TRUE(AppendToFile(old_log, "a\n").ok());
+  ASSERT_EQ(::chmod(old_log.c_str(), 0644), 0);
+  ASSERT_TRUE(AppendToFilePrivate(old_log, "b\n").ok());
+  EXPECT_EQ(ModeOf(old_log), 0600u);
+  EXPECT_EQ(*ReadFile(old_log), "a\nb\n");
 }
 
 TEST_F(FileUtilTest, WriteAtomicReplacesAndLeavesNoTemporaries) {

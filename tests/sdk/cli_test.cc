@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@ namespace trainpkg::sdk {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::PidsInDir;
 using testing::ProcessGone;
 using testing::ReplicaProbePath;
@@ -42,7 +44,9 @@ class CliTest : public ::testing::Test {
     std::vector<std::string> argv = {TRAINPKG_PATH};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv = testing::CStrings(argv);
-    std::vector<std::string> env = testing::EnvironmentWith({{"TRAINPKG_HOME", home().string()}});
+    std::map<std::string, std::string> extra_env = extra_env_;
+    extra_env["TRAINPKG_HOME"] = home().string();
+    std::vector<std::string> env = testing::EnvironmentWith(extra_env);
     std::vector<char*> cenv = testing::CStrings(env);
 
     posix_spawn_file_actions_t actions;
@@ -112,7 +116,44 @@ class CliTest : public ::testing::Test {
   }
 
   TempDir dir_;
+  std::map<std::string, std::string> extra_env_;  // on top of this process's and TRAINPKG_HOME
 };
+
+// A display name that clears the screen, homes the cursor and sets the
+// terminal's title, as a job file or a REST request may carry it.
+constexpr char kAttackName[] =
+    "\x1b[2J\x1b[H\x1b]0;owned\x07"
+    "evil";
+
+// True when `text` holds a byte a terminal acts on: a C0 control other than
+// '\n', DEL, or a C1 control (U+0080..U+009F).
+bool HasControls(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
+    if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The permission bits of `path` (not following a last symlink).
+mode_t ModeOf(const std::filesystem::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+// Every directory under (and including) `home` is 0700, every file 0600.
+void ExpectPrivateTree(const std::filesystem::path& home) {
+  EXPECT_EQ(ModeOf(home), 0700u) << home;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(home)) {
+    const mode_t expected = entry.is_directory() ? 0700u : 0600u;
+    EXPECT_EQ(ModeOf(entry.path()), expected)
+        << entry.path() << " is " << std::oct << ModeOf(entry.path());
+  }
+}
 
 TEST_F(CliTest, InvalidConfigExitsTwoNamingTheField) {
   std::filesystem::path config = dir_.path() / "job.yaml";
@@ -239,6 +280,138 @@ TEST_F(CliTest, CtrlCCancelsTheJobAndExits130) {
   EXPECT_THAT(result.out, HasSubstr("Cancelling CustomJob run"));
   EXPECT_EQ(State("interrupted"), jobspec::JobState::kCancelled);
   ExpectAllGone(all);
+}
+
+// Finding 5 of issue 16: job fields reach the terminal escaped; replica
+// output stays as the program wrote it.
+TEST_F(CliTest, JobFieldsAreShownEscapedButReplicaLogsRaw) {
+  CliResult run =
+      Run({"run", Pool(), "--job-id=attack", std::string("--display-name=") + kAttackName,
+           "--labels=team=\xc2\x9b"
+           "31mred",
+           "--args=--print=\x1b[1mbold\x1b[0m"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+
+  CliResult list = Run({"jobs", "list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_FALSE(HasControls(list.out)) << list.out;
+  EXPECT_THAT(list.out,
+              HasSubstr("attack  \\x1b[2J\\x1b[H\\x1b]0;owned\\x07evil  JOB_STATE_SUCCEEDED"));
+
+  CliResult json = Run({"jobs", "list", "--format", "json"});
+  EXPECT_FALSE(HasControls(json.out)) << json.out;
+  EXPECT_EQ(nlohmann::json::parse(json.out)[0]["displayName"], kAttackName);
+
+  CliResult describe = Run({"jobs", "describe", "attack"});
+  EXPECT_EQ(describe.exit_code, 0) << describe.err;
+  EXPECT_FALSE(HasControls(describe.out)) << describe.out;
+  // Label values may hold any non-ASCII character, the C1 CSI (U+009B) too.
+  EXPECT_THAT(describe.out, HasSubstr(R"("team": "\u009b31mred")"));
+  EXPECT_THAT(describe.out, HasSubstr(R"(--print=\x1b[1mbold\x1b[0m)"));
+
+  // The replica's own output, live and in `jobs logs`, is what it printed.
+  EXPECT_THAT(run.out, HasSubstr("[workerpool0-0] \x1b[1mbold\x1b[0m\n"));
+  CliResult logs = Run({"jobs", "logs", "attack"});
+  EXPECT_EQ(logs.out, "[workerpool0-0] \x1b[1mbold\x1b[0m\n");
+
+  // An error quoting a job's text keeps its lines, not its controls.
+  CliResult bad = Run({"run", Pool(), "--labels=\x1b[2Jkey\nline=v"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_FALSE(HasControls(bad.err)) << bad.err;
+  EXPECT_THAT(bad.err, HasSubstr("\\x1b[2Jkey"));
+}
+
+// Finding 17 of issue 16: the job store holds env values (API keys) and
+// replica logs; nobody else may read it, whatever the umask.
+TEST_F(CliTest, JobStoreIsPrivateWhateverTheUmask) {
+  // A home an older trainpkg left 0755 is narrowed by any jobs command.
+  std::filesystem::create_directories(home() / "jobs");
+  ASSERT_EQ(::chmod(home().c_str(), 0755), 0);
+  ASSERT_EQ(::chmod((home() / "jobs").c_str(), 0755), 0);
+  EXPECT_EQ(Run({"jobs", "list"}).exit_code, 0);
+  EXPECT_EQ(ModeOf(home()), 0700u);
+  EXPECT_EQ(ModeOf(home() / "jobs"), 0700u);
+
+  const std::filesystem::path config = dir_.path() / "job.yaml";
+  ASSERT_TRUE(base::WriteFileAtomic(config,
+                                    "workerPoolSpecs:\n"
+                                    "  - machineSpec: {machineType: n1-standard-4}\n"
+                                    "    replicaCount: 1\n"
+                                    "    containerSpec:\n"
+                                    "      imageUri: local:" +
+                                        ReplicaProbePath() +
+                                        "\n"
+                                        "      args: [--print=a log line]\n"
+                                        "      env: [{name: API_KEY, value: s3cr3t}]\n")
+                  .ok());
+  for (mode_t mask : {mode_t{022}, mode_t{0}}) {
+    const mode_t old = ::umask(mask);
+    const std::string id = "private" + std::to_string(mask);
+    CliResult run = Run({"run", "--config", config.string(), "--job-id=" + id});
+    CliResult detached = Run({"run", Pool(), "--detach", "--job-id=" + id + "_detached"});
+    ::umask(old);
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    ASSERT_EQ(detached.exit_code, 0) << detached.err;
+    ASSERT_TRUE(
+        WaitFor([&] { return jobspec::IsTerminal(State(id + "_detached")); }, absl::Seconds(10)));
+    EXPECT_TRUE(std::filesystem::exists(JobStore(home()).LogFile(id, "workerpool0-0")));
+    EXPECT_TRUE(
+        std::filesystem::exists(JobStore(home()).JobDir(id + "_detached") / "supervisor.log"));
+    ExpectPrivateTree(home());
+  }
+}
+
+// Finding 19 of issue 16: `k8s render` prints no registry password unless
+// asked (--include-pull-secret); by default the pods name the secret and
+// stderr says how to create it.
+TEST_F(CliTest, K8sRenderLeavesThePullSecretOutUnlessAsked) {
+  const std::filesystem::path docker = dir_.path() / "docker";
+  ASSERT_TRUE(
+      base::WriteFileAtomic(docker / "config.json",
+                            R"({"auths":{"localhost:5000":{"auth":"dGVzdGVyOnMzY3JldA=="}}})")
+          .ok());
+  extra_env_["DOCKER_CONFIG"] = docker.string();
+  const std::vector<std::string> render = {
+      "k8s",
+      "render",
+      "--job-id",
+      "demo",
+      "--namespace",
+      "ml",
+      "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1,"
+      "container-image-uri=localhost:5000/team/trainer:v1"};
+  const auto pod_of = [](const nlohmann::json& list) {
+    return list["items"]
+        .back()["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+  };
+
+  CliResult plain = Run(render);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, Not(HasSubstr("dockerconfigjson")));
+  EXPECT_THAT(plain.out, Not(HasSubstr("dGVzdGVyOnMzY3JldA")));
+  nlohmann::json list = nlohmann::json::parse(plain.out);
+  for (const nlohmann::json& item : list["items"]) EXPECT_NE(item["kind"], "Secret");
+  EXPECT_EQ(pod_of(list)["imagePullSecrets"][0]["name"], "demo-registry");
+  EXPECT_THAT(plain.err, HasSubstr("kubectl create secret generic demo-registry --namespace ml "
+                                   "--type=kubernetes.io/dockerconfigjson"));
+  EXPECT_THAT(plain.err, HasSubstr("--include-pull-secret"));
+
+  std::vector<std::string> include = render;
+  include.push_back("--include-pull-secret");
+  CliResult with_secret = Run(include);
+  ASSERT_EQ(with_secret.exit_code, 0) << with_secret.err;
+  list = nlohmann::json::parse(with_secret.out);
+  EXPECT_EQ(list["items"][0]["kind"], "Secret");
+  EXPECT_EQ(list["items"][0]["metadata"]["name"], "demo-registry");
+  EXPECT_EQ(with_secret.err, "");
+
+  std::vector<std::string> none = render;
+  none.push_back("--no-pull-secret");
+  CliResult without = Run(none);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_FALSE(pod_of(nlohmann::json::parse(without.out)).contains("imagePullSecrets"));
+  none.push_back("--include-pull-secret");
+  EXPECT_EQ(Run(none).exit_code, 2);
 }
 
 TEST_F(CliTest, VersionAndHelp) {

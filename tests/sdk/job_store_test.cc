@@ -1,7 +1,12 @@
 #include "sdk/job_store.h"
 
+#include <sys/stat.h>
+
+#include "base/file_util.h"
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
+#include "sdk/hptune/tuning_job_store.h"
+#include "sdk/vertex/vertex_job_record.h"
 #include "tests/sdk/sdk_test_util.h"
 
 namespace trainpkg::sdk {
@@ -18,6 +23,61 @@ TEST(DefaultJobStoreHomeTest, PrefersTrainpkgHomeThenHome) {
   EXPECT_EQ(*DefaultJobStoreHome(base::MapEnvironment(Vars{{"HOME", "/h"}})), "/h/.trainpkg");
   EXPECT_EQ(DefaultJobStoreHome(base::MapEnvironment()).status().code(),
             absl::StatusCode::kFailedPrecondition);
+}
+
+mode_t ModeOf(const std::filesystem::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+// Finding 17 of issue 16: job records hold env values such as API keys.
+TEST(JobStoreTest, RecordsArePrivateWhateverTheUmask) {
+  for (mode_t mask : {mode_t{022}, mode_t{0}, mode_t{0277}}) {
+    TempDir dir;
+    const std::filesystem::path home = dir.path() / "nested" / "home";
+    JobStore store(home);
+    const mode_t old = ::umask(mask);
+    ASSERT_TRUE(store.CreateJobDir("1").ok());
+    EXPECT_TRUE(store.WriteJob("1", MakeJob("/bin/true", {{1, {}}})).ok());
+    EXPECT_TRUE(store
+                    .AppendHistory(
+                        "1", HistoryEntry{.state = jobspec::JobState::kQueued, .time = absl::Now()})
+                    .ok());
+    EXPECT_TRUE(store.WriteLocalDetails("1", LocalJobDetails{}).ok());
+    EXPECT_TRUE(store.RequestCancel("1").ok());
+    EXPECT_TRUE(store.CreateJobDir("2").ok());
+    EXPECT_TRUE(vertex::WriteVertexJobRecord(store, "2", vertex::VertexJobRecord{}).ok());
+    const hptune::TuningJobStore tuning(home);
+    EXPECT_TRUE(tuning.CreateJobDir("3").ok());
+    EXPECT_TRUE(tuning.WriteJob("3", jobspec::HyperparameterTuningJob{}).ok());
+    ::umask(old);
+    for (const std::filesystem::path& d :
+         {home, home / "jobs", store.JobDir("1"), store.LogDir("1"), home / "hptuning_jobs",
+          tuning.JobDir("3")}) {
+      EXPECT_EQ(ModeOf(d), 0700u) << d << " umask " << mask;
+    }
+    for (const std::filesystem::path& f :
+         {store.JobFile("1"), store.HistoryFile("1"), store.LocalFile("1"),
+          store.CancelRequestFile("1"), vertex::VertexJobRecordFile(store, "2"),
+          tuning.JobFile("3")}) {
+      EXPECT_EQ(ModeOf(f), 0600u) << f << " umask " << mask;
+    }
+  }
+}
+
+TEST(JobStoreTest, AWiderHomeIsNarrowedAndANonDirectoryRefused) {
+  TempDir dir;
+  const std::filesystem::path home = dir.path() / "home";
+  std::filesystem::create_directories(home / "jobs");
+  ASSERT_EQ(::chmod(home.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod((home / "jobs").c_str(), 0777), 0);
+  ASSERT_TRUE(JobStore(home).CreateJobDir("1").ok());
+  EXPECT_EQ(ModeOf(home), 0700u);
+  EXPECT_EQ(ModeOf(home / "jobs"), 0700u);
+
+  ASSERT_TRUE(base::WriteFileAtomic(dir.path() / "file", "").ok());
+  EXPECT_EQ(MakeHomePrivate(dir.path() / "file").code(), absl::StatusCode::kFailedPrecondition);
 }
 
 TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {

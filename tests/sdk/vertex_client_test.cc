@@ -10,6 +10,8 @@
 #include "nlohmann/json.hpp"
 #include "sdk/custom_job.h"
 #include "sdk/vertex/rpc_error.h"
+#include "sdk/vertex/vertex_client_factory.h"
+#include "sdk/vertex/vertex_resource_ids.h"
 #include "tests/registry/fakes.h"
 #include "tests/sdk/sdk_test_util.h"
 
@@ -239,6 +241,56 @@ TEST(VertexBackendTest, CreateWithoutProjectIsInvalid) {
       CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
   EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(job.status().message(), HasSubstr("project"));
+}
+
+// Finding 18 of issue 16: the location becomes part of the host name.
+TEST(VertexResourceIdsTest, RegionsAndProjectsOfTheirDocumentedForm) {
+  for (const char* region : {"us-central1", "europe-west4", "local", "l1", "local-1"}) {
+    EXPECT_TRUE(ValidateVertexLocation(region).ok()) << region;
+  }
+  for (const char* region : {"", "127.0.0.1:18944/x#", "US-CENTRAL1", "us central1", "a.b",
+                             "x@evil.example", "us-central1/"}) {
+    absl::Status status = ValidateVertexLocation(region);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << region;
+    EXPECT_THAT(status.message(), HasSubstr("lowercase letters, digits and '-'"));
+  }
+  EXPECT_FALSE(ValidateVertexLocation(std::string(kMaxLocationLength + 1, 'a')).ok());
+  EXPECT_THAT(ValidateVertexLocation("\x1b[2J").message(), HasSubstr("\"\\x1b[2J\""));
+
+  for (const char* project :
+       {"my-project-123", "p", "demo", "123456789012", "example.com:my-proj"}) {
+    EXPECT_TRUE(ValidateVertexProject(project).ok()) << project;
+  }
+  for (const char* project : {"", "p/../../v1", "My-Project", "1abc", "proj-", "a?b", "p#", ":p",
+                              "example.com:", "-x.com:p", "abcdefghijklmnopqrstuvwxyz12345"}) {
+    EXPECT_EQ(ValidateVertexProject(project).code(), absl::StatusCode::kInvalidArgument) << project;
+  }
+}
+
+TEST(VertexBackendTest, RegionNamingAnotherHostIsRefusedBeforeAnyRequest) {
+  auto transport = std::make_shared<registry::testing::ScriptedTransport>();
+  VertexBackendOptions vertex;
+  vertex.project = "p";
+  vertex.location = "127.0.0.1:18944/x#";
+  vertex.transport = transport;
+  vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("tok");
+  absl::StatusOr<std::shared_ptr<VertexClient>> client =
+      MakeVertexClient(vertex, base::MapEnvironment());
+  EXPECT_EQ(client.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(client.status().message(), HasSubstr("vertex backend: location \"127.0.0.1:18944"));
+
+  CustomJobOptions options;
+  options.backend = JobBackendKind::kVertex;
+  options.environment = std::map<std::string, std::string>{};
+  options.vertex = vertex;
+  absl::StatusOr<CustomJob> job =
+      CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
+  options.vertex.location = "us-central1";
+  options.vertex.project = "p/../../evil";
+  job = CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(transport->requests(), ::testing::IsEmpty());
 }
 
 }  // namespace

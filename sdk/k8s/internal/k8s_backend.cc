@@ -132,7 +132,8 @@ void K8sBackend::WritePodLogs() {
       continue;
     }
     for (absl::string_view line : absl::StrSplit(*pod.text, '\n', absl::SkipEmpty())) {
-      log->WriteLine(absl::StrCat("[", pod.pod, "] "), std::string_view(line.data(), line.size()));
+      log->WriteOutput(absl::StrCat("[", pod.pod, "] "),
+                       std::string_view(line.data(), line.size()));
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/file_util.h"
+#include "base/private_file.h"
 
 namespace trainpkg::sdk::slurm::internal {
 namespace {
@@ -83,7 +84,7 @@ absl::StatusOr<int> FreePortOn(std::string_view ip) {
 
 absl::Status PublishPeer(const std::filesystem::path& peers_dir, std::string_view replica,
                          std::string_view address) {
-  return base::WriteFileAtomic(peers_dir / replica, address);
+  return base::WriteFileAtomicPrivate(peers_dir / replica, address);
 }
 
 absl::StatusOr<std::map<std::string, std::string>> WaitForPeers(

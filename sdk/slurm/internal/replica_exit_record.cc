@@ -5,6 +5,7 @@
 
 #include "base/file_util.h"
 #include "base/json_parse.h"
+#include "base/private_file.h"
 #include "jobspec/custom_job_json.h"
 #include "nlohmann/json.hpp"
 
@@ -15,7 +16,7 @@ absl::Status WriteReplicaExitRecord(const std::filesystem::path& exits_dir,
   nlohmann::json json = {{"code", record.status.code},
                          {"signal", record.status.signal},
                          {"time", jobspec::FormatTimestamp(record.time)}};
-  return base::WriteFileAtomic(exits_dir / record.replica, json.dump());
+  return base::WriteFileAtomicPrivate(exits_dir / record.replica, json.dump());
 }
 
 std::vector<ReplicaExitRecord> ReadReplicaExitRecords(const std::filesystem::path& exits_dir) {

@@ -21,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
 #include "base/log.h"
+#include "base/private_file.h"
 #include "base/status_macros.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_secret.h"
@@ -107,7 +108,7 @@ bool SlurmBackend::CancelRequested() {
 }
 
 absl::StatusOr<std::string> SlurmBackend::Submit() {
-  TP_RETURN_IF_ERROR(base::WriteFileAtomic(
+  TP_RETURN_IF_ERROR(base::WriteFileAtomicPrivate(
       files_.manifest(), FormatTaskManifest(TaskManifest{.job_id = config_.job.job_id,
                                                          .project_id = config_.job.project_id,
                                                          .spec = config_.job.spec})));
@@ -118,7 +119,7 @@ absl::StatusOr<std::string> SlurmBackend::Submit() {
                                    .options = &config_.options,
                                    .grace_period = config_.job.grace_period};
   TP_ASSIGN_OR_RETURN(std::string script, MakeBatchScript(request));
-  TP_RETURN_IF_ERROR(base::WriteFileAtomic(files_.script(), script));
+  TP_RETURN_IF_ERROR(base::WriteFileAtomicPrivate(files_.script(), script));
   if (config_.options.submit == SlurmSubmit::kSalloc) return SubmitSalloc(request);
   TP_ASSIGN_OR_RETURN(
       CommandResult sbatch,
@@ -137,7 +138,7 @@ absl::StatusOr<std::string> SlurmBackend::Submit() {
   if (!absl::SimpleAtoi(id, &number)) {
     return absl::InternalError(absl::StrCat("sbatch printed no job id: ", output));
   }
-  TP_RETURN_IF_ERROR(base::WriteFileAtomic(files_.slurm_job_id(), std::string(id)));
+  TP_RETURN_IF_ERROR(base::WriteFileAtomicPrivate(files_.slurm_job_id(), std::string(id)));
   return std::string(id);
 }
 
@@ -205,7 +206,7 @@ absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest&
       std::string_view id = rest.substr(0, rest.find_first_not_of("0123456789"));
       if (!id.empty()) {
         if (exited) salloc_pid_ = -1;
-        TP_RETURN_IF_ERROR(base::WriteFileAtomic(files_.slurm_job_id(), std::string(id)));
+        TP_RETURN_IF_ERROR(base::WriteFileAtomicPrivate(files_.slurm_job_id(), std::string(id)));
         return std::string(id);
       }
     }
@@ -407,12 +408,12 @@ void SlurmBackend::Refresh(bool final) {
     size_t start = 0;
     for (size_t end; (end = replica.pending_output.find('\n', start)) != std::string::npos;
          start = end + 1) {
-      config_.job.live->WriteLine(
+      config_.job.live->WriteOutput(
           prefix, std::string_view(replica.pending_output).substr(start, end - start));
     }
     replica.pending_output.erase(0, start);
     if (final && !replica.pending_output.empty()) {
-      config_.job.live->WriteLine(prefix, replica.pending_output);
+      config_.job.live->WriteOutput(prefix, replica.pending_output);
       replica.pending_output.clear();
     }
   }

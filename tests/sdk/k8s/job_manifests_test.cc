@@ -175,6 +175,31 @@ TEST(JobManifestsTest, PullSecretHoldsDockerConfigJsonForTheImagesRegistry) {
   EXPECT_THAT(manifests->workload.dump(), ::testing::Not(HasSubstr("imagePullSecrets")));
 }
 
+// Finding 19 of issue 16: `trainpkg k8s render` leaves the Secret (and the
+// passwords in it) out unless asked; the pods still name it.
+TEST(JobManifestsTest, PullSecretCanBeLeftOutAndOnlyNamed) {
+  RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
+  request.include_pull_secret = false;
+  absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
+  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  EXPECT_FALSE(manifests->pull_secret.has_value());
+  EXPECT_EQ(manifests->pull_secret_name, "digits-1-registry");
+  const std::string all = manifests->List().dump();
+  EXPECT_THAT(all, ::testing::Not(HasSubstr("dockerconfigjson")));
+  EXPECT_THAT(all, ::testing::Not(HasSubstr(absl::Base64Escape("tester:s3cret"))));
+  EXPECT_THAT(all, ::testing::Not(HasSubstr("s3cret")));
+  const json& pod =
+      manifests->workload["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["imagePullSecrets"][0]["name"], "digits-1-registry");
+  EXPECT_EQ(manifests->Objects().size(), 2u);  // Service, JobSet
+
+  request.include_pull_secret = true;  // what the k8s backend sends to the API server
+  manifests = RenderJobManifests(request);
+  ASSERT_TRUE(manifests.ok());
+  EXPECT_TRUE(manifests->pull_secret.has_value());
+  EXPECT_EQ(manifests->pull_secret_name, "digits-1-registry");
+}
+
 TEST(JobManifestsTest, CredentialsAreCollectedPerRegistryFromTheKeychain) {
   registry::StaticKeychain keychain({.username = "u", .password = "p"});
   jobspec::CustomJob job = testing::FourPoolJob();
