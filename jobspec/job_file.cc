@@ -13,6 +13,7 @@
 #include "base/file_util.h"
 #include "base/json_parse.h"
 #include "base/status_macros.h"
+#include "base/utf8.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/internal/parse_number.h"
@@ -320,6 +321,10 @@ absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
     return absl::InvalidArgumentError(
         fmt::format("invalid YAML: the text is {} bytes; the limit is {} bytes", yaml_text.size(),
                     kMaxYamlBytes));
+  }
+  if (std::optional<size_t> bad = base::FirstInvalidUtf8(yaml_text); bad.has_value()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "invalid YAML: byte {} is not UTF-8 (YAML files must be UTF-8 text)", *bad + 1));
   }
   std::istringstream stream{std::string(yaml_text)};
   JsonBuilder builder;

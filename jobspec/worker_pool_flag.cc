@@ -4,11 +4,13 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "base/status_macros.h"
+#include "base/utf8.h"
 #include "fmt/format.h"
 #include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/parse_number.h"
@@ -108,6 +110,10 @@ absl::Status CheckGcloudRules(const FlagEntries& entries) {
 absl::StatusOr<WorkerPoolSpec> ParseWorkerPoolSpecFlag(std::string_view value) {
   WorkerPoolSpec pool;
   if (value.empty()) return pool;  // a placeholder pool
+  if (std::optional<size_t> bad = base::FirstInvalidUtf8(value); bad.has_value()) {
+    return FlagError(
+        fmt::format("byte {} of the value is not UTF-8 (values must be UTF-8 text)", *bad + 1));
+  }
   TP_ASSIGN_OR_RETURN(FlagEntries entries, SplitKeyValues(value));
   TP_RETURN_IF_ERROR(CheckGcloudRules(entries));
 

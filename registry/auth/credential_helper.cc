@@ -47,9 +47,11 @@ absl::StatusOr<Credential> CredentialHelper::Get(std::string_view server_url) co
   if (absl::IsNotFound(out.status())) return Credential{};
   if (!out.ok()) return out.status();
   nlohmann::json doc = base::ParseJson(*out).value_or(nlohmann::json::value_t::discarded);
-  if (!doc.is_object() || !doc.contains("Secret") || !doc["Secret"].is_string()) {
+  if (!doc.is_object() || !doc.contains("Secret") || !doc["Secret"].is_string() ||
+      (doc.contains("Username") && !doc["Username"].is_string())) {
     return absl::UnavailableError(
-        fmt::format("{} get for {} printed no JSON object with a Secret", program(), server_url));
+        fmt::format("{} get for {} printed no JSON object with a string Secret (and Username)",
+                    program(), server_url));
   }
   std::string username = doc.value("Username", "");
   Credential credential;

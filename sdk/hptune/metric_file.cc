@@ -1,15 +1,11 @@
 #include "sdk/hptune/metric_file.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <string>
 #include <system_error>
 
 #include "absl/strings/numbers.h"
+#include "base/bounded_file.h"
 #include "base/file_util.h"
 #include "base/json_parse.h"
 #include "fmt/format.h"
@@ -40,44 +36,12 @@ std::optional<int64_t> StepCount(double number) {
 
 // The metric file's text. The trial that writes the file may be hostile
 // (a container writes to its output directory): the file is read only if it
-// is a regular file and not a symbolic link, and only up to the cap.
+// is a regular file and not a symbolic link, and only up to the cap
+// (hypertune keeps its last 100 entries).
 absl::StatusOr<std::string> ReadMetricFile(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0 && errno == ELOOP) {
-    return absl::InvalidArgumentError(
-        fmt::format("{}: a symbolic link; a metric file must be a regular file", path.string()));
-  }
-  if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path.string()));
-  std::string text;
-  struct stat st {};
-  absl::Status status;
-  if (::fstat(fd, &st) != 0) {
-    status = base::ErrnoToStatus(errno, fmt::format("reading {}", path.string()));
-  } else if (!S_ISREG(st.st_mode)) {
-    status = absl::InvalidArgumentError(fmt::format(
-        "{}: not a regular file; a metric file is one JSON object per line", path.string()));
-  } else {
-    char buffer[1 << 16];
-    while (status.ok()) {
-      const ssize_t n = ::read(fd, buffer, sizeof(buffer));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        status = base::ErrnoToStatus(errno, fmt::format("reading {}", path.string()));
-      } else if (n == 0) {
-        break;
-      } else if (text.size() + static_cast<size_t>(n) > kMaxMetricFileBytes) {
-        status = absl::InvalidArgumentError(
-            fmt::format("{}: larger than {} bytes, the most a metric file may have (hypertune "
-                        "keeps its last 100 entries)",
-                        path.string(), kMaxMetricFileBytes));
-      } else {
-        text.append(buffer, static_cast<size_t>(n));
-      }
-    }
-  }
-  ::close(fd);
-  if (!status.ok()) return status;
-  return text;
+  return base::ReadRegularFile(path, base::BoundedReadOptions{.max_bytes = kMaxMetricFileBytes,
+                                                              .follow_symlinks = false,
+                                                              .what = "a metric file"});
 }
 
 }  // namespace

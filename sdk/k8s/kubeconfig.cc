@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "base/bounded_file.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
 #include "jobspec/job_file.h"
@@ -15,6 +16,11 @@ namespace trainpkg::sdk::k8s {
 namespace {
 
 using internal::Text;
+
+// Tokens, certificates and keys are a few KiB; a kubeconfig itself rarely
+// passes 100 KiB. A path naming /dev/zero or a FIFO must end with an error.
+constexpr size_t kMaxCredentialFileBytes = size_t{1} << 20;
+constexpr size_t kMaxKubeconfigBytes = size_t{16} << 20;
 
 using nlohmann::json;
 
@@ -50,7 +56,8 @@ absl::StatusOr<std::string> Pem(const json& object, const std::string& key,
   if (file.empty()) return std::string();
   std::filesystem::path path(file);
   if (path.is_relative()) path = base_dir / path;
-  absl::StatusOr<std::string> content = base::ReadFile(path);
+  absl::StatusOr<std::string> content = base::ReadRegularFile(
+      path, base::BoundedReadOptions{.max_bytes = kMaxCredentialFileBytes, .what = "a PEM file"});
   if (!content.ok()) {
     return absl::Status(content.status().code(),
                         absl::StrCat(field, ".", key, ": ", content.status().message()));
@@ -112,7 +119,9 @@ absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
   if (access.token.empty() && !Text(user, "tokenFile").empty()) {
     std::filesystem::path path(Text(user, "tokenFile"));
     if (path.is_relative()) path = base_dir / path;
-    absl::StatusOr<std::string> token = base::ReadFile(path);
+    absl::StatusOr<std::string> token = base::ReadRegularFile(
+        path,
+        base::BoundedReadOptions{.max_bytes = kMaxCredentialFileBytes, .what = "a token file"});
     if (!token.ok()) {
       return absl::Status(token.status().code(),
                           absl::StrCat(user_field, ".tokenFile: ", token.status().message()));
@@ -131,7 +140,10 @@ absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
 
 absl::StatusOr<ClusterAccess> LoadKubeconfig(const std::filesystem::path& path,
                                              std::string_view context) {
-  TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(path));
+  TP_ASSIGN_OR_RETURN(
+      std::string text,
+      base::ReadRegularFile(path, base::BoundedReadOptions{.max_bytes = kMaxKubeconfigBytes,
+                                                           .what = "a kubeconfig"}));
   absl::StatusOr<ClusterAccess> access = ParseKubeconfig(text, path.parent_path(), context);
   if (!access.ok()) {
     return absl::Status(access.status().code(),

@@ -26,7 +26,8 @@ constexpr time_t kReadWriteSeconds = 5;
 
 void Send(httplib::Response& res, const RestReply& reply) {
   res.status = reply.status;
-  res.set_content(reply.body.dump(2) + "\n", "application/json; charset=UTF-8");
+  res.set_content(reply.body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                  "application/json; charset=UTF-8");
 }
 
 std::string Param(const httplib::Request& req, const char* name) {
@@ -173,7 +174,8 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
         }
         nlohmann::json body = vertex::ErrorJson(status);
         body["error"]["code"] = res.status;
-        res.set_content(body.dump(2) + "\n", "application/json; charset=UTF-8");
+        res.set_content(body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                        "application/json; charset=UTF-8");
       });
   server.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
