@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Credential credential;
   credential.username = "user";
   credential.password = "secret";
-  Authenticator authenticator("registry.test", std::make_shared<StaticKeychain>(credential),
-                              transport, clock);
+  Authenticator authenticator("registry.test", "https://registry.test",
+                              std::make_shared<StaticKeychain>(credential), transport, clock);
   const std::vector<std::string> scopes = {"repository:team/app:pull"};
   (void)authenticator.Answer(
       ParseChallenges(R"(Bearer realm="https://auth.test/token",service="registry.test")"), scopes,

@@ -34,7 +34,8 @@ int Run(int iterations, int pause_ms) {
       *info, {.heartbeat_interval = absl::Milliseconds(100),
               .heartbeat_timeout = absl::Seconds(1),
               .rendezvous_timeout = absl::Seconds(10),
-              .shutdown_timeout = absl::Seconds(5)});
+              .shutdown_timeout = absl::Seconds(5),
+              .job_secret = info->job_secret});
   if (!coordinator.ok()) return Fail(std::string(coordinator.status().message()));
   auto options = trainpkg::collectives::GlooOptionsFor(*info);
   options.timeout = absl::Seconds(10);

@@ -11,6 +11,7 @@
 
 #include "absl/time/clock.h"
 #include "trainer_runtime/coordination/internal/coordination_service.h"
+#include "trainer_runtime/rpc_auth/job_auth.h"
 #include "trainer_runtime/coordination/internal/coordination_state.h"
 #include "trainer_runtime/coordination/proto/coordination.pb.h"
 
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.rendezvous_timeout = absl::Milliseconds(1);
   options.start = absl::Now();
   internal::CoordinationState state(options);
-  internal::CoordinationService service(state);
+  internal::CoordinationService service(state, trainpkg::rpc_auth::JobAuth());
   std::string_view script(reinterpret_cast<const char*>(data) + 1, size - 1);
   while (script.size() >= 2) {
     const uint8_t rpc = static_cast<uint8_t>(script[0]) % 7;

@@ -13,6 +13,7 @@
 #include "base/check.h"
 #include "packager/layer/internal/archive_reader.h"
 #include "packager/layer/tar_archive.h"
+#include "packager/unpack/extract_limits.h"
 #include "tests/fuzz/fuzz_scratch.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -24,7 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto path = dir.path() / "archive";
   fuzz::WriteScratchFile(path, bytes);
   (void)packager::IsTarArchive(path);
-  absl::StatusOr<std::unique_ptr<ArchiveReader>> reader = ArchiveReader::Open(path);
+  // Small caps keep each run bounded; the real ADD's are the defaults.
+  absl::StatusOr<packager::unpack::ExtractBudget> budget = packager::unpack::ExtractBudget::ForTarget(
+      {.max_entries = 10000, .max_bytes = int64_t{64} << 20}, dir.path());
+  TP_CHECK(budget.ok(), "extract budget: {}", budget.status().ToString());
+  absl::StatusOr<std::unique_ptr<ArchiveReader>> reader = ArchiveReader::Open(path, &*budget);
   if (!reader.ok()) return 0;
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   TP_CHECK(null_fd >= 0, "open /dev/null");
