@@ -29,7 +29,7 @@ absl::StatusOr<json> Named(const json& config, const char* key, const std::strin
                            const char* member) {
   if (config.contains(key) && config[key].is_array()) {
     for (const json& entry : config[key]) {
-      if (entry.is_object() && entry.value("name", "") == name) {
+      if (entry.is_object() && Text(entry, "name") == name) {
         if (!entry.contains(member) || !entry[member].is_object()) {
           return absl::InvalidArgumentError(
               absl::StrCat(key, "[", name, "].", member, ": required, a mapping"));

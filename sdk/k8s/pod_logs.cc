@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "sdk/k8s/internal/json_text.h"
 #include "sdk/k8s/job_manifests.h"
 
 namespace trainpkg::sdk::k8s {
@@ -41,7 +42,7 @@ absl::StatusOr<std::vector<PodLog>> ReadJobPodLogs(K8sClient& client,
   for (const json& pod : pods) {
     const json first = pod.value(json::json_pointer("/spec/containers/0"), json::object());
     const std::string name = pod.value(json::json_pointer("/metadata/name"), std::string());
-    const std::string container = first.is_object() ? first.value("name", "") : "";
+    const std::string container = internal::Text(first, "name");
     if (name.empty() || container.empty()) continue;
     std::string of = ReplicaOfPod(pod);
     if (!replica.empty() && of != replica) continue;

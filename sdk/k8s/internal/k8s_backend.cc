@@ -41,7 +41,7 @@ absl::Status K8sBackend::Start() {
   json owner = {{"apiVersion", ref.api_version},
                 {"kind", ref.kind},
                 {"name", ref.name},
-                {"uid", (*created)["metadata"].value("uid", "")},
+                {"uid", Text((*created)["metadata"], "uid")},
                 {"blockOwnerDeletion", false}};
   for (std::optional<json> object : {config_.manifests.pull_secret, config_.manifests.service}) {
     if (!object.has_value()) continue;

@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view page_size = NextLine(text);
   std::string_view page_token = NextLine(text);
   sdk::serve::RestReply reply = Service().ListCustomJobs("p", "l", filter, page_size, page_token);
-  (void)reply.body.dump();
+  (void)reply.body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // as serve replies
   if (reply.status == 200 && reply.body.contains("nextPageToken") &&
       reply.body["nextPageToken"].is_string()) {
     const std::string next = reply.body["nextPageToken"];
