@@ -13,28 +13,13 @@
 #include "trainer_runtime/ps/internal/element_range.h"
 #include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
+#include "trainer_runtime/ps/internal/optimizer_proto.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
 
 namespace trainpkg::ps {
 namespace {
 
 using internal::ToGrpcStatus;
-
-OptimizerConfig FromProto(const proto::OptimizerConfig& p) {
-  OptimizerConfig c;
-  c.kind = p.kind();
-  c.sgd.learning_rate = p.learning_rate();
-  c.sgd.momentum = p.momentum();
-  c.sgd.nesterov = p.nesterov();
-  c.adam.learning_rate = p.learning_rate();
-  c.adam.beta_1 = p.beta_1();
-  c.adam.beta_2 = p.beta_2();
-  c.adam.epsilon = p.epsilon();
-  c.adagrad.learning_rate = p.learning_rate();
-  c.adagrad.initial_accumulator_value = p.initial_accumulator_value();
-  c.adagrad.epsilon = p.epsilon();
-  return c;
-}
 
 class Service final : public proto::ParameterServer::Service {
  public:
@@ -49,7 +34,7 @@ class Service final : public proto::ParameterServer::Service {
     std::vector<ShardDef> shards;
     for (const proto::ShardDef& s : request->shards())
       shards.push_back({s.id(), s.name(), s.size()});
-    return ToGrpcStatus(store_.Configure(std::move(shards), FromProto(request->optimizer())));
+    return ToGrpcStatus(store_.Configure(std::move(shards), internal::OptimizerConfigFromProto(request->optimizer())));
   }
 
   grpc::Status Assign(grpc::ServerContext* context, grpc::ServerReader<proto::TensorChunk>* reader,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "trainer_runtime/ps/internal/chunks.h"
+#include "trainer_runtime/ps/internal/optimizer_proto.h"
 #include "trainer_runtime/ps/optimizer_config.h"
 #include "trainer_runtime/ps/parameter_store.h"
 #include "trainer_runtime/ps/proto/ps.pb.h"
@@ -21,28 +22,12 @@ namespace {
 
 using namespace trainpkg::ps;
 
-OptimizerConfig FromProto(const proto::OptimizerConfig& p) {
-  OptimizerConfig c;
-  c.kind = p.kind();
-  c.sgd.learning_rate = p.learning_rate();
-  c.sgd.momentum = p.momentum();
-  c.sgd.nesterov = p.nesterov();
-  c.adam.learning_rate = p.learning_rate();
-  c.adam.beta_1 = p.beta_1();
-  c.adam.beta_2 = p.beta_2();
-  c.adam.epsilon = p.epsilon();
-  c.adagrad.learning_rate = p.learning_rate();
-  c.adagrad.initial_accumulator_value = p.initial_accumulator_value();
-  c.adagrad.epsilon = p.epsilon();
-  return c;
-}
-
 void Configure(ParameterStore& store, std::string_view payload) {
   proto::ConfigureRequest request;
   if (!request.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) return;
   std::vector<ShardDef> shards;
   for (const proto::ShardDef& s : request.shards()) shards.push_back({s.id(), s.name(), s.size()});
-  (void)store.Configure(std::move(shards), FromProto(request.optimizer()));
+  (void)store.Configure(std::move(shards), internal::OptimizerConfigFromProto(request.optimizer()));
 }
 
 void Chunk(ParameterStore& store, std::string_view payload) {
