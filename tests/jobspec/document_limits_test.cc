@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
@@ -14,6 +13,7 @@
 #include "jobspec/hyperparameter_tuning_job_json.h"
 #include "jobspec/job_file.h"
 #include "jobspec/validation.h"
+#include "tests/test_util/attack_documents.h"
 #include "tests/test_util/peak_rss.h"
 
 namespace trainpkg::jobspec {
@@ -24,20 +24,8 @@ using ::testing::HasSubstr;
 constexpr int64_t kAddressSpaceLimit = int64_t{4} << 30;
 constexpr int64_t kMaxPeakRssKib = 256 * 1024;
 
-std::string DeepJsonJob() {
-  return "{\"displayName\":" + std::string(200000, '[') + std::string(200000, ']') + "}";
-}
-
-// The classic "billion laughs": nine levels of nine aliases each, 9^9 strings.
-std::string BillionLaughs() {
-  std::string yaml = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
-  for (char level = 'b'; level <= 'i'; ++level) {
-    const char below = static_cast<char>(level - 1);
-    yaml += fmt::format("{0}: &{0} [*{1}, *{1}, *{1}, *{1}, *{1}, *{1}, *{1}, *{1}, *{1}]\n", level,
-                        below);
-  }
-  return yaml;
-}
+using testing::BillionLaughsYaml;
+using testing::DeepJsonJob;
 
 // Runs `parse` in a child: exit 0 when it failed with a message holding
 // every one of `parts`, 1 when it succeeded, 2 when the message differs.
@@ -100,7 +88,7 @@ TEST(DocumentLimitsTest, YamlCyclicAliasIsRefused) {
 
 // Finding 13: 600 bytes that expand to 9^9 strings (> 1.9 GB before the fix).
 TEST(DocumentLimitsTest, YamlBillionLaughsIsRefusedInBoundedMemory) {
-  const std::string yaml = BillionLaughs();
+  const std::string yaml = BillionLaughsYaml();
   ASSERT_LT(yaml.size(), 700u);
   ExpectCleanRefusal(
       ExpectRefused([&] { return YamlToJson(yaml); }, {"invalid YAML at line",
@@ -145,14 +133,7 @@ TEST(DocumentLimitsTest, YamlNestingPastTheLimitIsRefused) {
 
 // Finding 4: the count parsed fine and sized an allocation until bad_alloc.
 TEST(DocumentLimitsTest, HugeReplicaCountIsRefusedByValidation) {
-  absl::StatusOr<CustomJob> job = ParseJobFile(
-      "workerPoolSpecs:\n"
-      "  - machineSpec: {machineType: n1-standard-4}\n"
-      "    replicaCount: 1\n"
-      "    containerSpec: {imageUri: local:/bin/true}\n"
-      "  - machineSpec: {machineType: n1-standard-4}\n"
-      "    replicaCount: 100000000\n"
-      "    containerSpec: {imageUri: local:/bin/true}\n");
+  absl::StatusOr<CustomJob> job = ParseJobFile(testing::HugeReplicaCountJobYaml());
   ASSERT_TRUE(job.ok()) << job.status();
   job->display_name = "huge";
   EXPECT_THAT(std::string(ValidateCustomJob(*job).message()),

@@ -10,6 +10,7 @@
 #include "base/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/attack_documents.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/peak_rss.h"
 
@@ -45,8 +46,7 @@ class CliHostileConfigTest : public ::testing::Test {
 
 // Before the fix: SIGSEGV, exit 139.
 TEST_F(CliHostileConfigTest, DeeplyNestedJsonConfigFailsClearly) {
-  testing::ChildRun run = RunWithConfig(
-      "deep.json", "{\"displayName\":" + std::string(200000, '[') + std::string(200000, ']') + "}");
+  testing::ChildRun run = RunWithConfig("deep.json", testing::DeepJsonJob());
   ExpectCleanRefusal(run);
   EXPECT_THAT(run.out, HasSubstr("deep.json: invalid YAML at line 1"));
   EXPECT_THAT(run.out, HasSubstr("nest deeper than the limit of 128 levels"));
@@ -54,14 +54,7 @@ TEST_F(CliHostileConfigTest, DeeplyNestedJsonConfigFailsClearly) {
 
 // Before the fix: allocation until bad_alloc.
 TEST_F(CliHostileConfigTest, HugeReplicaCountFailsValidation) {
-  testing::ChildRun run = RunWithConfig("huge.yaml",
-                                        "workerPoolSpecs:\n"
-                                        "  - machineSpec: {machineType: n1-standard-4}\n"
-                                        "    replicaCount: 1\n"
-                                        "    containerSpec: {imageUri: local:/bin/true}\n"
-                                        "  - machineSpec: {machineType: n1-standard-4}\n"
-                                        "    replicaCount: 100000000\n"
-                                        "    containerSpec: {imageUri: local:/bin/true}\n");
+  testing::ChildRun run = RunWithConfig("huge.yaml", testing::HugeReplicaCountJobYaml());
   ExpectCleanRefusal(run);
   EXPECT_THAT(run.out, HasSubstr("jobSpec.workerPoolSpecs[1].replicaCount: must be at most 1000 "
                                  "per pool; got 100000000"));
@@ -70,14 +63,7 @@ TEST_F(CliHostileConfigTest, HugeReplicaCountFailsValidation) {
 // Before the fix: SIGSEGV (cycle) and > 1.9 GB (billion laughs).
 TEST_F(CliHostileConfigTest, YamlAliasBombsFailClearly) {
   ExpectCleanRefusal(RunWithConfig("cycle.yaml", "displayName: x\njobSpec: &spec {a: *spec}\n"));
-  std::string laughs = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
-  for (char level = 'b'; level <= 'i'; ++level) {
-    std::string alias = std::string("*") + static_cast<char>(level - 1);
-    laughs += std::string(1, level) + ": &" + level + " [" + alias;
-    for (int i = 1; i < 9; ++i) laughs += ", " + alias;
-    laughs += "]\n";
-  }
-  testing::ChildRun run = RunWithConfig("laughs.yaml", laughs);
+  testing::ChildRun run = RunWithConfig("laughs.yaml", testing::BillionLaughsYaml());
   ExpectCleanRefusal(run);
   EXPECT_THAT(run.out, HasSubstr("more than 100000 values once its aliases are expanded"));
 }
