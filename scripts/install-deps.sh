@@ -22,6 +22,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev googletest
   # real components used by integration tests and later backends
   docker-registry apache2-utils skopeo umoci runc busybox-static
+  slirp4netns  # Dockerfile RUN's network: a namespace of its own, no host loopback (packager/run)
   slurm-wlm slurmrestd munge
   procps psmisc curl
   nodejs  # tests/sdk/k8s: offline schema validation of the Kubernetes manifests (npm below)

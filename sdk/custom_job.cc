@@ -121,6 +121,7 @@ class CustomJob::Impl {
         .launcher = options_.launcher,
         .store = store_,
         .live = options_.stream_replica_output ? &log_ : nullptr,
+        .host_network = options_.host_network,
     };
     std::unique_ptr<internal::JobBackend> backend;
     if (options_.backend == JobBackendKind::kSlurm) {

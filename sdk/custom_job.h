@@ -13,7 +13,11 @@
 // Any other imageUri (a registry reference, pulled into the local image
 // store when absent, or oci:DIR[:TAG]) runs in container mode: each replica
 // is a runc container of the image (sdk/internal/container_replica.h), with
-// the base output directory mounted at the same path. Each replica gets a
+// the base output directory mounted at the same path (nosuid,nodev), the
+// replica's name as host name, and the job's own network namespace, shared
+// by its replicas and holding only loopback (CustomJobOptions::host_network
+// opts out). A job that mixes process and container mode fails unless
+// host_network. Each replica gets a
 // free 127.0.0.1 port and the environment Vertex injects (CLUSTER_SPEC,
 // TF_CONFIG, AIP_*, CLOUD_ML_*; jobspec/cluster_env.h) on top of this
 // process's environment (process mode) or the image's (container mode), then
@@ -41,8 +45,10 @@
 // its replica's process group on purpose (setsid/setpgid). In container
 // mode the signals go to runc, which forwards SIGTERM to the container's
 // init; once runc has exited the container is deleted (runc delete
-// --force), and when the supervisor itself died, the next JobClient that
-// reads the job deletes its containers.
+// --force). When the supervising process dies (SIGKILL too), its watchdog
+// deletes its containers and the job's network namespace within moments
+// (packager/run/host_resource_ledger.h); the next JobClient that reads the
+// job records it as failed.
 //
 // The job is recorded in the job store (job_store.h) so other processes can
 // list, inspect and cancel it (job_client.h).
@@ -126,6 +132,11 @@ struct CustomJobOptions {
   bool stream_replica_output = true;
   // Time between SIGTERM and SIGKILL when replicas are stopped.
   absl::Duration cancel_grace_period = absl::Seconds(10);
+  // Local backend, container mode: replicas share the host's network (and
+  // reach every service on it, 127.0.0.1 included) instead of a network
+  // namespace of the job's own that holds only loopback. An opt-in for
+  // jobs that must reach host services (docs/adr/2026-11-27-container-isolation.md).
+  bool host_network = false;
   std::string project_id = "local";  // the "projects/<p>" of the resource name
   std::string location = "local";    // the "locations/<l>" of the resource name
   // "" generates a numeric id like Vertex's (epoch millis + 3 random digits);

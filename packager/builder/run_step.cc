@@ -14,6 +14,7 @@
 #include "packager/run/overlay_diff.h"
 #include "packager/run/overlay_mount.h"
 #include "packager/run/runc_run.h"
+#include "packager/run/slirp_network.h"
 #include "packager/unpack/layer_unpacker.h"
 
 namespace trainpkg::packager::builder {
@@ -23,6 +24,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kDefaultPath =
     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+// BuildKit's host name for RUN containers.
+constexpr std::string_view kHostname = "buildkitsandbox";
 // Where runc mounts file systems of its own; created by runc when missing.
 constexpr std::string_view kMountPoints[] = {"proc", "dev", "sys"};
 
@@ -96,6 +99,9 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
       .readonly_rootfs = false,
       .private_tmp = false,
       .readonly_files = {},
+      .hostname = std::string(kHostname),
+      .network_namespace = {},
+      .protect_host_files = false,
   };
   for (size_t i = 0; i < command.files.size(); ++i) {
     const fs::path file = work_dir / "files" / std::to_string(i);
@@ -109,9 +115,14 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
   bool has_path = false;
   for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
   if (!has_path) bundle.env.emplace_back(kDefaultPath);
+  const std::string id = ContainerId();
+  TP_ASSIGN_OR_RETURN(
+      run::SlirpNetwork network,
+      run::SlirpNetwork::Start(id, options.slirp4netns, work_dir / "slirp4netns.log"));
+  bundle.network_namespace = network.path();
   TP_RETURN_IF_ERROR(run::WriteContainerBundle(bundle));
   TP_ASSIGN_OR_RETURN(run::RuncExit exit,
-                      run::RuncRun(options.runc, bundle.bundle_dir, ContainerId(), options.output));
+                      run::RuncRun(options.runc, bundle.bundle_dir, id, options.output));
   TP_RETURN_IF_ERROR(merged.Unmount());
   if (exit.exit_code != 0) {
     return absl::AbortedError(fmt::format("the command exited with code {}; its last output:\n{}",

@@ -8,12 +8,18 @@
 //   work/merged       the container's root while it runs
 //   work/bundle       the runtime bundle (packager/run/container_bundle.h)
 //
-// The container: host network and UTS, its own pid/ipc/mount namespaces,
-// Docker's default capabilities, no_new_privileges, the stage's Env,
+// The container: its own pid/ipc/mount/UTS namespaces (host name
+// "buildkitsandbox", as BuildKit's), a network namespace of its own with
+// outbound access through slirp4netns but not to the host's loopback
+// (packager/run/slirp_network.h; like `docker build`, RUN reaches the
+// network), the capabilities and seccomp profile of
+// packager/run/container_bundle.h, no_new_privileges, the stage's Env,
 // WorkingDir (created when missing) and User (names looked up in the stage's
 // /etc/passwd and /etc/group). Nothing of the host is mounted into it.
 // Mount points runc creates for /proc, /dev and /sys are not part of the
-// diff. Needs root, overlayfs and runc (crun fails on hybrid cgroups).
+// diff. Needs root, overlayfs, runc (crun fails on hybrid cgroups) and
+// slirp4netns. Containers, mounts and the namespace are recorded in the
+// process's HostResourceLedger: a killed build leaves none behind.
 #ifndef TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_
 #define TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_
 
@@ -57,6 +63,7 @@ struct RunCommand {
 
 struct RunStepOptions {
   std::string runc = "runc";                     // the runtime binary
+  std::string slirp4netns = "slirp4netns";       // RUN's network
   std::function<void(std::string_view)> output;  // the command's output; may be empty
 };
 

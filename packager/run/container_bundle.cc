@@ -10,6 +10,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "packager/run/seccomp_profile.h"
 
 namespace trainpkg::packager::run {
 namespace {
@@ -28,13 +29,15 @@ uint64_t NoFileLimit() {
   return std::min<uint64_t>(limit.rlim_max, kMaxNoFile);
 }
 
-// Docker's default set (moby oci/caps/defaults.go).
-const std::vector<std::string>& DefaultCapabilities() {
-  static const std::vector<std::string> caps = {
-      "CAP_CHOWN",   "CAP_DAC_OVERRIDE", "CAP_FSETID",           "CAP_FOWNER",
-      "CAP_MKNOD",   "CAP_NET_RAW",      "CAP_SETGID",           "CAP_SETUID",
-      "CAP_SETFCAP", "CAP_SETPCAP",      "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
-      "CAP_KILL",    "CAP_AUDIT_WRITE"};
+// Docker's default set (moby oci/caps/defaults.go) without CAP_MKNOD (no
+// device nodes) and CAP_NET_RAW (no raw sockets, no packet spoofing), and
+// without CAP_SETFCAP when `protect_host_files`.
+std::vector<std::string> Capabilities(bool protect_host_files) {
+  std::vector<std::string> caps = {"CAP_CHOWN",   "CAP_DAC_OVERRIDE",     "CAP_FSETID",
+                                   "CAP_FOWNER",  "CAP_SETGID",           "CAP_SETUID",
+                                   "CAP_SETPCAP", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
+                                   "CAP_KILL",    "CAP_AUDIT_WRITE"};
+  if (!protect_host_files) caps.push_back("CAP_SETFCAP");
   return caps;
 }
 
@@ -77,6 +80,7 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
     std::filesystem::permissions(made, std::filesystem::perms(01777), ec);
   }
 
+  const std::vector<std::string> caps = Capabilities(bundle.protect_host_files);
   json user{{"uid", bundle.user.uid}, {"gid", bundle.user.gid}};
   if (!bundle.user.additional_gids.empty()) user["additionalGids"] = bundle.user.additional_gids;
   json process{
@@ -85,10 +89,7 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
       {"args", bundle.args},
       {"env", bundle.env},
       {"cwd", bundle.cwd},
-      {"capabilities",
-       {{"bounding", DefaultCapabilities()},
-        {"effective", DefaultCapabilities()},
-        {"permitted", DefaultCapabilities()}}},
+      {"capabilities", {{"bounding", caps}, {"effective", caps}, {"permitted", caps}}},
       {"rlimits",
        json::array(
            {{{"type", "RLIMIT_NOFILE"}, {"hard", NoFileLimit()}, {"soft", NoFileLimit()}}})},
@@ -104,13 +105,16 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
       Mount("/sys", "sysfs", "sysfs", {"nosuid", "noexec", "nodev", "ro"}),
   });
   if (bundle.private_tmp) {
-    mounts.push_back(Mount("/tmp", "bind", (bundle.bundle_dir / "tmp").string(), {"rbind", "rw"}));
+    mounts.push_back(Mount("/tmp", "bind", (bundle.bundle_dir / "tmp").string(),
+                           {"rbind", "rw", "nosuid", "nodev"}));
   }
   for (const std::filesystem::path& path : bundle.bind_mounts) {
-    mounts.push_back(Mount(path.string(), "bind", path.string(), {"rbind", "rw"}));
+    mounts.push_back(
+        Mount(path.string(), "bind", path.string(), {"rbind", "rw", "nosuid", "nodev"}));
   }
   for (const ReadOnlyFile& file : bundle.readonly_files) {
-    mounts.push_back(Mount(file.destination, "bind", file.source.string(), {"bind", "ro"}));
+    mounts.push_back(
+        Mount(file.destination, "bind", file.source.string(), {"bind", "ro", "nosuid", "nodev"}));
   }
   json devices = json::array();
   json allowed = json::array({{{"allow", false}, {"access", "rwm"}}});
@@ -123,13 +127,20 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
                        {"access", "rwm"}});
     devices.push_back(std::move(device));
   }
+  json namespaces =
+      json::array({{{"type", "pid"}}, {{"type", "ipc"}}, {{"type", "mount"}}, {{"type", "uts"}}});
+  if (!bundle.network_namespace.empty()) {
+    namespaces.push_back({{"type", "network"}, {"path", bundle.network_namespace.string()}});
+  }
   json config{
       {"ociVersion", "1.0.2"},
+      {"hostname", bundle.hostname},
       {"process", process},
       {"root", {{"path", bundle.rootfs.string()}, {"readonly", bundle.readonly_rootfs}}},
       {"mounts", mounts},
       {"linux",
-       {{"namespaces", json::array({{{"type", "pid"}}, {{"type", "ipc"}}, {{"type", "mount"}}})},
+       {{"namespaces", std::move(namespaces)},
+        {"seccomp", SeccompProfile({.forbid_set_id_modes = bundle.protect_host_files})},
         {"devices", devices},
         {"resources", {{"devices", allowed}}},
         {"maskedPaths",

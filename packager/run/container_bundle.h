@@ -8,16 +8,21 @@
 // A RUN (readonly_rootfs = false, private_tmp = false) writes into its
 // rootfs, /tmp included, so that what it writes is captured.
 //
-// The container shares the host's network (no network namespace: replicas
-// reach each other on 127.0.0.1) and UTS namespace, and has its own pid,
-// ipc and mount namespaces; /proc, /dev (tmpfs, with runc's default
-// devices), /dev/pts, /dev/shm, /dev/mqueue and /sys (read-only) are mounted
-// as `runc spec` does; each `bind_mounts` path is mounted read-write at the
+// The container has its own pid, ipc, mount and UTS (host name `hostname`)
+// namespaces, and joins the network namespace at `network_namespace`
+// (network_namespace.h; "" shares the host's network: an explicit opt-in of
+// the caller's user). /proc, /dev (tmpfs, with runc's default devices),
+// /dev/pts, /dev/shm, /dev/mqueue and /sys (read-only) are mounted as
+// `runc spec` does; each `bind_mounts` path is mounted read-write at the
 // same path, so paths in the cluster env (AIP_MODEL_DIR, ...) stay valid;
 // each `readonly_files` host file is bind-mounted read-only at its
 // destination (a RUN heredoc script under /dev, never part of the rootfs).
-// Docker's default capability set, no_new_privileges, and RLIMIT_NOFILE
-// soft = hard = this process's hard limit (at most 1048576).
+// Every bind mount is nosuid,nodev. Docker's default capability set without
+// CAP_NET_RAW and CAP_MKNOD (and without CAP_SETFCAP with
+// `protect_host_files`), the seccomp profile of seccomp_profile.h,
+// no_new_privileges, and RLIMIT_NOFILE soft = hard = this process's hard
+// limit (at most 1048576). No user namespace: see
+// docs/adr/2026-11-27-container-isolation.md.
 #ifndef TRAINPKG_PACKAGER_RUN_CONTAINER_BUNDLE_H_
 #define TRAINPKG_PACKAGER_RUN_CONTAINER_BUNDLE_H_
 
@@ -48,6 +53,13 @@ struct ContainerBundle {
   bool readonly_rootfs = true;                     // false: the process writes into `rootfs`
   bool private_tmp = true;  // false: no <bundle_dir>/tmp, /tmp is the rootfs's
   std::vector<ReadOnlyFile> readonly_files;
+  std::string hostname;                     // REQUIRES: non-empty
+  std::filesystem::path network_namespace;  // "": the host's network
+  // For containers that write into host directories (job replicas): no
+  // file of theirs may carry set-id bits (seccomp) or file capabilities
+  // (CAP_SETFCAP dropped), so nothing they write there raises privileges on
+  // the host.
+  bool protect_host_files = false;
 };
 
 // Writes the bundle. Errors name the path that could not be written or the

@@ -7,6 +7,7 @@
 
 #include "base/file_util.h"
 #include "base/log.h"
+#include "base/status_macros.h"
 #include "fmt/format.h"
 
 namespace trainpkg::packager::run {
@@ -29,22 +30,28 @@ absl::StatusOr<OverlayMount> OverlayMount::Mount(const std::vector<std::filesyst
   const std::string options =
       fmt::format("lowerdir={},upperdir={},workdir={},redirect_dir=off,metacopy=off", lowerdir,
                   upper.string(), work.string());
+  TP_ASSIGN_OR_RETURN(LedgerEntry entry, RecordHostResource({.kind = HostResourceKind::kMount,
+                                                             .name = target.string(),
+                                                             .runtime = ""}));
   if (::mount("overlay", target.c_str(), "overlay", 0, options.c_str()) != 0) {
     return base::ErrnoToStatus(
         errno, fmt::format("mounting an overlay at {} ({}); RUN needs root and an overlayfs "
                            "upper directory on a local file system",
                            target.string(), options));
   }
-  return OverlayMount(target);
+  return OverlayMount(target, std::move(entry));
 }
 
 absl::Status OverlayMount::Unmount() {
   if (target_.empty()) return absl::OkStatus();
   std::filesystem::path target = std::move(target_);
   target_.clear();
-  if (::umount2(target.c_str(), 0) == 0) return absl::OkStatus();
+  if (::umount2(target.c_str(), 0) == 0) {
+    entry_.Release();
+    return absl::OkStatus();
+  }
   const int err = errno;
-  ::umount2(target.c_str(), MNT_DETACH);
+  if (::umount2(target.c_str(), MNT_DETACH) == 0) entry_.Release();
   return base::ErrnoToStatus(err, fmt::format("unmounting {}", target.string()));
 }
 

@@ -11,7 +11,8 @@
 // Mounted with redirect_dir=off and metacopy=off, so every changed file is
 // copied up whole. Needs CAP_SYS_ADMIN (root) and an `upper` on a file
 // system that overlayfs accepts as an upper layer (ext4, xfs, tmpfs; not
-// overlayfs itself). Move-only.
+// overlayfs itself). The mount is recorded in this process's
+// HostResourceLedger, so it does not outlive the process. Move-only.
 #ifndef TRAINPKG_PACKAGER_RUN_OVERLAY_MOUNT_H_
 #define TRAINPKG_PACKAGER_RUN_OVERLAY_MOUNT_H_
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "packager/run/host_resource_ledger.h"
 
 namespace trainpkg::packager::run {
 
@@ -32,7 +34,8 @@ class OverlayMount {
                                             const std::filesystem::path& work,
                                             const std::filesystem::path& target);
 
-  OverlayMount(OverlayMount&& other) noexcept : target_(std::move(other.target_)) {
+  OverlayMount(OverlayMount&& other) noexcept
+      : target_(std::move(other.target_)), entry_(std::move(other.entry_)) {
     other.target_.clear();
   }
   OverlayMount& operator=(OverlayMount&&) = delete;
@@ -46,8 +49,10 @@ class OverlayMount {
   const std::filesystem::path& target() const { return target_; }
 
  private:
-  explicit OverlayMount(std::filesystem::path target) : target_(std::move(target)) {}
+  OverlayMount(std::filesystem::path target, LedgerEntry entry)
+      : target_(std::move(target)), entry_(std::move(entry)) {}
   std::filesystem::path target_;  // empty once unmounted
+  LedgerEntry entry_;
 };
 
 }  // namespace trainpkg::packager::run

@@ -9,6 +9,7 @@
 
 #include "base/file_util.h"
 #include "fmt/format.h"
+#include "packager/run/host_resource_ledger.h"
 
 namespace trainpkg::packager::run {
 namespace {
@@ -49,6 +50,9 @@ int WaitExit(pid_t pid) {
 absl::StatusOr<RuncExit> RuncRun(const std::string& runc, const std::filesystem::path& bundle_dir,
                                  const std::string& container_id,
                                  const std::function<void(std::string_view)>& output) {
+  absl::StatusOr<LedgerEntry> entry = RecordHostResource(
+      {.kind = HostResourceKind::kContainer, .name = container_id, .runtime = runc});
+  if (!entry.ok()) return entry.status();
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return base::ErrnoToStatus(errno, "pipe");
   absl::StatusOr<pid_t> pid =
@@ -80,6 +84,7 @@ absl::StatusOr<RuncExit> RuncRun(const std::string& runc, const std::filesystem:
   // failing half-way.
   absl::StatusOr<pid_t> deleter = Spawn({runc, "delete", "--force", container_id}, -1);
   if (deleter.ok()) WaitExit(*deleter);
+  entry->Release();
   if (exit.exit_code == kExecFailed && exit.output_tail.empty()) {
     return absl::NotFoundError(fmt::format("cannot execute {} (install runc)", runc));
   }

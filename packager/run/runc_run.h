@@ -1,5 +1,6 @@
 // Runs a bundle's process to completion with `runc run` and removes the
-// container afterwards (`runc delete --force`, also after an error).
+// container afterwards (`runc delete --force`, also after an error, and by
+// this process's HostResourceLedger watchdog when the process dies).
 //
 //   TP_ASSIGN_OR_RETURN(RuncExit exit, RuncRun("runc", bundle_dir, "trainpkg-run-1", log));
 //
@@ -24,8 +25,8 @@ struct RuncExit {
 };
 
 // Errors: NotFound when `runc` cannot be executed; Internal when fork or
-// pipe fail. A container that runc cannot start is reported like a failed
-// command (runc exits non-zero and says why in `output_tail`).
+// pipe fail; those of RecordHostResource. A container that runc cannot start is reported like a
+// failed command (runc exits non-zero and says why in `output_tail`).
 absl::StatusOr<RuncExit> RuncRun(const std::string& runc, const std::filesystem::path& bundle_dir,
                                  const std::string& container_id,
                                  const std::function<void(std::string_view)>& output);

@@ -23,6 +23,7 @@ struct RunFlags {
   bool detach = false;
   bool validate_only = false;
   bool quiet = false;
+  bool host_network = false;  // --host-network
 };
 
 // The job file (if any) with the flags applied on top: --worker-pool-spec

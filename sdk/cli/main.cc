@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "packager/run/host_resource_ledger.h"
 #include "sdk/cli/build_command.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/hptune_command.h"
@@ -71,6 +72,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
+  // Containers, overlays and network namespaces whose trainpkg process died
+  // with its watchdog (packager/run/host_resource_ledger.h) go now, whatever
+  // the command.
+  trainpkg::packager::run::SweepOrphanedHostResources();
   if (run->parsed()) return RunCommand(run_flags, backend_flags, std::cout, std::cerr);
   if (k8s_render->parsed()) return K8sRenderCommand(k8s_flags, std::cout, std::cerr);
   if (hptune->parsed()) return HptuneCommand(hptune_flags, std::cout, std::cerr);

@@ -70,7 +70,10 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
       "process (a relative path is resolved against the current directory), or, for any other "
       "imageUri (a registry reference, pulled into the local image store when absent, or "
       "oci:DIR[:TAG]), as a runc container of that image (needs root), with the environment "
-      "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Ctrl-C cancels the job; a "
+      "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Containers get a network "
+      "namespace of the job's own holding only loopback (replicas reach each other, nothing "
+      "else: --host-network opts out), the replica's name as host name, a seccomp filter and "
+      "nosuid,nodev mounts (docs/SECURITY.md). Ctrl-C cancels the job; a "
       "second Ctrl-C kills it. With --backend k8s the job runs on the kubeconfig's cluster as a "
       "JobSet (or --k8s-kind tfjob / pytorchjob) and Ctrl-C deletes it; `trainpkg k8s render` "
       "prints those objects without a cluster. With --backend slurm each replica is a Slurm task "
@@ -83,6 +86,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
   run->add_flag("--validate-only", flags.validate_only,
                 "Validate, print the job as JSON and exit without running it");
   run->add_flag("--quiet", flags.quiet, "Do not stream the replicas' output");
+  run->add_flag("--host-network", flags.host_network,
+                "Local containers share this machine's network, 127.0.0.1 services included, "
+                "instead of a network namespace of the job's own (loopback only)");
   AddBackendFlags(*run, backend);
   return run;
 }
@@ -104,6 +110,7 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
   options.job_id = flags.job_id;
   options.log_stream = flags.detach ? nullptr : &out;
   options.stream_replica_output = !flags.quiet;
+  options.host_network = flags.host_network;
   if (absl::Status status = ApplyBackendFlags(backend, options); !status.ok()) {
     return ReportError(err, status, kExitUsage);
   }

@@ -71,6 +71,9 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .readonly_rootfs = true,
       .private_tmp = true,
       .readonly_files = {},
+      .hostname = plan.ref.Name(),
+      .network_namespace = request.network_namespace,
+      .protect_host_files = true,
   };
   absl::Status written = WriteContainerBundle(bundle);
   if (!written.ok()) return InField(plan, written);

@@ -8,7 +8,11 @@
 // containerSpec.env (with $(VAR) expansion against what precedes it), then
 // the cluster env (CLUSTER_SPEC, TF_CONFIG, AIP_*, CUDA_VISIBLE_DEVICES).
 // The working directory is the image's WorkingDir ("/" when unset) and the
-// user its User, resolved in the rootfs.
+// user its User, resolved in the rootfs. The host name is the replica's
+// name ("workerpool1-0"); the container joins `network_namespace` (one per
+// job: its replicas reach each other on 127.0.0.1) and cannot leave set-id
+// files or file capabilities in the directories it writes
+// (packager/run/container_bundle.h).
 #ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
 #define TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
 
@@ -34,6 +38,7 @@ struct ContainerReplicaRequest {
   std::vector<std::filesystem::path> bind_mounts;  // e.g. the base output directory
   std::vector<std::filesystem::path> devices;      // e.g. /dev/nvidia0
   std::map<std::string, std::string> runc_env;     // runc's own environment
+  std::filesystem::path network_namespace;         // "": the host's network (opt-in)
 };
 
 // The process args for `plan` on `image` (see above). InvalidArgument,

@@ -1,6 +1,7 @@
 #include "sdk/internal/local_process_backend.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -147,6 +148,7 @@ void LocalProcessBackend::Supervise() {
   for (Replica& replica : replicas_) {
     if (replica.running != nullptr) replica.running->Finish();
   }
+  netns_.reset();
   switch (outcome) {
     case Outcome::kSucceeded:
       recorder_->SetState(jobspec::JobState::kSucceeded);
@@ -164,7 +166,36 @@ void LocalProcessBackend::Supervise() {
   cv_.notify_all();
 }
 
+std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
+  const std::vector<ReplicaPlan>& plans = config_.plans;
+  const auto container = std::find_if(
+      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+  const auto process = std::find_if(plans.begin(), plans.end(),
+                                    [](const ReplicaPlan& plan) { return plan.image_uri.empty(); });
+  if (netns_.has_value() || config_.host_network || container == plans.end()) return std::nullopt;
+  if (process != plans.end()) {
+    return jobspec::RpcStatus{
+        .code = kCodeInvalidArgument,
+        .message = absl::StrCat(
+            process->program_field, " runs a local executable on the host network, but ",
+            container->program_field,
+            " runs a container in a network namespace of the job's own, so they cannot reach "
+            "each other: use container images for every pool, or share the host's network "
+            "(--host-network)")};
+  }
+  absl::StatusOr<packager::run::NetworkNamespace> netns = packager::run::NetworkNamespace::Create(
+      absl::StrCat("trainpkg-", config_.job_id, "-", ::getpid()));
+  if (!netns.ok()) {
+    return jobspec::RpcStatus{.code = kCodeInternal,
+                              .message = absl::StrCat("Creating the job's network namespace: ",
+                                                      netns.status().message())};
+  }
+  netns_.emplace(*std::move(netns));
+  return std::nullopt;
+}
+
 std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
+  if (std::optional<jobspec::RpcStatus> failure = MakeJobNetwork()) return failure;
   const std::vector<ReplicaPlan>& plans = config_.plans;
   absl::StatusOr<PortReservation> ports = PortReservation::Reserve(plans.size());
   if (!ports.ok()) {
@@ -242,6 +273,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
           .bind_mounts = bind_mounts,
           .devices = GpuDevices(gpu_slices[i]),
           .runc_env = config_.environment,
+          .network_namespace = netns_.has_value() ? netns_->path() : std::filesystem::path(),
       });
       if (!container.ok()) {
         discard_bundles(0);

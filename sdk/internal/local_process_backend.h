@@ -18,6 +18,7 @@
 
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
+#include "packager/run/network_namespace.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
@@ -40,6 +41,9 @@ struct LocalProcessBackendConfig {
   std::shared_ptr<ProcessLauncher> launcher;
   JobStore store;
   LineStream* live = nullptr;  // replica output; not owned, may be null
+  // Container mode: the containers share the host's network instead of one
+  // network namespace per job (loopback only).
+  bool host_network = false;
   // How often the supervisor looks for a cancel request from another process.
   absl::Duration cancel_poll_interval = absl::Milliseconds(100);
 };
@@ -64,6 +68,11 @@ class LocalProcessBackend final : public JobBackend {
   enum class Outcome { kSucceeded, kFailed, kCancelled };
 
   void Supervise();
+  // Creates netns_ when container-mode replicas need it and it does not
+  // exist yet. Returns the
+  // failure, if any (a job that mixes local executables with containers
+  // needs the host network).
+  std::optional<jobspec::RpcStatus> MakeJobNetwork();
   // Reserves ports and starts every replica. Returns the failure, if any.
   std::optional<jobspec::RpcStatus> StartReplicas();
   // Waits for the job to succeed, fail, time out or be cancelled.
@@ -85,6 +94,10 @@ class LocalProcessBackend final : public JobBackend {
   bool kill_now_ = false;          // guarded by mu_
   bool done_ = false;              // guarded by mu_
   int exits_ = 0;                  // guarded by mu_
+  // The job's network namespace (container mode without host_network),
+  // made by the supervisor before the first replica starts; only the
+  // supervisor thread touches it.
+  std::optional<packager::run::NetworkNamespace> netns_;
   std::thread supervisor_;
 };
 

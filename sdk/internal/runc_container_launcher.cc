@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "packager/run/host_resource_ledger.h"
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -10,8 +11,11 @@ namespace {
 class RuncProcess final : public Process {
  public:
   RuncProcess(std::unique_ptr<Process> runc, std::shared_ptr<ProcessLauncher> launcher,
-              RuncContainer container)
-      : runc_(std::move(runc)), launcher_(std::move(launcher)), container_(std::move(container)) {}
+              RuncContainer container, packager::run::LedgerEntry entry)
+      : runc_(std::move(runc)),
+        launcher_(std::move(launcher)),
+        container_(std::move(container)),
+        entry_(std::move(entry)) {}
 
   int pid() const override { return runc_->pid(); }
   int output_fd() const override { return runc_->output_fd(); }
@@ -19,6 +23,7 @@ class RuncProcess final : public Process {
   ExitStatus Wait() override {
     ExitStatus status = runc_->Wait();
     DeleteRuncContainer(*launcher_, container_);
+    entry_.Release();
     return status;
   }
 
@@ -26,6 +31,7 @@ class RuncProcess final : public Process {
   std::unique_ptr<Process> runc_;
   std::shared_ptr<ProcessLauncher> launcher_;
   RuncContainer container_;
+  packager::run::LedgerEntry entry_;
 };
 
 }  // namespace
@@ -40,13 +46,18 @@ ProcessSpec RuncRunSpec(const std::string& replica_name, const RuncContainer& co
 }
 
 absl::StatusOr<std::unique_ptr<Process>> RuncContainerLauncher::Start(const ProcessSpec& spec) {
-  absl::StatusOr<std::unique_ptr<Process>> runc = inner_->Start(spec);
+  absl::StatusOr<packager::run::LedgerEntry> entry =
+      packager::run::RecordHostResource({.kind = packager::run::HostResourceKind::kContainer,
+                                         .name = container_.id,
+                                         .runtime = "runc"});
+  absl::StatusOr<std::unique_ptr<Process>> runc =
+      entry.ok() ? inner_->Start(spec) : absl::StatusOr<std::unique_ptr<Process>>(entry.status());
   if (!runc.ok()) {
     std::error_code ec;
     std::filesystem::remove_all(container_.bundle_dir, ec);
     return runc.status();
   }
-  return std::make_unique<RuncProcess>(*std::move(runc), inner_, container_);
+  return std::make_unique<RuncProcess>(*std::move(runc), inner_, container_, *std::move(entry));
 }
 
 void DeleteRuncContainer(ProcessLauncher& launcher, const RuncContainer& container) {

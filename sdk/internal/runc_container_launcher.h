@@ -5,7 +5,9 @@
 // container (killing whatever is left of it) and the bundle directory is
 // removed. So a replica stopped by SIGTERM / SIGKILL to runc's process group
 // (which holds the container's init too) leaves no container, process or
-// bundle behind.
+// bundle behind. The container is recorded in this process's
+// HostResourceLedger (packager/run/host_resource_ledger.h): when this
+// process dies, its watchdog deletes it.
 #ifndef TRAINPKG_SDK_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
 #define TRAINPKG_SDK_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
 

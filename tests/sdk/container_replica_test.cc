@@ -2,6 +2,8 @@
 // slices, the runtime bundle's config.json.
 #include "sdk/internal/container_replica.h"
 
+#include <errno.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "nlohmann/json.hpp"
 #include "packager/run/container_bundle.h"
 #include "packager/run/container_user.h"
+#include "packager/run/seccomp_profile.h"
 #include "sdk/internal/gpu_inventory.h"
 #include "sdk/internal/restart_policy.h"
 #include "tests/sdk/sdk_test_util.h"
@@ -24,10 +27,12 @@ using packager::run::ResolveContainerUser;
 using packager::run::WriteContainerBundle;
 
 namespace fs = std::filesystem;
+using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 void Write(const fs::path& path, const std::string& content) {
   fs::create_directories(path.parent_path());
@@ -151,6 +156,9 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
       .readonly_rootfs = true,
       .private_tmp = true,
       .readonly_files = {},
+      .hostname = "workerpool1-0",
+      .network_namespace = "/run/netns/trainpkg-1-2",
+      .protect_host_files = true,
   };
   ASSERT_TRUE(WriteContainerBundle(bundle).ok());
   std::ifstream in(bundle.bundle_dir / "config.json");
@@ -163,16 +171,64 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
   EXPECT_EQ(config["process"]["user"]["additionalGids"], nlohmann::json({9}));
   std::vector<std::string> namespaces;
   for (const auto& ns : config["linux"]["namespaces"]) namespaces.push_back(ns["type"]);
-  EXPECT_THAT(namespaces, ElementsAre("pid", "ipc", "mount"));  // host network
+  EXPECT_THAT(namespaces, ElementsAre("pid", "ipc", "mount", "uts", "network"));
+  EXPECT_EQ(config["linux"]["namespaces"][4]["path"], "/run/netns/trainpkg-1-2");
+  EXPECT_EQ(config["hostname"], "workerpool1-0");
   std::vector<std::string> mounts;
   for (const auto& mount : config["mounts"]) {
+    if (mount["type"] != "bind") continue;
     mounts.push_back(mount["destination"].get<std::string>() + "<-" +
                      mount["source"].get<std::string>());
+    EXPECT_THAT(mount["options"], AllOf(Contains("nosuid"), Contains("nodev"))) << mount.dump();
   }
   EXPECT_THAT(mounts, Contains("/tmp<-" + (bundle.bundle_dir / "tmp").string()));
   EXPECT_THAT(mounts,
               Contains((dir.path() / "out").string() + "<-" + (dir.path() / "out").string()));
   EXPECT_TRUE(fs::is_directory(bundle.bundle_dir / "tmp"));
+  const nlohmann::json& caps = config["process"]["capabilities"]["bounding"];
+  EXPECT_THAT(caps, Contains("CAP_CHOWN"));
+  for (const char* dropped : {"CAP_NET_RAW", "CAP_MKNOD", "CAP_SETFCAP", "CAP_SYS_ADMIN"}) {
+    EXPECT_THAT(caps, Not(Contains(dropped)));
+  }
+  EXPECT_EQ(config["process"]["noNewPrivileges"], true);
+  EXPECT_EQ(config["linux"]["seccomp"]["defaultAction"], "SCMP_ACT_ERRNO");
+}
+
+// The seccomp allowlist: ordinary calls in, the ones Docker's default
+// profile keeps from a container without CAP_SYS_ADMIN out; set-id modes
+// refused only where asked.
+TEST(SeccompProfileTest, AllowsOrdinaryCallsAndLeavesOutPrivilegedOnes) {
+  auto rules_for = [](const nlohmann::json& profile, const std::string& name) {
+    std::vector<nlohmann::json> rules;
+    for (const nlohmann::json& rule : profile["syscalls"]) {
+      for (const nlohmann::json& n : rule["names"]) {
+        if (n == name) rules.push_back(rule);
+      }
+    }
+    return rules;
+  };
+  const nlohmann::json profile = packager::run::SeccompProfile({});
+  EXPECT_EQ(profile["defaultAction"], "SCMP_ACT_ERRNO");
+  EXPECT_EQ(profile["defaultErrnoRet"], EPERM);
+  for (const char* allowed :
+       {"read", "openat", "clone", "socket", "futex", "execve", "getrandom"}) {
+    auto rules = rules_for(profile, allowed);
+    ASSERT_FALSE(rules.empty()) << allowed;
+    EXPECT_EQ(rules[0]["action"], "SCMP_ACT_ALLOW") << allowed;
+  }
+  for (const char* denied : {"mount", "umount2", "unshare", "setns", "pivot_root", "bpf", "keyctl",
+                             "init_module", "kexec_load", "perf_event_open", "reboot",
+                             "open_by_handle_at", "io_uring_setup", "userfaultfd"}) {
+    EXPECT_TRUE(rules_for(profile, denied).empty()) << denied;
+  }
+  EXPECT_EQ(rules_for(profile, "clone3").at(0)["errnoRet"], ENOSYS);
+  EXPECT_FALSE(rules_for(profile, "fchmodat").at(0).contains("args"));
+  const nlohmann::json guarded = packager::run::SeccompProfile({.forbid_set_id_modes = true});
+  const nlohmann::json fchmodat = rules_for(guarded, "fchmodat").at(0);
+  EXPECT_EQ(fchmodat["args"][0]["index"], 2);
+  EXPECT_EQ(fchmodat["args"][0]["value"], 06000);
+  EXPECT_EQ(fchmodat["args"][0]["op"], "SCMP_CMP_MASKED_EQ");
+  EXPECT_EQ(rules_for(guarded, "openat2").at(0)["errnoRet"], ENOSYS);
 }
 
 TEST(RestartPolicyTest, BoundedAndOffWithDisableRetries) {

@@ -18,11 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using trainpkg::testing::ShellResult;
 using trainpkg::testing::Sh;
+using trainpkg::testing::ShellResult;
 
 }  // namespace
-
 
 void WriteContextFile(const fs::path& path, const std::string& content) {
   fs::create_directories(path.parent_path());
@@ -151,8 +150,19 @@ std::vector<int> ContainerTestBase::ContainerPids(const std::string& prefix) con
   return pids;
 }
 
+std::vector<std::string> ContainerTestBase::NetworkNamespaces(const std::string& prefix) const {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/run/netns", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0) names.push_back(name);
+  }
+  return names;
+}
+
 void ContainerTestBase::ExpectNothingLeft() const {
   EXPECT_TRUE(RuncContainers("trainpkg-" + job_id_ + "-").empty());
+  EXPECT_TRUE(NetworkNamespaces("trainpkg-" + job_id_ + "-").empty());
   std::error_code ec;
   const fs::path containers = job_dir_ / "containers";
   EXPECT_TRUE(!fs::exists(containers) || fs::is_empty(containers))

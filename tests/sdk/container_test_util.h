@@ -51,7 +51,10 @@ class ContainerTestBase : public ::testing::Test {
   std::vector<std::string> RuncContainers(const std::string& prefix) const;
   // Host pids of the init processes of those containers.
   std::vector<int> ContainerPids(const std::string& prefix) const;
-  // No container of the last job in runc, no bundle directory left.
+  // Names in /run/netns starting with `prefix`.
+  std::vector<std::string> NetworkNamespaces(const std::string& prefix) const;
+  // No container of the last job in runc, no network namespace, no bundle
+  // directory left.
   void ExpectNothingLeft() const;
 
   TempDir dir_;

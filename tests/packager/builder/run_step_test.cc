@@ -21,6 +21,7 @@
 #include "tests/packager/layer/layer_test_util.h"
 #include "tests/registry/registry_server.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/loopback_listener.h"
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -336,6 +337,81 @@ TEST_F(RunStepTest, RegistryBaseLayersAreDownloadedForRun) {
   EXPECT_EQ(image->manifest.layers[0].digest, base_layer_.digest);
   EXPECT_THAT(Names(LayerEntries(*image, 1)),
               UnorderedElementsAre("x", "etc/", "etc/.wh.something"));
+}
+
+// A network the test owns: a namespace with one end of a veth pair
+// (10.213.77.2/30; the host end 10.213.77.1/30) and busybox httpd serving
+// hello.txt there on port 8080.
+class TestNetwork {
+ public:
+  static constexpr char kHost[] = "10.213.77.2";
+
+  explicit TestNetwork(const fs::path& www) {
+    const int id = ::getpid() % 100000;
+    ns_ = "tp-run-test-" + std::to_string(id);
+    host_if_ = "tprt" + std::to_string(id);
+    WriteFile(www / "hello.txt", "hello from the test network\n");
+    Result made = Sh(
+        "ip netns add " + ns_ + " && ip link add " + host_if_ + " type veth peer name eth0 netns " +
+        ns_ + " && ip addr add 10.213.77.1/30 dev " + host_if_ + " && ip link set " + host_if_ +
+        " up && ip -n " + ns_ + " addr add 10.213.77.2/30 dev eth0 && ip -n " + ns_ +
+        " link set eth0 up && ip -n " + ns_ + " link set lo up");
+    EXPECT_EQ(made.code, 0) << made.out;
+    Result server = Sh("ip netns exec " + ns_ + " /bin/busybox httpd -p " + kHost + ":8080 -h " +
+                       www.string() + " 2>&1");
+    EXPECT_EQ(server.code, 0) << server.out;  // httpd daemonizes
+  }
+  ~TestNetwork() {
+    Sh("ip netns pids " + ns_ + " | xargs -r kill; ip netns del " + ns_ + "; ip link del " +
+       host_if_ + " 2>/dev/null");
+  }
+
+ private:
+  std::string ns_;
+  std::string host_if_;
+};
+
+TEST_F(RunStepTest, RunReachesTheNetworkButNotTheHostLoopback) {
+  TestNetwork network(dir_.path() / "www");
+  trainpkg::testing::LoopbackListener host_service;
+  const std::string port = std::to_string(host_service.port());
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() +
+                "RUN printf 'GET /hello.txt HTTP/1.0\\r\\n\\r\\n' | /bin/busybox nc -w 3 " +
+                TestNetwork::kHost + " 8080 > /got.txt && (/bin/busybox nc -w 2 10.0.2.2 " + port +
+                " </dev/null || echo refused >> /host.txt) && (/bin/busybox nc -w 2 127.0.0.1 " +
+                port + " </dev/null || echo refused >> /host.txt)\n");
+  auto image = Build(ctx_);
+  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  auto entries = LayerEntries(*image, 1);
+  EXPECT_THAT(entries["got.txt"].content, HasSubstr("hello from the test network\n"));
+  EXPECT_EQ(entries["host.txt"].content, "refused\nrefused\n");
+  EXPECT_EQ(host_service.Accepted(), 0) << "RUN reached a service on the host's 127.0.0.1";
+}
+
+// CapBnd of a /proc/<pid>/status text as a number.
+uint64_t BoundingCapabilities(const std::string& status) {
+  const size_t at = status.find("CapBnd:");
+  if (at == std::string::npos) return ~0ULL;
+  return std::stoull(status.substr(at + 7), nullptr, 16);
+}
+
+TEST_F(RunStepTest, RunHasItsOwnHostNameSeccompAndNoRawSocketsOrDeviceNodes) {
+  WriteFile(
+      ctx_ / "Dockerfile",
+      FromBase() +
+          "RUN cat /proc/self/status > /status.txt && /bin/busybox hostname > /hostname.txt && "
+          "(/bin/busybox mknod /blk b 7 0 || echo refused > /mknod.txt)\n");
+  auto image = Build(ctx_);
+  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  auto entries = LayerEntries(*image, 1);
+  EXPECT_THAT(entries["status.txt"].content, HasSubstr("Seccomp:\t2\n"));
+  const uint64_t caps = BoundingCapabilities(entries["status.txt"].content);
+  EXPECT_EQ(caps & (1ULL << 13), 0u) << "CAP_NET_RAW kept";
+  EXPECT_EQ(caps & (1ULL << 27), 0u) << "CAP_MKNOD kept";
+  EXPECT_EQ(entries["hostname.txt"].content, "buildkitsandbox\n");
+  EXPECT_EQ(entries["mknod.txt"].content, "refused\n");
+  EXPECT_FALSE(entries.contains("blk"));
 }
 
 }  // namespace
