@@ -164,6 +164,37 @@ TEST(PsHostileRequestsTest, OverflowingPushEndsWithBoundedMemory) {
   EXPECT_LE(run.peak_rss_kib, kMaxPeakRssKib);
 }
 
+// Chunks in order whose count runs past the shard: without the range check
+// the server copies them past the end of its gradient buffer (a heap
+// overflow from any peer). In a child, so corrupting the heap fails the test
+// instead of crashing it.
+TEST(PsHostileRequestsTest, PushRunningPastTheShardIsRejectedAndStoreUnchanged) {
+  const testing::ChildRun run = testing::RunInChildMeasured(
+      [] {
+        Ps ps = StartConfiguredPs();
+        const std::vector<float> before = Values(*ps.server);
+        const auto rejected = [](const grpc::Status& status) {
+          return status.error_code() == grpc::StatusCode::INVALID_ARGUMENT &&
+                 status.error_message().find("within the shard's 16 values") != std::string::npos;
+        };
+        // One chunk a value longer than the shard.
+        if (!rejected(Push(ps, Chunk(0, kShardSize + 1)))) return 30;
+        // Half the shard, then 1 MiB at the right offset.
+        grpc::ClientContext context;
+        proto::PushResponse response;
+        auto writer = ps.stub->Push(&context, &response);
+        writer->Write(Chunk(0, kShardSize / 2));
+        writer->Write(Chunk(kShardSize / 2, 256 << 10));
+        writer->WritesDone();
+        if (!rejected(writer->Finish())) return 31;
+        if (Values(*ps.server) != before) return 32;
+        return StillServes(ps) ? 0 : 33;
+      },
+      kChildAddressSpace);
+  EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
+  EXPECT_LE(run.peak_rss_kib, kMaxPeakRssKib);
+}
+
 TEST(PsHostileRequestsTest, PushWithOverflowingOffsetIsRejectedAndStoreUnchanged) {
   for (int64_t offset : kHostileOffsets) {
     Ps ps = StartConfiguredPs();
