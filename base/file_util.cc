@@ -94,8 +94,9 @@ absl::Status WriteFileAtomic(const std::filesystem::path& path, std::string_view
   return WriteAtomic(path, contents, sync, FileAccess::kDefault);
 }
 
-absl::Status WriteFileAtomicPrivate(const std::filesystem::path& path, std::string_view contents) {
-  return WriteAtomic(path, contents, FileSync::kSync, FileAccess::kOwnerOnly);
+absl::Status WriteFileAtomicPrivate(const std::filesystem::path& path, std::string_view contents,
+                                    FileSync sync) {
+  return WriteAtomic(path, contents, sync, FileAccess::kOwnerOnly);
 }
 
 absl::Status AppendToFile(const std::filesystem::path& path, std::string_view contents) {

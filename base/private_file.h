@@ -1,7 +1,7 @@
 // Files only their owner may read: records that hold secrets, such as a
 // job's environment values (API keys) or its logs. Like file_util.h's
-// WriteFileAtomic (kSync) and AppendToFile, but the file's mode is exactly
-// 0600 whatever the process umask, and an existing, wider file is narrowed.
+// WriteFileAtomic and AppendToFile, but the file's mode is exactly 0600
+// whatever the process umask, and an existing, wider file is narrowed.
 #ifndef TRAINPKG_BASE_PRIVATE_FILE_H_
 #define TRAINPKG_BASE_PRIVATE_FILE_H_
 
@@ -9,10 +9,12 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "base/file_util.h"
 
 namespace trainpkg::base {
 
-absl::Status WriteFileAtomicPrivate(const std::filesystem::path& path, std::string_view contents);
+absl::Status WriteFileAtomicPrivate(const std::filesystem::path& path, std::string_view contents,
+                                    FileSync sync = FileSync::kSync);
 
 absl::Status AppendToFilePrivate(const std::filesystem::path& path, std::string_view contents);
 

@@ -5,6 +5,7 @@
 #include "base/file_util.h"
 #include "base/json_parse.h"
 #include "base/log.h"
+#include "base/private_file.h"
 #include "base/status_macros.h"
 #include "nlohmann/json.hpp"
 
@@ -74,8 +75,9 @@ absl::Status BlobLocations::Save() const {
   }
   // A cache: losing the newest contents to a crash costs a mount or two,
   // not correctness (Open starts empty on a file it cannot read), so no
-  // fsync holds up the end of every push and pull.
-  return base::WriteFileAtomic(file_, doc.dump(), base::FileSync::kNoSync);
+  // fsync holds up the end of every push and pull. Private: it names the
+  // repositories the user pushed to and pulled from.
+  return base::WriteFileAtomicPrivate(file_, doc.dump(), base::FileSync::kNoSync);
 }
 
 }  // namespace trainpkg::registry

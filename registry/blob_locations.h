@@ -44,8 +44,8 @@ class BlobLocations {
   // `repository` holds `digest` (now the most recent).
   void Record(const oci::Digest& digest, const Repository& repository);
 
-  // Writes the file given to Open (atomically, without fsync: after a crash
-  // it may be stale or empty, which Open accepts): {"<digest>":
+  // Writes the file given to Open (atomically, mode 0600, without fsync:
+  // after a crash it may be stale or empty, which Open accepts): {"<digest>":
   // ["<registry>/<path>", …]}. OK without a file, or when no Record changed
   // anything (a re-push writes nothing).
   absl::Status Save() const;

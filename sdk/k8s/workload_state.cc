@@ -1,5 +1,6 @@
 #include "sdk/k8s/workload_state.h"
 
+#include <cstdint>
 #include <string>
 
 #include "jobspec/job_state.h"
@@ -16,6 +17,14 @@ const json& Status(const json& object) {
   static const json kEmpty = json::object();
   auto it = object.find("status");
   return it != object.end() && it->is_object() ? *it : kEmpty;
+}
+
+// object[key] when `object` is an object holding a whole number there, else
+// 0: a reply's count of another type counts nothing (and never throws).
+int64_t Count(const json& object, const char* key) {
+  if (!object.is_object()) return 0;
+  auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
 }
 
 // The True conditions of `status`, in order.
@@ -51,7 +60,7 @@ WorkloadState JobSetState(const json& status) {
   auto jobs = status.find("replicatedJobsStatus");
   if (jobs != status.end() && jobs->is_array()) {
     for (const json& j : *jobs) {
-      if (j.value("active", 0) > 0 || j.value("ready", 0) > 0 || j.value("succeeded", 0) > 0) {
+      if (Count(j, "active") > 0 || Count(j, "ready") > 0 || Count(j, "succeeded") > 0) {
         return {.state = JobState::kRunning, .error = {}};
       }
     }

@@ -1,5 +1,7 @@
 #include "registry/blob_locations.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <random>
 
@@ -66,6 +68,28 @@ TEST_F(BlobLocationsTest, SavesAndReopens) {
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_THAT((*again)->Find(a_, "localhost:5000"), ElementsAre(Repo("localhost:5000/team/app")));
   EXPECT_THAT((*again)->Find(b_, "gcr.io"), ElementsAre(Repo("gcr.io/p/app")));
+}
+
+// Issue #16 finding 17: the file names the repositories a user pushed to
+// and pulled from; like the job store, only its owner may read it, whatever
+// the umask, and a file an older trainpkg left 0644 is replaced by a 0600 one.
+TEST_F(BlobLocationsTest, SavesAPrivateFileWhateverTheUmask) {
+  const std::filesystem::path file = dir_ / "blob-locations.json";
+  std::filesystem::create_directories(dir_);
+  ASSERT_TRUE(base::WriteFileAtomic(file, "{}").ok());
+  ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  for (mode_t mask : {mode_t{022}, mode_t{0}}) {
+    auto locations = BlobLocations::Open(file);
+    ASSERT_TRUE(locations.ok()) << locations.status();
+    (*locations)->Record(mask == 0 ? a_ : b_, Repo("localhost:5000/team/app"));
+    const mode_t old = ::umask(mask);
+    absl::Status saved = (*locations)->Save();
+    ::umask(old);
+    ASSERT_TRUE(saved.ok()) << saved;
+    struct stat st {};
+    ASSERT_EQ(::stat(file.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u) << "umask " << std::oct << mask;
+  }
 }
 
 TEST_F(BlobLocationsTest, SavesNothingWhenNothingChanged) {

@@ -38,6 +38,11 @@ namespace {
 using ::testing::HasSubstr;
 
 constexpr int64_t kMaxRssKib = 256 * 1024;
+// The most a child running an attack may map: a client that keeps what an
+// endless body sends fails there (SIGABRT) instead of exhausting the machine.
+constexpr int64_t kChildAddressSpace = int64_t{2} << 30;
+// What a hostile registry sends for a blob whose descriptor names 1 KiB.
+constexpr size_t kOversizedBlobBytes = 64 << 20;
 
 class Listener {
  public:
@@ -97,6 +102,22 @@ class HostileRegistryTest : public ::testing::Test {
     return RegistryClient(std::move(options));
   }
   Repository Repo() const { return Repository{registry_.host(), "app"}; }
+
+  // Serves the blob `digest` of app as kOversizedBlobBytes of 'x', counting
+  // in `served` the bytes handed to the connection.
+  void ServeOversizedBlob(const oci::Digest& digest, std::atomic<uint64_t>* served) {
+    registry_.server.Get("/v2/app/blobs/" + digest.ToString(),
+                         [served](const httplib::Request&, httplib::Response& res) {
+                           res.set_content_provider(
+                               kOversizedBlobBytes, "application/octet-stream",
+                               [served](size_t, size_t length, httplib::DataSink& sink) {
+                                 static const std::string chunk(1 << 16, 'x');
+                                 size_t n = std::min(length, chunk.size());
+                                 *served += n;
+                                 return sink.write(chunk.data(), n);
+                               });
+                         });
+  }
 
   int AuthorizationElsewhere() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -189,7 +210,6 @@ TEST_F(HostileRegistryTest, RedirectsAndLinksToAnotherOriginAreFollowedWithoutCr
 // Finding 9: a 1 KiB descriptor whose blob streams 64 MiB is cut off at the
 // first byte too many; nothing is left in the layout.
 TEST_F(HostileRegistryTest, OversizedBlobStopsAtItsDescriptorSizeAndLeavesNothing) {
-  constexpr size_t kServed = 64 << 20;
   oci::ImageConfig config;
   config.architecture = "amd64";
   config.os = "linux";
@@ -212,17 +232,7 @@ TEST_F(HostileRegistryTest, OversizedBlobStopsAtItsDescriptorSizeAndLeavesNothin
                          res.set_content(config_bytes, "application/octet-stream");
                        });
   std::atomic<uint64_t> served{0};
-  registry_.server.Get("/v2/app/blobs/" + layer.digest.ToString(),
-                       [&](const httplib::Request&, httplib::Response& res) {
-                         res.set_content_provider(
-                             kServed, "application/octet-stream",
-                             [&](size_t, size_t length, httplib::DataSink& sink) {
-                               static const std::string chunk(1 << 16, 'x');
-                               size_t n = std::min(length, chunk.size());
-                               served += n;
-                               return sink.write(chunk.data(), n);
-                             });
-                       });
+  ServeOversizedBlob(layer.digest, &served);
   trainpkg::testing::TempDir dir;
   trainpkg::testing::ChildRun run = trainpkg::testing::RunInChildMeasured([&] {
     absl::StatusOr<oci::Layout> layout = oci::Layout::Create(dir / "layout");
@@ -246,6 +256,29 @@ TEST_F(HostileRegistryTest, OversizedBlobStopsAtItsDescriptorSizeAndLeavesNothin
     EXPECT_NE(entry.path().filename().string(), layer.digest.hex());
     EXPECT_LE(entry.file_size(), config_bytes.size()) << entry.path() << " was left behind";
   }
+}
+
+// Finding 9, FetchBlob (how the builder reads a base image's config and
+// layers): the same cut at the descriptor's size, before the sink gets a
+// byte too many.
+TEST_F(HostileRegistryTest, FetchBlobStopsAtItsDescriptorSize) {
+  const oci::Digest digest = oci::Sha256Digest(std::string(1024, 'x'));
+  std::atomic<uint64_t> served{0};
+  ServeOversizedBlob(digest, &served);
+  uint64_t to_sink = 0;
+  RegistryClient client = Client();
+  absl::StatusOr<uint64_t> fetched =
+      client.FetchBlob(Repo(), digest, 1024, [&](std::string_view chunk) {
+        to_sink += chunk.size();
+        return absl::OkStatus();
+      });
+  EXPECT_EQ(fetched.status().code(), absl::StatusCode::kDataLoss) << fetched.status();
+  EXPECT_THAT(std::string(fetched.status().message()),
+              HasSubstr("pulling blob " + digest.ToString() +
+                        " from " + Repo().Name() +
+                        ": the registry sent more than the 1024 bytes its descriptor names"));
+  EXPECT_LE(to_sink, 1024u);
+  EXPECT_LT(served.load(), uint64_t{16} << 20) << "the download went on";
 }
 
 // Finding 9: JSON answers (here a tag list) are capped at 4 MiB, however
@@ -282,7 +315,7 @@ TEST_F(HostileRegistryTest, EndlessJsonAndErrorBodiesEndWithAClearErrorAndBounde
                                  std::string::npos
                ? 0
                : 12;
-  });
+  }, kChildAddressSpace);
   EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
   EXPECT_LE(run.peak_rss_kib, kMaxRssKib);
 }

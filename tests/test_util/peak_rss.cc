@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 namespace trainpkg::testing {
 namespace {
@@ -40,7 +41,18 @@ ChildRun RunInChildMeasured(const std::function<int()>& body, int64_t address_sp
       limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(address_space_limit_bytes);
       setrlimit(RLIMIT_AS, &limit);
     }
-    int code = body();
+    // An exception must not unwind into the test framework's frames, which
+    // would go on running the other tests in this copy of the process.
+    int code = 0;
+    try {
+      code = body();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "RunInChildMeasured: uncaught exception: %s\n", e.what());
+      std::abort();
+    } catch (...) {
+      std::fprintf(stderr, "RunInChildMeasured: uncaught exception\n");
+      std::abort();
+    }
     std::fflush(nullptr);
     _exit(code & 0xff);
   }

@@ -25,7 +25,8 @@ struct ChildRun {
 // to the code under test. The child must not touch gtest (assert in the
 // parent on the returned code). `address_space_limit_bytes` > 0 sets
 // RLIMIT_AS in the child, so a runaway allocation fails there instead of
-// exhausting the machine.
+// exhausting the machine. An exception escaping `body` (std::bad_alloc at
+// that limit) ends the child with SIGABRT, its message on stderr.
 ChildRun RunInChildMeasured(const std::function<int()>& body,
                             int64_t address_space_limit_bytes = 0);
 

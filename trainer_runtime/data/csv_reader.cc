@@ -184,8 +184,14 @@ absl::StatusOr<Dataset> ParseCsv(std::string_view text, std::string_view name,
 }
 
 absl::StatusOr<Dataset> ReadCsv(const std::filesystem::path& path, const CsvOptions& options) {
-  absl::StatusOr<std::string> text = internal::ReadMaybeGzipped(path);
+  absl::StatusOr<std::string> text = internal::ReadMaybeGzipped(path, options.max_bytes);
   if (!text.ok()) return text.status();
+  if (text->size() > options.max_bytes) {
+    return absl::ResourceExhaustedError(
+        fmt::format("{}: more than {} bytes of CSV text (after gunzip); CsvOptions::max_bytes "
+                    "sets the cap",
+                    path.string(), options.max_bytes));
+  }
   return ParseCsv(*text, path.string(), options);
 }
 

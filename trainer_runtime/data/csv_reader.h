@@ -9,6 +9,7 @@
 #ifndef TRAINPKG_TRAINER_RUNTIME_DATA_CSV_READER_H_
 #define TRAINPKG_TRAINER_RUNTIME_DATA_CSV_READER_H_
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -18,6 +19,8 @@
 
 namespace trainpkg::data {
 
+inline constexpr uint64_t kDefaultMaxCsvBytes = uint64_t{1} << 30;
+
 struct CsvOptions {
   bool has_header = false;  // the first line names the columns (and is not data)
   // The label column: by name (needs has_header) when label_name is set,
@@ -25,6 +28,10 @@ struct CsvOptions {
   std::string label_name;
   int label_column = -1;
   char delimiter = ',';
+  // The most CSV text read (after gunzip), so that a small gzip file
+  // inflating to gigabytes is refused instead of held in memory. The parsed
+  // floats take about as much again.
+  uint64_t max_bytes = kDefaultMaxCsvBytes;
 };
 
 // Errors (InvalidArgument unless said), all starting with "<file>:<line>:<column>:"
@@ -33,7 +40,8 @@ struct CsvOptions {
 //   a label that is not a non-negative integer;
 // - a row with a different number of fields than the first row;
 // - an unterminated quote; label_name not in the header; label_column out of range;
-// - NotFound / DataLoss from reading or gunzipping the file.
+// - NotFound / DataLoss from reading or gunzipping the file; ResourceExhausted
+//   when the text is longer than options.max_bytes.
 absl::StatusOr<Dataset> ReadCsv(const std::filesystem::path& path, const CsvOptions& options);
 
 // The same on text already in memory; `name` stands for the file in messages.

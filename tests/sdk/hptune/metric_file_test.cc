@@ -1,12 +1,17 @@
 #include "sdk/hptune/metric_file.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/peak_rss.h"
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -100,14 +105,30 @@ TEST(MetricFileTest, SelectsLastOrBestByGoal) {
 TEST(MetricFileTest, LinksSpecialAndHugeFilesAreRefused) {
   sdk::testing::TempDir dir;
   std::filesystem::create_symlink("/dev/zero", dir.path() / "zero");
-  absl::StatusOr<std::vector<jobspec::Measurement>> zero =
-      ReadHypertuneMetrics(dir.path() / "zero", "accuracy");
-  EXPECT_TRUE(absl::IsInvalidArgument(zero.status())) << zero.status();
-  EXPECT_THAT(zero.status().message(), HasSubstr("a symbolic link"));
   ASSERT_EQ(::mkfifo((dir.path() / "fifo").c_str(), 0600), 0);
-  absl::StatusOr<std::vector<jobspec::Measurement>> fifo =
-      ReadHypertuneMetrics(dir.path() / "fifo", "accuracy");
-  EXPECT_THAT(fifo.status().message(), HasSubstr("not a regular file"));
+  // Each read runs in a child with bounded address space and time: a reader
+  // that follows the link reads /dev/zero without end, one that opens the
+  // FIFO waits for a writer forever.
+  const auto refused = [&](const char* name, const char* why) {
+    return ::trainpkg::testing::RunInChildMeasured(
+        [&] {
+          ::alarm(20);
+          absl::StatusOr<std::vector<jobspec::Measurement>> read =
+              ReadHypertuneMetrics(dir.path() / name, "accuracy");
+          std::fprintf(stderr, "%s: %s\n", name, read.status().ToString().c_str());
+          return absl::IsInvalidArgument(read.status()) &&
+                         std::string(read.status().message()).find(why) != std::string::npos
+                     ? 0
+                     : 1;
+        },
+        int64_t{1} << 30);
+  };
+  for (const auto& [name, why] : {std::pair{"zero", "a symbolic link"},
+                                  std::pair{"fifo", "not a regular file"}}) {
+    const ::trainpkg::testing::ChildRun run = refused(name, why);
+    EXPECT_EQ(run.exit_code, 0) << name << ": signal " << run.signal;
+    EXPECT_LE(run.peak_rss_kib, 256 << 10) << name;
+  }
   {
     std::ofstream big(dir.path() / "big");
     const std::string line = R"({"accuracy": "0.5", "global_step": "1"})"

@@ -122,6 +122,21 @@ TEST(WorkloadStateTest, JobSetConditionsAndCounts) {
   EXPECT_EQ(failed.error->message, "jobset failed due to job failure");
 }
 
+// The API server's reply is outside input: counts of another type (a string,
+// an object, a list entry that is no object) are not counts, never a thrown
+// json::type_error that ends trainpkg.
+TEST(WorkloadStateTest, JobSetCountsOfAnotherTypeAreNotCounts) {
+  auto state = [](const char* status) {
+    return ReadWorkloadState(WorkloadKind::kJobSet, json{{"status", json::parse(status)}});
+  };
+  EXPECT_EQ(state(R"({"replicatedJobsStatus":[1, "x", null, {"active":"2"}, {"ready":{"n":1}},
+                                             {"succeeded":[1]}, {"active":-1}]})")
+                .state,
+            jobspec::JobState::kPending);
+  EXPECT_EQ(state(R"({"replicatedJobsStatus":[[], {"active":"2"}, {"ready":1}]})").state,
+            jobspec::JobState::kRunning);
+}
+
 TEST(WorkloadStateTest, KubeflowLastTrueConditionWins) {
   auto state = [](const char* status) {
     return ReadWorkloadState(WorkloadKind::kTFJob, json{{"status", json::parse(status)}});

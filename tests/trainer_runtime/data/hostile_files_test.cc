@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "tests/test_util/peak_rss.h"
 #include "tests/trainer_runtime/data/test_files.h"
+#include "trainer_runtime/data/csv_reader.h"
 #include "trainer_runtime/data/idx_reader.h"
 #include "trainer_runtime/data/tfrecord_reader.h"
 #include "trainer_runtime/nn/element_count.h"
@@ -88,6 +90,38 @@ TEST(HostileDataFilesTest, IdxGzipInflatingPastItsDimensionsEndsWithBoundedMemor
       kChildAddressSpace);
   EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
   EXPECT_LE(run.peak_rss_kib, kMaxPeakRssKib);
+}
+
+// A CSV has no header announcing its size: the reader stops once the text
+// passes CsvOptions::max_bytes (here 1 MiB of a 300 MB inflation).
+TEST(HostileDataFilesTest, CsvGzipInflatingPastTheCapEndsWithBoundedMemory) {
+  testing::TempDir dir;
+  const std::filesystem::path bomb = dir / "bomb.csv.gz";
+  WriteGzipBomb(bomb, "1,2,3\n", int64_t{300} << 20);
+  ASSERT_LT(std::filesystem::file_size(bomb), 2u << 20);
+  CsvOptions options;
+  options.max_bytes = 1 << 20;
+  const ::trainpkg::testing::ChildRun run = ::trainpkg::testing::RunInChildMeasured(
+      [&] {
+        auto csv = ReadCsv(bomb, options);
+        if (csv.ok()) return 1;
+        std::fprintf(stderr, "%s\n", csv.status().ToString().c_str());
+        if (csv.status().code() != absl::StatusCode::kResourceExhausted) return 2;
+        const std::string want = bomb.string() +
+                                 ": more than 1048576 bytes of CSV text (after gunzip); "
+                                 "CsvOptions::max_bytes sets the cap";
+        return std::string(csv.status().message()) == want ? 0 : 3;
+      },
+      kChildAddressSpace);
+  EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
+  EXPECT_LE(run.peak_rss_kib, kMaxPeakRssKib);
+  // At the cap exactly, the file is read.
+  const std::filesystem::path small = dir / "small.csv.gz";
+  WriteGzipBomb(small, "1,2,3\n", 0);
+  options.max_bytes = 6;
+  EXPECT_TRUE(ReadCsv(small, options).ok());
+  options.max_bytes = 5;
+  EXPECT_EQ(ReadCsv(small, options).status().code(), absl::StatusCode::kResourceExhausted);
 }
 
 // A record header announcing `length` bytes (its CRC valid) and then only

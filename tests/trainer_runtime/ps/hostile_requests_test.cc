@@ -1,12 +1,15 @@
 // Hostile messages to a parameter server through its real gRPC service: a
-// chunk whose offset + count overflows int64 (issue #16 finding 14), a
-// Configure sized beyond the machine (finding 16). Each ends with
-// INVALID_ARGUMENT / RESOURCE_EXHAUSTED, the store unchanged, the server still
-// answering, and the process's memory bounded.
+// chunk whose offset + count overflows int64 or runs past its shard (issue
+// #16 finding 14), a Configure sized beyond the machine (finding 16). Each
+// ends with INVALID_ARGUMENT / RESOURCE_EXHAUSTED, the store unchanged, the
+// server still answering, and the process's memory bounded. And the other
+// way: a worker pulling such chunks from a hostile ps refuses them.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grpcpp/grpcpp.h"
@@ -14,6 +17,8 @@
 #include "tests/test_util/peak_rss.h"
 #include "trainer_runtime/ps/parameter_server.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
+#include "trainer_runtime/ps/shard_plan.h"
+#include "trainer_runtime/ps/variable_client.h"
 
 namespace trainpkg::ps {
 namespace {
@@ -158,6 +163,88 @@ TEST(PsHostileRequestsTest, OverflowingPushEndsWithBoundedMemory) {
           }
         }
         return StillServes(ps) ? 0 : 21;
+      },
+      kChildAddressSpace);
+  EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
+  EXPECT_LE(run.peak_rss_kib, kMaxPeakRssKib);
+}
+
+// Chunks in order whose count runs past the shard: without the range check
+// the server copies them past the end of its gradient buffer (a heap
+// overflow from any peer). In a child, so corrupting the heap fails the test
+// instead of crashing it.
+TEST(PsHostileRequestsTest, PushRunningPastTheShardIsRejectedAndStoreUnchanged) {
+  const testing::ChildRun run = testing::RunInChildMeasured(
+      [] {
+        Ps ps = StartConfiguredPs();
+        const std::vector<float> before = Values(*ps.server);
+        const auto rejected = [](const grpc::Status& status) {
+          return status.error_code() == grpc::StatusCode::INVALID_ARGUMENT &&
+                 status.error_message().find("within the shard's 16 values") != std::string::npos;
+        };
+        // One chunk a value longer than the shard.
+        if (!rejected(Push(ps, Chunk(0, kShardSize + 1)))) return 30;
+        // Half the shard, then 1 MiB at the right offset.
+        grpc::ClientContext context;
+        proto::PushResponse response;
+        auto writer = ps.stub->Push(&context, &response);
+        writer->Write(Chunk(0, kShardSize / 2));
+        writer->Write(Chunk(kShardSize / 2, 256 << 10));
+        writer->WritesDone();
+        if (!rejected(writer->Finish())) return 31;
+        if (Values(*ps.server) != before) return 32;
+        return StillServes(ps) ? 0 : 33;
+      },
+      kChildAddressSpace);
+  EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
+  EXPECT_LE(run.peak_rss_kib, kMaxPeakRssKib);
+}
+
+// A parameter server (or whoever holds its address and the job secret) that
+// answers a worker's Pull with chunks outside the shard: each in turn.
+class HostilePs final : public proto::ParameterServer::Service {
+ public:
+  explicit HostilePs(proto::TensorChunk chunk) : chunk_(std::move(chunk)) {}
+  grpc::Status Pull(grpc::ServerContext*, const proto::PullRequest*,
+                    grpc::ServerWriter<proto::TensorChunk>* writer) override {
+    writer->Write(chunk_);
+    return grpc::Status::OK;
+  }
+
+ private:
+  proto::TensorChunk chunk_;
+};
+
+// The worker's side of finding 14: values and optimizer state pulled from a
+// ps are copied into the model at the chunk's offset, so a chunk outside
+// the shard must end the pull with DataLoss, the model unchanged.
+TEST(PsHostileRequestsTest, PulledChunksOutsideTheShardAreRefusedByTheWorker) {
+  const testing::ChildRun run = testing::RunInChildMeasured(
+      [] {
+        for (const int64_t offset : kHostileOffsets) {
+          for (const int floats : {2, static_cast<int>(kShardSize) + 1}) {
+            HostilePs service(Chunk(offset, floats));
+            int port = 0;
+            grpc::ServerBuilder builder;
+            builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+            builder.RegisterService(&service);
+            std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+            if (server == nullptr) return 40;
+            auto plan = ShardPlan::Create({{"w", {kShardSize}}}, nullptr, 1);
+            if (!plan.ok()) return 41;
+            auto client = VariableClient::Create(*plan, {"127.0.0.1:" + std::to_string(port)});
+            if (!client.ok()) return 42;
+            nn::Parameter w("w", {kShardSize});
+            const std::vector<float> before(w.value.values().begin(), w.value.values().end());
+            nn::Parameter* list[] = {&w};
+            const absl::Status pulled = (*client)->Pull(list);
+            if (pulled.code() != absl::StatusCode::kDataLoss) return 43;
+            if (!std::equal(before.begin(), before.end(), w.value.values().begin())) return 44;
+            if ((*client)->PullState().status().code() != absl::StatusCode::kDataLoss) return 45;
+            server->Shutdown();
+          }
+        }
+        return 0;
       },
       kChildAddressSpace);
   EXPECT_EQ(run.exit_code, 0) << "signal " << run.signal;
