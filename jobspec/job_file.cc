@@ -326,6 +326,15 @@ absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
     return absl::InvalidArgumentError(fmt::format(
         "invalid YAML: byte {} is not UTF-8 (YAML files must be UTF-8 text)", *bad + 1));
   }
+  // YAML text never holds NUL, and yaml-cpp takes NUL bytes among the first
+  // four for UTF-16 or UTF-32 ("a\0\0\0" reads as UTF-32LE), decoding the
+  // rest into scalars that are not UTF-8 (json::dump then throws).
+  if (size_t nul = yaml_text.find('\0'); nul != std::string_view::npos) {
+    return absl::InvalidArgumentError(fmt::format(
+        "invalid YAML: byte {} is NUL (YAML files must be UTF-8 text, which has no NUL bytes; "
+        "convert UTF-16 or UTF-32 files to UTF-8)",
+        nul + 1));
+  }
   std::istringstream stream{std::string(yaml_text)};
   JsonBuilder builder;
   try {

@@ -17,8 +17,9 @@ namespace trainpkg::jobspec {
 
 // Converts the first YAML document in `yaml_text` to JSON. Scalars keep their
 // YAML type (unquoted 2 is a number, "2" a string, true a bool, ~ null);
-// aliases become copies of their anchored value. InvalidArgument, naming line
-// and column, for YAML errors and for documents past the limits: 16 MiB of
+// aliases become copies of their anchored value. InvalidArgument for text
+// that is not UTF-8 or holds a NUL byte, naming line and column for YAML
+// errors, and for documents past the limits: 16 MiB of
 // text, sequences and mappings nested 128 deep, 100000 values or 16 MiB of
 // scalar text once aliases are expanded, and aliases inside the node they
 // repeat (cycles).

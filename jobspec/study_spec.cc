@@ -54,7 +54,14 @@ GoalType EffectiveGoal(const MetricSpec& metric) {
   return metric.goal == GoalType::kMinimize ? GoalType::kMinimize : GoalType::kMaximize;
 }
 
-bool ParameterSpec::operator==(const ParameterSpec&) const = default;
+// Written out member by member (the same comparison `= default` gives):
+// clang-14 crashes instantiating the defaulted form over the recursive
+// std::vector<ConditionalParameterSpec>, which the fuzz build needs.
+bool ParameterSpec::operator==(const ParameterSpec& other) const {
+  return parameter_id == other.parameter_id && value_spec == other.value_spec &&
+         scale_type == other.scale_type &&
+         conditional_parameter_specs == other.conditional_parameter_specs;
+}
 
 ScaleType EffectiveScale(const ParameterSpec& parameter) {
   return parameter.scale_type == ScaleType::kUnspecified ? ScaleType::kLinear

@@ -92,6 +92,25 @@ TEST(JobFileTest, YamlDuplicateKeysAreErrors) {
   EXPECT_EQ(MessageOf(out.status()), "invalid YAML at line 3, column 1: duplicate key 'a'");
 }
 
+// Found by fuzz_yaml_to_json: "a\0\0\0" made yaml-cpp read the text as
+// UTF-32LE, and the scalars it decoded were not UTF-8, so dumping the JSON
+// threw (std::terminate in the CLI).
+TEST(JobFileTest, YamlWithNulBytesIsRefusedNotReadAsUtf32) {
+  const std::string utf32_looking("a\0\0\0\x0f b: : 1\n\x18\0", 15);
+  absl::StatusOr<json> out = YamlToJson(utf32_looking);
+  ASSERT_FALSE(out.ok()) << out->dump(-1, ' ', false, json::error_handler_t::replace);
+  EXPECT_EQ(MessageOf(out.status()),
+            "invalid YAML: byte 2 is NUL (YAML files must be UTF-8 text, which has no NUL bytes; "
+            "convert UTF-16 or UTF-32 files to UTF-8)");
+  const std::string utf16le("a\0:\0 \0b\0\n\0", 10);
+  out = YamlToJson(utf16le);
+  ASSERT_FALSE(out.ok());
+  EXPECT_THAT(MessageOf(out.status()), StartsWith("invalid YAML: byte 2 is NUL"));
+  out = YamlToJson(std::string("a: b\0c\n", 7));
+  ASSERT_FALSE(out.ok());
+  EXPECT_THAT(MessageOf(out.status()), StartsWith("invalid YAML: byte 5 is NUL"));
+}
+
 // gcloud's --config form, as in the Vertex AI docs' Dynamic Workload Scheduler
 // example: the CustomJobSpec at the top level and workerPoolSpecs given as a
 // single mapping.

@@ -66,7 +66,8 @@ class CoordinationClient {
   // Waits until `key` is set; DeadlineExceeded after `timeout`.
   virtual absl::StatusOr<std::string> Get(std::string_view key, absl::Duration timeout) = 0;
   // Adds `delta` to the integer at `key` (absent counts as 0); returns the
-  // new value. All ranks' Adds to one key are atomic.
+  // new value. All ranks' Adds to one key are atomic. OutOfRange (the key
+  // keeps its value) when the sum does not fit in an int64.
   virtual absl::StatusOr<int64_t> Add(std::string_view key, int64_t delta) = 0;
 
   // Returns when every rank has entered this round of barrier `name`.

@@ -1,5 +1,6 @@
 #include "trainer_runtime/nn/optimizer.h"
 
+#include <limits>
 #include <utility>
 
 #include "base/check.h"
@@ -45,6 +46,12 @@ const std::vector<std::vector<float>>& Optimizer::state() const {
 }
 
 absl::Status Optimizer::Apply(std::span<Parameter* const> parameters) {
+  // Only RestoreState can bring the count this far (a peer or checkpoint
+  // claiming 2^63 - 1 steps); the step number would overflow.
+  if (iterations_ == std::numeric_limits<int64_t>::max()) {
+    return absl::FailedPreconditionError(fmt::format(
+        "optimizer: {} iterations already, the most it can count; nothing updated", iterations_));
+  }
   if (iterations_ == 0 && state_.empty()) {
     state_.reserve(parameters.size());
     for (const Parameter* p : parameters) {

@@ -27,7 +27,8 @@ class Optimizer {
 
   // Updates each parameter's value from its gradient, then counts one
   // iteration. FailedPrecondition (nothing updated) when the list differs in
-  // length or in any parameter's size from the list of the first call.
+  // length or in any parameter's size from the list of the first call, or
+  // when iterations() is already INT64_MAX (restored so).
   // For GPU parameters, ResourceExhausted / FailedPrecondition when the
   // state cannot be placed in GPU memory on the first such Apply.
   // REQUIRES: every value and grad of the same shape, all on one device.

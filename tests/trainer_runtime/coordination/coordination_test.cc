@@ -1,6 +1,7 @@
 // N ranks as threads of one process, talking to a real coordination server on
 // 127.0.0.1 through real gRPC clients.
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -113,6 +114,24 @@ TEST(CoordinationTest, AddIsAtomicAcrossRanks) {
   auto total = job.clients[0]->Add("count", 0);
   ASSERT_TRUE(total.ok());
   EXPECT_EQ(*total, 60);
+}
+
+// Found by fuzz_coordination_service under UBSan: adding past INT64_MAX
+// was signed overflow (and wrapped the counter).
+TEST(CoordinationTest, AddPastTheInt64RangeIsRefusedAndKeepsTheValue) {
+  Job job = MakeJob(1);
+  RegisterAll(job);
+  ASSERT_TRUE(job.clients[0]->Set("count", "9223372036854775807").ok());
+  auto sum = job.clients[0]->Add("count", 1);
+  EXPECT_EQ(sum.status().code(), absl::StatusCode::kOutOfRange) << sum.status();
+  EXPECT_THAT(std::string(sum.status().message()),
+              HasSubstr("key 'count' holds 9223372036854775807; adding 1 leaves the 64-bit "
+                        "integer range"));
+  ASSERT_TRUE(job.clients[0]->Set("low", "-9223372036854775808").ok());
+  EXPECT_EQ(job.clients[0]->Add("low", -1).status().code(), absl::StatusCode::kOutOfRange);
+  auto kept = job.clients[0]->Add("count", 0);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(*kept, std::numeric_limits<int64_t>::max());
 }
 
 TEST(CoordinationTest, BarrierIsReusable) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "absl/time/clock.h"
+#include "grpcpp/server_context.h"
 #include "trainer_runtime/coordination/internal/coordination_service.h"
 #include "trainer_runtime/rpc_auth/job_auth.h"
 #include "trainer_runtime/coordination/internal/coordination_state.h"
@@ -39,6 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.start = absl::Now();
   internal::CoordinationState state(options);
   internal::CoordinationService service(state, trainpkg::rpc_auth::JobAuth());
+  // gRPC always passes a context (the handlers check the job secret in it
+  // first); with no secret, none is needed in its metadata.
+  grpc::ServerContext context;
   std::string_view script(reinterpret_cast<const char*>(data) + 1, size - 1);
   while (script.size() >= 2) {
     const uint8_t rpc = static_cast<uint8_t>(script[0]) % 7;
@@ -48,35 +52,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch (rpc) {
       case 0:
         Call<proto::RegisterRequest, proto::RegisterResponse>(
-            payload, [&](auto* q, auto* r) { (void)service.Register(nullptr, q, r); });
+            payload, [&](auto* q, auto* r) { (void)service.Register(&context, q, r); });
         break;
       case 1:
         Call<proto::HeartbeatRequest, proto::HeartbeatResponse>(
-            payload, [&](auto* q, auto* r) { (void)service.Heartbeat(nullptr, q, r); });
+            payload, [&](auto* q, auto* r) { (void)service.Heartbeat(&context, q, r); });
         break;
       case 2:
         Call<proto::KeySetRequest, proto::KeySetResponse>(
-            payload, [&](auto* q, auto* r) { (void)service.KeySet(nullptr, q, r); });
+            payload, [&](auto* q, auto* r) { (void)service.KeySet(&context, q, r); });
         break;
       case 3:
         Call<proto::KeyGetRequest, proto::KeyGetResponse>(payload, [&](auto* q, auto* r) {
           q->set_timeout_ms(std::clamp<int64_t>(q->timeout_ms(), -1, 1));
-          (void)service.KeyGet(nullptr, q, r);
+          (void)service.KeyGet(&context, q, r);
         });
         break;
       case 4:
         Call<proto::KeyAddRequest, proto::KeyAddResponse>(
-            payload, [&](auto* q, auto* r) { (void)service.KeyAdd(nullptr, q, r); });
+            payload, [&](auto* q, auto* r) { (void)service.KeyAdd(&context, q, r); });
         break;
       case 5:
         Call<proto::BarrierRequest, proto::BarrierResponse>(payload, [&](auto* q, auto* r) {
           q->set_timeout_ms(std::clamp<int64_t>(q->timeout_ms(), -1, 1));
-          (void)service.Barrier(nullptr, q, r);
+          (void)service.Barrier(&context, q, r);
         });
         break;
       default:
         Call<proto::GoodbyeRequest, proto::GoodbyeResponse>(
-            payload, [&](auto* q, auto* r) { (void)service.Goodbye(nullptr, q, r); });
+            payload, [&](auto* q, auto* r) { (void)service.Goodbye(&context, q, r); });
     }
   }
   state.Shutdown();

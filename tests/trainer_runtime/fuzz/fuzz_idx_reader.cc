@@ -12,9 +12,18 @@
 namespace {
 
 void CheckArray(const trainpkg::data::IdxArray& array) {
-  uint64_t count = 1;
+  // A zero dimension empties the array whatever the others are, even when
+  // the dimensions before it multiply past 2^64.
   for (int64_t d : array.dims) {
     TP_CHECK(d >= 0, "negative dimension {}", d);
+    if (d == 0) {
+      TP_CHECK(array.values.empty(), "a dimension is 0, yet the array has {} values",
+               array.values.size());
+      return;
+    }
+  }
+  uint64_t count = 1;
+  for (int64_t d : array.dims) {
     TP_CHECK(!__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count),
              "the dimensions' product overflows, yet the array parsed with {} values",
              array.values.size());

@@ -1,7 +1,9 @@
 // Optimizer steps against values computed by hand (in double, from the
 // formulas in sgd.h, adam.h and adagrad.h) for w0 = 1, lr 0.1 and gradients
 // 0.5, -1, 0.25.
+#include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -95,6 +97,25 @@ TEST(OptimizerTest, RejectsAChangedParameterList) {
   std::vector<Parameter*> resized = {&b};
   EXPECT_EQ((*adam)->Apply(resized).code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ((*adam)->iterations(), 1);
+}
+
+// Found by fuzz_ps_messages under UBSan: a parameter server restored to
+// INT64_MAX iterations overflowed the step number on the next Apply.
+TEST(OptimizerTest, RefusesToStepPastTheLargestIterationCount) {
+  auto adam = Adam::Create();
+  ASSERT_TRUE(adam.ok());
+  Parameter w("w", {1});
+  w.value.data()[0] = 1.0f;
+  w.grad.data()[0] = 0.5f;
+  ASSERT_TRUE((*adam)->RestoreState(std::numeric_limits<int64_t>::max(), {{0.0f, 0.0f}}).ok());
+  std::vector<Parameter*> params = {&w};
+  absl::Status status = (*adam)->Apply(params);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_EQ(std::string(status.message()),
+            "optimizer: 9223372036854775807 iterations already, the most it can count; nothing "
+            "updated");
+  EXPECT_EQ((*adam)->iterations(), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(w.value.data()[0], 1.0f);
 }
 
 TEST(OptimizerTest, RejectsBadOptions) {

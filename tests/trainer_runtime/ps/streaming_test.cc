@@ -32,8 +32,13 @@ TEST(ChunksTest, SplitsIntoChunksOfAtMostTheGivenSize) {
   EXPECT_EQ(chunks, 16);  // 4000 bytes in chunks of 256
   EXPECT_EQ(joined, values);
   int empty_chunks = 0;
-  internal::ForEachChunk(0, 0, 0, {}, 256, [&](const proto::TensorChunk&) {
+  internal::ForEachChunk(0, 0, 0, {}, 256, [&](const proto::TensorChunk& c) {
     ++empty_chunks;
+    // Found by fuzz_ps_messages under UBSan: memcpy to the null data() of
+    // the empty result.
+    bool ok = false;
+    EXPECT_TRUE(internal::ChunkValues(c, &ok).empty());
+    EXPECT_TRUE(ok);
     return true;
   });
   EXPECT_EQ(empty_chunks, 1);

@@ -125,9 +125,14 @@ absl::StatusOr<int64_t> CoordinationState::Add(int rank, const std::string& key,
       return absl::InvalidArgumentError(fmt::format("key '{}' does not hold an integer", key));
     }
   }
-  value += delta;
-  store_[key] = std::to_string(value);
-  return value;
+  int64_t sum = 0;
+  if (__builtin_add_overflow(value, delta, &sum)) {
+    return absl::OutOfRangeError(fmt::format(
+        "key '{}' holds {}; adding {} leaves the 64-bit integer range (the key keeps its value)",
+        key, value, delta));
+  }
+  store_[key] = std::to_string(sum);
+  return sum;
 }
 
 absl::Status CoordinationState::Barrier(int rank, const std::string& name, absl::Duration timeout) {

@@ -43,7 +43,8 @@ class CoordinationState {
   // Waits until `key` exists.
   absl::StatusOr<std::string> Get(int rank, const std::string& key, absl::Duration timeout);
   // Adds `delta` to the decimal integer at `key` (absent: 0); returns the sum.
-  // InvalidArgument when the value there is not an integer.
+  // InvalidArgument when the value there is not an integer, OutOfRange
+  // (nothing changed) when the sum does not fit in an int64.
   absl::StatusOr<int64_t> Add(int rank, const std::string& key, int64_t delta);
   // Waits until every rank has entered this round of barrier `name`.
   // FailedPrecondition when a rank that has not entered already left.

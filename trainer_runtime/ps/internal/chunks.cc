@@ -34,7 +34,9 @@ std::vector<float> ChunkValues(const proto::TensorChunk& chunk, bool* ok) {
   *ok = bytes.size() % 4 == 0;
   if (!*ok) return {};
   std::vector<float> out(bytes.size() / 4);
-  std::memcpy(out.data(), bytes.data(), bytes.size());
+  // The chunk of an empty variable is empty, and an empty vector's data()
+  // may be null, which memcpy must not get even for 0 bytes.
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
 }
 
