@@ -128,6 +128,35 @@ json PlainScalar(const std::string& s) {
   return s;
 }
 
+// yaml-cpp 0.7 writes the escapes \N (U+0085) and \_ (U+00A0) of
+// double-quoted scalars as the lone bytes 0x85 and 0xA0, not as UTF-8. The
+// text was checked to be UTF-8 before parsing, so such bytes come only from
+// these escapes: encode them as UTF-8. Any other byte that is not UTF-8 is
+// refused (json::dump would throw on it).
+std::string Utf8Scalar(const YAML::Mark& mark, const std::string& value) {
+  if (!base::FirstInvalidUtf8(value).has_value()) return value;
+  std::string out;
+  out.reserve(value.size() + 16);
+  std::string_view rest = value;
+  while (!rest.empty()) {
+    size_t length = base::Utf8SequenceLength(rest);
+    if (length == 0) {
+      const auto byte = static_cast<unsigned char>(rest[0]);
+      if (byte != 0x85 && byte != 0xA0) {
+        throw YAML::ParserException(
+            mark, fmt::format("a scalar decodes to byte 0x{:02X}, which is not UTF-8", byte));
+      }
+      out += '\xC2';
+      out += rest[0];
+      length = 1;
+    } else {
+      out.append(rest.substr(0, length));
+    }
+    rest.remove_prefix(length);
+  }
+  return out;
+}
+
 // " at line L, column C", or "" when yaml-cpp has no position.
 std::string Where(const YAML::Mark& mark) {
   if (mark.is_null()) return "";
@@ -157,7 +186,8 @@ class JsonBuilder : public YAML::EventHandler {
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
+                const std::string& raw_value) override {
+    const std::string value = Utf8Scalar(mark, raw_value);
     Spend(mark, 1, value.size());
     // Plain scalars, and explicit tags such as !!int, are typed by their text.
     json typed = tag == kQuotedScalarTag || tag == kStrTag ? json(value) : PlainScalar(value);

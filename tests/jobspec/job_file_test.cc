@@ -111,6 +111,16 @@ TEST(JobFileTest, YamlWithNulBytesIsRefusedNotReadAsUtf32) {
   EXPECT_THAT(MessageOf(out.status()), StartsWith("invalid YAML: byte 5 is NUL"));
 }
 
+// Found by fuzz_yaml_to_json: yaml-cpp decodes \N and \_ to the lone bytes
+// 0x85 and 0xA0, so the JSON held invalid UTF-8 and dumping it threw.
+TEST(JobFileTest, YamlNelAndNbspEscapesBecomeUtf8) {
+  absl::StatusOr<json> out = YamlToJson("a: \"x\\N\\_y\"\n\"k\\N\": 1\n");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)["a"].get<std::string>(), "x\u0085\u00A0y");
+  EXPECT_EQ((*out)["k\u0085"], 1);
+  EXPECT_EQ(out->dump(), "{\"a\":\"x\u0085\u00A0y\",\"k\u0085\":1}");
+}
+
 // gcloud's --config form, as in the Vertex AI docs' Dynamic Workload Scheduler
 // example: the CustomJobSpec at the top level and workerPoolSpecs given as a
 // single mapping.

@@ -3,7 +3,8 @@
 // rest is a script of calls, each [rpc byte][length byte][serialized
 // request]: Register, Heartbeat, KeySet, KeyGet, KeyAdd, Barrier, Goodbye
 // against one CoordinationState. Waits (KeyGet, Barrier, the rendezvous)
-// are cut to at most 1 ms so a run never sleeps. Must never crash, hang or trip a sanitizer; errors are fine.
+// are cut to at most 1 ms so a run never sleeps. Must never crash, hang or trip a sanitizer; errors
+// are fine.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +13,9 @@
 #include "absl/time/clock.h"
 #include "grpcpp/server_context.h"
 #include "trainer_runtime/coordination/internal/coordination_service.h"
-#include "trainer_runtime/rpc_auth/job_auth.h"
 #include "trainer_runtime/coordination/internal/coordination_state.h"
 #include "trainer_runtime/coordination/proto/coordination.pb.h"
+#include "trainer_runtime/rpc_auth/job_auth.h"
 
 namespace {
 
