@@ -130,6 +130,56 @@ OrderedJson TaskJson(std::string_view type, int64_t index, std::string_view tria
   return task;
 }
 
+// "host" of "host:port"; "[v6]:port" gives "v6".
+std::string_view HostOf(std::string_view address) {
+  size_t colon = address.rfind(':');
+  std::string_view host = colon == std::string_view::npos ? address : address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return host;
+}
+
+// The port of "host:port"; "" when there is none.
+std::string_view PortOf(std::string_view address) {
+  size_t colon = address.rfind(':');
+  if (colon == std::string_view::npos || address.find(']', colon) != std::string_view::npos) {
+    return {};
+  }
+  return address.substr(colon + 1);
+}
+
+// MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK for a chief or worker.
+absl::Status AddPyTorchEnv(const ClusterEnvRequest& request,
+                           std::map<std::string, std::string>& env) {
+  const ReplicaRef& replica = request.replica;
+  if (request.pytorch_master_port == 0 || replica.pool > 1) return absl::OkStatus();
+  if (request.pytorch_master_port < 0 || request.pytorch_master_port > 65535) {
+    return absl::InvalidArgumentError(fmt::format(
+        "pytorch_master_port: {} is not a TCP port (1..65535)", request.pytorch_master_port));
+  }
+  if (request.addresses.empty() || request.addresses[0].size() != 1) {
+    return absl::InvalidArgumentError(
+        "workerPoolSpecs[0]: the PyTorch variables need exactly one chief (its host is "
+        "MASTER_ADDR)");
+  }
+  const std::string& chief = request.addresses[0][0];
+  if (PortOf(chief) == std::to_string(request.pytorch_master_port)) {
+    return absl::InvalidArgumentError(
+        fmt::format("pytorch_master_port: {} is the chief's cluster port ({}); MASTER_PORT "
+                    "needs a port of its own",
+                    request.pytorch_master_port, chief));
+  }
+  const int64_t workers =
+      request.spec.worker_pool_specs.size() > 1 ? request.spec.worker_pool_specs[1].replica_count
+                                                : 0;
+  env["MASTER_ADDR"] = std::string(HostOf(chief));
+  env["MASTER_PORT"] = std::to_string(request.pytorch_master_port);
+  env["WORLD_SIZE"] = std::to_string(1 + workers);
+  env["RANK"] = std::to_string(replica.pool == 0 ? 0 : replica.index + 1);
+  return absl::OkStatus();
+}
+
 // Compact; invalid UTF-8 is replaced rather than thrown.
 std::string Dump(const OrderedJson& json) {
   return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -224,6 +274,7 @@ absl::StatusOr<std::map<std::string, std::string>> MakeClusterEnv(
   if (!request.trial_id.empty()) env["CLOUD_ML_TRIAL_ID"] = request.trial_id;
   if (!request.project_id.empty()) env["CLOUD_ML_PROJECT_ID"] = request.project_id;
   if (!request.job_secret.empty()) env[kJobSecretEnv] = request.job_secret;
+  TP_RETURN_IF_ERROR(AddPyTorchEnv(request, env));
   return env;
 }
 

@@ -13,6 +13,16 @@
 //                 <base>/logs/; for a tuning trial <base>/<trial>/model/ and so on.
 //   CLOUD_ML_JOB_ID always; CLOUD_ML_TRIAL_ID for trials; CLOUD_ML_PROJECT_ID
 //                 when a project is known.
+//   MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK
+//                 PyTorch's env:// rendezvous, as AI Platform Training sets it for
+//                 distributed PyTorch (reference/vertex.md "PyTorch env"), when the
+//                 request has a pytorch_master_port: on the chief (pool 0) and the
+//                 workers (pool 1) only. MASTER_ADDR is the chief's host, MASTER_PORT
+//                 a port reserved for it there (never the chief's cluster port),
+//                 WORLD_SIZE = chief + workers, RANK 0 for the chief and i + 1 for
+//                 workerpool1-i: the rank trainer_runtime/cluster_info.h gives too.
+//                 Parameter servers and evaluators are outside the process group
+//                 (PyTorchJob has no such roles) and get none of the four.
 //   TRAINPKG_JOB_SECRET  when the request has one (jobspec/job_secret.h): the
 //                 job's shared secret, the same for every replica, that the
 //                 replicas' RPCs carry. Not a Vertex variable: Vertex replicas
@@ -58,6 +68,10 @@ struct ClusterEnvRequest {
   // TRAINPKG_JOB_SECRET for every replica (NewJobSecret, once per job);
   // "" leaves it unset.
   std::string job_secret;
+  // MASTER_PORT: a port on the chief's host reserved for PyTorch's
+  // rendezvous store, distinct from the chief's cluster port. 0 leaves the
+  // four PyTorch variables unset (a backend that starts no replicas itself).
+  int pytorch_master_port = 0;
 };
 
 // Variables for one replica. InvalidArgument when the replica or the

@@ -26,6 +26,7 @@ PACKAGES=(
   slurm-wlm slurmrestd munge
   procps psmisc curl
   nodejs  # tests/sdk/k8s: offline schema validation of the Kubernetes manifests (npm below)
+  python3-torch  # samples/pytorch_ddp_digits: its test runs the PyTorch trainer (bench/collectives too)
   # peers the layer tests measure against
   pigz
   libzstd-dev zstd
@@ -34,7 +35,6 @@ PACKAGES=(
 BENCH_PACKAGES=(
   buildah           # bench/build: buildah bud --storage-driver vfs
   libopenmpi-dev openmpi-bin  # bench/collectives: MPI_Allreduce
-  python3-torch     # bench/collectives: the digits MLP epoch in PyTorch (DDP gloo)
 )
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=("${BENCH_PACKAGES[@]}")

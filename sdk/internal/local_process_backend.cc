@@ -197,7 +197,9 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
 std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (std::optional<jobspec::RpcStatus> failure = MakeJobNetwork()) return failure;
   const std::vector<ReplicaPlan>& plans = config_.plans;
-  absl::StatusOr<PortReservation> ports = PortReservation::Reserve(plans.size());
+  // One port per replica, and one more on the chief for PyTorch's
+  // rendezvous store (MASTER_PORT, jobspec/cluster_env.h).
+  absl::StatusOr<PortReservation> ports = PortReservation::Reserve(plans.size() + 1);
   if (!ports.ok()) {
     return jobspec::RpcStatus{
         .code = kCodeInternal,
@@ -250,7 +252,9 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
                                                            .trial_id = "",
                                                            .addresses = addresses,
                                                            .replica = plan.ref,
-                                                           .job_secret = config_.job_secret});
+                                                           .job_secret = config_.job_secret,
+                                                           .pytorch_master_port =
+                                                               ports->ports()[plans.size()]});
     if (!cluster_env.ok()) {
       discard_bundles(0);
       return jobspec::RpcStatus{

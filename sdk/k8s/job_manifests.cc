@@ -156,6 +156,13 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
   const bool jobset = r.kind == WorkloadKind::kJobSet;
   env_request.index_label = jobset ? kJobSetIndexLabel : kKubeflowIndexLabel;
   if (r.kind == WorkloadKind::kTFJob) env_request.omit = {"TF_CONFIG"};
+  // PyTorch's env:// variables: a PyTorchJob's operator sets them itself; a
+  // JobSet's RANK counts with the global index (chief 0, workerpool1-i 1 + i).
+  if (jobset) {
+    env_request.cluster.pytorch_master_port = kPyTorchMasterPort;
+    env_request.global_index_label = kJobSetGlobalIndexLabel;
+  }
+  int64_t global_index = 0;  // of the pool's first Job, in replicatedJobs order
   std::optional<int64_t> deadline;
   if (spec.scheduling.has_value() && spec.scheduling->timeout.has_value()) {
     deadline = absl::ToInt64Seconds(*spec.scheduling->timeout);
@@ -167,6 +174,8 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
     const jobspec::WorkerPoolSpec& pool = spec.worker_pool_specs[p];
     if (!Used(pool)) continue;
     env_request.pool = p;
+    env_request.global_index_offset = global_index;
+    global_index += pool.replica_count;
     internal::PodTemplateRequest pod{
         .pool = &pool,
         .field = absl::StrCat("workerPoolSpecs[", p, "]"),

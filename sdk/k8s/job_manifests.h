@@ -16,8 +16,10 @@
 //
 // Every replica's container gets the environment Vertex injects
 // (jobspec/cluster_env.h: CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_JOB_ID =
-// <name>) with the pods' DNS names and port 2222 as the cluster addresses,
-// then containerSpec.env; command and args as containerSpec gives them.
+// <name>) with the pods' DNS names and port 2222 as the cluster addresses;
+// in a JobSet also PyTorch's MASTER_ADDR (the chief's DNS name),
+// MASTER_PORT 23456, WORLD_SIZE and RANK (PyTorchJob's operator sets its
+// own); then containerSpec.env; command and args as containerSpec gives them.
 // machineSpec: acceleratorCount NVIDIA GPUs become an "nvidia.com/gpu"
 // limit; with node selectors on, acceleratorType becomes
 // cloud.google.com/gke-accelerator (NVIDIA_TESLA_T4 -> nvidia-tesla-t4) and
@@ -50,6 +52,13 @@ inline constexpr char kPoolLabel[] = "trainpkg.dev/pool";
 // a pod, valued its replica index within the pool.
 inline constexpr char kJobSetIndexLabel[] = "jobset.sigs.k8s.io/job-index";
 inline constexpr char kKubeflowIndexLabel[] = "training.kubeflow.org/replica-index";
+// The label JobSet (v0.6 on) puts on a pod, valued its Job's index across
+// all replicatedJobs: with the pools in order and one pod per Job, the
+// chief is 0 and workerpool1-i is 1 + i, PyTorch's RANK.
+inline constexpr char kJobSetGlobalIndexLabel[] = "jobset.sigs.k8s.io/job-global-index";
+// MASTER_PORT in a JobSet's pods: PyTorchJob's default, distinct from
+// kReplicaPort.
+inline constexpr int kPyTorchMasterPort = 23456;
 
 struct RenderRequest {
   jobspec::CustomJob job{};

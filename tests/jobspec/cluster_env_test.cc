@@ -348,5 +348,72 @@ TEST(JobSecretTest, AddJobSecretToPoolsKeepsASecretThePoolSets) {
   EXPECT_FALSE(spec.worker_pool_specs[2].container_spec.has_value());
 }
 
+TEST(PyTorchEnvTest, ChiefAndWorkersGetRankWorldSizeAndTheChiefsMasterPort) {
+  for (int64_t worker = -1; worker < 2; ++worker) {
+    ReplicaRef replica = worker < 0 ? ReplicaRef{.pool = 0, .index = 0}
+                                    : ReplicaRef{.pool = 1, .index = worker};
+    ClusterEnvRequest request = FullJob(replica);
+    request.pytorch_master_port = 23456;
+    auto env = EnvFor(request);
+    SCOPED_TRACE(replica.Name());
+    EXPECT_EQ(env["MASTER_ADDR"], "chief-0");
+    EXPECT_EQ(env["MASTER_PORT"], "23456");
+    EXPECT_EQ(env["WORLD_SIZE"], "3");  // the chief and two workers
+    EXPECT_EQ(env["RANK"], std::to_string(worker + 1));
+  }
+}
+
+TEST(PyTorchEnvTest, ParameterServersAndEvaluatorsAreOutsideTheProcessGroup) {
+  for (int pool : {2, 3}) {
+    ClusterEnvRequest request = FullJob({.pool = pool, .index = 0});
+    request.pytorch_master_port = 23456;
+    auto env = EnvFor(request);
+    for (const char* name : {"MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"}) {
+      EXPECT_FALSE(env.contains(name)) << "workerpool" << pool << " has " << name;
+    }
+    EXPECT_TRUE(env.contains("TF_CONFIG"));
+  }
+}
+
+TEST(PyTorchEnvTest, ASingleReplicaIsRankZeroOfOne) {
+  ClusterEnvRequest request;
+  request.spec.worker_pool_specs = {Pool(1)};
+  request.job_id = "1";
+  request.addresses = {{"127.0.0.1:40001"}};
+  request.replica = {.pool = 0, .index = 0};
+  request.pytorch_master_port = 40002;
+  auto env = EnvFor(request);
+  EXPECT_EQ(env["MASTER_ADDR"], "127.0.0.1");
+  EXPECT_EQ(env["MASTER_PORT"], "40002");
+  EXPECT_EQ(env["WORLD_SIZE"], "1");
+  EXPECT_EQ(env["RANK"], "0");
+}
+
+TEST(PyTorchEnvTest, AnIpv6ChiefIsGivenWithoutBrackets) {
+  ClusterEnvRequest request = FullJob({.pool = 1, .index = 1});
+  request.addresses[0] = {"[fd00::7]:2222"};
+  request.pytorch_master_port = 23456;
+  EXPECT_EQ(EnvFor(request)["MASTER_ADDR"], "fd00::7");
+}
+
+TEST(PyTorchEnvTest, NoMasterPortLeavesThemUnset) {
+  auto env = EnvFor(FullJob({.pool = 1, .index = 0}));
+  for (const char* name : {"MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"}) {
+    EXPECT_FALSE(env.contains(name)) << name;
+  }
+}
+
+TEST(PyTorchEnvTest, TheChiefsClusterPortOrANonPortIsRefused) {
+  ClusterEnvRequest request = FullJob({.pool = 0, .index = 0});
+  request.pytorch_master_port = 2222;
+  auto env = MakeClusterEnv(request);
+  ASSERT_FALSE(env.ok());
+  EXPECT_THAT(env.status().message(), HasSubstr("is the chief's cluster port (chief-0:2222)"));
+  request.pytorch_master_port = 70000;
+  env = MakeClusterEnv(request);
+  ASSERT_FALSE(env.ok());
+  EXPECT_THAT(env.status().message(), HasSubstr("70000 is not a TCP port (1..65535)"));
+}
+
 }  // namespace
 }  // namespace trainpkg::jobspec

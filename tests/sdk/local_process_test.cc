@@ -76,6 +76,7 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
 
   std::set<std::string> tasks;
   std::set<std::string> addresses;
+  std::set<std::string> master_ports;
   for (const auto& entry : std::filesystem::directory_iterator(dump)) {
     nlohmann::json vars = nlohmann::json::parse(*base::ReadFile(entry.path()));
     EXPECT_EQ(vars["PROBE_INHERITED"], "inherited");
@@ -92,6 +93,13 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
       }
     }
     tasks.insert(cluster->task_type + "-" + std::to_string(cluster->task_index));
+    // PyTorch's env:// variables: the chief is rank 0, workerpool1-i rank i + 1.
+    EXPECT_EQ(vars["MASTER_ADDR"], "127.0.0.1");
+    EXPECT_EQ(vars["WORLD_SIZE"], "3");
+    EXPECT_EQ(vars["RANK"], std::to_string(cluster->task_type == "workerpool0"
+                                               ? 0
+                                               : cluster->task_index + 1));
+    master_ports.insert(vars["MASTER_PORT"].get<std::string>());
     absl::StatusOr<jobspec::TfConfig> tf =
         jobspec::ParseTfConfig(vars["TF_CONFIG"].get<std::string>());
     ASSERT_TRUE(tf.ok()) << tf.status();
@@ -100,6 +108,9 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
   }
   EXPECT_EQ(tasks, (std::set<std::string>{"workerpool0-0", "workerpool1-0", "workerpool1-1"}));
   EXPECT_EQ(addresses.size(), 3u);
+  ASSERT_EQ(master_ports.size(), 1u) << "every replica names the same MASTER_PORT";
+  EXPECT_FALSE(addresses.contains("127.0.0.1:" + *master_ports.begin()))
+      << "MASTER_PORT is a port of its own, not a replica's cluster port";
 
   EXPECT_THAT(log_.str(), HasSubstr("[workerpool1-1] hello from a replica\n"));
   EXPECT_EQ(*base::ReadFile(job->job_dir() / "logs" / "workerpool0-0.log"),

@@ -1,7 +1,9 @@
 #include "trainer_runtime/cluster_info.h"
 
+#include "base/environment.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "jobspec/cluster_env.h"
 
 namespace trainpkg::runtime {
 namespace {
@@ -178,6 +180,42 @@ TEST(ResolveClusterInfoTest, WeakJobSecretIsAnError) {
   absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(env);
   EXPECT_TRUE(absl::IsInvalidArgument(info.status())) << info.status();
   EXPECT_THAT(std::string(info.status().message()), HasSubstr("TRAINPKG_JOB_SECRET: 8 characters"));
+}
+
+// A PyTorch trainer (env://) and a trainer of ours see the same rank and
+// world size in every replica MakeClusterEnv describes: the PyTorch
+// variables alone and CLUSTER_SPEC alone resolve alike.
+TEST(ResolveClusterInfoTest, PyTorchVariablesAgreeWithClusterSpecOnEveryReplica) {
+  jobspec::ClusterEnvRequest request;
+  for (int64_t replicas : {1, 3}) {
+    jobspec::WorkerPoolSpec pool;
+    pool.replica_count = replicas;
+    request.spec.worker_pool_specs.push_back(pool);
+  }
+  request.job_id = "7";
+  request.addresses = {{"10.0.0.1:2222"}, {"10.0.0.2:2222", "10.0.0.3:2222", "10.0.0.4:2222"}};
+  request.pytorch_master_port = 29500;
+  for (int64_t index = -1; index < 3; ++index) {
+    request.replica = index < 0 ? jobspec::ReplicaRef{.pool = 0, .index = 0}
+                                : jobspec::ReplicaRef{.pool = 1, .index = index};
+    absl::StatusOr<std::map<std::string, std::string>> env = jobspec::MakeClusterEnv(request);
+    ASSERT_TRUE(env.ok()) << env.status();
+    base::MapEnvironment torch, vertex;
+    for (const char* name : {"MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"}) {
+      torch.Set(name, env->at(name));
+    }
+    vertex.Set("CLUSTER_SPEC", env->at("CLUSTER_SPEC"));
+    absl::StatusOr<ClusterInfo> from_torch = ResolveClusterInfo(torch);
+    absl::StatusOr<ClusterInfo> from_vertex = ResolveClusterInfo(vertex);
+    ASSERT_TRUE(from_torch.ok()) << from_torch.status();
+    ASSERT_TRUE(from_vertex.ok()) << from_vertex.status();
+    SCOPED_TRACE(request.replica.Name());
+    EXPECT_EQ(from_torch->source, "torchrun");
+    EXPECT_EQ(from_torch->rank, from_vertex->rank);
+    EXPECT_EQ(from_torch->world_size, from_vertex->world_size);
+    EXPECT_EQ(from_torch->is_chief, from_vertex->is_chief);
+    EXPECT_EQ(from_torch->coordinator_address, "10.0.0.1:29500");
+  }
 }
 
 }  // namespace

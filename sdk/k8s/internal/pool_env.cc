@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <map>
-#include <string_view>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -12,42 +12,23 @@
 namespace trainpkg::sdk::k8s::internal {
 namespace {
 
-size_t CommonPrefix(std::string_view a, std::string_view b) {
-  size_t n = 0;
-  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
-  return n;
-}
-
-size_t CommonSuffix(std::string_view a, std::string_view b) {
-  size_t n = 0;
-  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n]) ++n;
-  return n;
-}
-
-// The one value that, with $(TRAINPKG_REPLICA_INDEX) expanded to i, gives
-// values[i] for every i; Internal when there is none.
-absl::StatusOr<std::string> IndexTemplate(const std::string& name,
-                                          const std::vector<std::string>& values) {
+// The value that, with $(`variable`) expanded to base + i, gives values[i]
+// for every i: values[0] split around an occurrence of `base`; nullopt when
+// no split fits every value.
+std::optional<std::string> CountingTemplate(const std::vector<std::string>& values, int64_t base,
+                                            const char* variable) {
   const std::string& first = values[0];
-  if (std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == first; })) {
-    return first;
-  }
-  size_t prefix = first.size();
-  size_t suffix = first.size();
-  for (const std::string& v : values) {
-    prefix = std::min(prefix, CommonPrefix(first, v));
-    suffix = std::min(suffix, CommonSuffix(first, v));
-  }
-  suffix = std::min(suffix, first.size() - prefix);
-  const std::string head = first.substr(0, prefix);
-  const std::string tail = first.substr(first.size() - suffix);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (values[i] != absl::StrCat(head, i, tail)) {
-      return absl::InternalError(absl::StrCat("the value of ", name, " for replica ", i,
-                                              " differs from replica 0's by more than the index"));
+  const std::string number = absl::StrCat(base);
+  for (size_t at = first.find(number); at != std::string::npos; at = first.find(number, at + 1)) {
+    const std::string head = first.substr(0, at);
+    const std::string tail = first.substr(at + number.size());
+    bool fits = true;
+    for (size_t i = 1; i < values.size() && fits; ++i) {
+      fits = values[i] == absl::StrCat(head, base + static_cast<int64_t>(i), tail);
     }
+    if (fits) return absl::StrCat(head, "$(", variable, ")", tail);
   }
-  return absl::StrCat(head, "$(", kReplicaIndexVariable, ")", tail);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -71,10 +52,36 @@ absl::StatusOr<nlohmann::json> MakePoolEnv(const PoolEnvRequest& request) {
           {{"fieldRef",
             {{"fieldPath", absl::StrCat("metadata.labels['", request.index_label, "']")}}}}}});
   }
+  bool uses_global_index = false;
   for (const auto& [name, per_replica] : values) {
     if (request.omit.contains(name)) continue;
-    TP_ASSIGN_OR_RETURN(std::string value, IndexTemplate(name, per_replica));
-    list.push_back({{"name", name}, {"value", value}});
+    std::optional<std::string> value;
+    if (std::all_of(per_replica.begin(), per_replica.end(),
+                    [&](const std::string& v) { return v == per_replica[0]; })) {
+      value = per_replica[0];
+    }
+    if (!value) value = CountingTemplate(per_replica, 0, kReplicaIndexVariable);
+    if (!value && !request.global_index_label.empty()) {
+      value = CountingTemplate(per_replica, request.global_index_offset, kGlobalIndexVariable);
+      uses_global_index |= value.has_value();
+    }
+    if (!value) {
+      return absl::InternalError(absl::StrCat("the value of ", name,
+                                              " differs between the replicas of workerpool",
+                                              request.pool, " by more than their index"));
+    }
+    list.push_back({{"name", name}, {"value", *std::move(value)}});
+  }
+  if (uses_global_index) {
+    // Before the values that refer to it: the kubelet expands only
+    // variables defined earlier in the list.
+    const nlohmann::json global = {
+        {"name", kGlobalIndexVariable},
+        {"valueFrom",
+         {{"fieldRef",
+           {{"fieldPath",
+             absl::StrCat("metadata.labels['", request.global_index_label, "']")}}}}}};
+    list.insert(list.begin() + (replicas > 1 ? 1 : 0), global);
   }
   return list;
 }

@@ -27,6 +27,21 @@
 namespace trainpkg::sdk::slurm::internal {
 namespace {
 
+// The rendezvous entry holding MASTER_PORT (jobspec/cluster_env.h); no
+// replica is called that.
+constexpr char kMasterPortEntry[] = "pytorch-master-port";
+
+// A free port on `ip` other than `taken` (FreePortOn may hand the same one
+// out again once it is closed).
+absl::StatusOr<int> FreeSecondPortOn(const std::string& ip, int taken) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    TP_ASSIGN_OR_RETURN(int port, FreePortOn(ip));
+    if (port != taken) return port;
+  }
+  return absl::UnavailableError(
+      absl::StrCat("no free port on ", ip, " for MASTER_PORT other than ", taken));
+}
+
 constexpr int kForwardedSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT};
 
 volatile sig_atomic_t child_pid = 0;
@@ -96,9 +111,21 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
   }
   TP_ASSIGN_OR_RETURN(std::string ip, NodeAddressToward(launch_node->second));
   TP_ASSIGN_OR_RETURN(int port, FreePortOn(ip));
+  if (self.pool == 0) {
+    // The chief also picks MASTER_PORT, PyTorch's rendezvous port on its
+    // node, and publishes it beside the replicas' addresses.
+    TP_ASSIGN_OR_RETURN(int master_port, FreeSecondPortOn(ip, port));
+    TP_RETURN_IF_ERROR(PublishPeer(files.peers_dir(), kMasterPortEntry, absl::StrCat(master_port)));
+  }
   TP_RETURN_IF_ERROR(PublishPeer(files.peers_dir(), self.Name(), absl::StrCat(ip, ":", port)));
+  names.push_back(kMasterPortEntry);
   TP_ASSIGN_OR_RETURN(auto peers,
                       WaitForPeers(files.peers_dir(), names, options.rendezvous_timeout));
+  int master_port = 0;
+  if (!absl::SimpleAtoi(peers.at(kMasterPortEntry), &master_port)) {
+    return absl::InvalidArgumentError(absl::StrCat((files.peers_dir() / kMasterPortEntry).string(),
+                                                   ": not a port number"));
+  }
 
   auto secret = environment.find(jobspec::kJobSecretEnv);  // from sbatch's environment
   jobspec::ClusterEnvRequest request{
@@ -108,7 +135,8 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
       .trial_id = "",
       .addresses = {},
       .replica = self,
-      .job_secret = secret == environment.end() ? std::string() : secret->second};
+      .job_secret = secret == environment.end() ? std::string() : secret->second,
+      .pytorch_master_port = master_port};
   request.addresses.resize(manifest->spec.worker_pool_specs.size());
   for (const sdk::internal::ReplicaPlan& other : plans) {
     request.addresses[static_cast<size_t>(other.ref.pool)].push_back(peers.at(other.ref.Name()));

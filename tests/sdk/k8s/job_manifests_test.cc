@@ -47,20 +47,24 @@ TEST(JobManifestsTest, JobSetMatchesGolden) { ExpectGolden(WorkloadKind::kJobSet
 TEST(JobManifestsTest, TfJobMatchesGolden) { ExpectGolden(WorkloadKind::kTFJob); }
 TEST(JobManifestsTest, PyTorchJobMatchesGolden) { ExpectGolden(WorkloadKind::kPyTorchJob); }
 
-// The env of replica `index` as the kubelet would expand it.
-std::map<std::string, std::string> Expand(const json& env, int64_t index) {
+// The env of replica `index` as the kubelet would expand it, the Job's
+// index across the JobSet being `global_index`.
+std::map<std::string, std::string> Expand(const json& env, int64_t index,
+                                          int64_t global_index = -1) {
   std::map<std::string, std::string> out;
   for (const json& var : env) {
     if (!var.contains("value")) continue;
     std::string value = var["value"];
-    value = absl::StrReplaceAll(value, {{"$(TRAINPKG_REPLICA_INDEX)", std::to_string(index)}});
+    value = absl::StrReplaceAll(value, {{"$(TRAINPKG_REPLICA_INDEX)", std::to_string(index)},
+                                        {"$(TRAINPKG_GLOBAL_INDEX)", std::to_string(global_index)}});
     out[var["name"]] = absl::StrReplaceAll(value, {{"$$", "$"}});
   }
   return out;
 }
 
-TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddresses) {
-  RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
+// Every replica of every pool of a JobSet, its env expanded, gets exactly
+// MakeClusterEnv's variables (with the pods' DNS names) and containerSpec.env.
+void ExpectVertexEnvOnEveryJobSetReplica(const RenderRequest& request) {
   absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
   ASSERT_TRUE(manifests.ok()) << manifests.status();
   const json& jobs = manifests->workload["spec"]["replicatedJobs"];
@@ -69,6 +73,7 @@ TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddres
   cluster.spec = request.job.job_spec;
   cluster.job_id = "digits-1";
   cluster.job_secret = request.job_secret;
+  cluster.pytorch_master_port = kPyTorchMasterPort;
   for (int p = 0; p < 4; ++p) {
     std::vector<std::string> addresses;
     for (int64_t i = 0; i < request.job.job_spec.worker_pool_specs[p].replica_count; ++i) {
@@ -76,21 +81,45 @@ TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddres
     }
     cluster.addresses.push_back(addresses);
   }
+  int64_t global_index = 0;
   for (int p = 0; p < 4; ++p) {
     const json& container = jobs[p]["template"]["spec"]["template"]["spec"]["containers"][0];
-    for (int64_t i = 0; i < request.job.job_spec.worker_pool_specs[p].replica_count; ++i) {
+    for (int64_t i = 0; i < request.job.job_spec.worker_pool_specs[p].replica_count;
+         ++i, ++global_index) {
       cluster.replica = {.pool = p, .index = i};
       absl::StatusOr<std::map<std::string, std::string>> want = jobspec::MakeClusterEnv(cluster);
       ASSERT_TRUE(want.ok()) << want.status();
       (*want)["DATA"] = "/data/digits.csv";
       (*want)["WHERE"] = "$(HOSTNAME)";  // containerSpec.env: the kubelet expands it, as Vertex
-      EXPECT_EQ(Expand(container["env"], i), *want) << "pool " << p << " replica " << i;
+      EXPECT_EQ(Expand(container["env"], i, global_index), *want)
+          << "pool " << p << " replica " << i;
     }
   }
+}
+
+TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddresses) {
+  RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
+  ExpectVertexEnvOnEveryJobSetReplica(request);
+  absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
+  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  const json& jobs = manifests->workload["spec"]["replicatedJobs"];
   // Pools of several replicas read the index from JobSet's label.
   EXPECT_EQ(jobs[1]["template"]["spec"]["template"]["spec"]["containers"][0]["env"][0],
             json::parse(R"({"name":"TRAINPKG_REPLICA_INDEX","valueFrom":{"fieldRef":
                 {"fieldPath":"metadata.labels['jobset.sigs.k8s.io/job-index']"}}})"));
+  // The workers' RANK (1 + i) counts with the Job's index across the JobSet.
+  const json& workers = jobs[1]["template"]["spec"]["template"]["spec"]["containers"][0]["env"];
+  EXPECT_EQ(workers[1], json::parse(R"({"name":"TRAINPKG_GLOBAL_INDEX","valueFrom":{"fieldRef":
+                {"fieldPath":"metadata.labels['jobset.sigs.k8s.io/job-global-index']"}}})"));
+  EXPECT_THAT(workers.dump(), HasSubstr(R"j({"name":"RANK","value":"$(TRAINPKG_GLOBAL_INDEX)"})j"));
+}
+
+// Ranks 1..12 and replica indexes past one digit ("11" starts with the
+// offset's "1") still template as one count.
+TEST(JobManifestsTest, TwelveWorkersCountPastOneDigit) {
+  RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
+  request.job.job_spec.worker_pool_specs[1].replica_count = 12;
+  ExpectVertexEnvOnEveryJobSetReplica(request);
 }
 
 // Without a secret given, each render makes a new one, the same for every
@@ -124,6 +153,9 @@ TEST(JobManifestsTest, TfJobLeavesTfConfigToTheOperatorAndAddressesItsServices) 
   std::map<std::string, std::string> env =
       Expand(worker["template"]["spec"]["containers"][0]["env"], 2);
   EXPECT_FALSE(env.contains("TF_CONFIG"));
+  // PyTorch's variables are a JobSet's (a PyTorchJob's operator sets its own).
+  EXPECT_FALSE(env.contains("RANK"));
+  EXPECT_FALSE(env.contains("MASTER_ADDR"));
   absl::StatusOr<jobspec::ClusterSpecEnv> spec = jobspec::ParseClusterSpec(env["CLUSTER_SPEC"]);
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->task_type, "workerpool1");

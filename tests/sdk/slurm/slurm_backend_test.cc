@@ -5,6 +5,8 @@
 #include <signal.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,8 +17,10 @@
 #include "base/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "jobspec/cluster_env.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_file.h"
+#include "nlohmann/json.hpp"
 #include "registry/internal/subprocess.h"
 #include "sdk/custom_job.h"
 #include "sdk/hptune/hyperparameter_tuning_job.h"
@@ -53,8 +57,8 @@ class SlurmBackendTest : public ::testing::Test {
     options.slurm.poll_interval = absl::Milliseconds(100);
     std::map<std::string, std::string> environment = base::SnapshotProcessEnvironment();
     // A launcher above this test may have set these; they are not the job's.
-    for (const char* name : {"TF_CONFIG", "CLUSTER_SPEC", "RANK", "SLURM_PROCID", "SLURM_JOB_ID",
-                             "AIP_MODEL_DIR", "AIP_CHECKPOINT_DIR", "AIP_TENSORBOARD_LOG_DIR"}) {
+    for (const char* name : {"TF_CONFIG", "CLUSTER_SPEC", "RANK", "WORLD_SIZE", "MASTER_ADDR",
+                             "MASTER_PORT", "SLURM_PROCID", "SLURM_JOB_ID", "AIP_MODEL_DIR", "AIP_CHECKPOINT_DIR", "AIP_TENSORBOARD_LOG_DIR"}) {
       environment.erase(name);
     }
     environment["TRAINPKG_DATA_DIR"] = DIGITS_DATA_DIR;
@@ -141,6 +145,39 @@ TEST_F(SlurmBackendTest, DigitsChiefAndTwoWorkersSucceed) {
     EXPECT_TRUE(replica.exit_status->ok()) << replica.name;
   }
   EXPECT_EQ(Queue(), "");
+}
+
+TEST_F(SlurmBackendTest, PyTorchVariablesNameTheChiefsNodeAndAPortOfItsOwn) {
+  const std::filesystem::path dump = home_.path() / "env";
+  std::filesystem::create_directories(dump);
+  const std::vector<std::string> args = {"--dump-env=" + dump.string()};
+  absl::StatusOr<CustomJob> job =
+      CustomJob::Create(testing::MakeJob(testing::ReplicaProbePath(), {{1, args}, {2, args}}),
+                        Options());
+  ASSERT_TRUE(job.ok()) << job.status();
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << output_.str() << cluster_.Logs();
+
+  std::set<std::string> ranks;
+  for (const auto& entry : std::filesystem::directory_iterator(dump)) {
+    nlohmann::json vars = nlohmann::json::parse(base::ReadFile(entry.path()).value_or("{}"));
+    absl::StatusOr<jobspec::ClusterSpecEnv> cluster =
+        jobspec::ParseClusterSpec(vars.value("CLUSTER_SPEC", ""));
+    ASSERT_TRUE(cluster.ok()) << cluster.status();
+    const std::string chief = cluster->cluster.at("workerpool0").at(0);
+    const std::string chief_host = chief.substr(0, chief.rfind(':'));
+    SCOPED_TRACE(cluster->task_type + "-" + std::to_string(cluster->task_index));
+    EXPECT_EQ(vars.value("MASTER_ADDR", ""), chief_host);
+    EXPECT_NE(vars.value("MASTER_PORT", ""), "");
+    EXPECT_NE(chief_host + ":" + vars.value("MASTER_PORT", ""), chief)
+        << "MASTER_PORT is not the chief's cluster port";
+    EXPECT_EQ(vars.value("WORLD_SIZE", ""), "3");
+    ranks.insert(vars.value("RANK", ""));
+    EXPECT_EQ(vars.value("RANK", ""),
+              std::to_string(cluster->task_type == "workerpool0" ? 0 : cluster->task_index + 1));
+  }
+  EXPECT_EQ(ranks, (std::set<std::string>{"0", "1", "2"}));
 }
 
 TEST_F(SlurmBackendTest, CancelLeavesNoSlurmJob) {
