@@ -10,8 +10,9 @@
 // The local store is $TRAINPKG_HOME/images (else $HOME/.trainpkg/images), an
 // oci-layout that also holds the layer cache's blobs; layer keys and the
 // file-digest cache live in .../build-cache. SOURCE_DATE_EPOCH (options, else
-// the environment) fixes every timestamp, so unchanged inputs give the same
-// digests on any day. Errors are those of packager/builder/builder.h plus
+// the environment) fixes every timestamp and clamps file mtimes, so unchanged
+// inputs give the same digests on any day and from any checkout; without it
+// files keep their mtimes (packager/layer/layer_options.h). Errors are those of packager/builder/builder.h plus
 // FailedPrecondition when no home can be found and InvalidArgument for a bad
 // --output, tag or SOURCE_DATE_EPOCH. Not thread-safe per store.
 #ifndef TRAINPKG_SDK_IMAGE_BUILDER_H_
