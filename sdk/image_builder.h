@@ -53,10 +53,23 @@ struct BundleOptions {
   std::vector<std::string> ld_library_path;  // searched as LD_LIBRARY_PATH
 };
 
+// `trainpkg import SOURCE`: a one-layer image from a root filesystem, no
+// Dockerfile and no base (packager/builder/import_image.h).
+struct ImportOptions {
+  // A directory or a tar archive (plain, gzip, bzip2, xz or zstd); "-": a
+  // tar archive on standard input, spooled under the build cache first.
+  std::filesystem::path source;
+  std::vector<std::string> changes;  // --change: CMD, ENTRYPOINT, ENV, ... (Docker's list)
+  std::string platform;              // "": the host's (linux/<uname -m>)
+};
+
 struct ImageBuildOptions {
   // Set: build from `bundle`; context_dir, dockerfile, build_args, target and
   // platform are then unused (the platform is the binary's).
   std::optional<BundleOptions> bundle;
+  // Set: import `import`; context_dir, dockerfile, build_args, target and
+  // platform are then unused (the platform is import->platform).
+  std::optional<ImportOptions> import;
   std::filesystem::path context_dir;
   std::filesystem::path dockerfile;  // "": CONTEXT/Dockerfile
   std::vector<std::string> tags;     // references to store the image as
