@@ -20,7 +20,8 @@ CLI::App* AddImportCommand(CLI::App& app, ImportFlags& flags) {
       "SOURCE: a directory (archived as root's `tar -C DIR -c .` would: modes, owners, links), "
       "a tar archive (plain, gzip, bzip2, xz or zstd) or - for an archive on standard input. "
       "Members that climb out of the root, pass through a symlink, or are devices, fifos or "
-      "sockets are refused. Mtimes are kept, or clamped to SOURCE_DATE_EPOCH when it is set "
+      "sockets are refused (a container gets /dev from its runtime: empty DIR/dev first, e.g. "
+      "after debootstrap). Mtimes are kept, or clamped to SOURCE_DATE_EPOCH when it is set "
       "(then the same input gives the same digest). The config holds only the platform and "
       "what --change sets.\n"
       "Exit code: 0 imported, 1 the import or a push failed, 2 invalid flags.");
