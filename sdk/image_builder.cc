@@ -1,12 +1,21 @@
 #include "sdk/image_builder.h"
 
-#include <algorithm>
-#include <memory>
+#include <fcntl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <vector>
+
+#include "base/file_util.h"
 #include "base/log.h"
 #include "base/status_macros.h"
+#include "base/temp_dir.h"
 #include "fmt/format.h"
 #include "packager/builder/image_export.h"
+#include "packager/builder/import_image.h"
 #include "packager/builder/registry_base_source.h"
 #include "packager/bundle/bundle_image.h"
 #include "packager/bundle/etc_files.h"
@@ -23,6 +32,50 @@ absl::StatusOr<std::filesystem::path> ImageStoreDir(const base::Environment& env
   TP_ASSIGN_OR_RETURN(std::filesystem::path home, DefaultJobStoreHome(environment));
   return home / "images";
 }
+
+namespace {
+
+// linux/<machine>, the machine as uname(2) names it (ParsePlatform maps
+// x86_64 to amd64, aarch64 to arm64).
+std::string HostPlatform() {
+  struct utsname name;
+  if (::uname(&name) != 0) return "linux/amd64";
+  return fmt::format("linux/{}", name.machine);
+}
+
+// Standard input copied to `dir`/stdin.tar.
+absl::StatusOr<std::filesystem::path> SpoolStdin(const std::filesystem::path& dir) {
+  const std::filesystem::path path = dir / "stdin.tar";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("creating {}", path.string()));
+  std::vector<char> buffer(size_t{1} << 20);
+  absl::Status status;
+  while (status.ok()) {
+    const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      status = base::ErrnoToStatus(errno, "reading the archive from standard input");
+      break;
+    }
+    if (n == 0) break;
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(fd, buffer.data() + done, static_cast<size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) {
+        status = base::ErrnoToStatus(errno, fmt::format("writing {}", path.string()));
+        break;
+      }
+      done += w;
+    }
+  }
+  if (::close(fd) != 0 && status.ok()) {
+    status = base::ErrnoToStatus(errno, fmt::format("writing {}", path.string()));
+  }
+  if (!status.ok()) return status;
+  return path;
+}
+
+}  // namespace
 
 absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
   const base::Environment& env =
@@ -70,6 +123,28 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.compression = compression;
     request.compression_level = options.compression_level;
     TP_ASSIGN_OR_RETURN(image, packager::bundle::BuildBundle(request, store.layout()));
+  } else if (options.import) {
+    const std::filesystem::path staging = store_dir.parent_path() / "build-cache" / "tmp";
+    std::error_code ec;
+    std::filesystem::create_directories(staging, ec);
+    if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("creating {}", staging.string()));
+    pb::ImportRequest request;
+    request.source = options.import->source;
+    std::optional<base::TempDir> spool;
+    if (request.source == "-") {
+      TP_ASSIGN_OR_RETURN(base::TempDir dir, base::TempDir::Create("trainpkg-import", staging));
+      spool.emplace(std::move(dir));
+      TP_ASSIGN_OR_RETURN(request.source, SpoolStdin(spool->path()));
+    }
+    request.changes = options.import->changes;
+    request.platform = options.import->platform.empty() ? HostPlatform() : options.import->platform;
+    request.source_date_epoch = epoch;
+    request.threads = options.threads;
+    request.compression = compression;
+    request.compression_level = options.compression_level;
+    request.staging_dir = staging;
+    request.progress = options.progress;
+    TP_ASSIGN_OR_RETURN(image, pb::ImportImage(request, store.layout()));
   } else {
     pb::RegistryClientBaseSource registry_source(client.get());
     pb::BuilderOptions builder_options{

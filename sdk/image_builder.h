@@ -10,8 +10,9 @@
 // The local store is $TRAINPKG_HOME/images (else $HOME/.trainpkg/images), an
 // oci-layout that also holds the layer cache's blobs; layer keys and the
 // file-digest cache live in .../build-cache. SOURCE_DATE_EPOCH (options, else
-// the environment) fixes every timestamp, so unchanged inputs give the same
-// digests on any day. Errors are those of packager/builder/builder.h plus
+// the environment) fixes every timestamp and clamps file mtimes, so unchanged
+// inputs give the same digests on any day and from any checkout; without it
+// files keep their mtimes (packager/layer/layer_options.h). Errors are those of packager/builder/builder.h plus
 // FailedPrecondition when no home can be found and InvalidArgument for a bad
 // --output, tag or SOURCE_DATE_EPOCH. Not thread-safe per store.
 #ifndef TRAINPKG_SDK_IMAGE_BUILDER_H_
@@ -52,10 +53,23 @@ struct BundleOptions {
   std::vector<std::string> ld_library_path;  // searched as LD_LIBRARY_PATH
 };
 
+// `trainpkg import SOURCE`: a one-layer image from a root filesystem, no
+// Dockerfile and no base (packager/builder/import_image.h).
+struct ImportOptions {
+  // A directory or a tar archive (plain, gzip, bzip2, xz or zstd); "-": a
+  // tar archive on standard input, spooled under the build cache first.
+  std::filesystem::path source;
+  std::vector<std::string> changes;  // --change: CMD, ENTRYPOINT, ENV, ... (Docker's list)
+  std::string platform;              // "": the host's (linux/<uname -m>)
+};
+
 struct ImageBuildOptions {
   // Set: build from `bundle`; context_dir, dockerfile, build_args, target and
   // platform are then unused (the platform is the binary's).
   std::optional<BundleOptions> bundle;
+  // Set: import `import`; context_dir, dockerfile, build_args, target and
+  // platform are then unused (the platform is import->platform).
+  std::optional<ImportOptions> import;
   std::filesystem::path context_dir;
   std::filesystem::path dockerfile;  // "": CONTEXT/Dockerfile
   std::vector<std::string> tags;     // references to store the image as

@@ -12,7 +12,8 @@
 // under runc over the stage's filesystem (run_step.h): the base image's
 // layers are unpacked (downloaded first for registry bases) into a
 // RootfsCache, so a RUN needs root, overlayfs and runc. `created` (config, history, annotation) is
-// SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so the same inputs give the same digests.
+// SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z; file mtimes are kept, or clamped to
+// SOURCE_DATE_EPOCH when set, so with it the same inputs give the same digests.
 //
 // Errors: InvalidArgument "DOCKERFILE:LINE: KEYWORD: what" for Dockerfile and
 // context problems (missing file, path or symlink leaving the context, bad

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -34,12 +33,6 @@ std::string ResolvedRel(const BuildContext& ctx, const fs::path& source) {
   return inside.generic_string();
 }
 
-int64_t ClampedMtime(const ContextFile& f, const LayerOptions& options) {
-  int64_t epoch = std::max<int64_t>(0, options.source_date_epoch.value_or(0));
-  if (options.mtime_policy == MtimePolicy::kSet) return epoch;
-  return std::clamp<int64_t>(f.mtime_sec, 0, epoch);
-}
-
 // Every option that changes a layer's compressed bytes.
 std::string CompressionText(const LayerOptions& options) {
   return fmt::format("compression {} level {} block {} zstd-level {}",
@@ -59,9 +52,10 @@ std::string RunLayerKey(std::string_view parent_chain, std::string_view instruct
                         std::string_view cwd, std::string_view user, const LayerOptions& options,
                         const std::vector<std::string>& files) {
   // v2: the zstd level is part of the key (v1 left it out, so a zstd -19
-  // build reused a RUN layer compressed at another level).
+  // build reused a RUN layer compressed at another level). v3: without
+  // SOURCE_DATE_EPOCH the layer keeps the command's mtimes (v2 layers had 0).
   std::string text = fmt::format(
-      "trainpkg-run-key v2\nparent {}\ninstruction {}\nepoch {} policy {} {}\ncwd {}\nuser {}\n",
+      "trainpkg-run-key v3\nparent {}\ninstruction {}\nepoch {} policy {} {}\ncwd {}\nuser {}\n",
       parent_chain, instruction, options.source_date_epoch.value_or(-1),
       static_cast<int>(options.mtime_policy), CompressionText(options), cwd, user);
   // Lengths first, so that no two lists serialise alike.
@@ -80,8 +74,10 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
                                             const std::vector<LayerEntry>& entries,
                                             const LayerOptions& options, const BuildContext& ctx,
                                             FileDigestCache* digests) {
+  // v3: without SOURCE_DATE_EPOCH the layer keeps the files' mtimes (v2
+  // layers had 0), so no v2 layer may answer for them.
   std::string text =
-      fmt::format("trainpkg-layer-key v2\nparent {}\ninstruction {}\nepoch {} policy {} {}\n",
+      fmt::format("trainpkg-layer-key v3\nparent {}\ninstruction {}\nepoch {} policy {} {}\n",
                   parent_chain, instruction, options.source_date_epoch.value_or(-1),
                   static_cast<int>(options.mtime_policy), CompressionText(options));
   // The context files each entry reads; their contents hashed first, on the
@@ -117,7 +113,7 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
     }
     for (const ContextFile* f : read[i]) {
       text += fmt::format("  {} t{} s{} x{} m{}", f->rel, static_cast<int>(f->type), f->size,
-                          (f->mode & 0111) != 0 ? 1 : 0, ClampedMtime(*f, options));
+                          (f->mode & 0111) != 0 ? 1 : 0, LayerMtime(f->mtime_sec, options));
       if (f->type == ContextFile::Type::kFile) {
         if (f->links > 1) {
           auto [it, inserted] = hardlinks.emplace(std::make_pair(f->device, f->inode), f->rel);

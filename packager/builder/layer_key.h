@@ -5,12 +5,13 @@
 //   - each entry's source, destination and --chown/--chmod, and for a
 //     heredoc's file (LayerEntry::kContent) the sha256 of its bytes,
 //   - every context path the entry reads: path, type, size, executable bit,
-//     mtime as the layer writer clamps it, hardlink group, symlink target, and
+//     mtime as the layer writer writes it (LayerMtime), hardlink group, symlink target, and
 //     the content digest of regular files (through FileDigestCache, so an
 //     unchanged file is stat'ed, not read; files it must read are hashed on
 //     `options.threads` threads).
 // The key is what would change the layer's bytes, and nothing else: touching
-// a file (newer mtime, clamped to the same epoch) keeps the key.
+// a file keeps the key only when SOURCE_DATE_EPOCH clamps the new mtime to the
+// same epoch; without it the mtime is in the layer, so in the key.
 #ifndef TRAINPKG_PACKAGER_BUILDER_LAYER_KEY_H_
 #define TRAINPKG_PACKAGER_BUILDER_LAYER_KEY_H_
 

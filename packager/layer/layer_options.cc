@@ -1,8 +1,21 @@
 #include "packager/layer/layer_options.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "fmt/format.h"
 
 namespace trainpkg::packager {
+
+int64_t LayerMtime(int64_t file_mtime, const LayerOptions& options) {
+  if (options.mtime_policy == MtimePolicy::kSet) {
+    return std::max<int64_t>(0, options.source_date_epoch.value_or(0));
+  }
+  const int64_t bound = options.source_date_epoch.has_value()
+                            ? std::max<int64_t>(0, *options.source_date_epoch)
+                            : std::numeric_limits<int64_t>::max();
+  return std::clamp<int64_t>(file_mtime, 0, bound);
+}
 
 absl::Status SetCompressionLevel(int level, LayerOptions* options) {
   switch (options->compression) {

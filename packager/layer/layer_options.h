@@ -12,12 +12,17 @@
 
 namespace trainpkg::packager {
 
-// What an entry's mtime becomes, given epoch E = source_date_epoch or 0.
+// What an entry's mtime becomes, given epoch E = source_date_epoch.
 enum class MtimePolicy {
-  // min(file mtime, E), never below 0: like `tar --clamp-mtime`, umoci, and
-  // BuildKit's rewrite-timestamp. Files newer than E (a fresh checkout) get E.
+  // BuildKit's rule. E set: min(file mtime, E), like `tar --clamp-mtime`,
+  // umoci and BuildKit's rewrite-timestamp (files newer than E, a fresh
+  // checkout, get E). E unset: the file's own mtime, as Docker's COPY keeps
+  // it, so the .pyc files of a copied Python tree stay valid (and the layer
+  // differs between two checkouts of the same sources; see
+  // docs/adr/2026-11-27-copy-keeps-source-mtimes.md). Never below 0.
   kClamp,
-  // E for every entry, whatever the file says (`tar --mtime=@E`, ko).
+  // E for every entry, whatever the file says (`tar --mtime=@E`, ko); 0 when
+  // E is unset.
   kSet,
 };
 
@@ -28,8 +33,7 @@ enum class LayerCompression {
 };
 
 struct LayerOptions {
-  // SOURCE_DATE_EPOCH (see source_date_epoch.h). Unset: E = 0, so every
-  // mtime is 1970-01-01T00:00:00Z under either policy.
+  // SOURCE_DATE_EPOCH (see source_date_epoch.h): see MtimePolicy.
   std::optional<int64_t> source_date_epoch;
   MtimePolicy mtime_policy = MtimePolicy::kClamp;
 
@@ -52,6 +56,12 @@ struct LayerOptions {
   // filesystem's free space less a reserve (as for unpacking image layers).
   unpack::ExtractLimits extract_limits = {};
 };
+
+// The mtime an entry gets under `options` when its source file's mtime is
+// `file_mtime` (seconds). Entries no file stands behind (parents the layer
+// adds, heredoc files, symlink entries, whiteouts) get
+// LayerMtime(source_date_epoch or 0): E, else 0.
+int64_t LayerMtime(int64_t file_mtime, const LayerOptions& options);
 
 // Sets the level of `options->compression` (gzip: libdeflate 1..12; zstd:
 // 1..19), the knob a user turns for speed against size. InvalidArgument,

@@ -38,8 +38,9 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
       "build", "Build an OCI image from a Dockerfile, or from a native binary, daemonless");
   build->footer(
       "Without a Docker daemon: base images are read as manifest + config only (oci:DIR[:TAG] "
-      "layouts or registry references); COPY/ADD layers are reproducible (SOURCE_DATE_EPOCH, "
-      "else 1970) and cached under $TRAINPKG_HOME/build-cache. RUN runs the command under runc "
+      "layouts or registry references); layers keep the files' mtimes, clamped to "
+      "SOURCE_DATE_EPOCH when it is set (then the same sources give the same digests from any "
+      "checkout), and are cached under $TRAINPKG_HOME/build-cache. RUN runs the command under runc "
       "(needs "
       "root and overlayfs) over the stage's files: only then are base layers downloaded, and "
       "unpacked under $TRAINPKG_HOME/rootfs; its output is shown unless --quiet.\n"

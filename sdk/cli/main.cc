@@ -9,6 +9,7 @@
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/hptune_command.h"
 #include "sdk/cli/images_command.h"
+#include "sdk/cli/import_command.h"
 #include "sdk/cli/jobs_command.h"
 #include "sdk/cli/k8s_command.h"
 #include "sdk/cli/login_command.h"
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
   JobsCommands jobs = AddJobsCommands(app, jobs_flags);
   BuildFlags build_flags;
   CLI::App* build = AddBuildCommand(app, build_flags);
+  ImportFlags import_flags;
+  CLI::App* import = AddImportCommand(app, import_flags);
   ImagesFlags images_flags;
   CLI::App* images = AddImagesCommand(app, images_flags);
   PushFlags push_flags;
@@ -81,6 +84,7 @@ int main(int argc, char** argv) {
   if (hptune->parsed()) return HptuneCommand(hptune_flags, std::cout, std::cerr);
   if (serve->parsed()) return ServeCommand(serve_flags, std::cout, std::cerr);
   if (build->parsed()) return RunBuildCommand(build_flags, std::cout, std::cerr);
+  if (import->parsed()) return RunImportCommand(import_flags, std::cout, std::cerr);
   if (images->parsed()) return RunImagesCommand(images_flags, std::cout, std::cerr);
   if (push->parsed()) return PushCommand(push_flags, std::cout, std::cerr);
   if (pull->parsed()) return PullCommand(pull_flags, std::cout, std::cerr);

@@ -46,8 +46,8 @@ bool IsWithin(const fs::path& path, const fs::path& root) {
 class Planner {
  public:
   explicit Planner(const LayerOptions& options)
-      : epoch_(std::max<int64_t>(0, options.source_date_epoch.value_or(0))),
-        policy_(options.mtime_policy),
+      : options_(options),
+        epoch_(std::max<int64_t>(0, options.source_date_epoch.value_or(0))),
         staging_parent_(options.staging_dir),
         extract_limits_(options.extract_limits) {}
 
@@ -114,10 +114,7 @@ class Planner {
     return fmt::format("{}/{}", parent, child);
   }
 
-  int64_t Mtime(int64_t file_mtime) const {
-    if (policy_ == MtimePolicy::kSet) return epoch_;
-    return std::clamp<int64_t>(file_mtime, 0, epoch_);
-  }
+  int64_t Mtime(int64_t file_mtime) const { return LayerMtime(file_mtime, options_); }
 
   // `source` inside the root, symlinks followed.
   absl::StatusOr<fs::path> ResolveSource(const fs::path& source) const {
@@ -440,8 +437,8 @@ class Planner {
   }
 
   fs::path root_;
-  int64_t epoch_;
-  MtimePolicy policy_;
+  const LayerOptions& options_;
+  int64_t epoch_;  // for entries no file stands behind
   std::map<std::string, Node, ImagePathOrder> nodes_;
   fs::path staging_parent_;
   unpack::ExtractLimits extract_limits_;

@@ -248,6 +248,34 @@ std::map<std::string, packager::testing::ReadEntry> LastLayer(const fs::path& ho
   return entries;
 }
 
+// Issue #17 item 9: without SOURCE_DATE_EPOCH, COPY keeps each file's mtime
+// (Docker's rule), so the mtime is part of the layer and of its cache key: a
+// touched file is a new layer, never the cached one with the old mtime.
+TEST_F(BuilderTest, WithoutAnEpochCopyKeepsMtimesAndATouchedFileIsANewLayer) {
+  const fs::path home = dir_.path() / "home";
+  Dockerfile("FROM scratch\nCOPY trainer /app/trainer/\n");
+  constexpr int64_t kFirst = 1'650'000'000;
+  constexpr int64_t kSecond = 1'750'000'000;  // after the epoch below
+  packager::testing::SetMtime(ctx_ / "trainer/task.py", kFirst);
+  auto first = Build(home, Request());
+  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  EXPECT_EQ(LastLayer(home, *first.image)["app/trainer/task.py"].mtime, kFirst);
+
+  packager::testing::SetMtime(ctx_ / "trainer/task.py", kSecond);
+  auto touched = Build(home, Request());
+  ASSERT_TRUE(touched.image.ok()) << touched.image.status();
+  EXPECT_EQ(touched.image->stats.layers_written, 1) << "the mtime is in the layer and its key";
+  EXPECT_EQ(LastLayer(home, *touched.image)["app/trainer/task.py"].mtime, kSecond);
+  EXPECT_NE(touched.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
+
+  BuildRequest clamped = Request();
+  clamped.source_date_epoch = 1'700'000'000;
+  auto with_epoch = Build(home, clamped);
+  ASSERT_TRUE(with_epoch.image.ok()) << with_epoch.image.status();
+  EXPECT_EQ(LastLayer(home, *with_epoch.image)["app/trainer/task.py"].mtime, 1'700'000'000)
+      << "min(T, SOURCE_DATE_EPOCH)";
+}
+
 TEST_F(BuilderTest, CopyHeredocWritesItsBodyAndKeysTheLayerOnIt) {
   const fs::path home = dir_.path() / "home";
   auto dockerfile = [&](const std::string& motd) {

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <ctime>
 #include <map>
+#include <optional>
 
 #include "base/file_util.h"
 #include "gmock/gmock.h"
@@ -80,6 +82,7 @@ class RunStepTest : public ::testing::Test {
     Builder builder(options);
     BuildRequest request;
     request.context_dir = context;
+    request.source_date_epoch = source_date_epoch_;
     auto image = builder.Build(request);
     if (image.ok() && stats != nullptr) *stats = image->stats;
     return image;
@@ -125,6 +128,7 @@ class RunStepTest : public ::testing::Test {
   fs::path ctx_;
   oci::Descriptor base_layer_;
   std::string output_;
+  std::optional<int64_t> source_date_epoch_;  // the builds' SOURCE_DATE_EPOCH
 };
 
 std::vector<std::string> Names(const std::map<std::string, packager::testing::ReadEntry>& m) {
@@ -145,13 +149,29 @@ TEST_F(RunStepTest, ChangesBecomeALayerWithWhiteouts) {
   EXPECT_THAT(Names(entries), UnorderedElementsAre("x", "d/", "etc/", "etc/.wh.something"));
   EXPECT_EQ(entries["x"].content, "hi\n");
   EXPECT_EQ(entries["d/"].type, 'd');
-  EXPECT_EQ(entries["x"].mtime, 0);
 
   const fs::path rootfs = Unpack(image, "run");
   EXPECT_EQ(Slurp(rootfs / "x"), "hi\n");
   EXPECT_FALSE(fs::exists(rootfs / "etc/something"));
   EXPECT_EQ(Slurp(rootfs / "etc/keep"), "keep me\n");
   EXPECT_TRUE(fs::is_directory(rootfs / "d"));
+}
+
+// Issue #17 item 9: what a RUN wrote keeps its mtime without
+// SOURCE_DATE_EPOCH (BuildKit's rule; it was 0 before) and is clamped to it
+// when set.
+TEST_F(RunStepTest, RunOutputKeepsItsMtimeUnlessAnEpochClampsIt) {
+  WriteFile(ctx_ / "Dockerfile", FromBase() + "RUN echo hi > /x\n");
+  const int64_t before = ::time(nullptr);
+  BuiltImage kept = BuildOk(ctx_);
+  const int64_t after = ::time(nullptr);
+  auto entries = LayerEntries(kept, 1);
+  EXPECT_GE(entries["x"].mtime, before);
+  EXPECT_LE(entries["x"].mtime, after);
+
+  source_date_epoch_ = 1'700'000'000;
+  BuiltImage clamped = BuildOk(ctx_);
+  EXPECT_EQ(LayerEntries(clamped, 1)["x"].mtime, 1'700'000'000);
 }
 
 TEST_F(RunStepTest, ReplacedDirectoryIsOpaqueAndModesAndOwnersAreKept) {
@@ -412,6 +432,41 @@ TEST_F(RunStepTest, RunHasItsOwnHostNameSeccompAndNoRawSocketsOrDeviceNodes) {
   EXPECT_EQ(entries["hostname.txt"].content, "buildkitsandbox\n");
   EXPECT_EQ(entries["mknod.txt"].content, "refused\n");
   EXPECT_FALSE(entries.contains("blk"));
+}
+
+// Issue #17 item 9: a Python tree copied with its .pyc files (compiled on the
+// host, timestamp-checked: the .pyc records its source's mtime) stays valid in
+// the image, so a RUN that imports it writes nothing. When COPY set every
+// mtime to 1970, every .pyc was stale and the RUN rewrote them into its layer.
+// The image's python is the host's, with its libraries and the few stdlib
+// modules an import needs.
+TEST_F(RunStepTest, RunImportingACopiedPythonTreeWritesNoPycFiles) {
+  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3 on this host";
+  const fs::path ctx = dir_.path() / "py";
+  WriteFile(ctx / "trainer/__init__.py", "");
+  WriteFile(ctx / "trainer/util.py", "def steps():\n    return [1, 2]\n");
+  WriteFile(ctx / "trainer/task.py", "from trainer import util\nSTEPS = util.steps()\n");
+  Result made = Sh(
+      "set -e; cd " + ctx.string() +
+      "; py=$(readlink -f /usr/bin/python3); ver=$(basename $py); lib=root/usr/lib/$ver;"
+      " mkdir -p root/usr/bin $lib/lib-dynload; cp $py root/usr/bin/python3;"
+      " for so in $(ldd $py | awk '$2 == \"=>\" {print $3} $1 ~ /^\\// {print $1}'); do"
+      "   mkdir -p root$(dirname $so); cp -L $so root$so; done;"
+      " cp /usr/lib/$ver/os.py $lib/; cp -r /usr/lib/$ver/encodings $lib/;"
+      " find root -name __pycache__ -prune -exec rm -rf {} +;"
+      " $py -m compileall -q --invalidation-mode timestamp $lib trainer");
+  ASSERT_EQ(made.code, 0) << made.out;
+  WriteFile(ctx / "Dockerfile",
+            "FROM scratch\n"
+            "COPY root/ /\n"
+            "COPY trainer /app/trainer\n"
+            "WORKDIR /app\n"
+            "RUN [\"/usr/bin/python3\", \"-c\", \"import trainer.task; print(trainer.task.STEPS)\"]\n");
+  auto image = Build(ctx);
+  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  EXPECT_THAT(output_, HasSubstr("[1, 2]"));
+  ASSERT_EQ(image->manifest.layers.size(), 3u);
+  EXPECT_THAT(Names(LayerEntries(*image, 2)), IsEmpty()) << "the import rewrote .pyc files";
 }
 
 }  // namespace

@@ -116,7 +116,34 @@ TEST_F(LayerWriterTest, MtimePolicies) {
        Entries(AppTree(), {.source_date_epoch = kEpoch, .mtime_policy = MtimePolicy::kSet})) {
     EXPECT_EQ(e.mtime, kEpoch) << e.name;
   }
-  for (const ReadEntry& e : Entries(AppTree(), {})) EXPECT_EQ(e.mtime, 0) << e.name;
+  for (const ReadEntry& e : Entries(AppTree(), {.source_date_epoch = std::nullopt, .mtime_policy = MtimePolicy::kSet})) {
+    EXPECT_EQ(e.mtime, 0) << e.name;  // kSet without an epoch: 1970
+  }
+}
+
+// BuildKit's rule (issue #17 item 9): without SOURCE_DATE_EPOCH a copied file
+// keeps its mtime T, as Docker's COPY keeps it (so .pyc files stay valid); with
+// it, min(T, E). Entries no file stands behind get E, else 0.
+TEST_F(LayerWriterTest, CopyKeepsSourceMtimesUnlessAnEpochClampsThem) {
+  constexpr int64_t kNew = kEpoch + 86'400;  // a checkout after the epoch
+  testing::SetMtime(ctx_ / "app/data.txt", kNew);
+  LayerSource source{ctx_,
+                     {LayerEntry::Copy("app/data.txt", "/srv/data"),
+                      LayerEntry::Copy("app/bin/run", "/srv/run"),
+                      LayerEntry::Content("/srv/conf", "x\n")}};
+  std::vector<ReadEntry> kept = Entries(source, {});
+  ASSERT_EQ(Names(kept), (std::vector<std::string>{"srv/", "srv/conf", "srv/data", "srv/run"}));
+  EXPECT_EQ(kept[2].mtime, kNew) << "no epoch: the file's own mtime";
+  EXPECT_EQ(kept[3].mtime, kOld);
+  EXPECT_EQ(kept[0].mtime, 0) << "an added parent: no file, no epoch";
+  EXPECT_EQ(kept[1].mtime, 0) << "a heredoc file: no file, no epoch";
+
+  std::vector<ReadEntry> clamped = Entries(source, {.source_date_epoch = kEpoch});
+  ASSERT_EQ(clamped.size(), 4u);
+  EXPECT_EQ(clamped[2].mtime, kEpoch) << "min(T, E)";
+  EXPECT_EQ(clamped[3].mtime, kOld) << "min(T, E)";
+  EXPECT_EQ(clamped[0].mtime, kEpoch);
+  EXPECT_EQ(clamped[1].mtime, kEpoch);
 }
 
 TEST_F(LayerWriterTest, CopyWithOverridesAndSynthesisedParents) {
