@@ -1,8 +1,10 @@
 #include "packager/builder/run_step.h"
 
+#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <iterator>
 #include <optional>
 #include <random>
 
@@ -11,6 +13,7 @@
 #include "fmt/format.h"
 #include "packager/run/container_bundle.h"
 #include "packager/run/container_user.h"
+#include "packager/run/network_namespace.h"
 #include "packager/run/overlay_diff.h"
 #include "packager/run/overlay_mount.h"
 #include "packager/run/runc_run.h"
@@ -32,6 +35,89 @@ constexpr std::string_view kMountPoints[] = {"proc", "dev", "sys"};
 bool Exists(const fs::path& path) {
   struct stat st;
   return ::lstat(path.c_str(), &st) == 0;
+}
+
+// The files bind-mounted at /etc/hosts and /etc/resolv.conf, and what of
+// their mount points the stage's filesystem already had: runc creates the
+// missing ones (and /etc) in the rootfs, which is the RUN's overlay, so
+// they would land in its upper directory and in the layer.
+class SandboxEtc {
+ public:
+  static constexpr std::string_view kFiles[] = {"hosts", "resolv.conf"};
+
+  // Looks at `rootfs`/etc before the command runs.
+  explicit SandboxEtc(const fs::path& rootfs) {
+    struct stat st;
+    etc_existed_ = ::lstat((rootfs / "etc").c_str(), &st) == 0;
+    if (etc_existed_) etc_stat_ = st;
+    for (size_t i = 0; i < std::size(kFiles); ++i) existed_[i] = Exists(rootfs / "etc" / kFiles[i]);
+  }
+
+  // Removes from `upper` the mount points runc made: the files that were
+  // missing (nothing else can be there: the read-only mounts hid them
+  // from the command), then /etc when that leaves it empty and the command
+  // did not change its mode or owner.
+  absl::Status RemoveMountPoints(const fs::path& upper) const {
+    const fs::path etc = upper / "etc";
+    for (size_t i = 0; i < std::size(kFiles); ++i) {
+      struct stat st;
+      const fs::path file = etc / kFiles[i];
+      if (existed_[i] || ::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      if (::unlink(file.c_str()) != 0) {
+        return base::ErrnoToStatus(errno, fmt::format("removing {}", file.string()));
+      }
+    }
+    struct stat st;
+    std::error_code ec;
+    if (::lstat(etc.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !fs::is_empty(etc, ec)) {
+      return absl::OkStatus();
+    }
+    if (etc_existed_ && (st.st_mode != etc_stat_.st_mode || st.st_uid != etc_stat_.st_uid ||
+                         st.st_gid != etc_stat_.st_gid)) {
+      return absl::OkStatus();
+    }
+    if (::rmdir(etc.c_str()) != 0) {
+      return base::ErrnoToStatus(errno, fmt::format("removing {}", etc.string()));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool etc_existed_ = false;
+  struct stat etc_stat_ {};
+  bool existed_[std::size(kFiles)] = {};
+};
+
+// Writes `content` to `path`, mode 0644 (the command may run as any user).
+absl::Status WriteMountedFile(const fs::path& path, std::string_view content, fs::perms mode) {
+  TP_RETURN_IF_ERROR(base::WriteFileAtomic(path, content, base::FileSync::kNoSync));
+  std::error_code ec;
+  fs::permissions(path, mode, ec);
+  if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("chmod {}", path.string()));
+  return absl::OkStatus();
+}
+
+// The namespace the command runs in: slirp4netns's, or a loopback-only one.
+struct RunNamespace {
+  std::optional<run::SlirpNetwork> slirp;
+  std::optional<run::NetworkNamespace> loopback;
+  const fs::path& path() const { return slirp.has_value() ? slirp->path() : loopback->path(); }
+};
+
+absl::StatusOr<RunNamespace> MakeNamespace(RunNetwork network, const std::string& id,
+                                           const RunStepOptions& options,
+                                           const fs::path& work_dir) {
+  RunNamespace ns;
+  if (network == RunNetwork::kNone) {
+    TP_ASSIGN_OR_RETURN(run::NetworkNamespace loopback, run::NetworkNamespace::Create(id));
+    ns.loopback.emplace(std::move(loopback));
+    return ns;
+  }
+  TP_ASSIGN_OR_RETURN(
+      run::SlirpNetwork slirp,
+      run::SlirpNetwork::Start(id, options.slirp4netns, work_dir / "slirp4netns.log"));
+  ns.slirp.emplace(std::move(slirp));
+  return ns;
 }
 
 // The build's layers applied over `base` in an overlay whose upper directory
@@ -105,20 +191,27 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
   };
   for (size_t i = 0; i < command.files.size(); ++i) {
     const fs::path file = work_dir / "files" / std::to_string(i);
-    TP_RETURN_IF_ERROR(
-        base::WriteFileAtomic(file, command.files[i].content, base::FileSync::kNoSync));
-    std::error_code ec;
-    fs::permissions(file, fs::perms(0755), ec);
-    if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("chmod {}", file.string()));
+    TP_RETURN_IF_ERROR(WriteMountedFile(file, command.files[i].content, fs::perms(0755)));
     bundle.readonly_files.push_back({file, command.files[i].path});
   }
+  std::vector<run::HostEntry> hosts = {{std::string(kHostname), "127.0.0.1"}};
+  hosts.insert(hosts.end(), command.extra_hosts.begin(), command.extra_hosts.end());
+  TP_ASSIGN_OR_RETURN(std::string host_resolv_conf,
+                      run::ReadHostResolvConf(options.host_resolv_conf));
+  const fs::path hosts_file = work_dir / "etc" / "hosts";
+  const fs::path resolv_conf = work_dir / "etc" / "resolv.conf";
+  TP_RETURN_IF_ERROR(WriteMountedFile(hosts_file, run::HostsFile(hosts), fs::perms(0644)));
+  TP_RETURN_IF_ERROR(WriteMountedFile(
+      resolv_conf, run::ResolvConfWithNameserver(host_resolv_conf, run::SlirpNetwork::kDnsServer),
+      fs::perms(0644)));
+  bundle.readonly_files.push_back({hosts_file, "/etc/hosts"});
+  bundle.readonly_files.push_back({resolv_conf, "/etc/resolv.conf"});
+  const SandboxEtc sandbox_etc(merged.target());
   bool has_path = false;
   for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
   if (!has_path) bundle.env.emplace_back(kDefaultPath);
   const std::string id = ContainerId();
-  TP_ASSIGN_OR_RETURN(
-      run::SlirpNetwork network,
-      run::SlirpNetwork::Start(id, options.slirp4netns, work_dir / "slirp4netns.log"));
+  TP_ASSIGN_OR_RETURN(RunNamespace network, MakeNamespace(command.network, id, options, work_dir));
   bundle.network_namespace = network.path();
   TP_RETURN_IF_ERROR(run::WriteContainerBundle(bundle));
   TP_ASSIGN_OR_RETURN(run::RuncExit exit,
@@ -128,6 +221,7 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
     return absl::AbortedError(fmt::format("the command exited with code {}; its last output:\n{}",
                                           exit.exit_code, exit.output_tail));
   }
+  TP_RETURN_IF_ERROR(sandbox_etc.RemoveMountPoints(upper));
   for (std::string_view dir : made_mount_points) {
     std::error_code ec;
     if (fs::is_directory(upper / dir, ec) && fs::is_empty(upper / dir, ec)) {
