@@ -130,7 +130,10 @@ absl::StatusOr<jobspec::CustomJob> ContainerTestBase::RunJob(const jobspec::Cust
 }
 
 std::vector<std::string> ContainerTestBase::RuncContainers(const std::string& prefix) const {
+  // `runc list` fails when a container's state directory goes while it
+  // reads it (a watchdog deleting containers): ask again.
   ShellResult list = Sh("runc list -q");
+  for (int retry = 0; retry < 5 && list.code != 0; ++retry) list = Sh("runc list -q");
   EXPECT_EQ(list.code, 0) << list.out;
   std::vector<std::string> ids;
   std::istringstream lines(list.out);
