@@ -68,7 +68,8 @@ TEST_F(ContainerIsolationTest, HostNetworkIsAnOptIn) {
   trainpkg::testing::LoopbackListener host_service;
   jobspec::CustomJob spec =
       ShellJob({1}, "/bin/busybox timeout 3 /bin/busybox nc 127.0.0.1 " +
-                        std::to_string(host_service.port()) + " </dev/null; true");
+                        std::to_string(host_service.port()) +
+                        " </dev/null; /bin/busybox cat /etc/resolv.conf; true");
   CustomJobOptions options = Options();
   options.host_network = true;
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
@@ -79,6 +80,12 @@ TEST_F(ContainerIsolationTest, HostNetworkIsAnOptIn) {
   ASSERT_TRUE(done.ok()) << done.status();
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(host_service.Accepted(), 1);
+  // On the host's network, the host's resolver configuration as it is
+  // (loopback nameservers included), as Docker gives --network=host.
+  absl::StatusOr<std::string> host_conf =
+      packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
+  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  EXPECT_THAT(ReplicaLog("workerpool0-0"), HasSubstr(*host_conf));
   ExpectNothingLeft();
 }
 
