@@ -1,10 +1,7 @@
 #include "packager/builder/run_step.h"
 
-#include <errno.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <iterator>
 #include <optional>
 #include <random>
 
@@ -13,6 +10,7 @@
 #include "fmt/format.h"
 #include "packager/run/container_bundle.h"
 #include "packager/run/container_user.h"
+#include "packager/run/mount_point_trace.h"
 #include "packager/run/network_namespace.h"
 #include "packager/run/overlay_diff.h"
 #include "packager/run/overlay_mount.h"
@@ -29,64 +27,9 @@ constexpr std::string_view kDefaultPath =
     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 // BuildKit's host name for RUN containers.
 constexpr std::string_view kHostname = "buildkitsandbox";
-// Where runc mounts file systems of its own; created by runc when missing.
-constexpr std::string_view kMountPoints[] = {"proc", "dev", "sys"};
-
-bool Exists(const fs::path& path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0;
-}
-
-// The files bind-mounted at /etc/hosts and /etc/resolv.conf, and what of
-// their mount points the stage's filesystem already had: runc creates the
-// missing ones (and /etc) in the rootfs, which is the RUN's overlay, so
-// they would land in its upper directory and in the layer.
-class SandboxEtc {
- public:
-  static constexpr std::string_view kFiles[] = {"hosts", "resolv.conf"};
-
-  // Looks at `rootfs`/etc before the command runs.
-  explicit SandboxEtc(const fs::path& rootfs) {
-    struct stat st;
-    etc_existed_ = ::lstat((rootfs / "etc").c_str(), &st) == 0;
-    if (etc_existed_) etc_stat_ = st;
-    for (size_t i = 0; i < std::size(kFiles); ++i) existed_[i] = Exists(rootfs / "etc" / kFiles[i]);
-  }
-
-  // Removes from `upper` the mount points runc made: the files that were
-  // missing (nothing else can be there: the read-only mounts hid them
-  // from the command), then /etc when that leaves it empty and the command
-  // did not change its mode or owner.
-  absl::Status RemoveMountPoints(const fs::path& upper) const {
-    const fs::path etc = upper / "etc";
-    for (size_t i = 0; i < std::size(kFiles); ++i) {
-      struct stat st;
-      const fs::path file = etc / kFiles[i];
-      if (existed_[i] || ::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-      if (::unlink(file.c_str()) != 0) {
-        return base::ErrnoToStatus(errno, fmt::format("removing {}", file.string()));
-      }
-    }
-    struct stat st;
-    std::error_code ec;
-    if (::lstat(etc.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !fs::is_empty(etc, ec)) {
-      return absl::OkStatus();
-    }
-    if (etc_existed_ && (st.st_mode != etc_stat_.st_mode || st.st_uid != etc_stat_.st_uid ||
-                         st.st_gid != etc_stat_.st_gid)) {
-      return absl::OkStatus();
-    }
-    if (::rmdir(etc.c_str()) != 0) {
-      return base::ErrnoToStatus(errno, fmt::format("removing {}", etc.string()));
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  bool etc_existed_ = false;
-  struct stat etc_stat_ {};
-  bool existed_[std::size(kFiles)] = {};
-};
+// Where runc mounts file systems of its own and RUN's files; created by
+// runc when missing.
+const std::string kMountPoints[] = {"/proc", "/dev", "/sys", "/etc/hosts", "/etc/resolv.conf"};
 
 // Writes `content` to `path`, mode 0644 (the command may run as any user).
 absl::Status WriteMountedFile(const fs::path& path, std::string_view content, fs::perms mode) {
@@ -167,10 +110,6 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
                                     const RunStepOptions& options) {
   const fs::path upper = work_dir / "upper";
   TP_ASSIGN_OR_RETURN(run::OverlayMount merged, MountStageRootfs(base_rootfs, layers, work_dir));
-  std::vector<std::string_view> made_mount_points;
-  for (std::string_view dir : kMountPoints) {
-    if (!Exists(merged.target() / dir)) made_mount_points.push_back(dir);
-  }
   TP_ASSIGN_OR_RETURN(run::ContainerUser user,
                       run::ResolveContainerUser(merged.target(), command.user));
   run::ContainerBundle bundle{
@@ -206,7 +145,8 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
       fs::perms(0644)));
   bundle.readonly_files.push_back({hosts_file, "/etc/hosts"});
   bundle.readonly_files.push_back({resolv_conf, "/etc/resolv.conf"});
-  const SandboxEtc sandbox_etc(merged.target());
+  const run::MountPointTrace mount_points =
+      run::MountPointTrace::Record(merged.target(), kMountPoints);
   bool has_path = false;
   for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
   if (!has_path) bundle.env.emplace_back(kDefaultPath);
@@ -221,13 +161,7 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
     return absl::AbortedError(fmt::format("the command exited with code {}; its last output:\n{}",
                                           exit.exit_code, exit.output_tail));
   }
-  TP_RETURN_IF_ERROR(sandbox_etc.RemoveMountPoints(upper));
-  for (std::string_view dir : made_mount_points) {
-    std::error_code ec;
-    if (fs::is_directory(upper / dir, ec) && fs::is_empty(upper / dir, ec)) {
-      fs::remove(upper / dir, ec);
-    }
-  }
+  TP_RETURN_IF_ERROR(mount_points.RemoveFrom(upper));
   return run::OverlayDiff(upper);
 }
 

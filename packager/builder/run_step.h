@@ -23,7 +23,7 @@
 // namespace cannot reach; under kNone that address has no route, so a
 // lookup fails at once). Nothing else of the host is mounted into it.
 // Neither file, nor the mount points runc creates for them and for /proc,
-// /dev and /sys, is part of the diff. Needs root, overlayfs, runc (crun
+// /dev and /sys (packager/run/mount_point_trace.h), is part of the diff. Needs root, overlayfs, runc (crun
 // fails on hybrid cgroups) and slirp4netns. Containers, mounts and the
 // namespace are recorded in the process's HostResourceLedger: a killed
 // build leaves none behind.

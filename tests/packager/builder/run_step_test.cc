@@ -446,6 +446,21 @@ TEST_F(RunStepTest, RunSeesHostsAndResolvConfButTheyNeverLandInTheLayer) {
   ASSERT_TRUE(scratch.ok()) << scratch.status() << output_;
   ASSERT_EQ(scratch->manifest.layers.size(), 2u);
   EXPECT_THAT(Names(LayerEntries(*scratch, 1)), IsEmpty());
+
+  // An image whose /etc/resolv.conf links to systemd-resolved's stub (absent
+  // in a container): runc mounts at the link's target, creating it and its
+  // directories; none of them is in the layer, and the link is unchanged.
+  fs::create_directories(ctx_ / "linked-etc");
+  fs::create_symlink("../run/systemd/resolve/stub-resolv.conf", ctx_ / "linked-etc/resolv.conf");
+  WriteFile(ctx_ / "Dockerfile", FromBase() +
+                                     "COPY linked-etc/ /etc/\n"
+                                     "RUN cat /etc/resolv.conf > /seen.txt\n");
+  auto linked = Build(ctx_);
+  ASSERT_TRUE(linked.ok()) << linked.status() << output_;
+  ASSERT_EQ(linked->manifest.layers.size(), 3u);
+  auto seen = LayerEntries(*linked, 2);
+  EXPECT_THAT(Names(seen), UnorderedElementsAre("seen.txt"));
+  EXPECT_EQ(seen["seen.txt"].content, first["resolv.txt"].content);
 }
 
 // This process's RUN network namespaces still in /run/netns.
