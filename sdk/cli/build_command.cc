@@ -48,7 +48,7 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
       "and an /etc/resolv.conf (slirp4netns's DNS forwarder, the host's search and options), "
       "both read-only and never part of a layer; the proxy build args (HTTP_PROXY, HTTPS_PROXY, "
       "FTP_PROXY, NO_PROXY, ALL_PROXY, lower-case too) reach RUN without an ARG and stay out of "
-      "the image and of the cache key.\n"
+      "the image and (unless an ARG declares them) of the cache key.\n"
       "--bundle-libs BINARY (no CONTEXT, no Dockerfile): an image with no base holding BINARY "
       "at /usr/local/bin/NAME (the entrypoint), every shared library it loads (found as ld.so "
       "finds them, the loader included) and a minimal /etc. "
