@@ -154,6 +154,8 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.context_dir = options.context_dir;
     request.dockerfile = options.dockerfile;
     request.build_args = options.build_args;
+    request.network = options.network;
+    request.add_hosts = options.add_hosts;
     request.target = options.target;
     request.platform = options.platform;
     request.labels = options.labels;

@@ -90,6 +90,10 @@ struct ImageBuildOptions {
   std::optional<packager::LayerCompression> compression;
   // --compression-level: gzip 1..12 (default 6), zstd 1..19 (default 3).
   std::optional<int> compression_level;
+  // --network: RUN's network unless a RUN --network says otherwise
+  // (packager/builder/run_step.h).
+  packager::builder::RunNetwork network = packager::builder::RunNetwork::kDefault;
+  std::vector<packager::run::HostEntry> add_hosts;  // --add-host: in every RUN's /etc/hosts
   std::function<void(const packager::builder::BuildStep&)> progress;
   std::function<void(std::string_view)> run_output;    // RUN's stdout + stderr; may be empty
   const base::Environment* environment = nullptr;      // null: the process's

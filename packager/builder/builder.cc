@@ -358,6 +358,10 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
         if (run_args != expanded->run_args.end()) {
           command.env.insert(command.env.end(), run_args->second.begin(), run_args->second.end());
         }
+        command.network = run->network.empty()     ? request.network
+                          : run->network == "none" ? RunNetwork::kNone
+                                                   : RunNetwork::kDefault;
+        command.extra_hosts = request.add_hosts;
         command.cwd = state.config.image.config.working_dir.empty()
                           ? "/"
                           : state.config.image.config.working_dir;
@@ -366,8 +370,22 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
         for (const RunCommand::File& f : command.files) {
           file_keys.push_back(f.path + "\n" + f.content);
         }
-        const std::string key = RunLayerKey(state.chain, step_text, command.args, command.env,
-                                            command.cwd, command.user, layer_options, file_keys);
+        // Keyed like BuildKit's exec ops: the network mode and the added
+        // host names are, the added hosts' addresses and the proxy args
+        // are not (they say how to reach things, not what is built).
+        std::vector<std::string> sandbox;
+        if (command.network == RunNetwork::kNone) sandbox.push_back("network none");
+        for (const run::HostEntry& host : command.extra_hosts) {
+          sandbox.push_back("add-host " + host.name);
+        }
+        const std::string key =
+            RunLayerKey(state.chain, step_text, command.args, command.env, command.cwd,
+                        command.user, layer_options, file_keys, sandbox);
+        auto proxy_args = expanded->run_proxy_args.find(k);
+        if (proxy_args != expanded->run_proxy_args.end()) {
+          command.env.insert(command.env.end(), proxy_args->second.begin(),
+                             proxy_args->second.end());
+        }
         std::optional<CachedLayer> layer = cache.Lookup(key);
         const bool cached = layer.has_value();
         if (!cached) {

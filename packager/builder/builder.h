@@ -61,6 +61,9 @@ struct BuildRequest {
   LayerCompression compression = LayerCompression::kGzip;
   // Its level (SetCompressionLevel's ranges); nullopt: LayerOptions' default.
   std::optional<int> compression_level;
+  // RUN's network (`--network`), unless a RUN --network says otherwise.
+  RunNetwork network = RunNetwork::kDefault;
+  std::vector<run::HostEntry> add_hosts;  // --add-host: /etc/hosts lines of every RUN
 };
 
 // One step as it starts ("FROM ...", "COPY ...") and, for layer steps, once

@@ -50,7 +50,8 @@ std::string CompressedLayerKey(const oci::Digest& diff_id, const LayerOptions& o
 std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
                         const std::vector<std::string>& args, const std::vector<std::string>& env,
                         std::string_view cwd, std::string_view user, const LayerOptions& options,
-                        const std::vector<std::string>& files) {
+                        const std::vector<std::string>& files,
+                        const std::vector<std::string>& sandbox) {
   // v2: the zstd level is part of the key (v1 left it out, so a zstd -19
   // build reused a RUN layer compressed at another level). v3: without
   // SOURCE_DATE_EPOCH the layer keeps the command's mtimes (v2 layers had 0).
@@ -62,6 +63,7 @@ std::string RunLayerKey(std::string_view parent_chain, std::string_view instruct
   for (const std::string& arg : args) text += fmt::format("arg {} {}\n", arg.size(), arg);
   for (const std::string& kv : env) text += fmt::format("env {} {}\n", kv.size(), kv);
   for (const std::string& f : files) text += fmt::format("file {} {}\n", f.size(), f);
+  for (const std::string& line : sandbox) text += fmt::format("sandbox {} {}\n", line.size(), line);
   return Sha256Hex(text);
 }
 

@@ -39,12 +39,15 @@ absl::StatusOr<std::string> ComputeLayerKey(std::string_view parent_chain,
 // parent chain, the instruction as written, the argv, the environment the
 // command sees (config Env and build args), the working directory, the user,
 // the contents of files mounted for it (`files`: a heredoc script run
-// directly) and the layer options that change the bytes. The command's output is not
+// directly), what its sandbox adds (`sandbox`: e.g. "network none"; none
+// for the default sandbox, so its keys stay as they were) and the layer
+// options that change the bytes. The command's output is not
 // part of it: a RUN that reads the network is cached like any other.
 std::string RunLayerKey(std::string_view parent_chain, std::string_view instruction,
                         const std::vector<std::string>& args, const std::vector<std::string>& env,
                         std::string_view cwd, std::string_view user, const LayerOptions& options,
-                        const std::vector<std::string>& files = {});
+                        const std::vector<std::string>& files = {},
+                        const std::vector<std::string>& sandbox = {});
 
 // The key under which the compressed form of the uncompressed layer
 // `diff_id` is cached (image_compress.h): sha256 over the diff_id and the

@@ -1,6 +1,5 @@
 #include "packager/builder/run_step.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <optional>
@@ -11,6 +10,8 @@
 #include "fmt/format.h"
 #include "packager/run/container_bundle.h"
 #include "packager/run/container_user.h"
+#include "packager/run/mount_point_trace.h"
+#include "packager/run/network_namespace.h"
 #include "packager/run/overlay_diff.h"
 #include "packager/run/overlay_mount.h"
 #include "packager/run/runc_run.h"
@@ -26,12 +27,40 @@ constexpr std::string_view kDefaultPath =
     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 // BuildKit's host name for RUN containers.
 constexpr std::string_view kHostname = "buildkitsandbox";
-// Where runc mounts file systems of its own; created by runc when missing.
-constexpr std::string_view kMountPoints[] = {"proc", "dev", "sys"};
+// Where runc mounts file systems of its own and RUN's files; created by
+// runc when missing.
+const std::string kMountPoints[] = {"/proc", "/dev", "/sys", "/etc/hosts", "/etc/resolv.conf"};
 
-bool Exists(const fs::path& path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0;
+// Writes `content` to `path`, mode 0644 (the command may run as any user).
+absl::Status WriteMountedFile(const fs::path& path, std::string_view content, fs::perms mode) {
+  TP_RETURN_IF_ERROR(base::WriteFileAtomic(path, content, base::FileSync::kNoSync));
+  std::error_code ec;
+  fs::permissions(path, mode, ec);
+  if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("chmod {}", path.string()));
+  return absl::OkStatus();
+}
+
+// The namespace the command runs in: slirp4netns's, or a loopback-only one.
+struct RunNamespace {
+  std::optional<run::SlirpNetwork> slirp;
+  std::optional<run::NetworkNamespace> loopback;
+  const fs::path& path() const { return slirp.has_value() ? slirp->path() : loopback->path(); }
+};
+
+absl::StatusOr<RunNamespace> MakeNamespace(RunNetwork network, const std::string& id,
+                                           const RunStepOptions& options,
+                                           const fs::path& work_dir) {
+  RunNamespace ns;
+  if (network == RunNetwork::kNone) {
+    TP_ASSIGN_OR_RETURN(run::NetworkNamespace loopback, run::NetworkNamespace::Create(id));
+    ns.loopback.emplace(std::move(loopback));
+    return ns;
+  }
+  TP_ASSIGN_OR_RETURN(
+      run::SlirpNetwork slirp,
+      run::SlirpNetwork::Start(id, options.slirp4netns, work_dir / "slirp4netns.log"));
+  ns.slirp.emplace(std::move(slirp));
+  return ns;
 }
 
 // The build's layers applied over `base` in an overlay whose upper directory
@@ -81,10 +110,6 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
                                     const RunStepOptions& options) {
   const fs::path upper = work_dir / "upper";
   TP_ASSIGN_OR_RETURN(run::OverlayMount merged, MountStageRootfs(base_rootfs, layers, work_dir));
-  std::vector<std::string_view> made_mount_points;
-  for (std::string_view dir : kMountPoints) {
-    if (!Exists(merged.target() / dir)) made_mount_points.push_back(dir);
-  }
   TP_ASSIGN_OR_RETURN(run::ContainerUser user,
                       run::ResolveContainerUser(merged.target(), command.user));
   run::ContainerBundle bundle{
@@ -105,20 +130,28 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
   };
   for (size_t i = 0; i < command.files.size(); ++i) {
     const fs::path file = work_dir / "files" / std::to_string(i);
-    TP_RETURN_IF_ERROR(
-        base::WriteFileAtomic(file, command.files[i].content, base::FileSync::kNoSync));
-    std::error_code ec;
-    fs::permissions(file, fs::perms(0755), ec);
-    if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("chmod {}", file.string()));
+    TP_RETURN_IF_ERROR(WriteMountedFile(file, command.files[i].content, fs::perms(0755)));
     bundle.readonly_files.push_back({file, command.files[i].path});
   }
+  std::vector<run::HostEntry> hosts = {{std::string(kHostname), "127.0.0.1"}};
+  hosts.insert(hosts.end(), command.extra_hosts.begin(), command.extra_hosts.end());
+  TP_ASSIGN_OR_RETURN(std::string host_resolv_conf,
+                      run::ReadHostResolvConf(options.host_resolv_conf));
+  const fs::path hosts_file = work_dir / "etc" / "hosts";
+  const fs::path resolv_conf = work_dir / "etc" / "resolv.conf";
+  TP_RETURN_IF_ERROR(WriteMountedFile(hosts_file, run::HostsFile(hosts), fs::perms(0644)));
+  TP_RETURN_IF_ERROR(WriteMountedFile(
+      resolv_conf, run::ResolvConfWithNameserver(host_resolv_conf, run::SlirpNetwork::kDnsServer),
+      fs::perms(0644)));
+  bundle.readonly_files.push_back({hosts_file, "/etc/hosts"});
+  bundle.readonly_files.push_back({resolv_conf, "/etc/resolv.conf"});
+  const run::MountPointTrace mount_points =
+      run::MountPointTrace::Record(merged.target(), kMountPoints);
   bool has_path = false;
   for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
   if (!has_path) bundle.env.emplace_back(kDefaultPath);
   const std::string id = ContainerId();
-  TP_ASSIGN_OR_RETURN(
-      run::SlirpNetwork network,
-      run::SlirpNetwork::Start(id, options.slirp4netns, work_dir / "slirp4netns.log"));
+  TP_ASSIGN_OR_RETURN(RunNamespace network, MakeNamespace(command.network, id, options, work_dir));
   bundle.network_namespace = network.path();
   TP_RETURN_IF_ERROR(run::WriteContainerBundle(bundle));
   TP_ASSIGN_OR_RETURN(run::RuncExit exit,
@@ -128,12 +161,7 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
     return absl::AbortedError(fmt::format("the command exited with code {}; its last output:\n{}",
                                           exit.exit_code, exit.output_tail));
   }
-  for (std::string_view dir : made_mount_points) {
-    std::error_code ec;
-    if (fs::is_directory(upper / dir, ec) && fs::is_empty(upper / dir, ec)) {
-      fs::remove(upper / dir, ec);
-    }
-  }
+  TP_RETURN_IF_ERROR(mount_points.RemoveFrom(upper));
   return run::OverlayDiff(upper);
 }
 

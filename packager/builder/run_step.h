@@ -12,14 +12,21 @@
 // "buildkitsandbox", as BuildKit's), a network namespace of its own with
 // outbound access through slirp4netns but not to the host's loopback
 // (packager/run/slirp_network.h; like `docker build`, RUN reaches the
-// network), the capabilities and seccomp profile of
-// packager/run/container_bundle.h, no_new_privileges, the stage's Env,
-// WorkingDir (created when missing) and User (names looked up in the stage's
-// /etc/passwd and /etc/group). Nothing of the host is mounted into it.
-// Mount points runc creates for /proc, /dev and /sys are not part of the
-// diff. Needs root, overlayfs, runc (crun fails on hybrid cgroups) and
-// slirp4netns. Containers, mounts and the namespace are recorded in the
-// process's HostResourceLedger: a killed build leaves none behind.
+// network), or with RunNetwork::kNone one with only a loopback interface;
+// the capabilities and seccomp profile of packager/run/container_bundle.h,
+// no_new_privileges, the stage's Env, WorkingDir (created when missing) and
+// User (names looked up in the stage's /etc/passwd and /etc/group).
+// Two files are bind-mounted read-only, as BuildKit does: /etc/hosts
+// (localhost, buildkitsandbox -> 127.0.0.1, then the command's
+// extra_hosts) and /etc/resolv.conf (the host's, with slirp4netns's DNS
+// forwarder as the only nameserver: the host's may be a loopback stub the
+// namespace cannot reach; under kNone that address has no route, so a
+// lookup fails at once). Nothing else of the host is mounted into it.
+// Neither file, nor the mount points runc creates for them and for /proc,
+// /dev and /sys (packager/run/mount_point_trace.h), is part of the diff. Needs root, overlayfs, runc (crun
+// fails on hybrid cgroups) and slirp4netns. Containers, mounts and the
+// namespace are recorded in the process's HostResourceLedger: a killed
+// build leaves none behind.
 #ifndef TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_
 #define TRAINPKG_PACKAGER_BUILDER_RUN_STEP_H_
 
@@ -32,7 +39,9 @@
 
 #include "absl/status/statusor.h"
 #include "packager/layer/layer_entry.h"
+#include "packager/run/hosts_file.h"
 #include "packager/run/overlay_mount.h"
+#include "packager/run/resolv_conf.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/digest.h"
 
@@ -43,6 +52,12 @@ struct RunLayer {
   std::filesystem::path blob;
   oci::Descriptor descriptor;
   oci::Digest diff_id;
+};
+
+// RUN's network (`trainpkg build --network`, `RUN --network`).
+enum class RunNetwork {
+  kDefault,  // outbound access through slirp4netns, not the host's loopback
+  kNone,     // a namespace with only a loopback interface
 };
 
 struct RunCommand {
@@ -59,12 +74,15 @@ struct RunCommand {
   std::string cwd = "/";          // absolute
   std::string user;               // image config User syntax; "" is root
   std::vector<File> files;
+  RunNetwork network = RunNetwork::kDefault;
+  std::vector<run::HostEntry> extra_hosts;  // /etc/hosts lines after the sandbox's own
 };
 
 struct RunStepOptions {
   std::string runc = "runc";                     // the runtime binary
   std::string slirp4netns = "slirp4netns";       // RUN's network
   std::function<void(std::string_view)> output;  // the command's output; may be empty
+  std::filesystem::path host_resolv_conf = run::kHostResolvConf;  // read for its search/options
 };
 
 // The stage's filesystem, `layers` applied over `base_rootfs` ("": an empty
@@ -78,7 +96,8 @@ absl::StatusOr<run::OverlayMount> MountStageRootfs(const std::filesystem::path& 
 // `work_dir` (created; the caller removes it once the layer is written: the
 // returned source reads from work_dir/upper). Errors: Aborted "exited with
 // code N" plus the output's tail when the command fails; those of the
-// overlay mounts, layer unpacking, user lookup and runc otherwise.
+// overlay mounts, layer unpacking, user lookup, reading the host's
+// resolv.conf and runc otherwise.
 absl::StatusOr<LayerSource> RunStep(const std::filesystem::path& base_rootfs,
                                     std::span<const RunLayer> layers, const RunCommand& command,
                                     const std::filesystem::path& work_dir,

@@ -36,11 +36,17 @@ std::map<std::string, std::string> AutomaticArgs(const std::string& platform) {
   return out;
 }
 
+// Docker's predefined proxy args: usable by RUN without an ARG.
+const std::set<std::string>& ProxyArgs() {
+  static const auto* kProxyArgs = new std::set<std::string>{
+      "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "FTP_PROXY",
+      "ftp_proxy",  "NO_PROXY",   "no_proxy",    "ALL_PROXY",   "all_proxy"};
+  return *kProxyArgs;
+}
+
 bool AlwaysConsumed(const std::string& name) {
-  static const std::set<std::string> kPredefined = {
-      "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "FTP_PROXY",        "ftp_proxy",
-      "NO_PROXY",   "no_proxy",   "ALL_PROXY",   "all_proxy",   "SOURCE_DATE_EPOCH"};
-  return kPredefined.count(name) != 0 || name.rfind("BUILDKIT_", 0) == 0;
+  return ProxyArgs().count(name) != 0 || name == "SOURCE_DATE_EPOCH" ||
+         name.rfind("BUILDKIT_", 0) == 0;
 }
 
 template <typename Map>
@@ -285,12 +291,21 @@ absl::StatusOr<ExpandedStage> ExpandStage(const Dockerfile& df, const BuildPlan&
     } else if (const auto* env = std::get_if<EnvInstruction>(&e.body)) {
       for (const KeyValue& kv : env->vars) out.scope.SetEnv(kv.key, kv.value);
     } else if (std::holds_alternative<RunInstruction>(e.body)) {
+      auto hidden = [&out](const std::string& name) {
+        for (const auto& [env_name, env_value] : out.scope.env()) {
+          if (env_name == name) return true;
+        }
+        return false;
+      };
       std::vector<std::string>& args = out.run_args[out.instructions.size()];
       for (const auto& [name, value] : out.scope.args()) {
-        if (!value) continue;
-        bool hidden = false;
-        for (const auto& [env_name, env_value] : out.scope.env()) hidden |= env_name == name;
-        if (!hidden) args.push_back(fmt::format("{}={}", name, *value));
+        if (value && !hidden(name)) args.push_back(fmt::format("{}={}", name, *value));
+      }
+      for (const auto& [name, value] : options.build_args) {
+        if (ProxyArgs().count(name) == 0 || out.scope.args().contains(name) || hidden(name)) {
+          continue;
+        }
+        out.run_proxy_args[out.instructions.size()].push_back(fmt::format("{}={}", name, value));
       }
     }
     out.instructions.push_back(std::move(e));

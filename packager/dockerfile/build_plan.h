@@ -80,6 +80,14 @@ struct ExpandedStage {
   // in scope with a value and not hidden by an ENV, which Docker puts in the
   // command's environment (and not in the image's config).
   std::map<size_t, std::vector<std::string>> run_args;
+  // For each RUN given any: "NAME=value" of Docker's predefined proxy args
+  // (HTTP_PROXY, HTTPS_PROXY, FTP_PROXY, NO_PROXY, ALL_PROXY and their
+  // lower-case forms) set with --build-arg that no ARG in scope declares and
+  // no ENV hides. They go into the command's environment without an ARG,
+  // and neither into the image config nor into the layer cache key (as
+  // BuildKit keeps an exec's ProxyEnv out of its cache key, and the
+  // docs promise: "exempt from caching unless there is a matching ARG").
+  std::map<size_t, std::vector<std::string>> run_proxy_args;
 };
 
 // Expands stage `stage` instruction by instruction as the builder runs it:

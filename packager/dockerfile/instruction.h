@@ -130,10 +130,13 @@ struct VolumeInstruction {
 // body starting with "#!" directly, as BuildKit does); otherwise the line
 // followed by each body and delimiter line, so the shell reads the
 // here-documents itself (`RUN python3 <<PY`, `RUN <<EOF bash`).
+// `network` is the --network flag's value: "" (absent: the build's
+// network), "default" or "none".
 struct RunInstruction {
   CommandLine command;
   std::vector<Heredoc> heredocs;
   bool script = false;
+  std::string network;
   bool operator==(const RunInstruction&) const = default;
 };
 

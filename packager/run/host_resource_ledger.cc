@@ -33,6 +33,8 @@ const char* KindName(HostResourceKind kind) {
       return "mount";
     case HostResourceKind::kNetworkNamespace:
       return "netns";
+    case HostResourceKind::kFile:
+      return "file";
   }
   return "";
 }
@@ -117,12 +119,15 @@ std::vector<Record> ReadRecords(const fs::path& owner) {
       record.resource.kind = HostResourceKind::kMount;
     } else if (kind == "netns") {
       record.resource.kind = HostResourceKind::kNetworkNamespace;
+    } else if (kind == "file") {
+      record.resource.kind = HostResourceKind::kFile;
     } else {
       continue;
     }
     records.push_back(std::move(record));
   }
-  // Containers, then mounts, then namespaces; newest first within each.
+  // Containers, then mounts, then namespaces, then files; newest first
+  // within each.
   std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
     if (a.resource.kind != b.resource.kind) return a.resource.kind < b.resource.kind;
     return a.sequence > b.sequence;
@@ -141,6 +146,9 @@ void Remove(const HostResource& resource) {
       break;
     case HostResourceKind::kNetworkNamespace:
       ::umount2(resource.name.c_str(), MNT_DETACH);
+      ::unlink(resource.name.c_str());
+      break;
+    case HostResourceKind::kFile:
       ::unlink(resource.name.c_str());
       break;
   }

@@ -43,7 +43,13 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
       "checkout), and are cached under $TRAINPKG_HOME/build-cache. RUN runs the command under runc "
       "(needs "
       "root and overlayfs) over the stage's files: only then are base layers downloaded, and "
-      "unpacked under $TRAINPKG_HOME/rootfs; its output is shown unless --quiet.\n"
+      "unpacked under $TRAINPKG_HOME/rootfs; its output is shown unless --quiet. Like docker "
+      "build, RUN reaches the network (through slirp4netns, in a network namespace of its own; "
+      "not the host's 127.0.0.1) and sees an /etc/hosts (localhost, buildkitsandbox, --add-host) "
+      "and an /etc/resolv.conf (slirp4netns's DNS forwarder, the host's search and options), "
+      "both read-only and never part of a layer; the proxy build args (HTTP_PROXY, HTTPS_PROXY, "
+      "FTP_PROXY, NO_PROXY, ALL_PROXY, lower-case too) reach RUN without an ARG and stay out of "
+      "the image and (unless an ARG declares them) of the cache key.\n"
       "--bundle-libs BINARY (no CONTEXT, no Dockerfile): an image with no base holding BINARY "
       "at /usr/local/bin/NAME (the entrypoint), every shared library it loads (found as ld.so "
       "finds them, the loader included) and a minimal /etc. "
@@ -77,6 +83,16 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
   build->add_option("--compression-level", flags.compression_level,
                     "gzip 1..12 (default 6, gzip -6's size; 1 deflates 1.7-3x faster, 7-13% larger "
                     "on code and text), zstd 1..19 (default 3)");
+  build
+      ->add_option("--network", flags.network,
+                   "RUN's network: default (outbound through slirp4netns) or none (loopback "
+                   "only); RUN --network=none|default overrides it for one step")
+      ->capture_default_str();
+  build
+      ->add_option("--add-host", flags.add_hosts,
+                   "NAME:IP line added to every RUN's /etc/hosts (repeatable; IPv6 as "
+                   "NAME:[ADDR] or NAME:ADDR)")
+      ->allow_extra_args(false);
   build->add_option("--bundle-libs", flags.bundle_binary,
                     "Build from this native executable and its shared libraries instead");
   build->add_option("--env", flags.env, "With --bundle-libs: KEY=VALUE in the image's Env")
@@ -109,11 +125,12 @@ absl::Status CheckForm(const BuildFlags& flags) {
     return absl::OkStatus();
   }
   if (!flags.context.empty() || !flags.file.empty() || !flags.build_args.empty() ||
-      !flags.target.empty() || flags.lazy_base || flags.platform != "linux/amd64") {
+      !flags.target.empty() || flags.lazy_base || flags.platform != "linux/amd64" ||
+      flags.network != "default" || !flags.add_hosts.empty()) {
     return absl::InvalidArgumentError(
         "--bundle-libs builds without a Dockerfile: CONTEXT, -f, --build-arg, --target, "
-        "--platform (the binary's) and --lazy-base do not apply (build it with --output oci:DIR, "
-        "then FROM oci:DIR)");
+        "--platform (the binary's), --lazy-base, --network and --add-host do not apply (build it "
+        "with --output oci:DIR, then FROM oci:DIR)");
   }
   return absl::OkStatus();
 }
@@ -128,6 +145,17 @@ std::vector<std::string> SplitColons(const std::string& text) {
     start = end + 1;
   }
   return out;
+}
+
+// --network: default or none. Not host: a RUN never shares the host's
+// network (docs/adr/2026-11-27-container-isolation.md).
+absl::StatusOr<packager::builder::RunNetwork> NetworkFromFlag(const std::string& value) {
+  if (value == "default") return packager::builder::RunNetwork::kDefault;
+  if (value == "none") return packager::builder::RunNetwork::kNone;
+  return absl::InvalidArgumentError(fmt::format(
+      "--network \"{}\": expected default (outbound through slirp4netns, not the host's "
+      "127.0.0.1) or none (loopback only){}",
+      value, value == "host" ? "; RUN never shares the host's network" : ""));
 }
 
 }  // namespace
@@ -152,6 +180,15 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   if (flags.lazy_base && flags.output.empty()) {
     return ReportError(err, absl::InvalidArgumentError("--lazy-base needs --output oci:DIR"),
                        kExitUsage);
+  }
+  absl::StatusOr<packager::builder::RunNetwork> network = NetworkFromFlag(flags.network);
+  if (!network.ok()) return ReportError(err, network.status(), kExitUsage);
+  options.network = *network;
+  for (const std::string& value : flags.add_hosts) {
+    absl::StatusOr<packager::run::HostEntry> host =
+        packager::run::ParseHostEntry(value, "--add-host");
+    if (!host.ok()) return ReportError(err, host.status(), kExitUsage);
+    options.add_hosts.push_back(*std::move(host));
   }
   options.context_dir = flags.context;
   options.dockerfile = flags.file;

@@ -29,8 +29,10 @@ struct BuildFlags {
   std::string revision;
   bool lazy_base = false;
   bool quiet = false;
-  std::string compression;    // gzip | zstd | none; "": ImageBuildOptions' default
-  int compression_level = 0;  // 0: the compression's default
+  std::string compression;             // gzip | zstd | none; "": ImageBuildOptions' default
+  int compression_level = 0;           // 0: the compression's default
+  std::string network = "default";     // RUN's: default | none
+  std::vector<std::string> add_hosts;  // NAME:IP
   // --bundle-libs and the options only it takes.
   std::string bundle_binary;
   std::vector<std::string> env;  // K=V

@@ -70,7 +70,7 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .devices = request.devices,
       .readonly_rootfs = true,
       .private_tmp = true,
-      .readonly_files = {},
+      .readonly_files = request.readonly_files,
       .hostname = plan.ref.Name(),
       .network_namespace = request.network_namespace,
       .protect_host_files = true,

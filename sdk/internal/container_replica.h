@@ -10,7 +10,8 @@
 // The working directory is the image's WorkingDir ("/" when unset) and the
 // user its User, resolved in the rootfs. The host name is the replica's
 // name ("workerpool1-0"); the container joins `network_namespace` (one per
-// job: its replicas reach each other on 127.0.0.1) and cannot leave set-id
+// job: its replicas reach each other on 127.0.0.1), sees `readonly_files`
+// (the job's /etc/hosts and /etc/resolv.conf) and cannot leave set-id
 // files or file capabilities in the directories it writes
 // (packager/run/container_bundle.h).
 #ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "packager/run/container_bundle.h"
 #include "registry/oci/image_config.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/internal/runc_container_launcher.h"
@@ -35,10 +37,11 @@ struct ContainerReplicaRequest {
   std::string container_id;                 // unique per job and replica
   std::filesystem::path bundle_dir;         // created here
   std::map<std::string, std::string> cluster_env;
-  std::vector<std::filesystem::path> bind_mounts;  // e.g. the base output directory
-  std::vector<std::filesystem::path> devices;      // e.g. /dev/nvidia0
-  std::map<std::string, std::string> runc_env;     // runc's own environment
-  std::filesystem::path network_namespace;         // "": the host's network (opt-in)
+  std::vector<std::filesystem::path> bind_mounts;           // e.g. the base output directory
+  std::vector<std::filesystem::path> devices;               // e.g. /dev/nvidia0
+  std::map<std::string, std::string> runc_env;              // runc's own environment
+  std::filesystem::path network_namespace;                  // "": the host's network (opt-in)
+  std::vector<packager::run::ReadOnlyFile> readonly_files;  // bind-mounted read-only
 };
 
 // The process args for `plan` on `image` (see above). InvalidArgument,

@@ -13,6 +13,8 @@
 #include "base/log.h"
 #include "jobspec/cluster_env.h"
 #include "jobspec/custom_job_json.h"
+#include "packager/run/hosts_file.h"
+#include "packager/run/resolv_conf.h"
 #include "packager/unpack/rootfs_cache.h"
 #include "sdk/internal/container_replica.h"
 #include "sdk/internal/env_expansion.h"
@@ -73,6 +75,9 @@ absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
   }
   return images;
 }
+
+// Where the jobs' /etc/hosts and /etc/resolv.conf files live (a tmpfs).
+constexpr char kJobEtcDir[] = "/run/trainpkg/etc";
 
 // Replica names are [a-z0-9-], job ids digits (or a user's valid id).
 std::string ContainerId(const std::string& job_id, const std::string& replica) {
@@ -149,6 +154,7 @@ void LocalProcessBackend::Supervise() {
     if (replica.running != nullptr) replica.running->Finish();
   }
   netns_.reset();
+  etc_files_.clear();
   switch (outcome) {
     case Outcome::kSucceeded:
       recorder_->SetState(jobspec::JobState::kSucceeded);
@@ -194,8 +200,53 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
   return std::nullopt;
 }
 
+std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
+  const std::vector<ReplicaPlan>& plans = config_.plans;
+  if (!etc_files_.empty() || std::none_of(plans.begin(), plans.end(), [](const ReplicaPlan& plan) {
+        return !plan.image_uri.empty();
+      })) {
+    return std::nullopt;
+  }
+  // Every replica, its own name included, is reached on 127.0.0.1: in the
+  // job's namespace as on the host's network.
+  std::vector<packager::run::HostEntry> hosts;
+  for (const ReplicaPlan& plan : plans) hosts.push_back({plan.ref.Name(), "127.0.0.1"});
+  // The host's resolver configuration, as Docker gives it: whole on the
+  // host's network; in the job's namespace without loopback nameservers,
+  // which would be the namespace's own loopback there. Nothing outside the
+  // job is routed from that namespace, so what remains fails at once
+  // (ENETUNREACH) rather than after a timeout; names of the job resolve
+  // through /etc/hosts.
+  absl::StatusOr<std::string> host_resolv_conf =
+      packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
+  if (!host_resolv_conf.ok()) {
+    return jobspec::RpcStatus{.code = kCodeInternal,
+                              .message = absl::StrCat("Reading the host's resolver configuration: ",
+                                                      host_resolv_conf.status().message())};
+  }
+  const std::string resolv_conf = config_.host_network
+                                      ? *host_resolv_conf
+                                      : packager::run::ResolvConfWithoutLoopback(*host_resolv_conf);
+  const std::filesystem::path prefix = std::filesystem::path(kJobEtcDir) /
+                                       absl::StrCat("trainpkg-", config_.job_id, "-", ::getpid());
+  for (const auto& [suffix, content] : {std::pair{".hosts", packager::run::HostsFile(hosts)},
+                                        std::pair{".resolv.conf", resolv_conf}}) {
+    absl::StatusOr<packager::run::TransientFile> file =
+        packager::run::TransientFile::Write(prefix.string() + suffix, content);
+    if (!file.ok()) {
+      etc_files_.clear();
+      return jobspec::RpcStatus{.code = kCodeInternal,
+                                .message = absl::StrCat("Writing the job's /etc/", suffix + 1, ": ",
+                                                        file.status().message())};
+    }
+    etc_files_.push_back(*std::move(file));
+  }
+  return std::nullopt;
+}
+
 std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (std::optional<jobspec::RpcStatus> failure = MakeJobNetwork()) return failure;
+  if (std::optional<jobspec::RpcStatus> failure = MakeJobEtcFiles()) return failure;
   const std::vector<ReplicaPlan>& plans = config_.plans;
   // One port per replica, and one more on the chief for PyTorch's
   // rendezvous store (MASTER_PORT, jobspec/cluster_env.h).
@@ -278,6 +329,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
           .devices = GpuDevices(gpu_slices[i]),
           .runc_env = config_.environment,
           .network_namespace = netns_.has_value() ? netns_->path() : std::filesystem::path(),
+          .readonly_files = {{etc_files_.at(0).path(), "/etc/hosts"},
+                             {etc_files_.at(1).path(), "/etc/resolv.conf"}},
       });
       if (!container.ok()) {
         discard_bundles(0);

@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
 #include "packager/run/network_namespace.h"
+#include "packager/run/transient_file.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
@@ -73,6 +74,10 @@ class LocalProcessBackend final : public JobBackend {
   // failure, if any (a job that mixes local executables with containers
   // needs the host network).
   std::optional<jobspec::RpcStatus> MakeJobNetwork();
+  // Writes etc_files_ when container-mode replicas need them and they do
+  // not exist yet: one /etc/hosts naming every replica (all on 127.0.0.1)
+  // and one /etc/resolv.conf for the job. Returns the failure, if any.
+  std::optional<jobspec::RpcStatus> MakeJobEtcFiles();
   // Reserves ports and starts every replica. Returns the failure, if any.
   std::optional<jobspec::RpcStatus> StartReplicas();
   // Waits for the job to succeed, fail, time out or be cancelled.
@@ -98,6 +103,11 @@ class LocalProcessBackend final : public JobBackend {
   // made by the supervisor before the first replica starts; only the
   // supervisor thread touches it.
   std::optional<packager::run::NetworkNamespace> netns_;
+  // The job's /etc/hosts and /etc/resolv.conf for its containers (under
+  // /run/trainpkg/etc, in the ledger so that a killed run leaves neither),
+  // made with netns_ and gone with it; only the supervisor thread touches
+  // them.
+  std::vector<packager::run::TransientFile> etc_files_;
   std::thread supervisor_;
 };
 

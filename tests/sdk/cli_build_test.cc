@@ -105,6 +105,26 @@ TEST_F(CliBuildTest, BadFlagsExitTwo) {
   EXPECT_THAT(none_level.out, HasSubstr("an uncompressed layer has no compression level"));
 }
 
+TEST_F(CliBuildTest, BadNetworkFlagsExitTwoNamingTheFlagAndValue) {
+  const std::string ctx = (dir_ / "ctx").string();
+  for (const char* bad : {"db", "db:10.0.0.300", "d b:10.0.0.1", ":10.0.0.1"}) {
+    Result r = Trainpkg(std::string("build --add-host '") + bad + "' " + ctx);
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_THAT(r.out, HasSubstr(std::string("--add-host \"") + bad + "\"")) << bad;
+    EXPECT_THAT(r.out, HasSubstr("expected NAME:IP")) << bad;
+  }
+  Result host = Trainpkg("build --network host " + ctx);
+  EXPECT_EQ(host.code, 2);
+  EXPECT_THAT(host.out, HasSubstr("--network \"host\": expected default"));
+  EXPECT_THAT(host.out, HasSubstr("RUN never shares the host's network"));
+  EXPECT_EQ(Trainpkg("build --network bridge " + ctx).code, 2);
+  Result ok = Trainpkg("build --network none --add-host db:10.0.0.5 --add-host v6:[::1] " + ctx);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  Result help = Trainpkg("build --help");
+  EXPECT_THAT(help.out, HasSubstr("--add-host"));
+  EXPECT_THAT(help.out, Not(HasSubstr("--network=host")));
+}
+
 TEST_F(CliBuildTest, CompressionLevelChangesTheLayerAndItsCacheKey) {
   const std::string ctx = (dir_ / "ctx").string();
   std::ofstream(dir_ / "ctx/trainer/data.txt") << std::string(200000, 'a') + "tail\n";

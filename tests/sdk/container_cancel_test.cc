@@ -142,13 +142,15 @@ TEST_F(ContainerCancelTest, KilledTrainpkgRunLeavesNoContainerOrNamespaceWithin1
   int run = StartSleepingJob("killed_run", pids);
   ASSERT_GT(run, 0);
   EXPECT_EQ(NetworkNamespaces("trainpkg-killed_run-").size(), 1u);
+  EXPECT_EQ(JobEtcFiles("trainpkg-killed_run-").size(), 2u);  // hosts, resolv.conf
   ::kill(run, SIGKILL);
   EXPECT_EQ(testing::WaitExitCode(run), 128 + SIGKILL);
   EXPECT_TRUE(testing::WaitFor(
       [&] {
         return RuncContainers("trainpkg-killed_run-").empty() &&
                NetworkNamespaces("trainpkg-killed_run-").empty() &&
-               MountsUnder("/run/netns/trainpkg-killed_run-").empty();
+               MountsUnder("/run/netns/trainpkg-killed_run-").empty() &&
+               JobEtcFiles("trainpkg-killed_run-").empty();
       },
       absl::Seconds(10)));
   for (int pid : pids) {
@@ -168,6 +170,7 @@ TEST_F(ContainerCancelTest, NextTrainpkgCommandOfAnyKindRemovesWhatAKilledRunAnd
   EXPECT_EQ(testing::WaitExitCode(run), 128 + SIGKILL);
   EXPECT_EQ(RuncContainers("trainpkg-killed_twice-").size(), 3u);
   EXPECT_EQ(NetworkNamespaces("trainpkg-killed_twice-").size(), 1u);
+  EXPECT_EQ(JobEtcFiles("trainpkg-killed_twice-").size(), 2u);
 
   // Any command will do; `images` neither runs nor reads jobs.
   int next = testing::SpawnWithOutput({TRAINPKG_PATH, "images"}, dir_.path() / "next.out",
@@ -175,6 +178,7 @@ TEST_F(ContainerCancelTest, NextTrainpkgCommandOfAnyKindRemovesWhatAKilledRunAnd
   EXPECT_EQ(testing::WaitExitCode(next), 0) << testing::Slurp(dir_.path() / "next.out");
   EXPECT_THAT(RuncContainers("trainpkg-killed_twice-"), IsEmpty());
   EXPECT_THAT(NetworkNamespaces("trainpkg-killed_twice-"), IsEmpty());
+  EXPECT_THAT(JobEtcFiles("trainpkg-killed_twice-"), IsEmpty());
   for (int pid : pids) {
     EXPECT_TRUE(testing::WaitFor([pid] { return testing::ProcessGone(pid); }, absl::Seconds(5)));
   }

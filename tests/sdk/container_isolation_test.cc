@@ -13,6 +13,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "packager/run/resolv_conf.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/test_util/loopback_listener.h"
 
@@ -21,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class ContainerIsolationTest : public testing::ContainerTestBase {
  protected:
@@ -66,7 +68,8 @@ TEST_F(ContainerIsolationTest, HostNetworkIsAnOptIn) {
   trainpkg::testing::LoopbackListener host_service;
   jobspec::CustomJob spec =
       ShellJob({1}, "/bin/busybox timeout 3 /bin/busybox nc 127.0.0.1 " +
-                        std::to_string(host_service.port()) + " </dev/null; true");
+                        std::to_string(host_service.port()) +
+                        " </dev/null; /bin/busybox cat /etc/resolv.conf; true");
   CustomJobOptions options = Options();
   options.host_network = true;
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
@@ -77,6 +80,12 @@ TEST_F(ContainerIsolationTest, HostNetworkIsAnOptIn) {
   ASSERT_TRUE(done.ok()) << done.status();
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(host_service.Accepted(), 1);
+  // On the host's network, the host's resolver configuration as it is
+  // (loopback nameservers included), as Docker gives --network=host.
+  absl::StatusOr<std::string> host_conf =
+      packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
+  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  EXPECT_THAT(ReplicaLog("workerpool0-0"), HasSubstr(*host_conf));
   ExpectNothingLeft();
 }
 
@@ -119,6 +128,48 @@ TEST_F(ContainerIsolationTest, ReplicaRunsUnderSeccompWithItsNameAsHostName) {
     const uint64_t caps = std::stoull(log.substr(at + 7), nullptr, 16);
     EXPECT_EQ(caps & (1ULL << 13), 0u) << "CAP_NET_RAW kept";
     EXPECT_EQ(caps & (1ULL << 27), 0u) << "CAP_MKNOD kept";
+  }
+  ExpectNothingLeft();
+}
+
+// Like Docker's containers, every replica gets an /etc/hosts naming itself
+// and its peers (all on 127.0.0.1, in the job's namespace) and an
+// /etc/resolv.conf: the host's without loopback nameservers, which would be
+// the namespace's own loopback. Both are one read-only file per job, gone
+// with it.
+TEST_F(ContainerIsolationTest, ReplicasResolveThemselvesAndTheirPeersByName) {
+  testing::WriteContextFile(context() / "etc/nsswitch.conf", "hosts: files dns\n");
+  const std::string image = BuildImage("resolve:1",
+                                       "FROM scratch\n"
+                                       "COPY bin/busybox /bin/busybox\n"
+                                       "COPY etc/nsswitch.conf /etc/nsswitch.conf\n"
+                                       "ENTRYPOINT [\"/bin/busybox\", \"sh\", \"-c\"]\n");
+  // nc resolves the name, then names the address it was refused on.
+  jobspec::CustomJob spec = MakeContainerJob(
+      image, {1, 2},
+      {"/bin/busybox cat /etc/hosts /etc/resolv.conf; for peer in workerpool0-0 workerpool1-0 "
+       "workerpool1-1 $(/bin/busybox hostname); do /bin/busybox nc -w 1 $peer 1 </dev/null; done; "
+       "echo hosts >> /etc/hosts || echo read-only; true"});
+  absl::StatusOr<jobspec::CustomJob> done = RunJob(spec);
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
+  absl::StatusOr<std::string> host_conf =
+      packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
+  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  for (const std::string replica : {"workerpool0-0", "workerpool1-0", "workerpool1-1"}) {
+    const std::string log = ReplicaLog(replica);
+    EXPECT_THAT(log, HasSubstr("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost "
+                               "ip6-loopback\n127.0.0.1\tworkerpool0-0\n127.0.0.1\tworkerpool1-0\n"
+                               "127.0.0.1\tworkerpool1-1\n" +
+                               packager::run::ResolvConfWithoutLoopback(*host_conf)))
+        << replica;
+    EXPECT_THAT(log, Not(HasSubstr("bad address"))) << replica;
+    size_t resolved = 0;
+    for (size_t at = 0; (at = log.find("remote host (127.0.0.1)", at)) != std::string::npos; ++at) {
+      ++resolved;
+    }
+    EXPECT_EQ(resolved, 4u) << replica << ": " << log;
+    EXPECT_THAT(log, HasSubstr("read-only")) << replica;
   }
   ExpectNothingLeft();
 }

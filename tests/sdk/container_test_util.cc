@@ -130,7 +130,10 @@ absl::StatusOr<jobspec::CustomJob> ContainerTestBase::RunJob(const jobspec::Cust
 }
 
 std::vector<std::string> ContainerTestBase::RuncContainers(const std::string& prefix) const {
+  // `runc list` fails when a container's state directory goes while it
+  // reads it (a watchdog deleting containers): ask again.
   ShellResult list = Sh("runc list -q");
+  for (int retry = 0; retry < 5 && list.code != 0; ++retry) list = Sh("runc list -q");
   EXPECT_EQ(list.code, 0) << list.out;
   std::vector<std::string> ids;
   std::istringstream lines(list.out);
@@ -150,19 +153,33 @@ std::vector<int> ContainerTestBase::ContainerPids(const std::string& prefix) con
   return pids;
 }
 
-std::vector<std::string> ContainerTestBase::NetworkNamespaces(const std::string& prefix) const {
+namespace {
+
+// Names in `dir` starting with `prefix`.
+std::vector<std::string> NamesIn(const fs::path& dir, const std::string& prefix) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const fs::directory_entry& entry : fs::directory_iterator("/run/netns", ec)) {
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) == 0) names.push_back(name);
   }
   return names;
 }
 
+}  // namespace
+
+std::vector<std::string> ContainerTestBase::NetworkNamespaces(const std::string& prefix) const {
+  return NamesIn("/run/netns", prefix);
+}
+
+std::vector<std::string> ContainerTestBase::JobEtcFiles(const std::string& prefix) const {
+  return NamesIn("/run/trainpkg/etc", prefix);
+}
+
 void ContainerTestBase::ExpectNothingLeft() const {
   EXPECT_TRUE(RuncContainers("trainpkg-" + job_id_ + "-").empty());
   EXPECT_TRUE(NetworkNamespaces("trainpkg-" + job_id_ + "-").empty());
+  EXPECT_TRUE(JobEtcFiles("trainpkg-" + job_id_ + "-").empty());
   std::error_code ec;
   const fs::path containers = job_dir_ / "containers";
   EXPECT_TRUE(!fs::exists(containers) || fs::is_empty(containers))

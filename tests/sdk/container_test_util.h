@@ -53,8 +53,11 @@ class ContainerTestBase : public ::testing::Test {
   std::vector<int> ContainerPids(const std::string& prefix) const;
   // Names in /run/netns starting with `prefix`.
   std::vector<std::string> NetworkNamespaces(const std::string& prefix) const;
-  // No container of the last job in runc, no network namespace, no bundle
-  // directory left.
+  // Names in /run/trainpkg/etc (the jobs' /etc/hosts and /etc/resolv.conf)
+  // starting with `prefix`.
+  std::vector<std::string> JobEtcFiles(const std::string& prefix) const;
+  // No container of the last job in runc, no network namespace, no
+  // /etc/hosts or /etc/resolv.conf file, no bundle directory left.
   void ExpectNothingLeft() const;
 
   TempDir dir_;

@@ -354,8 +354,26 @@ RunInstruction RunWithHeredocs(const Line& l) {
   return run;
 }
 
+// RUN --network: "" (absent), "default" or "none"; BuildKit's "host" needs
+// an entitlement trainpkg does not grant.
+absl::StatusOr<std::string> RunNetwork(const Line& l) {
+  auto it = l.flags.find("network");
+  if (it == l.flags.end()) return std::string();
+  const std::string& value = it->second;
+  if (value == "default" || value == "none") return value;
+  if (value == "host") {
+    return Invalid(
+        "--network=host is not supported: a RUN never shares the host's network in trainpkg "
+        "(BuildKit needs the network.host entitlement for it); the default network reaches what "
+        "the host reaches except services on its 127.0.0.1");
+  }
+  return Invalid(
+      fmt::format("--network={} is not valid; write --network=default or --network=none", value));
+}
+
 std::vector<FlagSpec> AcceptedFlags(const std::string& keyword) {
   if (keyword == "FROM") return {{"platform"}};
+  if (keyword == "RUN") return {{"network"}};
   if (keyword == "COPY") return {{"from"}, {"chown"}, {"chmod"}, {"link", true}};
   if (keyword == "ADD") return {{"chown"}, {"chmod"}, {"link", true}};
   if (keyword == "HEALTHCHECK") {
@@ -406,13 +424,18 @@ absl::StatusOr<InstructionBody> ParseBody(const Line& l, std::vector<std::string
     return Invalid(
         fmt::format("needs a command; write {} [\"executable\", \"arg\"] or {} command", k, k));
   }
-  if (k == "RUN" && !l.heredocs.empty()) return RunWithHeredocs(l);
-  TP_ASSIGN_OR_RETURN(CommandLine cmd, ParseCommand(l, warn));
   if (k == "RUN") {
+    TP_ASSIGN_OR_RETURN(std::string network, RunNetwork(l));
     RunInstruction run;
-    run.command = std::move(cmd);
+    if (!l.heredocs.empty()) {
+      run = RunWithHeredocs(l);
+    } else {
+      TP_ASSIGN_OR_RETURN(run.command, ParseCommand(l, warn));
+    }
+    run.network = std::move(network);
     return run;
   }
+  TP_ASSIGN_OR_RETURN(CommandLine cmd, ParseCommand(l, warn));
   if (k == "CMD") return CmdInstruction{std::move(cmd)};
   return EntrypointInstruction{std::move(cmd)};
 }
@@ -435,11 +458,14 @@ absl::StatusOr<Line> SplitLine(std::string_view text, char escape) {
                     "WORKDIR",
                     near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
   }
-  if (l.keyword == "RUN" && !split.flags.empty()) {
-    return Invalid(
-        fmt::format("flag {} is not supported; RUN accepts no flags in trainpkg "
-                    "(--mount, --network and --security are not implemented)",
-                    split.flags[0]));
+  if (l.keyword == "RUN") {
+    for (const std::string& flag : split.flags) {
+      if (flag.rfind("--network", 0) == 0) continue;
+      return Invalid(
+          fmt::format("flag {} is not supported; RUN accepts only --network=default|none in "
+                      "trainpkg (--mount and --security are not implemented)",
+                      flag));
+    }
   }
   absl::StatusOr<Flags> flags = ParseFlags(split.flags, AcceptedFlags(l.keyword));
   if (!flags.ok()) return flags.status();

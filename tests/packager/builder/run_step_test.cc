@@ -6,6 +6,7 @@
 // root (runc and overlayfs need it).
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <ctime>
 #include <map>
@@ -17,6 +18,9 @@
 #include "packager/builder/builder.h"
 #include "packager/builder/image_export.h"
 #include "packager/builder/registry_base_source.h"
+#include "packager/bundle/bundle_image.h"
+#include "packager/run/resolv_conf.h"
+#include "packager/run/slirp_network.h"
 #include "registry/oci/layout.h"
 #include "registry/registry_client.h"
 #include "tests/packager/builder/builder_test_util.h"
@@ -53,11 +57,15 @@ class RunStepTest : public ::testing::Test {
     const fs::path base_ctx = dir_.path() / "base-ctx";
     fs::create_directories(base_ctx / "root/bin");
     fs::copy_file("/bin/busybox", base_ctx / "root/bin/busybox");
-    for (const char* applet : {"sh", "rm", "mkdir", "cat", "chmod", "chown", "echo", "id", "pwd"}) {
+    for (const char* applet :
+         {"sh", "rm", "mkdir", "cat", "chmod", "chown", "echo", "id", "pwd", "nc"}) {
       fs::create_symlink("busybox", base_ctx / "root/bin" / applet);
     }
     WriteFile(base_ctx / "root/etc/something", "delete me\n");
     WriteFile(base_ctx / "root/etc/keep", "keep me\n");
+    WriteFile(base_ctx / "root/srv/old", "replace me\n");
+    // As in Debian's images; without it glibc asks DNS before /etc/hosts.
+    WriteFile(base_ctx / "root/etc/nsswitch.conf", "hosts: files dns\n");
     WriteFile(base_ctx / "root/etc/passwd",
               "root:x:0:0:root:/root:/bin/sh\n"
               "trainer:x:1000:1000::/home/trainer:/bin/sh\n");
@@ -80,7 +88,7 @@ class RunStepTest : public ::testing::Test {
     BuilderOptions options{*store, dir_.path() / "home/build-cache", registry, {}, {}, {}};
     options.run_output = [this](std::string_view chunk) { output_.append(chunk); };
     Builder builder(options);
-    BuildRequest request;
+    BuildRequest request = request_;
     request.context_dir = context;
     request.source_date_epoch = source_date_epoch_;
     auto image = builder.Build(request);
@@ -126,6 +134,7 @@ class RunStepTest : public ::testing::Test {
 
   ScratchDir dir_;
   fs::path ctx_;
+  BuildRequest request_;  // what Build() asks for, besides the context
   oci::Descriptor base_layer_;
   std::string output_;
   std::optional<int64_t> source_date_epoch_;  // the builds' SOURCE_DATE_EPOCH
@@ -177,17 +186,17 @@ TEST_F(RunStepTest, RunOutputKeepsItsMtimeUnlessAnEpochClampsIt) {
 TEST_F(RunStepTest, ReplacedDirectoryIsOpaqueAndModesAndOwnersAreKept) {
   WriteFile(ctx_ / "Dockerfile",
             FromBase() +
-                "RUN rm -r /etc && mkdir /etc && echo new > /etc/n && chmod 4750 /etc/n && "
+                "RUN rm -r /srv && mkdir /srv && echo new > /srv/n && chmod 4750 /srv/n && "
                 "mkdir /home && mkdir /home/trainer && chown 1000:1000 /home/trainer\n");
   BuiltImage image = BuildOk(ctx_);
   auto entries = LayerEntries(image, 1);
-  EXPECT_TRUE(entries.count("etc/.wh..wh..opq")) << ::testing::PrintToString(Names(entries));
-  EXPECT_EQ(entries["etc/n"].mode & 07777, 04750u);
+  EXPECT_TRUE(entries.count("srv/.wh..wh..opq")) << ::testing::PrintToString(Names(entries));
+  EXPECT_EQ(entries["srv/n"].mode & 07777, 04750u);
   EXPECT_EQ(entries["home/trainer/"].uid, 1000);
   EXPECT_EQ(entries["home/trainer/"].gid, 1000);
   const fs::path rootfs = Unpack(image, "opaque");
-  EXPECT_EQ(Slurp(rootfs / "etc/n"), "new\n");
-  EXPECT_FALSE(fs::exists(rootfs / "etc/keep"));
+  EXPECT_EQ(Slurp(rootfs / "srv/n"), "new\n");
+  EXPECT_FALSE(fs::exists(rootfs / "srv/old"));
 }
 
 TEST_F(RunStepTest, SeesEnvArgsWorkdirUserAndEarlierLayers) {
@@ -407,6 +416,174 @@ TEST_F(RunStepTest, RunReachesTheNetworkButNotTheHostLoopback) {
   EXPECT_THAT(entries["got.txt"].content, HasSubstr("hello from the test network\n"));
   EXPECT_EQ(entries["host.txt"].content, "refused\nrefused\n");
   EXPECT_EQ(host_service.Accepted(), 0) << "RUN reached a service on the host's 127.0.0.1";
+}
+
+// Like docker build: RUN reads an /etc/hosts (localhost, its host name,
+// --add-host) and an /etc/resolv.conf whose only nameserver is slirp4netns's
+// DNS forwarder (never the host's, which may be a loopback stub); neither
+// file, nor the mount points runc makes for them in a stage without them
+// (nor /etc, when the command writes nothing there), is in the layer.
+TEST_F(RunStepTest, RunSeesHostsAndResolvConfButTheyNeverLandInTheLayer) {
+  TestNetwork network(dir_.path() / "www");
+  request_.add_hosts = {{"test-server", TestNetwork::kHost}, {"other", "fd00::1"}};
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() +
+                "RUN cat /etc/hosts > /hosts.txt && cat /etc/resolv.conf > /resolv.txt && "
+                "(rm /etc/hosts || echo busy > /rm.txt)\n"
+                "RUN true\n"
+                "RUN printf 'GET /hello.txt HTTP/1.0\\r\\n\\r\\n' | nc -w 3 test-server 8080 > "
+                "/got.txt\n"
+                "RUN echo x > /etc/new\n");
+  auto image = Build(ctx_);
+  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_EQ(image->manifest.layers.size(), 5u);
+  auto first = LayerEntries(*image, 1);
+  EXPECT_THAT(Names(first), UnorderedElementsAre("hosts.txt", "resolv.txt", "rm.txt"));
+  EXPECT_EQ(first["hosts.txt"].content,
+            "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
+            "127.0.0.1\tbuildkitsandbox\n10.213.77.2\ttest-server\nfd00::1\tother\n");
+  absl::StatusOr<std::string> host_conf = run::ReadHostResolvConf("/etc/resolv.conf");
+  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  EXPECT_EQ(first["resolv.txt"].content,
+            run::ResolvConfWithNameserver(*host_conf, run::SlirpNetwork::kDnsServer));
+  EXPECT_EQ(first["rm.txt"].content, "busy\n");
+  EXPECT_THAT(Names(LayerEntries(*image, 2)), IsEmpty()) << "RUN true";
+  auto got = LayerEntries(*image, 3);
+  EXPECT_THAT(Names(got), UnorderedElementsAre("got.txt"));
+  EXPECT_THAT(got["got.txt"].content, HasSubstr("hello from the test network\n"));
+  EXPECT_THAT(Names(LayerEntries(*image, 4)), UnorderedElementsAre("etc/", "etc/new"));
+  const fs::path rootfs = Unpack(*image, "etc");
+  EXPECT_FALSE(fs::exists(rootfs / "etc/hosts"));
+  EXPECT_FALSE(fs::exists(rootfs / "etc/resolv.conf"));
+
+  // A stage with no /etc at all: runc makes /etc for the mount points.
+  WriteFile(ctx_ / "Dockerfile", FromBase() +
+                                     "RUN true\n"
+                                     "FROM scratch\n"
+                                     "COPY --from=0 /bin/busybox /bin/busybox\n"
+                                     "RUN [\"/bin/busybox\", \"true\"]\n");
+  auto scratch = Build(ctx_);
+  ASSERT_TRUE(scratch.ok()) << scratch.status() << output_;
+  ASSERT_EQ(scratch->manifest.layers.size(), 2u);
+  EXPECT_THAT(Names(LayerEntries(*scratch, 1)), IsEmpty());
+
+  // An image whose /etc/resolv.conf links to systemd-resolved's stub (absent
+  // in a container): runc mounts at the link's target, creating it and its
+  // directories; none of them is in the layer, and the link is unchanged.
+  fs::create_directories(ctx_ / "linked-etc");
+  fs::create_symlink("../run/systemd/resolve/stub-resolv.conf", ctx_ / "linked-etc/resolv.conf");
+  WriteFile(ctx_ / "Dockerfile", FromBase() +
+                                     "COPY linked-etc/ /etc/\n"
+                                     "RUN cat /etc/resolv.conf > /seen.txt\n");
+  auto linked = Build(ctx_);
+  ASSERT_TRUE(linked.ok()) << linked.status() << output_;
+  ASSERT_EQ(linked->manifest.layers.size(), 3u);
+  auto seen = LayerEntries(*linked, 2);
+  EXPECT_THAT(Names(seen), UnorderedElementsAre("seen.txt"));
+  EXPECT_EQ(seen["seen.txt"].content, first["resolv.txt"].content);
+}
+
+// This process's RUN network namespaces still in /run/netns.
+std::vector<std::string> NetworkNamespacesOfThisProcess() {
+  const std::string prefix = "trainpkg-build-" + std::to_string(::getpid()) + "-";
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/run/netns", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0) names.push_back(name);
+  }
+  return names;
+}
+
+// `--network=none` (the build's or one RUN's): a namespace with only a
+// loopback interface. A lookup fails at once with the resolver's error
+// (slirp4netns's forwarder has no route there), not after a timeout, and
+// nothing outside is reached.
+TEST_F(RunStepTest, NetworkNoneFailsLookupsFastAndReachesNothing) {
+  TestNetwork network(dir_.path() / "www");
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() + "RUN (nc -w 3 " + std::string(TestNetwork::kHost) +
+                " 8080 </dev/null || echo unreachable > /u.txt) && cat /etc/hosts > /hosts.txt\n" +
+                "RUN --network=default printf 'GET /hello.txt HTTP/1.0\\r\\n\\r\\n' | nc -w 3 " +
+                TestNetwork::kHost + " 8080 > /got.txt\n");
+  request_.network = RunNetwork::kNone;
+  auto image = Build(ctx_);
+  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  auto entries = LayerEntries(*image, 1);
+  EXPECT_EQ(entries["u.txt"].content, "unreachable\n");
+  EXPECT_THAT(entries["hosts.txt"].content, HasSubstr("buildkitsandbox"));
+  EXPECT_THAT(LayerEntries(*image, 2)["got.txt"].content,
+              HasSubstr("hello from the test network\n"))
+      << "RUN --network=default overrides the build's none";
+
+  // busybox-static cannot ask DNS (static glibc), so the lookup runs in
+  // the host's curl and its shared libraries (--bundle-libs), as apt or pip
+  // would in a Debian image.
+  auto store = oci::Layout::Open(dir_.path() / "home/images");
+  ASSERT_TRUE(store.ok()) << store.status();
+  bundle::BundleRequest curl;
+  curl.binary = "/usr/bin/curl";
+  auto curl_image = bundle::BuildBundle(curl, *store);
+  ASSERT_TRUE(curl_image.ok()) << curl_image.status();
+  auto curl_layout = oci::Layout::Create(dir_.path() / "curl");
+  ASSERT_TRUE(curl_layout.ok()) << curl_layout.status();
+  ASSERT_TRUE(ExportImage(*curl_image, *store, *curl_layout, "1", false).ok());
+  request_.network = RunNetwork::kDefault;
+  WriteFile(ctx_ / "Dockerfile",
+            "FROM oci:" + (dir_.path() / "curl").string() +
+                ":1\nRUN --network=none [\"/usr/local/bin/curl\", \"-sS\", \"-m\", \"60\", "
+                "\"http://deb.debian.org/\"]\n");
+  const auto start = std::chrono::steady_clock::now();
+  auto offline = Build(ctx_);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(offline.ok());
+  EXPECT_THAT(std::string(offline.status().message()),
+              HasSubstr("Could not resolve host: deb.debian.org"));
+  EXPECT_LT(seconds, 15) << "the lookup should fail at once, not time out";
+  EXPECT_THAT(NetworkNamespacesOfThisProcess(), IsEmpty());
+}
+
+// Docker's predefined proxy args reach RUN without an ARG, stay out of the
+// image config and history, and (as in BuildKit, which keeps an exec's
+// ProxyEnv out of its cache key) out of the layer cache key unless an ARG
+// declares them; --network=none and --add-host names are in the key.
+TEST_F(RunStepTest, ProxyBuildArgsReachRunButNeitherTheImageNorTheCacheKey) {
+  WriteFile(ctx_ / "Dockerfile",
+            FromBase() + "RUN echo \"$HTTP_PROXY $no_proxy $UNDECLARED\" > /proxy.txt\n");
+  request_.build_args = {
+      {"HTTP_PROXY", "http://proxy.example:3128"}, {"no_proxy", "localhost"}, {"UNDECLARED", "x"}};
+  BuildStats stats;
+  auto image = Build(ctx_, &stats);
+  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  EXPECT_EQ(LayerEntries(*image, 1)["proxy.txt"].content, "http://proxy.example:3128 localhost \n");
+  EXPECT_EQ(image->config.config.env, std::vector<std::string>{"PATH=/bin"});
+  for (const oci::HistoryEntry& entry : image->config.history) {
+    EXPECT_THAT(entry.created_by, Not(HasSubstr("proxy.example"))) << entry.created_by;
+  }
+  EXPECT_EQ(stats.layers_written, 1);
+
+  request_.build_args["HTTP_PROXY"] = "http://other-proxy.example:8080";
+  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  EXPECT_EQ(stats.layers_cached, 1) << "a proxy change alone is no cache miss";
+
+  request_.network = RunNetwork::kNone;
+  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  EXPECT_EQ(stats.layers_written, 1) << "--network=none is keyed";
+  request_.add_hosts = {{"db", "10.0.0.5"}};
+  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  EXPECT_EQ(stats.layers_written, 1) << "an added host name is keyed";
+  request_.add_hosts = {{"db", "10.0.0.6"}};
+  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  EXPECT_EQ(stats.layers_cached, 1) << "its address is not";
+
+  WriteFile(ctx_ / "Dockerfile", FromBase() + "ARG HTTP_PROXY\nRUN echo \"$HTTP_PROXY\" > /p\n");
+  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  request_.build_args["HTTP_PROXY"] = "http://third-proxy.example:8080";
+  auto declared = Build(ctx_, &stats);
+  ASSERT_TRUE(declared.ok()) << declared.status();
+  EXPECT_EQ(stats.layers_written, 1) << "declared with ARG, the proxy arg is keyed";
+  EXPECT_EQ(LayerEntries(*declared, 1)["p"].content, "http://third-proxy.example:8080\n");
 }
 
 // CapBnd of a /proc/<pid>/status text as a number.

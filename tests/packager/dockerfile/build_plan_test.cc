@@ -172,6 +172,31 @@ TEST(BuildPlan, RunSeesTheArgsInScopeThatNoEnvHides) {
   EXPECT_EQ(st->run_args.count(1), 0u);
 }
 
+TEST(BuildPlan, RunGetsProxyBuildArgsWithoutAnArgButApartFromTheOthers) {
+  Dockerfile df = Parse(
+      "FROM scratch\n"
+      "RUN first\n"
+      "ENV https_proxy=http://env\n"
+      "ARG HTTP_PROXY\n"
+      "RUN second\n");
+  const BuildOptions options = Opts({{"HTTP_PROXY", "http://declared"},
+                                     {"no_proxy", "localhost"},
+                                     {"https_proxy", "http://hidden"},
+                                     {"OTHER", "x"}});
+  absl::StatusOr<BuildPlan> plan = PlanBuild(df, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  absl::StatusOr<ExpandedStage> st = ExpandStage(df, *plan, options, 0, {});
+  ASSERT_TRUE(st.ok()) << st.status();
+  // Before the ARG: predefined, so not keyed; after it: an ARG like any.
+  EXPECT_THAT(st->run_args.at(0), ElementsAre());
+  EXPECT_THAT(
+      st->run_proxy_args.at(0),
+      ElementsAre("HTTP_PROXY=http://declared", "https_proxy=http://hidden", "no_proxy=localhost"));
+  EXPECT_THAT(st->run_args.at(3), ElementsAre("HTTP_PROXY=http://declared"));
+  EXPECT_THAT(st->run_proxy_args.at(3), ElementsAre("no_proxy=localhost"))
+      << "an ENV of the same name hides the build arg";
+}
+
 TEST(BuildPlan, CopyFromExpandsArgs) {
   Dockerfile df =
       Parse("FROM scratch AS builder\nFROM scratch\nARG SRC=builder\nCOPY --from=$SRC /a /b\n");

@@ -26,7 +26,16 @@ TEST(DockerfileErrors, UnknownFlagListsAcceptedFlags) {
                     HasSubstr("it accepts --from, --chown, --chmod, --link")));
   EXPECT_THAT(
       Error("FROM scratch\nRUN --mount=type=cache,target=/x make\n"),
-      HasSubstr("ctx/Dockerfile:2: RUN: flag --mount=type=cache,target=/x is not supported"));
+      AllOf(HasSubstr("ctx/Dockerfile:2: RUN: flag --mount=type=cache,target=/x is not supported"),
+            HasSubstr("RUN accepts only --network=default|none")));
+  EXPECT_THAT(Error("FROM scratch\nRUN --network=host make\n"),
+              AllOf(HasSubstr("ctx/Dockerfile:2: RUN: --network=host is not supported"),
+                    HasSubstr("network.host entitlement")));
+  EXPECT_THAT(Error("FROM scratch\nRUN --network=bridge make\n"),
+              HasSubstr("ctx/Dockerfile:2: RUN: --network=bridge is not valid; write "
+                        "--network=default or --network=none"));
+  EXPECT_THAT(Error("FROM scratch\nRUN --network make\n"),
+              HasSubstr("ctx/Dockerfile:2: RUN: flag --network needs a value"));
   EXPECT_THAT(Error("FROM scratch\nCOPY --from a b\n"),
               HasSubstr("ctx/Dockerfile:2: COPY: flag --from needs a value; write --from=VALUE"));
   EXPECT_THAT(Error("FROM scratch\nCOPY --link=yes a b\n"),

@@ -39,10 +39,10 @@ TEST(DockerfileParser, VertexTrainerDockerfile) {
   EXPECT_EQ(s.instructions[1], (Instruction{"COPY", {3, 3}, copy}));
   EXPECT_EQ(
       s.instructions[2],
-      (Instruction{
-          "RUN",
-          {4, 5},
-          RunInstruction{{false, {"pip install --no-cache-dir numpy     pandas"}}, {}, false}}));
+      (Instruction{"RUN",
+                   {4, 5},
+                   RunInstruction{
+                       {false, {"pip install --no-cache-dir numpy     pandas"}}, {}, false, ""}}));
   EXPECT_EQ(
       s.instructions[3],
       (Instruction{
@@ -74,7 +74,7 @@ TEST(DockerfileParser, CommentsAndBlankLinesInsideContinuations) {
       "\n"
       "  b\n");
   EXPECT_EQ(df.stages[0].instructions[0],
-            (Instruction{"RUN", {2, 5}, RunInstruction{{false, {"echo a   b"}}, {}, false}}));
+            (Instruction{"RUN", {2, 5}, RunInstruction{{false, {"echo a   b"}}, {}, false, ""}}));
   ASSERT_EQ(df.warnings.size(), 1u);
   EXPECT_THAT(df.warnings[0], HasSubstr("Dockerfile:2: empty continuation line"));
 }
@@ -157,6 +157,18 @@ TEST(DockerfileParser, MalformedJsonFallsBackToShellFormWithWarning) {
   EXPECT_EQ(std::get<CmdInstruction>(df.stages[0].instructions[0].body).command,
             (CommandLine{false, {"['python3', 'x']"}}));
   EXPECT_THAT(df.warnings, ElementsAre(HasSubstr("Dockerfile:2: CMD: CMD looks like JSON")));
+}
+
+TEST(DockerfileParser, RunNetworkFlag) {
+  EXPECT_EQ(Only<RunInstruction>("FROM scratch\nRUN --network=none wget x\n").network, "none");
+  EXPECT_EQ(Only<RunInstruction>("FROM scratch\nRUN --network=default wget x\n").network,
+            "default");
+  EXPECT_EQ(Only<RunInstruction>("FROM scratch\nRUN wget x\n").network, "");
+  const RunInstruction& heredoc =
+      Only<RunInstruction>("FROM scratch\nRUN --network=none <<EOF\necho hi\nEOF\n");
+  EXPECT_EQ(heredoc.network, "none");
+  EXPECT_TRUE(heredoc.script);
+  EXPECT_THAT(heredoc.command.args, ElementsAre("echo hi\n"));
 }
 
 TEST(DockerfileParser, CrlfBomAndLowercaseKeywords) {
