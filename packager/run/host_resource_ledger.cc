@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "base/file_util.h"
 #include "base/log.h"
 #include "fmt/format.h"
+#include "packager/run/internal/child_exit.h"
 
 namespace trainpkg::packager::run {
 namespace {
@@ -87,9 +87,7 @@ void RunQuietly(const std::vector<std::string>& argv) {
     ::execvp(args[0], args.data());
     ::_exit(127);
   }
-  int status;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  internal::WaitChildExit(pid);
 }
 
 struct Record {

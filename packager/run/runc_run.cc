@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <vector>
@@ -10,6 +9,7 @@
 #include "base/file_util.h"
 #include "fmt/format.h"
 #include "packager/run/host_resource_ledger.h"
+#include "packager/run/internal/child_exit.h"
 
 namespace trainpkg::packager::run {
 namespace {
@@ -34,15 +34,6 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, int out_fd) {
     ::_exit(kExecFailed);
   }
   return pid;
-}
-
-int WaitExit(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
 }
 
 }  // namespace
@@ -76,14 +67,14 @@ absl::StatusOr<RuncExit> RuncRun(const std::string& runc, const std::filesystem:
     }
   }
   ::close(pipe_fds[0]);
-  exit.exit_code = WaitExit(*pid);
+  exit.exit_code = internal::WaitChildExit(*pid);
   if (exit.output_tail.size() > kTailBytes) {
     exit.output_tail.erase(0, exit.output_tail.size() - kTailBytes);
   }
   // `runc run` removes a container whose process exited; this covers runc
   // failing half-way.
   absl::StatusOr<pid_t> deleter = Spawn({runc, "delete", "--force", container_id}, -1);
-  if (deleter.ok()) WaitExit(*deleter);
+  if (deleter.ok()) internal::WaitChildExit(*deleter);
   entry->Release();
   if (exit.exit_code == kExecFailed && exit.output_tail.empty()) {
     return absl::NotFoundError(fmt::format("cannot execute {} (install runc)", runc));

@@ -2,13 +2,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <vector>
 
 #include "base/file_util.h"
 #include "fmt/format.h"
+#include "packager/run/internal/child_exit.h"
 
 namespace trainpkg::packager::run {
 namespace {
@@ -17,15 +17,6 @@ constexpr int kExecFailed = 127;
 constexpr int kReadyFd = 3;
 constexpr int kExitFd = 4;
 constexpr size_t kLogTail = 2048;
-
-int WaitExit(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
 
 std::string LogTail(const std::filesystem::path& log) {
   absl::StatusOr<std::string> text = base::ReadFile(log);
@@ -92,7 +83,7 @@ absl::StatusOr<SlirpNetwork> SlirpNetwork::Start(const std::string& name,
   ::close(ready[0]);
   if (n == 1) return SlirpNetwork(*std::move(netns), exit[1], pid);
   ::close(exit[1]);
-  const int code = WaitExit(pid);
+  const int code = internal::WaitChildExit(pid);
   if (code == kExecFailed) {
     return absl::NotFoundError(fmt::format(
         "cannot execute {}: RUN needs it for its network (scripts/install-deps.sh)", slirp4netns));
@@ -103,7 +94,7 @@ absl::StatusOr<SlirpNetwork> SlirpNetwork::Start(const std::string& name,
 
 SlirpNetwork::~SlirpNetwork() {
   if (exit_fd_ >= 0) ::close(exit_fd_);
-  if (pid_ > 0) WaitExit(pid_);
+  if (pid_ > 0) internal::WaitChildExit(pid_);
 }
 
 }  // namespace trainpkg::packager::run
