@@ -25,6 +25,7 @@
 #include "packager/dockerfile/dockerignore.h"
 #include "packager/layer/layer_writer.h"
 #include "packager/unpack/rootfs_cache.h"
+#include "packager/builder/image_blobs.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 
@@ -481,27 +482,15 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
   config.created = created;
   if (config.architecture.empty()) config.architecture = platform.architecture;
   if (config.os.empty()) config.os = platform.os;
-  TP_RETURN_IF_ERROR(oci::ValidateImageConfig(config));
-  const std::string config_bytes = oci::SerializeImageConfig(config);
-  TP_ASSIGN_OR_RETURN(built.config_descriptor,
-                      options_.store.WriteBlob(config_bytes, oci::media_types::kOciImageConfig));
   built.config = config;
-
-  oci::ImageManifest& manifest = built.manifest;
-  manifest.config = built.config_descriptor;
-  manifest.layers = final_state.layers;
+  built.manifest.layers = final_state.layers;
   oci::ImageProvenance provenance;
   provenance.created = created;
   provenance.source = request.source;
   provenance.revision = request.revision;
   provenance.base_name = final_state.base_name;
   provenance.base_digest = final_state.base_digest.ToString();
-  manifest.annotations = oci::ProvenanceAnnotations(provenance);
-  TP_RETURN_IF_ERROR(oci::ValidateImageManifest(manifest));
-  built.manifest_bytes = oci::SerializeImageManifest(manifest);
-  TP_ASSIGN_OR_RETURN(
-      built.manifest_descriptor,
-      options_.store.WriteBlob(built.manifest_bytes, oci::media_types::kOciImageManifest));
+  TP_RETURN_IF_ERROR(WriteConfigAndManifest(provenance, options_.store, &built));
   built.base_layout = final_state.base_layout;
   built.base_layer_count = final_state.base_layer_count;
   return built;

@@ -16,6 +16,7 @@
 #include "packager/dockerfile/var_scope.h"
 #include "packager/layer/layer_writer.h"
 #include "packager/layer/tar_archive.h"
+#include "packager/builder/image_blobs.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 #include "registry/oci/platform.h"
@@ -122,18 +123,9 @@ absl::StatusOr<BuiltImage> Import(const ImportRequest& request, const oci::Layou
   }
   built.stats.layers_written = 1;
   built.config = config;
-  TP_RETURN_IF_ERROR(oci::ValidateImageConfig(built.config));
-  TP_ASSIGN_OR_RETURN(
-      built.config_descriptor,
-      store.WriteBlob(oci::SerializeImageConfig(built.config), oci::media_types::kOciImageConfig));
-  built.manifest.config = built.config_descriptor;
   oci::ImageProvenance provenance;
   provenance.created = created;
-  built.manifest.annotations = oci::ProvenanceAnnotations(provenance);
-  TP_RETURN_IF_ERROR(oci::ValidateImageManifest(built.manifest));
-  built.manifest_bytes = oci::SerializeImageManifest(built.manifest);
-  TP_ASSIGN_OR_RETURN(built.manifest_descriptor,
-                      store.WriteBlob(built.manifest_bytes, oci::media_types::kOciImageManifest));
+  TP_RETURN_IF_ERROR(WriteConfigAndManifest(provenance, store, &built));
   return built;
 }
 

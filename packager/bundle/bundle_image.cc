@@ -13,6 +13,7 @@
 #include "packager/bundle/bundle_layers.h"
 #include "packager/bundle/etc_files.h"
 #include "packager/layer/layer_writer.h"
+#include "packager/builder/image_blobs.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 
@@ -108,19 +109,11 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
         false});
     ++built.stats.layers_written;
   }
-  TP_RETURN_IF_ERROR(oci::ValidateImageConfig(config));
-  TP_ASSIGN_OR_RETURN(built.config_descriptor, store.WriteBlob(oci::SerializeImageConfig(config),
-                                                               oci::media_types::kOciImageConfig));
-  built.manifest.config = built.config_descriptor;
   oci::ImageProvenance provenance;
   provenance.created = created;
   provenance.source = request.source;
   provenance.revision = request.revision;
-  built.manifest.annotations = oci::ProvenanceAnnotations(provenance);
-  TP_RETURN_IF_ERROR(oci::ValidateImageManifest(built.manifest));
-  built.manifest_bytes = oci::SerializeImageManifest(built.manifest);
-  TP_ASSIGN_OR_RETURN(built.manifest_descriptor,
-                      store.WriteBlob(built.manifest_bytes, oci::media_types::kOciImageManifest));
+  TP_RETURN_IF_ERROR(builder::WriteConfigAndManifest(provenance, store, &built));
   return built;
 }
 

@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "packager/layer/layer_options.h"
 #include "sdk/cli/exit_codes.h"
+#include "base/status_macros.h"
 #include "sdk/image_builder.h"
 
 namespace trainpkg::cli {
@@ -31,6 +32,17 @@ packager::LayerCompression CompressionFromFlag(const std::string& value) {
   if (value == "zstd") return packager::LayerCompression::kZstd;
   if (value == "none") return packager::LayerCompression::kNone;
   return packager::LayerCompression::kGzip;
+}
+
+absl::Status ApplyCompressionFlags(const std::string& compression, int level,
+                                   sdk::ImageBuildOptions& options) {
+  if (!compression.empty()) options.compression = CompressionFromFlag(compression);
+  if (level == 0) return absl::OkStatus();
+  packager::LayerOptions check;
+  check.compression = options.compression.value_or(packager::LayerCompression::kGzip);
+  TP_RETURN_IF_ERROR(packager::SetCompressionLevel(level, &check));
+  options.compression_level = level;
+  return absl::OkStatus();
 }
 
 CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
@@ -199,13 +211,10 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   options.source = flags.source;
   options.revision = flags.revision;
   options.lazy_base = flags.lazy_base;
-  if (!flags.compression.empty()) options.compression = CompressionFromFlag(flags.compression);
-  if (flags.compression_level != 0) {
-    packager::LayerOptions check;
-    check.compression = options.compression.value_or(packager::LayerCompression::kGzip);
-    absl::Status level = packager::SetCompressionLevel(flags.compression_level, &check);
-    if (!level.ok()) return ReportError(err, level, kExitUsage);
-    options.compression_level = flags.compression_level;
+  if (absl::Status compression =
+          ApplyCompressionFlags(flags.compression, flags.compression_level, options);
+      !compression.ok()) {
+    return ReportError(err, compression, kExitUsage);
   }
   const auto start = std::chrono::steady_clock::now();
   auto step_start = start;

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/status/status.h"
 #include "packager/layer/layer_options.h"
+#include "sdk/image_builder.h"
 
 namespace trainpkg::cli {
 
@@ -46,6 +48,12 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags);
 
 // A --compression value (gzip | zstd | none, as CLI11 checked) as an enum.
 packager::LayerCompression CompressionFromFlag(const std::string& value);
+
+// --compression ("" keeps the default) and --compression-level (0 keeps the
+// default) into `options`; InvalidArgument naming the valid range when the
+// level does not fit the compression.
+absl::Status ApplyCompressionFlags(const std::string& compression, int level,
+                                   sdk::ImageBuildOptions& options);
 
 // Builds; progress on `out` ("[2/6] COPY ... (cached)"), then a summary and
 // the image digest. 0 on success; 2 for bad flags (nothing built); 1 when the

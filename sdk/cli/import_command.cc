@@ -68,13 +68,10 @@ int RunImportCommand(const ImportFlags& flags, std::ostream& out, std::ostream& 
   options.import = sdk::ImportOptions{flags.source, flags.changes, flags.platform};
   options.tags = flags.tags;
   options.output = flags.output;
-  if (!flags.compression.empty()) options.compression = CompressionFromFlag(flags.compression);
-  if (flags.compression_level != 0) {
-    packager::LayerOptions check;
-    check.compression = options.compression.value_or(packager::LayerCompression::kGzip);
-    absl::Status level = packager::SetCompressionLevel(flags.compression_level, &check);
-    if (!level.ok()) return ReportError(err, level, kExitUsage);
-    options.compression_level = flags.compression_level;
+  if (absl::Status compression =
+          ApplyCompressionFlags(flags.compression, flags.compression_level, options);
+      !compression.ok()) {
+    return ReportError(err, compression, kExitUsage);
   }
   const auto start = std::chrono::steady_clock::now();
   auto step_start = start;
