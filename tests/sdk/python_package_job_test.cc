@@ -1,6 +1,6 @@
 // pythonPackageSpec on the local backend, end to end: an executor image with
 // Python 3 and pip (the host's python3.11, its stdlib and Debian's pip, as
-// `trainpkg import` of a rootfs), a trainer wheel built here with the host's
+// `trainpkg import` of a rootfs), a trainer wheel and sdist built here with the host's
 // python3, jobs that install it once and run `python3 -m` on every replica
 // under runc, and the bad inputs that must fail before anything runs.
 #include <unistd.h>
@@ -50,6 +50,7 @@ rm -rf $root/usr/lib/$ver/test $root/usr/lib/$ver/idlelib $root/usr/lib/$ver/tki
   $root/usr/lib/$ver/config-* $root/usr/lib/$ver/dist-packages $root/usr/lib/$ver/site-packages
 for m in pip setuptools pkg_resources _distutils_hack distutils-precedence.pth; do
   cp -a $dist/$m $root$dist/; done
+cp -a $dist/pip-*info $dist/setuptools-*info $root$dist/  # setup.py's commands are entry points
 for f in $py /bin/sh $root/usr/lib/$ver/lib-dynload/*.so; do
   for so in $(ldd $f | awk '$2 == "=>" {print $3} $1 ~ /^\// {print $1}'); do
     mkdir -p $root$(dirname $so); cp -L $so $root$so; done; done
@@ -99,7 +100,9 @@ class PythonPackageJobTest : public ::testing::Test {
     std::ofstream(dir / "pkg/pytrainer/broken.py") << "import not_a_dependency_anyone_has\n";
     ShellResult wheel = Sh("cd " + ShellQuote((dir / "pkg").string()) +
                            " && SETUPTOOLS_USE_DISTUTILS=stdlib /usr/bin/python3 -m pip wheel -q "
-                           "--no-deps --no-build-isolation -w dist . 2>&1");
+                           "--no-deps --no-build-isolation -w dist . 2>&1 && "
+                           "SETUPTOOLS_USE_DISTUTILS=stdlib /usr/bin/python3 setup.py -q sdist "
+                           "-d dist 2>&1");
     ASSERT_EQ(wheel.code, 0) << wheel.out;
   }
   static void TearDownTestSuite() {
@@ -114,6 +117,7 @@ class PythonPackageJobTest : public ::testing::Test {
 
   static fs::path home() { return suite_->path() / "home"; }
   static fs::path wheel() { return suite_->path() / "pkg/dist/pytrainer-0.1-py3-none-any.whl"; }
+  static fs::path sdist() { return suite_->path() / "pkg/dist/pytrainer-0.1.tar.gz"; }
   fs::path output() const { return dir_.path() / "output"; }
 
   // Pools of `counts` replicas running `module` of `packages` on `executor`.
@@ -246,6 +250,21 @@ TEST_F(PythonPackageJobTest, EveryReplicaRunsTheModuleOfThePackagesInstalledOnce
             << std::chrono::duration_cast<std::chrono::milliseconds>(first).count()
             << " ms, second (cached image) "
             << std::chrono::duration_cast<std::chrono::milliseconds>(second).count() << " ms\n";
+}
+
+// An sdist (a relative path here) is built and installed by pip in the
+// executor.
+TEST_F(PythonPackageJobTest, AnSdistIsInstalledAsWell) {
+  const fs::path cwd = fs::current_path();
+  fs::current_path(sdist().parent_path());
+  absl::StatusOr<jobspec::CustomJob> done =
+      RunJob(MakeJob(kExecutor, {sdist().filename().string()}, "pytrainer.task", {1}));
+  fs::current_path(cwd);
+  ASSERT_TRUE(done.ok()) << done.status() << log_.str();
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << done->error->message << log_.str();
+  EXPECT_THAT(log_.str(), HasSubstr("Successfully installed pytrainer-0.1"));
+  EXPECT_EQ(Slurp(output() / "workerpool0-0.txt"),
+            "task workerpool0-0 rank 0 world 1 greeting hello");
 }
 
 TEST_F(PythonPackageJobTest, AnExecutorWithoutPython3IsRefused) {
