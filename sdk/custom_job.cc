@@ -17,6 +17,7 @@
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/local_process_backend.h"
+#include "sdk/internal/python_package_image.h"
 #include "sdk/internal/remote_job_recorder.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/job_store.h"
@@ -92,6 +93,14 @@ class CustomJob::Impl {
     auto path = environment_.find("PATH");
     TP_RETURN_IF_ERROR(internal::CheckExecutables(
         plans, path == environment_.end() ? std::string() : path->second));
+    // pythonPackageSpec pools: their executors with the packages installed,
+    // built (or found) once per job before anything is recorded.
+    TP_RETURN_IF_ERROR(internal::PreparePythonPackageImages(
+        plans, internal::PythonPackageImageOptions{
+                   .home = store_.home(),
+                   .cwd = cwd,
+                   .environment = environment_,
+                   .log = [this](std::string_view line) { log_.WriteLine("", line); }}));
     // One secret for the job's replicas to authenticate their RPCs with.
     TP_ASSIGN_OR_RETURN(std::string job_secret, jobspec::NewJobSecret());
     TP_RETURN_IF_ERROR(store_.CreateJobDir(id_));

@@ -24,6 +24,14 @@
 // containerSpec.env with $(VAR) expansion. A job without
 // baseOutputDirectory gets <job dir>/output/.
 //
+// A pythonPackageSpec pool runs in container mode too, as on Vertex: at
+// Submit(), once per job, its packageUris (paths, file:// and gs:// read as
+// /gcs/...; sdists and wheels) are pip-installed into its executorImageUri
+// by the packager, the image kept in the local image store and reused while
+// executor and packages are unchanged (internal/python_package_image.h);
+// then each replica runs `python3 -m <pythonModule> <args>` with
+// pythonPackageSpec.env and the cluster env.
+//
 // States: QUEUED (record created) -> PENDING (ports and env being prepared)
 // -> RUNNING (from the first replica's start) -> SUCCEEDED | FAILED | CANCELLING -> CANCELLED.
 //   SUCCEEDED  every replica of pools 0 (chief), 1 (workers) and 3
@@ -156,7 +164,7 @@ class CustomJob {
  public:
   // Validates `job` (jobspec::ValidateCustomJob, the job id, and that every
   // pool has a containerSpec) before anything runs: InvalidArgument listing
-  // each field path and reason, Unimplemented for pythonPackageSpec.
+  // each field path and reason.
   // Nothing is written or started. kVertex: only
   // ValidateCustomJob, plus InvalidArgument without project or location and
   // the credential file errors of ADC (sdk/auth/google_default_credentials.h).
@@ -186,6 +194,9 @@ class CustomJob {
 
   // Records the job (QUEUED) and starts it in the background. Errors: NotFound
   // / PermissionDenied when an executable is missing or not executable,
+  // PreparePythonPackageImages' (an executor without python3, a package
+  // that is missing or not an sdist or wheel, a failed pip install: nothing
+  // recorded then),
   // AlreadyExists when the job id is taken, store errors when the job store
   // is not writable, FailedPrecondition when already submitted.
   absl::Status Submit();

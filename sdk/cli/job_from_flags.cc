@@ -31,7 +31,13 @@ absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Tim
       job.job_spec.worker_pool_specs.push_back(*std::move(pool));
     }
   }
+  bool has_python = false;
   for (jobspec::WorkerPoolSpec& pool : job.job_spec.worker_pool_specs) {
+    if (pool.python_package_spec.has_value()) {
+      has_python = true;
+      std::vector<std::string>& uris = pool.python_package_spec->package_uris;
+      uris.insert(uris.end(), flags.python_package_uris.begin(), flags.python_package_uris.end());
+    }
     if (pool.container_spec.has_value()) {
       if (!flags.command.empty()) pool.container_spec->command = flags.command;
       pool.container_spec->args.insert(pool.container_spec->args.end(), flags.args.begin(),
@@ -40,6 +46,11 @@ absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Tim
       pool.python_package_spec->args.insert(pool.python_package_spec->args.end(),
                                             flags.args.begin(), flags.args.end());
     }
+  }
+  if (!flags.python_package_uris.empty() && !has_python) {
+    return absl::InvalidArgumentError(
+        "--python-package-uris: no worker pool runs a Python package; give the pools "
+        "executor-image-uri=IMAGE,python-module=MODULE (or a pythonPackageSpec in --config)");
   }
   for (const std::string& label : flags.labels) {
     size_t eq = label.find('=');

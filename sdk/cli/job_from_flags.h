@@ -12,14 +12,15 @@
 namespace trainpkg::cli {
 
 struct RunFlags {
-  std::string config;                          // --config FILE
-  std::vector<std::string> worker_pool_specs;  // --worker-pool-spec, one per pool, in order
-  std::string display_name;                    // --display-name
-  std::string base_output_dir;                 // --base-output-dir
-  std::vector<std::string> args;               // --args (already split at commas)
-  std::vector<std::string> command;            // --command (already split at commas)
-  std::vector<std::string> labels;             // --labels entries "key=value"
-  std::string job_id;                          // --job-id
+  std::string config;                            // --config FILE
+  std::vector<std::string> worker_pool_specs;    // --worker-pool-spec, one per pool, in order
+  std::string display_name;                      // --display-name
+  std::string base_output_dir;                   // --base-output-dir
+  std::vector<std::string> args;                 // --args (already split at commas)
+  std::vector<std::string> command;              // --command (already split at commas)
+  std::vector<std::string> python_package_uris;  // --python-package-uris (split at commas)
+  std::vector<std::string> labels;               // --labels entries "key=value"
+  std::string job_id;                            // --job-id
   bool detach = false;
   bool validate_only = false;
   bool quiet = false;
@@ -28,7 +29,9 @@ struct RunFlags {
 
 // The job file (if any) with the flags applied on top: --worker-pool-spec
 // replaces the pools, --command replaces and --args extends every pool's
-// containerSpec, --labels are merged, --display-name and --base-output-dir
+// containerSpec, --args and --python-package-uris extend every pool's
+// pythonPackageSpec (InvalidArgument for the latter when no pool has one),
+// --labels are merged, --display-name and --base-output-dir
 // override. Without a display name the job is called "CustomJob <now>", as
 // the Python SDK does. InvalidArgument naming the file or flag; the job is
 // not validated here.

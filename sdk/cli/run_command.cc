@@ -40,20 +40,28 @@ void AddJobSpecFlags(CLI::App& command, RunFlags& flags) {
                      "Job file (YAML or JSON): a CustomJob or a CustomJobSpec, as gcloud takes it");
   command
       .add_option("--worker-pool-spec", flags.worker_pool_specs,
-                  "A worker pool, gcloud syntax: machine-type=M,replica-count=N,"
-                  "container-image-uri=local:PATH. Repeat for pools 1, 2, 3; "
-                  "--worker-pool-spec= is an empty pool")
+                  "A worker pool, gcloud syntax: machine-type=M,replica-count=N, then "
+                  "container-image-uri=local:PATH (or an image), or "
+                  "executor-image-uri=IMAGE,python-module=MODULE (with --python-package-uris). "
+                  "Repeat for pools 1, 2, 3; --worker-pool-spec= is an empty pool")
       ->take_all();
   command.add_option("--display-name", flags.display_name, "Display name of the job");
   command.add_option("--base-output-dir", flags.base_output_dir,
                      "baseOutputDirectory (default <job dir>/output/); sets AIP_MODEL_DIR etc.");
   command
       .add_option("--args", flags.args,
-                  "Comma-separated arguments appended to every pool's containerSpec.args")
+                  "Comma-separated arguments appended to every pool's containerSpec.args (or "
+                  "pythonPackageSpec.args)")
       ->delimiter(',');
   command
       .add_option("--command", flags.command,
                   "Comma-separated command replacing every pool's entrypoint")
+      ->delimiter(',');
+  command
+      .add_option("--python-package-uris", flags.python_package_uris,
+                  "Comma-separated Python packages (sdist *.tar.gz or wheel *.whl: paths, "
+                  "file:// or gs:// read as /gcs/...) added to every pool's "
+                  "pythonPackageSpec.packageUris")
       ->delimiter(',');
   command.add_option("--labels", flags.labels, "Comma-separated KEY=VALUE labels")->delimiter(',');
   command.add_option("--job-id", flags.job_id,
@@ -73,7 +81,11 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
       "Vertex AI sets (CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_*). Containers get a network "
       "namespace of the job's own holding only loopback (replicas reach each other, nothing "
       "else: --host-network opts out), the replica's name as host name, a seccomp filter and "
-      "nosuid,nodev mounts (docs/SECURITY.md). Ctrl-C cancels the job; a "
+      "nosuid,nodev mounts (docs/SECURITY.md). A pythonPackageSpec pool (or "
+      "executor-image-uri=,python-module= with --python-package-uris) runs locally as on Vertex: "
+      "its packages are pip-installed into its executor image once (an image kept in the local "
+      "store and reused while executor and packages are unchanged), then each replica runs "
+      "`python3 -m MODULE ARGS` in a container of it. Ctrl-C cancels the job; a "
       "second Ctrl-C kills it. With --backend k8s the job runs on the kubeconfig's cluster as a "
       "JobSet (or --k8s-kind tfjob / pytorchjob) and Ctrl-C deletes it; `trainpkg k8s render` "
       "prints those objects without a cluster. With --backend slurm each replica is a Slurm task "

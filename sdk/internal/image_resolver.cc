@@ -20,7 +20,8 @@ absl::Status WithUri(std::string_view uri, const absl::Status& status) {
                       fmt::format("image \"{}\": {}", uri, std::string(status.message())));
 }
 
-absl::StatusOr<ResolvedImage> Complete(oci::Layout layout, oci::LayoutImage image) {
+absl::StatusOr<ResolvedImage> Complete(oci::Layout layout, oci::LayoutImage image,
+                                       std::string_view tag) {
   if (!image.missing_blobs.empty()) {
     return absl::FailedPreconditionError(
         fmt::format("{} lacks blob {} (and {} more); pull the image whole", layout.root().string(),
@@ -29,7 +30,8 @@ absl::StatusOr<ResolvedImage> Complete(oci::Layout layout, oci::LayoutImage imag
   if (!image.config.has_value()) {
     return absl::FailedPreconditionError("the manifest has no image config (an artifact?)");
   }
-  return ResolvedImage{std::move(layout), std::move(image)};
+  std::string reference = oci::FormatLayoutReference({layout.root(), std::string(tag)});
+  return ResolvedImage{std::move(layout), std::move(image), std::move(reference)};
 }
 
 }  // namespace
@@ -54,7 +56,8 @@ absl::StatusOr<ResolvedImage> ImageResolver::Resolve(std::string_view image_uri)
   absl::StatusOr<oci::LayoutImage> image =
       layout->ReadImage(reference->tag, registry::DefaultPlatform());
   if (!image.ok()) return WithUri(image_uri, image.status());
-  absl::StatusOr<ResolvedImage> resolved = Complete(*std::move(layout), *std::move(image));
+  absl::StatusOr<ResolvedImage> resolved =
+      Complete(*std::move(layout), *std::move(image), reference->tag);
   if (!resolved.ok()) return WithUri(image_uri, resolved.status());
   return resolved;
 }
@@ -83,7 +86,7 @@ absl::StatusOr<ResolvedImage> ImageResolver::FromStore(std::string_view image_ur
     image = store->ReadImage(tag, registry::DefaultPlatform());
   }
   if (!image.ok()) return WithUri(image_uri, image.status());
-  absl::StatusOr<ResolvedImage> resolved = Complete(*std::move(store), *std::move(image));
+  absl::StatusOr<ResolvedImage> resolved = Complete(*std::move(store), *std::move(image), tag);
   if (!resolved.ok()) return WithUri(image_uri, resolved.status());
   return resolved;
 }

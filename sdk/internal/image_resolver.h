@@ -30,6 +30,9 @@ namespace trainpkg::sdk::internal {
 struct ResolvedImage {
   oci::Layout layout;      // holds every blob of the image
   oci::LayoutImage image;  // config present
+  // The image as a Dockerfile FROM names it: "oci:DIR[:TAG]" of the layout
+  // it was found in (the store's tags are normalised references).
+  std::string layout_reference;
 };
 
 // Pulls `reference` into `store`, tagged `tag` there.

@@ -24,10 +24,22 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
     const jobspec::WorkerPoolSpec& pool_spec = spec.worker_pool_specs[pool];
     if (pool_spec.IsEmpty()) continue;
     if (pool_spec.python_package_spec.has_value()) {
-      return absl::UnimplementedError(absl::StrCat(
-          PoolField(pool),
-          ".pythonPackageSpec: Python packages are not supported by the local backend yet; use "
-          "containerSpec with imageUri \"local:<path to an executable>\""));
+      const jobspec::PythonPackageSpec& python = *pool_spec.python_package_spec;
+      ReplicaPlan plan;
+      plan.program_field = absl::StrCat(PoolField(pool), ".pythonPackageSpec.executorImageUri");
+      plan.env = python.env;
+      plan.image_uri = python.executor_image_uri;
+      plan.command = {"python3", "-m", python.python_module};
+      plan.args = python.args;
+      plan.python_packages = python.package_uris;
+      if (pool_spec.machine_spec.has_value()) {
+        plan.accelerator_count = pool_spec.machine_spec->accelerator_count;
+      }
+      for (int64_t index = 0; index < pool_spec.replica_count; ++index) {
+        plan.ref = jobspec::ReplicaRef{.pool = static_cast<int>(pool), .index = index};
+        plans.push_back(plan);
+      }
+      continue;
     }
     if (!pool_spec.container_spec.has_value()) {
       return absl::InvalidArgumentError(

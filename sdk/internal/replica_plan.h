@@ -2,7 +2,11 @@
 // every replica of every non-placeholder pool, pools in order. A pool whose
 // imageUri is "local:PATH" runs PATH as a host process (process mode); any
 // other imageUri names a container image that runs under runc (container
-// mode), whose argv is only known once the image config is read.
+// mode), whose argv is only known once the image config is read. A
+// pythonPackageSpec pool is a container-mode plan running
+// `python3 -m <pythonModule> <args>` on its executor image, which
+// PreparePythonPackageImages (python_package_image.h) replaces with the
+// executor plus the pool's packages before the job starts.
 #ifndef TRAINPKG_SDK_INTERNAL_REPLICA_PLAN_H_
 #define TRAINPKG_SDK_INTERNAL_REPLICA_PLAN_H_
 
@@ -26,18 +30,21 @@ struct ReplicaPlan {
   std::string program;               // process mode: the local: executable, or command[0]
   std::vector<std::string> argv;     // process mode: command, or [executable], then args
   std::vector<jobspec::EnvVar> env;  // containerSpec.env, expanded at start
+                                     // (pythonPackageSpec.env for those pools)
   // Container mode only (image_uri non-empty): the image and the
   // containerSpec overrides of its Entrypoint (command) and Cmd (args).
   std::string image_uri;
   std::vector<std::string> command;
   std::vector<std::string> args;
   int32_t accelerator_count = 0;  // machineSpec.acceleratorCount
+  // pythonPackageSpec pools: its packageUris, to install into image_uri
+  // (the executorImageUri until PreparePythonPackageImages ran).
+  std::optional<std::vector<std::string>> python_packages;
 };
 
 // "local:/abs/exe" -> "/abs/exe"; nullopt for any other image URI.
 std::optional<std::string_view> LocalImagePath(std::string_view image_uri);
 
-// Unimplemented, naming the field, for pythonPackageSpec pools;
 // InvalidArgument for a pool without containerSpec or with "local:" and no
 // path.
 absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSpec& spec);

@@ -32,10 +32,28 @@ absl::Status CheckJobImages(const jobspec::CustomJobSpec& spec, std::string_view
   const internal::ImageResolver store(home, nullptr);
   for (size_t i = 0; i < spec.worker_pool_specs.size(); ++i) {
     const jobspec::WorkerPoolSpec& pool = spec.worker_pool_specs[i];
-    if (!pool.container_spec.has_value()) continue;  // nothing this service would run
-    const std::string& uri = pool.container_spec->image_uri;
-    const std::string field =
-        fmt::format("{}.workerPoolSpecs[{}].containerSpec.imageUri", field_prefix, i);
+    std::string uri;
+    std::string field;
+    if (pool.container_spec.has_value()) {
+      uri = pool.container_spec->image_uri;
+      field = fmt::format("{}.workerPoolSpecs[{}].containerSpec.imageUri", field_prefix, i);
+    } else if (pool.python_package_spec.has_value()) {
+      const jobspec::PythonPackageSpec& python = *pool.python_package_spec;
+      if (!python.package_uris.empty() && !policy.allow_local_executables) {
+        return Refuse(
+            absl::PermissionDeniedError(
+                "a pythonPackageSpec's packages are files of this host, which this "
+                "service installs and runs only when started with "
+                "--allow-local-executables"),
+            fmt::format("{}.workerPoolSpecs[{}].pythonPackageSpec.packageUris", field_prefix, i),
+            violation);
+      }
+      uri = python.executor_image_uri;
+      field =
+          fmt::format("{}.workerPoolSpecs[{}].pythonPackageSpec.executorImageUri", field_prefix, i);
+    } else {
+      continue;  // an empty pool: nothing this service would run
+    }
     if (internal::LocalImagePath(uri).has_value()) {
       if (policy.allow_local_executables) continue;
       return Refuse(absl::PermissionDeniedError(fmt::format(

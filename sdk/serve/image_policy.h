@@ -9,6 +9,9 @@
 //   other registry references (which would be pulled): only when their
 //                registry (host[:port] as in the reference, "docker.io" for
 //                Docker Hub) was named with --allow-registry.
+// A pythonPackageSpec's executorImageUri follows the same rules; its
+// packageUris are files of this host (copied into an image and installed
+// there), so such a pool runs only with --allow-local-executables.
 // Checked before anything is created, pulled or run.
 #ifndef TRAINPKG_SDK_SERVE_IMAGE_POLICY_H_
 #define TRAINPKG_SDK_SERVE_IMAGE_POLICY_H_

@@ -60,6 +60,30 @@ jobSpec:
               ElementsAre("--from-file", "--from-flag"));
 }
 
+// gcloud's --python-package-uris: the packages of every Python pool.
+TEST(JobFromFlagsTest, PythonPackageUrisGoToEveryPythonPool) {
+  RunFlags flags;
+  flags.worker_pool_specs = {
+      "machine-type=n1-standard-4,executor-image-uri=python:3.11,python-module=trainer.task",
+      kPool};
+  flags.python_package_uris = {"dist/trainer-0.1.tar.gz", "file:///opt/dep-1.0-py3-none-any.whl"};
+  flags.args = {"--epochs=2"};
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok()) << job.status();
+  const jobspec::PythonPackageSpec& python =
+      *job->job_spec.worker_pool_specs[0].python_package_spec;
+  EXPECT_EQ(python.executor_image_uri, "python:3.11");
+  EXPECT_EQ(python.python_module, "trainer.task");
+  EXPECT_THAT(python.package_uris,
+              ElementsAre("dist/trainer-0.1.tar.gz", "file:///opt/dep-1.0-py3-none-any.whl"));
+  EXPECT_THAT(python.args, ElementsAre("--epochs=2"));
+
+  flags.worker_pool_specs = {kPool};
+  absl::Status status = JobFromFlags(flags, absl::Now()).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("--python-package-uris: no worker pool runs a Python"));
+}
+
 TEST(JobFromFlagsTest, ErrorsNameTheFlag) {
   RunFlags flags;
   EXPECT_THAT(JobFromFlags(flags, absl::Now()).status().message(), HasSubstr("--config"));

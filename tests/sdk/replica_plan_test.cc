@@ -34,7 +34,7 @@ TEST(ReplicaPlanTest, CommandReplacesTheEntrypoint) {
   EXPECT_THAT((*plans)[0].argv, ElementsAre("sh", "-c", "echo", "a"));
 }
 
-TEST(ReplicaPlanTest, ContainerImagesRunInContainerModeAndPythonPackagesAreUnimplemented) {
+TEST(ReplicaPlanTest, ContainerImagesRunInContainerMode) {
   jobspec::CustomJob job = MakeJob("/opt/train", {{1, {}}, {1, {"--epochs=2"}}});
   job.job_spec.worker_pool_specs[1].container_spec->image_uri = "us-docker.pkg.dev/p/r/img:1";
   job.job_spec.worker_pool_specs[1].container_spec->command = {"python3"};
@@ -53,13 +53,35 @@ TEST(ReplicaPlanTest, ContainerImagesRunInContainerModeAndPythonPackagesAreUnimp
   absl::Status status = PlanReplicas(job.job_spec).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("jobSpec.workerPoolSpecs[1].containerSpec.imageUri"));
+}
 
+// A pythonPackageSpec pool runs `python3 -m <pythonModule> <args>` in
+// container mode on its executor, its packages to be installed first.
+TEST(ReplicaPlanTest, PythonPackagesRunTheModuleOnTheExecutor) {
+  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {}}, {2, {}}});
   jobspec::WorkerPoolSpec& pool = job.job_spec.worker_pool_specs[1];
   pool.container_spec.reset();
-  pool.python_package_spec.emplace().python_module = "trainer.task";
-  status = PlanReplicas(job.job_spec).status();
-  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(status.message(), HasSubstr("pythonPackageSpec"));
+  jobspec::PythonPackageSpec& python = pool.python_package_spec.emplace();
+  python.executor_image_uri = "python:3.11";
+  python.package_uris = {"dist/trainer-0.1.tar.gz"};
+  python.python_module = "trainer.task";
+  python.args = {"--epochs=2"};
+  python.env = {{"A", "1"}};
+  absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
+  ASSERT_TRUE(plans.ok()) << plans.status();
+  ASSERT_EQ(plans->size(), 3u);
+  EXPECT_FALSE((*plans)[0].python_packages.has_value());
+  for (size_t i = 1; i < 3; ++i) {
+    const ReplicaPlan& plan = (*plans)[i];
+    EXPECT_EQ(plan.ref.Name(), "workerpool1-" + std::to_string(i - 1));
+    EXPECT_EQ(plan.image_uri, "python:3.11");
+    EXPECT_EQ(plan.program_field, "jobSpec.workerPoolSpecs[1].pythonPackageSpec.executorImageUri");
+    EXPECT_THAT(plan.command, ElementsAre("python3", "-m", "trainer.task"));
+    EXPECT_THAT(plan.args, ElementsAre("--epochs=2"));
+    EXPECT_EQ(plan.env.size(), 1u);
+    ASSERT_TRUE(plan.python_packages.has_value());
+    EXPECT_THAT(*plan.python_packages, ElementsAre("dist/trainer-0.1.tar.gz"));
+  }
 }
 
 TEST(ReplicaPlanTest, RelativeLocalImagesBecomeAbsolute) {

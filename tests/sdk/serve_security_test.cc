@@ -174,6 +174,32 @@ TEST_F(ServeSecurityTest, LocalExecutablesAndUnseenRegistriesNeedAFlag) {
            WriteBody("pull.json", jobspec::CustomJobToJson(pulled).dump()) + Url(serve));
   EXPECT_EQ(registry.status, 403) << registry.body;
   EXPECT_THAT(ErrorStatus(registry), HasSubstr("--allow-registry 127.0.0.1:9"));
+  // A pythonPackageSpec's packages are host files and its executor would be
+  // pulled: each needs its flag.
+  jobspec::CustomJob python;
+  python.display_name = "python";
+  jobspec::WorkerPoolSpec& pool = python.job_spec.worker_pool_specs.emplace_back();
+  pool.replica_count = 1;
+  pool.machine_spec.emplace().machine_type = "n1-standard-4";
+  pool.python_package_spec.emplace();
+  pool.python_package_spec->executor_image_uri = "127.0.0.1:9/evil/python:3";
+  pool.python_package_spec->python_module = "trainer.task";
+  pool.python_package_spec->package_uris = {"/etc/shadow.tar.gz"};
+  HttpReply packages =
+      Curl("-X POST " + Token(serve) + Json() +
+           WriteBody("python.json", jobspec::CustomJobToJson(python).dump()) + Url(serve));
+  EXPECT_EQ(packages.status, 403) << packages.body;
+  EXPECT_THAT(ErrorStatus(packages),
+              HasSubstr("jobSpec.workerPoolSpecs[0].pythonPackageSpec.packageUris"));
+  EXPECT_THAT(ErrorStatus(packages), HasSubstr("--allow-local-executables"));
+  pool.python_package_spec->package_uris.clear();
+  HttpReply executor =
+      Curl("-X POST " + Token(serve) + Json() +
+           WriteBody("executor.json", jobspec::CustomJobToJson(python).dump()) + Url(serve));
+  EXPECT_EQ(executor.status, 403) << executor.body;
+  EXPECT_THAT(ErrorStatus(executor),
+              HasSubstr("jobSpec.workerPoolSpecs[0].pythonPackageSpec.executorImageUri"));
+  EXPECT_THAT(ErrorStatus(executor), HasSubstr("--allow-registry 127.0.0.1:9"));
   // Nothing was pulled into serve's image store.
   const std::filesystem::path blobs = serve.home / "images" / "blobs";
   if (std::filesystem::exists(blobs)) {

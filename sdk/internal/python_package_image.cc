@@ -1,0 +1,260 @@
+#include "sdk/internal/python_package_image.h"
+
+#include <fstream>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "base/status_macros.h"
+#include "base/temp_dir.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "packager/builder/builder.h"
+#include "packager/builder/image_export.h"
+#include "packager/builder/image_store.h"
+#include "packager/unpack/rootfs_cache.h"
+#include "registry/oci/digest_builder.h"
+#include "registry/oci/layout.h"
+#include "sdk/internal/image_resolver.h"
+#include "sdk/internal/python_package.h"
+
+namespace trainpkg::sdk::internal {
+namespace {
+
+constexpr char kTagRepository[] = "localhost/trainpkg-python-package";
+constexpr char kPackageDir[] = "/opt/trainpkg/python-packages/";
+constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+// Build args (RUN's environment, not the image's): Debian's Python is
+// "externally managed" (PEP 668), which pip >= 23 refuses to install into
+// without this; the rest keep pip's output to what matters.
+constexpr char kPipArgs[] =
+    "ARG PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore "
+    "PIP_DISABLE_PIP_VERSION_CHECK=1\n";
+constexpr std::string_view kInstallCommand[] = {"python3", "-m", "pip", "install",
+                                                "--no-cache-dir"};
+
+std::string PoolField(int pool) { return absl::StrCat("jobSpec.workerPoolSpecs[", pool, "]"); }
+
+absl::Status InField(std::string_view field, const absl::Status& status) {
+  return absl::Status(status.code(), fmt::format("{}: {}", field, std::string(status.message())));
+}
+
+// The image's PATH (Docker's default when it sets none).
+std::string ImagePath(const oci::ContainerConfig& config) {
+  for (const std::string& entry : config.env) {
+    if (entry.starts_with("PATH=")) return entry.substr(5);
+  }
+  return kDefaultPath;
+}
+
+// FailedPrecondition, naming the executor field, when no directory of the
+// image's PATH holds a python3 (a file or a symlink) in `rootfs`.
+absl::Status CheckPython(const ReplicaPlan& plan, const oci::ContainerConfig& config,
+                         const std::filesystem::path& rootfs) {
+  const std::string path = ImagePath(config);
+  for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
+    std::error_code ec;
+    std::filesystem::path candidate =
+        rootfs / std::filesystem::path(std::string(dir)).relative_path() / "python3";
+    if (std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) {
+      return absl::OkStatus();
+    }
+  }
+  return absl::FailedPreconditionError(fmt::format(
+      "{}: the image \"{}\" has no python3 on its PATH ({}); a pythonPackageSpec runs "
+      "`python3 -m <pythonModule>` and installs its packages with `python3 -m pip`: use an "
+      "executor image with Python 3 and pip",
+      plan.program_field, plan.image_uri, path));
+}
+
+absl::StatusOr<oci::Digest> FileDigest(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(fmt::format("reading {}", path.string()));
+  oci::DigestBuilder builder;
+  std::string buffer(1 << 16, '\0');
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    builder.Update(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
+  }
+  if (in.bad()) return absl::DataLossError(fmt::format("reading {}", path.string()));
+  return builder.Finish();
+}
+
+struct Package {
+  std::filesystem::path path;
+  oci::Digest digest;
+};
+
+// The Dockerfile that installs `packages` (copied to packages/ in its
+// context) into the image `from`.
+std::string InstallDockerfile(std::string_view from, const std::vector<Package>& packages) {
+  nlohmann::json run = nlohmann::json::array();
+  for (std::string_view word : kInstallCommand) run.push_back(word);
+  for (const Package& package : packages) {
+    run.push_back(kPackageDir + package.path.filename().string());
+  }
+  return fmt::format("FROM {}\n{}COPY packages/ {}\nRUN {}\n", from, kPipArgs, kPackageDir,
+                     run.dump());
+}
+
+// The store tag of the image with `packages` installed into `executor`.
+std::string ImageTag(const oci::Digest& executor, const std::vector<Package>& packages) {
+  oci::DigestBuilder key;
+  key.Update("trainpkg python package image v1\n");
+  key.Update(executor.ToString());
+  key.Update("\n");
+  key.Update(kPipArgs);
+  for (std::string_view word : kInstallCommand) key.Update(fmt::format("{}\n", word));
+  for (const Package& package : packages) {
+    key.Update(
+        absl::StrCat(package.path.filename().string(), "\n", package.digest.ToString(), "\n"));
+  }
+  return absl::StrCat(kTagRepository, ":", key.Finish().hex());
+}
+
+class ImagePreparer {
+ public:
+  explicit ImagePreparer(const PythonPackageImageOptions& options)
+      : options_(options),
+        resolver_(options.home, RegistryImagePuller(options.environment)),
+        rootfs_(options.home / "rootfs") {}
+
+  // The image `plan` runs.
+  absl::StatusOr<std::string> ImageFor(const ReplicaPlan& plan) {
+    absl::StatusOr<ResolvedImage> executor = resolver_.Resolve(plan.image_uri);
+    if (!executor.ok()) return InField(plan.program_field, executor.status());
+    absl::StatusOr<std::filesystem::path> rootfs = rootfs_.Get(executor->layout, executor->image);
+    if (!rootfs.ok()) {
+      return InField(
+          plan.program_field,
+          absl::Status(rootfs.status().code(), absl::StrCat("unpacking \"", plan.image_uri,
+                                                            "\": ", rootfs.status().message())));
+    }
+    TP_RETURN_IF_ERROR(CheckPython(plan, executor->image.config->config, *rootfs));
+    if (plan.python_packages->empty()) return plan.image_uri;
+    std::vector<Package> packages;
+    std::set<std::string> names;
+    for (size_t j = 0; j < plan.python_packages->size(); ++j) {
+      const std::string field =
+          absl::StrCat(PoolField(plan.ref.pool), ".pythonPackageSpec.packageUris[", j, "]");
+      TP_ASSIGN_OR_RETURN(std::filesystem::path path,
+                          LocalPackagePath((*plan.python_packages)[j], field, options_.cwd));
+      if (!names.insert(path.filename().string()).second) {
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: another package of the pool is also named {}; pip installs each file once", field,
+            path.filename().string()));
+      }
+      absl::StatusOr<oci::Digest> digest = FileDigest(path);
+      if (!digest.ok()) return InField(field, digest.status());
+      packages.push_back(Package{path, *digest});
+    }
+    const std::string tag = ImageTag(executor->image.descriptor.digest, packages);
+    if (absl::StatusOr<oci::Layout> store = oci::Layout::Open(options_.home / "images");
+        store.ok() && store->ReadImage(tag).ok()) {
+      Log(fmt::format("Using {}: the packages of {} are installed in it", tag,
+                      PoolField(plan.ref.pool)));
+      return tag;
+    }
+    Log(fmt::format("Installing the Python packages of {} into {} as {}", PoolField(plan.ref.pool),
+                    plan.image_uri, tag));
+    absl::Status built = Build(executor->layout_reference, packages, tag);
+    if (!built.ok()) {
+      return absl::Status(built.code(), fmt::format("{}.pythonPackageSpec: installing the packages "
+                                                    "into \"{}\": {}",
+                                                    PoolField(plan.ref.pool), plan.image_uri,
+                                                    std::string(built.message())));
+    }
+    return tag;
+  }
+
+ private:
+  absl::Status Build(std::string_view from, const std::vector<Package>& packages,
+                     const std::string& tag) {
+    const std::filesystem::path staging = options_.home / "build-cache" / "tmp";
+    std::error_code ec;
+    std::filesystem::create_directories(staging, ec);
+    if (ec)
+      return absl::InternalError(fmt::format("creating {}: {}", staging.string(), ec.message()));
+    TP_ASSIGN_OR_RETURN(base::TempDir context, base::TempDir::Create("trainpkg-python", staging));
+    std::filesystem::create_directory(context.path() / "packages", ec);
+    for (const Package& package : packages) {
+      if (ec) break;
+      std::filesystem::copy_file(package.path,
+                                 context.path() / "packages" / package.path.filename(), ec);
+    }
+    if (ec) {
+      return absl::InternalError(
+          fmt::format("copying the packages into {}: {}", context.path().string(), ec.message()));
+    }
+    {
+      std::ofstream dockerfile(context.path() / "Dockerfile");
+      dockerfile << InstallDockerfile(from, packages);
+      if (!dockerfile.flush()) {
+        return absl::InternalError(fmt::format("writing {}", context.path().string()));
+      }
+    }
+    TP_ASSIGN_OR_RETURN(packager::builder::ImageStore store,
+                        packager::builder::ImageStore::Open(options_.home / "images"));
+    // The base is always an oci: layout, so no registry client is needed.
+    packager::builder::Builder builder(packager::builder::BuilderOptions{
+        .store = store.layout(),
+        .cache_dir = options_.home / "build-cache",
+        .registry = nullptr,
+        .progress =
+            [this](const packager::builder::BuildStep& step) {
+              if (!step.done) Log(fmt::format("Step {}/{}: {}", step.index, step.total, step.text));
+            },
+        .rootfs_dir = options_.home / "rootfs",
+        .run_output =
+            [this](std::string_view text) {
+              for (absl::string_view line : absl::StrSplit(
+                       absl::string_view(text.data(), text.size()), '\n', absl::SkipEmpty())) {
+                Log(std::string_view(line.data(), line.size()));
+              }
+            },
+    });
+    packager::builder::BuildRequest request;
+    request.context_dir = context.path();
+    // Kept uncompressed, as `trainpkg build` keeps what it only stores.
+    request.compression = packager::LayerCompression::kNone;
+    TP_ASSIGN_OR_RETURN(packager::builder::BuiltImage image, builder.Build(request));
+    // The store keeps the executor's layers too (an oci: base's stay
+    // where they are otherwise), so the image stays whole.
+    TP_RETURN_IF_ERROR(
+        packager::builder::CopyImageBlobs(image, store.layout(), store.layout(), false));
+    return store.Tag(image.manifest_descriptor, tag).status();
+  }
+
+  void Log(std::string_view line) const {
+    if (options_.log) options_.log(line);
+  }
+
+  const PythonPackageImageOptions& options_;
+  ImageResolver resolver_;
+  packager::unpack::RootfsCache rootfs_;
+};
+
+}  // namespace
+
+absl::Status PreparePythonPackageImages(std::vector<ReplicaPlan>& plans,
+                                        const PythonPackageImageOptions& options) {
+  ImagePreparer preparer(options);
+  // (executor, packages) -> image, so that each is prepared once per job.
+  std::map<std::pair<std::string, std::vector<std::string>>, std::string> images;
+  for (ReplicaPlan& plan : plans) {
+    if (!plan.python_packages.has_value()) continue;
+    auto key = std::make_pair(plan.image_uri, *plan.python_packages);
+    auto found = images.find(key);
+    if (found == images.end()) {
+      TP_ASSIGN_OR_RETURN(std::string image, preparer.ImageFor(plan));
+      found = images.emplace(std::move(key), std::move(image)).first;
+    }
+    plan.image_uri = found->second;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trainpkg::sdk::internal
