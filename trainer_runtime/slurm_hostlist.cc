@@ -1,5 +1,6 @@
 #include "trainer_runtime/slurm_hostlist.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "fmt/format.h"
@@ -9,6 +10,8 @@ namespace {
 
 constexpr size_t kMaxHosts = size_t{1} << 20;
 constexpr size_t kMaxDigits = 18;  // fits int64_t
+// All the host names of one list together (a million names of 64 bytes).
+constexpr size_t kMaxBytes = size_t{64} << 20;
 
 absl::Status Invalid(std::string_view part, std::string_view what) {
   return absl::InvalidArgumentError(fmt::format("\"{}\": {}", part, what));
@@ -49,8 +52,9 @@ bool ParseDigits(std::string_view text, int64_t& out) {
   return ec == std::errc() && ptr == text.data() + text.size() && text.front() != '-';
 }
 
-// The numbers of "1-3,05,7" as strings, padded to their lower bound's width.
-absl::StatusOr<std::vector<std::string>> ExpandRanges(std::string_view body) {
+// The numbers of "1-3,05,7" as strings, padded to their lower bound's
+// width; at most `max_count` of them.
+absl::StatusOr<std::vector<std::string>> ExpandRanges(std::string_view body, size_t max_count) {
   std::vector<std::string> out;
   for (std::string_view range : Split(body, ',')) {
     size_t dash = range.find('-');
@@ -62,7 +66,7 @@ absl::StatusOr<std::vector<std::string>> ExpandRanges(std::string_view body) {
       return Invalid(range, "expected a number or a range like 1-4");
     }
     if (lo > hi) return Invalid(range, "range runs backwards");
-    if (static_cast<uint64_t>(hi - lo) >= kMaxHosts - out.size()) {
+    if (out.size() >= max_count || static_cast<uint64_t>(hi - lo) >= max_count - out.size()) {
       return Invalid(range, fmt::format("more than {} hosts", kMaxHosts));
     }
     for (int64_t n = lo; n <= hi; ++n) {
@@ -72,33 +76,61 @@ absl::StatusOr<std::vector<std::string>> ExpandRanges(std::string_view body) {
   return out;
 }
 
-// Appends every expansion of one hostname pattern (no top-level commas).
-absl::Status ExpandName(std::string_view name, std::vector<std::string>& out) {
-  size_t open = name.find('[');
-  if (open == std::string_view::npos) {
-    if (name.find(']') != std::string_view::npos) return Invalid(name, "unbalanced ']'");
-    if (out.size() >= kMaxHosts) return Invalid(name, fmt::format("more than {} hosts", kMaxHosts));
-    out.emplace_back(name);
-    return absl::OkStatus();
+// Appends every expansion of one hostname pattern (no top-level commas):
+// the literal text between bracket groups, and each group's numbers, the
+// last group varying fastest. The count and the bytes are checked before
+// any host is made, so a pattern is refused in time linear in its length
+// plus its groups' numbers (a group is expanded only while the product of
+// the counts so far still fits).
+absl::Status ExpandName(std::string_view name, std::vector<std::string>& out, size_t& bytes) {
+  std::vector<std::string_view> literals;  // before each group
+  std::vector<std::vector<std::string>> groups;
+  size_t count = 1;
+  size_t longest = 0;  // an upper bound on one host's length
+  size_t at = 0;
+  for (size_t open = name.find('['); open != std::string_view::npos;
+       open = name.find('[', at)) {
+    std::string_view literal = name.substr(at, open - at);
+    if (literal.find(']') != std::string_view::npos) return Invalid(name, "unbalanced ']'");
+    size_t close = name.find(']', open);
+    if (close == std::string_view::npos) return Invalid(name, "unbalanced '['");
+    std::string_view body = name.substr(open + 1, close - open - 1);
+    if (body.find('[') != std::string_view::npos) return Invalid(name, "nested '['");
+    absl::StatusOr<std::vector<std::string>> numbers =
+        ExpandRanges(body, (kMaxHosts - out.size()) / count);
+    if (!numbers.ok()) return numbers.status();
+    count *= numbers->size();
+    size_t widest = 0;
+    for (const std::string& number : *numbers) widest = std::max(widest, number.size());
+    longest += literal.size() + widest;
+    literals.push_back(literal);
+    groups.push_back(*std::move(numbers));
+    at = close + 1;
   }
-  size_t close = name.find(']', open);
-  if (close == std::string_view::npos) return Invalid(name, "unbalanced '['");
-  std::string_view body = name.substr(open + 1, close - open - 1);
-  if (body.find('[') != std::string_view::npos) return Invalid(name, "nested '['");
-  if (name.substr(0, open).find(']') != std::string_view::npos) {
-    return Invalid(name, "unbalanced ']'");
+  std::string_view tail = name.substr(at);
+  if (tail.find(']') != std::string_view::npos) return Invalid(name, "unbalanced ']'");
+  longest += tail.size();
+  if (count > kMaxHosts - out.size()) {
+    return Invalid(name, fmt::format("more than {} hosts", kMaxHosts));
   }
-  absl::StatusOr<std::vector<std::string>> numbers = ExpandRanges(body);
-  if (!numbers.ok()) return numbers.status();
-  std::vector<std::string> tails;
-  if (absl::Status s = ExpandName(name.substr(close + 1), tails); !s.ok()) return s;
-  std::string_view prefix = name.substr(0, open);
-  for (const std::string& number : *numbers) {
-    for (const std::string& tail : tails) {
-      if (out.size() >= kMaxHosts) {
-        return Invalid(name, fmt::format("more than {} hosts", kMaxHosts));
-      }
-      out.push_back(fmt::format("{}{}{}", prefix, number, tail));
+  if (longest > 0 && count > (kMaxBytes - bytes) / longest) {
+    return Invalid(name, fmt::format("expands to more than {} MiB of host names",
+                                     kMaxBytes >> 20));
+  }
+  std::vector<size_t> digit(groups.size(), 0);  // an odometer over the groups
+  for (size_t made = 0; made < count; ++made) {
+    std::string host;
+    host.reserve(longest);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      host.append(literals[g]);
+      host.append(groups[g][digit[g]]);
+    }
+    host.append(tail);
+    bytes += host.size();
+    out.push_back(std::move(host));
+    for (size_t g = groups.size(); g-- > 0;) {
+      if (++digit[g] < groups[g].size()) break;
+      digit[g] = 0;
     }
   }
   return absl::OkStatus();
@@ -108,9 +140,10 @@ absl::Status ExpandName(std::string_view name, std::vector<std::string>& out) {
 
 absl::StatusOr<std::vector<std::string>> ExpandHostlist(std::string_view hostlist) {
   std::vector<std::string> hosts;
+  size_t bytes = 0;
   for (std::string_view name : SplitTopLevel(hostlist)) {
     if (name.empty()) return Invalid(hostlist, "empty host name");
-    if (absl::Status s = ExpandName(name, hosts); !s.ok()) return s;
+    if (absl::Status s = ExpandName(name, hosts, bytes); !s.ok()) return s;
   }
   return hosts;
 }

@@ -19,7 +19,9 @@ namespace trainpkg::runtime {
 // A number is zero-padded to the width of its range's lower bound, as Slurm
 // does ("n[8-10]" -> n8 n9 n10). InvalidArgument, quoting the offending
 // part, for an empty name, unbalanced or nested brackets, a range that is not
-// digits or runs backwards, or more than 1,048,576 hosts.
+// digits or runs backwards, more than 1,048,576 hosts, or more than 64 MiB of
+// host names; refused before they are made, so a hostile list costs time
+// and memory in proportion to its own length.
 absl::StatusOr<std::vector<std::string>> ExpandHostlist(std::string_view hostlist);
 
 // Expands a tasks-per-node list: "3(x2),2,1" -> {3, 3, 2, 1}. Counts and

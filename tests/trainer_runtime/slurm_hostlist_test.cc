@@ -1,7 +1,10 @@
 #include "trainer_runtime/slurm_hostlist.h"
 
+#include <string>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/peak_rss.h"
 
 namespace trainpkg::runtime {
 namespace {
@@ -55,6 +58,27 @@ TEST(ExpandHostlistTest, RejectsMalformedLists) {
   EXPECT_EQ(Error("n[1-]"), "\"1-\": expected a number or a range like 1-4");
   EXPECT_EQ(Error("n[-1]"), "\"-1\": expected a number or a range like 1-4");
   EXPECT_EQ(Error("n[0-99999999]"), "\"0-99999999\": more than 1048576 hosts");
+}
+
+// Found by fuzz_slurm_hostlist: twenty [1-2] groups after a long name make
+// a million long names; they were made (and every suffix's expansions
+// before them) before the count was checked: 29 s and 1.3 GB under ASan.
+// Now the size is known first.
+TEST(ExpandHostlistTest, AListOfTooManyBytesIsRefusedBeforeTheNamesAreMade) {
+  std::string hostlist(100, 'x');
+  for (int group = 0; group < 20; ++group) hostlist += "[1-2]";
+  testing::ChildRun run = testing::RunInChildMeasured([&] {
+    absl::StatusOr<std::vector<std::string>> hosts = ExpandHostlist(hostlist);
+    return !hosts.ok() && hosts.status().message().find(
+                              "expands to more than 64 MiB of host names") != std::string::npos
+               ? 0
+               : 1;
+  });
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_LE(run.peak_rss_kib, 256 * 1024);
+  EXPECT_EQ(Error("n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]"
+                  "n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]n[1-2]"),
+            "\"1-2\": more than 1048576 hosts");
 }
 
 TEST(ExpandTasksPerNodeTest, ExpandsRepeats) {
