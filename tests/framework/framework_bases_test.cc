@@ -80,13 +80,19 @@ class FrameworkBasesTest : public ::testing::Test {
     ASSERT_TRUE(started.ok()) << started;
 
     // The sample staged as its README says: the digits file in its package.
+    // Mtimes kept (cp -p; the directories the staging changes take the data
+    // file's), so an unchanged sample gives the same image, and the same
+    // unpacked rootfs in the cache, on every run.
     const fs::path sample = *dir_ / "samples" / "pytorch_ddp_digits";
     fs::create_directories(sample.parent_path());
-    fs::copy(PYTORCH_SAMPLE_SOURCE_DIR, sample, fs::copy_options::recursive);
-    fs::create_directories(sample / "trainer" / "data");
-    fs::copy_file(fs::path(DIGITS_DATA_DIR) / "digits.csv.gz",
-                  sample / "trainer" / "data" / "digits.csv.gz",
-                  fs::copy_options::overwrite_existing);
+    ShellResult staged = trainpkg::testing::Sh(
+        "cp -Rp " + ShellQuote(PYTORCH_SAMPLE_SOURCE_DIR) + " " + Quote(sample) + " && mkdir -p " +
+        Quote(sample / "trainer" / "data") + " && cp -p " +
+        Quote(fs::path(DIGITS_DATA_DIR) / "digits.csv.gz") + " " +
+        Quote(sample / "trainer" / "data" / "digits.csv.gz") + " && touch -r " +
+        Quote(fs::path(DIGITS_DATA_DIR) / "digits.csv.gz") + " " +
+        Quote(sample / "trainer" / "data") + " " + Quote(sample / "trainer"));
+    ASSERT_EQ(staged.code, 0) << staged.out;
 
     const fs::path cache = CacheDir();
     // Variables exported for every command of a line, REGISTRY as in the
