@@ -8,15 +8,18 @@
 ARG BASE=trainpkg/debian:bookworm
 FROM ${BASE}
 # python-is-python3: the guides' ENTRYPOINT ["python", "-m", "trainer.task"]
-# finds `python`. The apt lists are removed in the same step, so no layer
-# keeps them.
+# finds `python`. The apt lists and apt's and dpkg's logs are removed in the
+# same step, so no layer keeps them (the base's apt configuration already
+# deletes the downloaded packages).
+# `RUN pip install ...` in an image is the point of this base: the image is
+# the environment, so Debian's guard against pip changing the system Python
+# (PEP 668's EXTERNALLY-MANAGED marker) is lifted, as container images do;
+# removed in the step that installs it, so no layer holds it and a whiteout.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       python3 python3-pip python3-venv python-is-python3 ca-certificates \
- && rm -rf /var/lib/apt/lists/*
-# `RUN pip install ...` in an image is the point of this base: the image is
-# the environment, so Debian's guard against pip changing the system Python
-# (PEP 668's EXTERNALLY-MANAGED marker) is lifted, as container images do.
-RUN rm -f /usr/lib/python3.11/EXTERNALLY-MANAGED
+ && rm -f /usr/lib/python3*/EXTERNALLY-MANAGED \
+ && rm -rf /var/lib/apt/lists/* /var/log/apt/* /var/log/dpkg.log
+# Output reaches `trainpkg jobs logs` as it is printed.
 ENV PYTHONUNBUFFERED=1
 CMD ["python3"]

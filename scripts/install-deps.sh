@@ -23,6 +23,7 @@ PACKAGES=(
   # real components used by integration tests and later backends
   docker-registry apache2-utils skopeo umoci runc busybox-static
   slirp4netns  # Dockerfile RUN's network: a namespace of its own, no host loopback (packager/run)
+  debootstrap  # dockerfiles/build-bases.sh: the minimal Debian 12 rootfs of trainpkg/debian, imported by trainpkg
   slurm-wlm slurmrestd munge
   procps psmisc curl
   nodejs  # tests/sdk/k8s: offline schema validation of the Kubernetes manifests (npm below)

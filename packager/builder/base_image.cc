@@ -52,6 +52,7 @@ absl::StatusOr<ResolvedBase> ResolveBase(const dockerfile::BaseImage& base,
       out.config = *image->config;
       out.layers = ToOciLayers(image->manifest.layers);
       out.manifest_digest = image->descriptor.digest;
+      out.config_digest = image->manifest.config.digest;
       out.layout = *layout;
       return out;
     }

@@ -30,6 +30,10 @@ struct ResolvedBase {
   std::vector<oci::Descriptor> layers;  // base first, OCI media types
   std::string name;                     // registry bases: the normalised reference; else ""
   oci::Digest manifest_digest;          // empty for scratch
+  // The config blob's digest: the image's content (its layers' diff_ids
+  // and config), whatever manifest annotations or compression carry it;
+  // empty for scratch. Layer cache keys start from it.
+  oci::Digest config_digest;
   std::optional<oci::Layout> layout;    // oci: bases: where the layer blobs are
 };
 

@@ -313,9 +313,12 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       state.base_layout = std::move(base->layout);
       state.base_name = std::move(base->name);
       state.base_digest = base->manifest_digest;
+      // Keyed by the base's content, not its manifest: the same image
+      // pushed elsewhere (another base.name annotation, another
+      // compression) gives the same layers on top.
       state.chain =
-          ChainKey("", base->manifest_digest.empty() ? "scratch " + oci::FormatPlatform(platform)
-                                                     : base->manifest_digest.ToString());
+          ChainKey("", base->config_digest.empty() ? "scratch " + oci::FormatPlatform(platform)
+                                                   : "config " + base->config_digest.ToString());
     }
     auto expanded = df::ExpandStage(file, plan, plan_options, i, state.config.image.config.env);
     if (!expanded.ok()) return expanded.status();

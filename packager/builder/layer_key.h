@@ -1,5 +1,5 @@
 // The layer cache key of a COPY/ADD step: sha256 over
-//   - the parent chain (base manifest digest, then every earlier step's key),
+//   - the parent chain (the base's config digest, then every earlier step's key),
 //   - the instruction as written, the layer options that change the bytes
 //     (SOURCE_DATE_EPOCH, mtime policy, compression, gzip level, block size),
 //   - each entry's source, destination and --chown/--chmod, and for a

@@ -66,6 +66,7 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
   name.digest = oci::Digest();
   base.name = name.String();
   base.manifest_digest = blob->digest;
+  base.config_digest = manifest->config.digest;
   return base;
 }
 

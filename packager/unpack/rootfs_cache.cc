@@ -13,7 +13,10 @@ namespace trainpkg::packager::unpack {
 
 absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout,
                                                        const oci::LayoutImage& image) const {
-  const oci::Digest& digest = image.descriptor.digest;
+  // Keyed by the config digest, the image's content (its layers' diff_ids):
+  // the same image under another manifest (pushed to another registry, so
+  // another base.name annotation, or recompressed) shares one rootfs.
+  const oci::Digest& digest = image.manifest.config.digest;
   const std::filesystem::path final_dir =
       dir_ / fmt::format("{}-{}", std::string(digest.algorithm_name()), digest.hex());
   std::error_code ec;

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "packager/unpack/layer_unpacker.h"
 #include "registry/oci/annotations.h"
+#include "registry/oci/image_manifest.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
 #include "tests/packager/builder/builder_test_util.h"
@@ -143,6 +144,43 @@ TEST_F(BuilderTest, UnchangedRebuildIsAllCachedAndReadsNoFile) {
   ASSERT_TRUE(third.image.ok());
   EXPECT_EQ(third.image->stats.layers_written, 2) << "the changed layer and the one after it";
   EXPECT_NE(third.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
+}
+
+// A base pushed to another registry carries another manifest (the builder
+// writes its base's name into org.opencontainers.image.base.name; a registry
+// may recompress), so another manifest digest, while its config and layers
+// are the same: the layers built on it are the same, and hit the cache.
+// (Keyed by the manifest digest, images built FROM a base pushed to a fresh
+// registry were rebuilt from their first RUN: dockerfiles/build-bases.sh.)
+TEST_F(BuilderTest, TheSameBaseUnderAnotherManifestKeepsTheCache) {
+  Dockerfile(VertexDockerfile());
+  auto first = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  EXPECT_EQ(first.image->stats.layers_written, 1);
+
+  auto layout = oci::Layout::Open(dir_.path() / "base");
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  auto bytes = layout->ReadBlob(base_manifest_);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  auto manifest = oci::ParseImageManifest(*bytes);
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  manifest->annotations[std::string(oci::annotations::kBaseName)] = "127.0.0.1:5001/other:1";
+  auto other = layout->WriteBlob(oci::SerializeImageManifest(*manifest),
+                                 oci::media_types::kOciImageManifest);
+  ASSERT_TRUE(other.ok()) << other.status();
+  ASSERT_NE(other->digest, base_manifest_.digest);
+  ASSERT_TRUE(layout->Tag(*other, "2").ok());
+
+  std::string dockerfile = VertexDockerfile();
+  dockerfile.replace(dockerfile.find(BaseRef()), BaseRef().size(),
+                     "oci:" + (dir_.path() / "base").string() + ":2");
+  Dockerfile(dockerfile);
+  auto second = Build(dir_.path() / "home", Request());
+  ASSERT_TRUE(second.image.ok()) << second.image.status();
+  EXPECT_EQ(second.image->stats.layers_written, 0);
+  EXPECT_EQ(second.image->stats.layers_cached, 1);
+  EXPECT_EQ(second.image->manifest.layers.back().digest,
+            first.image->manifest.layers.back().digest);
 }
 
 TEST_F(BuilderTest, ScratchMultiStageAndDockerignore) {

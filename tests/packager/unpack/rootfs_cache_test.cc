@@ -4,9 +4,8 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <string>
-
 #include <filesystem>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -62,18 +61,38 @@ class RootfsCacheTest : public ::testing::Test {
   std::optional<oci::Layout> layout_;
 };
 
-TEST_F(RootfsCacheTest, UnpacksOncePerManifestDigest) {
+TEST_F(RootfsCacheTest, UnpacksOncePerConfigDigest) {
   RootfsCache cache(dir_ / "cache");
   oci::LayoutImage image = MakeImage(LayerTar().File("hello", "world"));
   absl::StatusOr<fs::path> first = cache.Get(*layout_, image);
   ASSERT_TRUE(first.ok()) << first.status();
-  EXPECT_EQ(first->filename().string(), "sha256-" + image.descriptor.digest.hex());
+  EXPECT_EQ(first->filename().string(), "sha256-" + image.manifest.config.digest.hex());
   EXPECT_TRUE(fs::exists(*first / "hello"));
   fs::remove(*first / "hello");  // a second Get does not unpack again
   absl::StatusOr<fs::path> second = cache.Get(*layout_, image);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(*second, *first);
   EXPECT_FALSE(fs::exists(*second / "hello"));
+}
+
+// The same image pushed to another registry: another base.name annotation,
+// so another manifest digest, the same config and layers. (Keyed by the
+// manifest, each fresh registry of tests/framework added a 1.2 GB copy of
+// the pytorch-cpu rootfs.)
+TEST_F(RootfsCacheTest, TheSameImageUnderAnotherManifestSharesItsRootfs) {
+  RootfsCache cache(dir_ / "cache");
+  oci::LayoutImage image = MakeImage(LayerTar().File("hello", "world"));
+  oci::LayoutImage elsewhere = image;
+  elsewhere.manifest.annotations["org.opencontainers.image.base.name"] = "127.0.0.1:5001/b:1";
+  elsewhere.descriptor = *layout_->WriteBlob(oci::SerializeImageManifest(elsewhere.manifest),
+                                             oci::media_types::kOciImageManifest);
+  ASSERT_NE(elsewhere.descriptor.digest, image.descriptor.digest);
+  absl::StatusOr<fs::path> first = cache.Get(*layout_, image);
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<fs::path> second = cache.Get(*layout_, elsewhere);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(*second, *first);
+  EXPECT_EQ(Entries(), 1u);
 }
 
 TEST_F(RootfsCacheTest, ConcurrentGetsAgreeAndLeaveNoTemporaries) {
@@ -105,7 +124,8 @@ TEST_F(RootfsCacheTest, ClearsSetIdBitsOfFiles) {
   RootfsCache cache(dir_ / "cache");
   absl::StatusOr<fs::path> root = cache.Get(
       *layout_,
-      MakeImage(LayerTar().File("bin/su", "x", 04755).File("bin/wall", "y", 02755).Dir("shared", 02775)));
+      MakeImage(
+          LayerTar().File("bin/su", "x", 04755).File("bin/wall", "y", 02755).Dir("shared", 02775)));
   ASSERT_TRUE(root.ok()) << root.status();
   struct stat st {};
   ASSERT_EQ(::stat((*root / "bin/su").c_str(), &st), 0);
