@@ -56,9 +56,11 @@ absl::StatusOr<nlohmann::json> MakePoolEnv(const PoolEnvRequest& request) {
   for (const auto& [name, per_replica] : values) {
     if (request.omit.contains(name)) continue;
     std::optional<std::string> value;
+    // A named reference: clang 14 cannot capture a structured binding.
+    const std::string& first = per_replica[0];
     if (std::all_of(per_replica.begin(), per_replica.end(),
-                    [&](const std::string& v) { return v == per_replica[0]; })) {
-      value = per_replica[0];
+                    [&first](const std::string& v) { return v == first; })) {
+      value = first;
     }
     if (!value) value = CountingTemplate(per_replica, 0, kReplicaIndexVariable);
     if (!value && !request.global_index_label.empty()) {
