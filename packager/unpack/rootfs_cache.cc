@@ -5,18 +5,37 @@
 #include <unistd.h>
 
 #include <random>
+#include <vector>
 
 #include "base/file_util.h"
+#include "registry/oci/digest_builder.h"
 #include "fmt/format.h"
 
 namespace trainpkg::packager::unpack {
+namespace {
+
+// OCI's ChainID: ChainID(L0) = DiffID(L0), ChainID(L0|..|Ln) =
+// sha256(ChainID(L0|..|Ln-1) + " " + DiffID(Ln)); of no layers, sha256("").
+oci::Digest ChainId(const std::vector<oci::Digest>& diff_ids) {
+  if (diff_ids.empty()) return oci::Sha256Digest("");
+  oci::Digest chain = diff_ids[0];
+  for (size_t i = 1; i < diff_ids.size(); ++i) {
+    chain = oci::Sha256Digest(chain.ToString() + " " + diff_ids[i].ToString());
+  }
+  return chain;
+}
+
+}  // namespace
 
 absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout,
                                                        const oci::LayoutImage& image) const {
-  // Keyed by the config digest, the image's content (its layers' diff_ids):
-  // the same image under another manifest (pushed to another registry, so
-  // another base.name annotation, or recompressed) shares one rootfs.
-  const oci::Digest& digest = image.manifest.config.digest;
+  // Keyed by what the rootfs is made of, the layers' diff_ids (their OCI
+  // ChainID): the same layers under another manifest or config (pushed to
+  // another registry, so another base.name annotation; recompressed; a
+  // builder's stage base, which has no config blob) share one rootfs.
+  // Without the config, the manifest digest names what was unpacked before.
+  const oci::Digest digest =
+      image.config.has_value() ? ChainId(image.config->rootfs.diff_ids) : image.descriptor.digest;
   const std::filesystem::path final_dir =
       dir_ / fmt::format("{}-{}", std::string(digest.algorithm_name()), digest.hex());
   std::error_code ec;

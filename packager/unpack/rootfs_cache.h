@@ -1,6 +1,6 @@
-// Unpacked root filesystems of images, one per config digest (the image's
-// content, whatever manifest carries it), under a cache directory (the sdk
-// uses $TRAINPKG_HOME/rootfs):
+// Unpacked root filesystems of images, one per chain of layers (OCI's
+// ChainID of the diff_ids: the rootfs's content, whatever manifest or config
+// carries it), under a cache directory (the sdk uses $TRAINPKG_HOME/rootfs):
 //
 //   <dir>/<alg>-<hex>/        the image's rootfs, complete once it exists
 //   <dir>/.tmp-<hex>-<pid>-…  an unpack in progress

@@ -61,12 +61,13 @@ class RootfsCacheTest : public ::testing::Test {
   std::optional<oci::Layout> layout_;
 };
 
-TEST_F(RootfsCacheTest, UnpacksOncePerConfigDigest) {
+TEST_F(RootfsCacheTest, UnpacksOncePerLayerChain) {
   RootfsCache cache(dir_ / "cache");
   oci::LayoutImage image = MakeImage(LayerTar().File("hello", "world"));
   absl::StatusOr<fs::path> first = cache.Get(*layout_, image);
   ASSERT_TRUE(first.ok()) << first.status();
-  EXPECT_EQ(first->filename().string(), "sha256-" + image.manifest.config.digest.hex());
+  // One layer: its ChainID is its diff_id.
+  EXPECT_EQ(first->filename().string(), "sha256-" + image.config->rootfs.diff_ids[0].hex());
   EXPECT_TRUE(fs::exists(*first / "hello"));
   fs::remove(*first / "hello");  // a second Get does not unpack again
   absl::StatusOr<fs::path> second = cache.Get(*layout_, image);
@@ -93,6 +94,25 @@ TEST_F(RootfsCacheTest, TheSameImageUnderAnotherManifestSharesItsRootfs) {
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_EQ(*second, *first);
   EXPECT_EQ(Entries(), 1u);
+}
+
+// A builder's stage base names its layers and diff_ids but no config blob
+// (packager/builder BaseRootfs). Keyed by the config digest, every such base
+// got the same (empty) key: a RUN FROM a second image ran in the first
+// one's rootfs (RunStepTest.NetworkNoneFailsLookupsFastAndReachesNothing
+// found /usr/local/bin/curl missing).
+TEST_F(RootfsCacheTest, ImagesWithoutAConfigDigestGetTheirOwnRootfs) {
+  RootfsCache cache(dir_ / "cache");
+  oci::LayoutImage one = MakeImage(LayerTar().File("one", "1"));
+  oci::LayoutImage two = MakeImage(LayerTar().File("two", "2"));
+  one.manifest.config = {};
+  two.manifest.config = {};
+  absl::StatusOr<fs::path> first = cache.Get(*layout_, one);
+  absl::StatusOr<fs::path> second = cache.Get(*layout_, two);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_NE(*first, *second);
+  EXPECT_TRUE(fs::exists(*second / "two"));
 }
 
 TEST_F(RootfsCacheTest, ConcurrentGetsAgreeAndLeaveNoTemporaries) {
