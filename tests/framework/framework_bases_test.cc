@@ -4,9 +4,11 @@
 // docker-registry; `import torch` runs in a container of pytorch-cpu; then
 // samples/pytorch_ddp_digits, built from its Dockerfile FROM that base and
 // pushed, runs as 1 chief + 2 workers runc containers pulled from the
-// registry (acceptance (a)): it succeeds, all three ranks join one process
-// group, the chief prints a held-out accuracy >= 0.95 and keeps the model,
-// no workertemp_* is left, and Gloo resolves each replica's own host name.
+// registry (acceptance (a)), and as a Python package (its sdist) on the
+// pytorch-cpu executor (pythonPackageSpec, acceptance (b)): each succeeds,
+// all three ranks join one process group, the chief prints a held-out
+// accuracy >= 0.95 and keeps the model, no workertemp_* is left, and Gloo
+// resolves each replica's own host name.
 //
 // The commands are the ones samples/pytorch_ddp_digits/README.md shows.
 // The debootstrapped rootfs and trainpkg's layer cache live in
@@ -139,6 +141,24 @@ class FrameworkBasesTest : public ::testing::Test {
             "--worker-pool-spec replica-count=1," + pool + " --worker-pool-spec replica-count=2," +
             pool + " --args=--epochs=30 --base-output-dir " + Quote(*dir_ / "run")));
     std::cout << "run: test_accuracy=" << TestAccuracy(run_->out) << "\n";
+
+    // (b) The sample's sdist, as `python3 setup.py sdist` makes it (the
+    // README's command), installed into the pytorch-cpu executor.
+    ShellResult sdist = trainpkg::testing::Sh(
+        env + "cd samples/pytorch_ddp_digits && SETUPTOOLS_USE_DISTUTILS=stdlib python3 "
+              "setup.py -q sdist 2>&1");
+    ASSERT_EQ(sdist.code, 0) << sdist.out;
+    const std::string executor_pool =
+        "machine-type=n1-standard-4,executor-image-uri=$REGISTRY/trainpkg/pytorch-cpu:bookworm,"
+        "python-module=trainer.task";
+    package_ = new ShellResult(Timed(
+        "1 chief + 2 workers pythonPackageSpec job",
+        env + t + " run --display-name pytorch-ddp-digits-package " +
+            "--worker-pool-spec replica-count=1," + executor_pool +
+            " --worker-pool-spec replica-count=2," + executor_pool +
+            " --python-package-uris samples/pytorch_ddp_digits/dist/trainer-0.1.tar.gz" +
+            " --args=--epochs=30 --base-output-dir " + Quote(*dir_ / "package")));
+    std::cout << "package: test_accuracy=" << TestAccuracy(package_->out) << "\n";
   }
 
   static void TearDownTestSuite() {
@@ -151,6 +171,7 @@ class FrameworkBasesTest : public ::testing::Test {
     delete torch_;
     delete image_;
     delete run_;
+    delete package_;
     delete skip_reason_;
   }
 
@@ -165,6 +186,7 @@ class FrameworkBasesTest : public ::testing::Test {
   static ShellResult* torch_;  // python3 -c "import torch" in pytorch-cpu
   static ShellResult* image_;  // the sample's image, built and pushed
   static ShellResult* run_;    // 1 chief + 2 workers of that image
+  static ShellResult* package_;  // 1 chief + 2 workers of the sdist on pytorch-cpu
   static std::string* skip_reason_;
 };
 
@@ -174,6 +196,7 @@ ShellResult* FrameworkBasesTest::bases_ = nullptr;
 ShellResult* FrameworkBasesTest::torch_ = nullptr;
 ShellResult* FrameworkBasesTest::image_ = nullptr;
 ShellResult* FrameworkBasesTest::run_ = nullptr;
+ShellResult* FrameworkBasesTest::package_ = nullptr;
 std::string* FrameworkBasesTest::skip_reason_ = nullptr;
 
 TEST_F(FrameworkBasesTest, BuildBasesPushesDebianPythonAndPytorchCpu) {
@@ -194,39 +217,69 @@ TEST_F(FrameworkBasesTest, ImportTorchRunsInAPytorchCpuContainer) {
       << torch_->out;
 }
 
-TEST_F(FrameworkBasesTest, SampleImageChiefAndTwoWorkersJoinAndReachAccuracy) {
-  ASSERT_EQ(bases_->code, 0) << bases_->out;
-  ASSERT_NE(image_, nullptr);
-  ASSERT_EQ(image_->code, 0) << image_->out;
-  ASSERT_EQ(run_->code, 0) << run_->out;
-  EXPECT_THAT(run_->out, HasSubstr("JOB_STATE_SUCCEEDED"));
+// A 1 chief + 2 workers run of the sample: it succeeded, the three ranks
+// joined one process group at one MASTER_ADDR:MASTER_PORT, the chief's
+// held-out accuracy reached the bar, and no replica's host name failed to
+// resolve.
+void ExpectJoinedAndAccurate(const ShellResult& run) {
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("JOB_STATE_SUCCEEDED"));
   // MASTER_ADDR is the chief's host name, which every replica resolves.
   const std::regex joined(R"(\[(workerpool\d-\d)\] rank=(\d) world_size=3 master=(\S+):\d+)");
   std::set<std::string> ranks;
   std::set<std::string> masters;
-  for (std::sregex_iterator it(run_->out.begin(), run_->out.end(), joined), end; it != end; ++it) {
+  for (std::sregex_iterator it(run.out.begin(), run.out.end(), joined), end; it != end; ++it) {
     ranks.insert((*it)[1].str() + " rank " + (*it)[2].str());
     masters.insert(it->str().substr(it->str().find("master=")));
   }
   EXPECT_EQ(ranks, (std::set<std::string>{"workerpool0-0 rank 0", "workerpool1-0 rank 1",
                                           "workerpool1-1 rank 2"}))
-      << run_->out;
+      << run.out;
   EXPECT_EQ(masters.size(), 1u) << "one MASTER_ADDR:MASTER_PORT for all three";
-  EXPECT_GE(TestAccuracy(run_->out), kMinAccuracy) << run_->out;
+  EXPECT_GE(TestAccuracy(run.out), kMinAccuracy) << run.out;
   // Gloo binds to the address of the replica's own host name; when that
   // does not resolve it warns and falls back to loopback.
-  EXPECT_THAT(run_->out, Not(HasSubstr("loopback address as fallback"))) << run_->out;
+  EXPECT_THAT(run.out, Not(HasSubstr("loopback address as fallback"))) << run.out;
+}
+
+// The chief's model is all there is under <base>/model: every worker removed
+// its workertemp_<i>.
+void ExpectOnlyTheModel(const fs::path& base) {
+  std::vector<std::string> entries;
+  for (const fs::directory_entry& e : fs::directory_iterator(base / "model")) {
+    entries.push_back(e.path().filename().string());
+  }
+  EXPECT_THAT(entries, ::testing::ElementsAre("model.pt"));
+}
+
+TEST_F(FrameworkBasesTest, SampleImageChiefAndTwoWorkersJoinAndReachAccuracy) {
+  ASSERT_EQ(bases_->code, 0) << bases_->out;
+  ASSERT_NE(image_, nullptr);
+  ASSERT_EQ(image_->code, 0) << image_->out;
+  ExpectJoinedAndAccurate(*run_);
 }
 
 TEST_F(FrameworkBasesTest, SampleImageChiefKeepsTheModelAndNoWorkerTempIsLeft) {
   ASSERT_EQ(bases_->code, 0) << bases_->out;
   ASSERT_NE(run_, nullptr);
   ASSERT_EQ(run_->code, 0) << run_->out;
-  std::vector<std::string> entries;
-  for (const fs::directory_entry& e : fs::directory_iterator(*dir_ / "run" / "model")) {
-    entries.push_back(e.path().filename().string());
-  }
-  EXPECT_THAT(entries, ::testing::ElementsAre("model.pt"));
+  ExpectOnlyTheModel(*dir_ / "run");
+}
+
+TEST_F(FrameworkBasesTest, PythonPackageChiefAndTwoWorkersJoinAndReachAccuracy) {
+  ASSERT_EQ(bases_->code, 0) << bases_->out;
+  ASSERT_NE(package_, nullptr);
+  // The replicas ran the executor with the package installed in it (built
+  // now, or found in the store when the sdist is the same as last run's).
+  EXPECT_THAT(package_->out, HasSubstr("localhost/trainpkg-python-package:")) << package_->out;
+  ExpectJoinedAndAccurate(*package_);
+}
+
+TEST_F(FrameworkBasesTest, PythonPackageChiefKeepsTheModelAndNoWorkerTempIsLeft) {
+  ASSERT_EQ(bases_->code, 0) << bases_->out;
+  ASSERT_NE(package_, nullptr);
+  ASSERT_EQ(package_->code, 0) << package_->out;
+  ExpectOnlyTheModel(*dir_ / "package");
 }
 
 }  // namespace
