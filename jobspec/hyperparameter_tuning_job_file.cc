@@ -3,12 +3,12 @@
 #include <array>
 #include <string>
 
+#include "base/closest_match.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
-#include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/json_object_reader.h"
 #include "jobspec/job_file.h"
 #include "jobspec/study_spec_python_form.h"
@@ -42,7 +42,7 @@ absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const json& document) {
     bool known = false;
     for (std::string_view name : kKeys) known = known || key == name;
     if (!known) {
-      std::string suggestion = internal::DidYouMean(key, kKeys);
+      std::string suggestion = base::DidYouMean(key, kKeys);
       if (suggestion.empty()) suggestion = fmt::format("; valid keys: {}", fmt::join(kKeys, ", "));
       return FieldError(key, fmt::format("unknown key of the Python SDK form{}", suggestion));
     }

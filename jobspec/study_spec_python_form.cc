@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "base/closest_match.h"
 #include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/json_object_reader.h"
 #include "jobspec/internal/study_json_values.h"
 
@@ -33,7 +33,7 @@ absl::StatusOr<size_t> Word(const json& value, std::string_view path,
   for (size_t i = 0; i < words.size(); ++i) {
     if (word == words[i]) return i;
   }
-  std::string suggestion = internal::DidYouMean(word, words);
+  std::string suggestion = base::DidYouMean(word, words);
   if (suggestion.empty()) suggestion = fmt::format("; valid: {}", fmt::join(words, ", "));
   return FieldError(path,
                     fmt::format("unknown value '{}'{}", value.get<std::string>(), suggestion));
@@ -127,7 +127,7 @@ absl::Status CheckKeys(const json& spec, const std::string& path,
     bool known = false;
     for (std::string_view name : allowed) known = known || key == name;
     if (!known) {
-      std::string suggestion = internal::DidYouMean(key, allowed);
+      std::string suggestion = base::DidYouMean(key, allowed);
       if (suggestion.empty())
         suggestion = fmt::format("; valid keys: {}", fmt::join(allowed, ", "));
       return FieldError(FieldPath(path, key), fmt::format("unknown key{}", suggestion));

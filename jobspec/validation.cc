@@ -7,9 +7,9 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
+#include "base/closest_match.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
-#include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/proto_enums.h"
 
 namespace trainpkg::jobspec {
@@ -189,10 +189,10 @@ void CheckMachineSpec(const std::optional<MachineSpec>& machine, const std::stri
   }
   std::vector<std::string_view> known = internal::AcceleratorTypeEnum().SpecifiedNames();
   if (std::find(known.begin(), known.end(), machine->accelerator_type) == known.end()) {
-    issues.Add(type_field, fmt::format("unknown accelerator type '{}'{}; valid types: {}",
-                                       machine->accelerator_type,
-                                       internal::DidYouMean(machine->accelerator_type, known),
-                                       fmt::join(known, ", ")));
+    issues.Add(
+        type_field,
+        fmt::format("unknown accelerator type '{}'{}; valid types: {}", machine->accelerator_type,
+                    base::DidYouMean(machine->accelerator_type, known), fmt::join(known, ", ")));
   }
   if (machine->accelerator_count == 0) {
     issues.Add(count_field, "required with acceleratorType: the number of accelerators, 1 or more");

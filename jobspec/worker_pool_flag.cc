@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "base/closest_match.h"
 #include "base/status_macros.h"
 #include "base/utf8.h"
 #include "fmt/format.h"
-#include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/parse_number.h"
 #include "jobspec/internal/proto_enums.h"
 
@@ -47,7 +47,7 @@ absl::StatusOr<FlagEntries> SplitKeyValues(std::string_view value) {
     std::string_view text = item.substr(equals + 1);
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
       return FlagError(fmt::format("unknown key '{}'{}; valid keys: {}", key,
-                                   internal::DidYouMean(key, kKeys), fmt::join(kKeys, ", ")));
+                                   base::DidYouMean(key, kKeys), fmt::join(kKeys, ", ")));
     }
     if (text.empty()) return FlagError(fmt::format("{} has an empty value", key));
     if (!entries.emplace(key, text).second) {
@@ -84,8 +84,7 @@ absl::Status CheckGcloudRules(const FlagEntries& entries) {
     std::vector<std::string_view> valid = types.SpecifiedNames();
     if (std::find(valid.begin(), valid.end(), it->second) == valid.end()) {
       return FlagError(fmt::format("unknown accelerator-type '{}'{}; valid types: {}", it->second,
-                                   internal::DidYouMean(it->second, valid),
-                                   fmt::join(valid, ", ")));
+                                   base::DidYouMean(it->second, valid), fmt::join(valid, ", ")));
     }
   }
   bool has_container = entries.contains("container-image-uri");

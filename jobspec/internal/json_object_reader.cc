@@ -5,11 +5,11 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "base/closest_match.h"
 #include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
-#include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/parse_number.h"
 
 namespace trainpkg::jobspec::internal {
@@ -49,7 +49,7 @@ absl::Status UnknownFieldError(std::string_view path, std::string_view key,
   if (key.find('_') != std::string_view::npos) {
     candidates.assign(snake_names.begin(), snake_names.end());
   }
-  std::string suggestion = DidYouMean(key, candidates);
+  std::string suggestion = base::DidYouMean(key, candidates);
   if (suggestion.empty()) {
     suggestion = fmt::format("; valid fields: {}", fmt::join(fields.known, ", "));
   }

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/closest_match.h"
 #include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "jobspec/internal/closest_match.h"
 #include "jobspec/internal/json_object_reader.h"
 
 namespace trainpkg::jobspec::internal {
@@ -95,7 +95,7 @@ absl::StatusOr<int> StrictEnumNumber(const nlohmann::json& json, std::string_vie
     }
     std::vector<std::string_view> names;
     for (const ProtoEnumValue& value : proto_enum.values) names.push_back(value.name);
-    std::string suggestion = DidYouMean(name, names);
+    std::string suggestion = base::DidYouMean(name, names);
     if (suggestion.empty()) suggestion = fmt::format("; valid values: {}", fmt::join(names, ", "));
     return FieldError(path,
                       fmt::format("unknown {} '{}'{}", proto_enum.type_name, name, suggestion));

@@ -4,10 +4,10 @@
 #include <set>
 
 #include "absl/strings/ascii.h"
+#include "base/closest_match.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/dockerfile/expand.h"
-#include "packager/dockerfile/internal/did_you_mean.h"
 #include "packager/dockerfile/internal/parse_error.h"
 #include "packager/dockerfile/shell_word.h"
 
@@ -188,7 +188,7 @@ absl::StatusOr<int> SelectTarget(const Dockerfile& df, const std::string& target
   for (const Stage& s : df.stages) {
     if (!s.name.empty()) names.push_back(s.name);
   }
-  std::string near = internal::ClosestMatch(target, names);
+  std::string near(base::ClosestMatch(target, names).value_or(""));
   std::string list;
   for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
   return absl::InvalidArgumentError(

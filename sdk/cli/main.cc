@@ -7,6 +7,7 @@
 #include "packager/run/host_resource_ledger.h"
 #include "sdk/cli/build_command.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/cli/help_command.h"
 #include "sdk/cli/hptune_command.h"
 #include "sdk/cli/images_command.h"
 #include "sdk/cli/import_command.h"
@@ -17,6 +18,8 @@
 #include "sdk/cli/push_command.h"
 #include "sdk/cli/run_command.h"
 #include "sdk/cli/serve_command.h"
+#include "sdk/cli/usage_errors.h"
+#include "sdk/cli/version.h"
 
 namespace {
 
@@ -44,7 +47,10 @@ int main(int argc, char** argv) {
       "Build and push trainer images without a Docker daemon, and run Vertex AI CustomJobs "
       "locally, on Vertex AI, on Kubernetes or on Slurm.",
       "trainpkg");
-  app.set_version_flag("--version", "trainpkg " TRAINPKG_VERSION);
+  app.set_version_flag("--version", VersionLine());
+  // Usage errors: "trainpkg: error: ..." with the nearest command or flag
+  // (printed below, where the arguments are known).
+  app.failure_message([](const CLI::App*, const CLI::Error&) { return std::string(); });
   app.require_subcommand(1);
   RunFlags run_flags;
   BackendFlags backend_flags;
@@ -69,11 +75,22 @@ int main(int argc, char** argv) {
   CLI::App* hptune = AddHptuneCommand(app, hptune_flags);
   K8sRenderFlags k8s_flags;
   CLI::App* k8s_render = AddK8sCommand(app, k8s_flags);
+  std::vector<std::string> help_words;
+  CLI::App* help = AddHelpCommand(app, help_words);
+  CLI::App* version = AddVersionCommand(app);
   try {
     std::vector<std::string> args = SplitEmptyAssignments(argc, argv);
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    if (e.get_exit_code() == 0)
+      return app.exit(e) == 0 ? kExitOk : kExitUsage;  // --help, --version
+    std::cerr << DescribeUsageError(app, std::vector<std::string>(argv + 1, argv + argc), e);
+    return kExitUsage;
+  }
+  if (help->parsed()) return RunHelpCommand(app, help_words, std::cout, std::cerr);
+  if (version->parsed()) {
+    std::cout << VersionLine() << "\n";
+    return kExitOk;
   }
   // Containers, overlays and network namespaces whose trainpkg process died
   // with its watchdog (packager/run/host_resource_ledger.h) go now, whatever

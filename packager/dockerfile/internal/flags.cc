@@ -1,8 +1,8 @@
 #include "packager/dockerfile/internal/flags.h"
 
 #include "absl/status/status.h"
+#include "base/closest_match.h"
 #include "fmt/format.h"
-#include "packager/dockerfile/internal/did_you_mean.h"
 
 namespace trainpkg::packager::dockerfile::internal {
 namespace {
@@ -33,7 +33,7 @@ absl::StatusOr<std::map<std::string, std::string>> ParseFlags(
     if (spec == nullptr) {
       std::vector<std::string_view> names;
       for (const FlagSpec& f : accepted) names.push_back(f.name);
-      std::string near = ClosestMatch(name, names);
+      std::string near(base::ClosestMatch(name, names).value_or(""));
       return absl::InvalidArgumentError(fmt::format(
           "unknown flag --{}{}; {}", name,
           near.empty() ? "" : fmt::format(" (did you mean --{}?)", near), Accepted(accepted)));

@@ -5,11 +5,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "base/closest_match.h"
 #include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
-#include "packager/dockerfile/internal/did_you_mean.h"
 #include "packager/dockerfile/internal/flags.h"
 #include "packager/dockerfile/internal/go_duration.h"
 #include "packager/dockerfile/internal/heredoc_scan.h"
@@ -450,7 +450,7 @@ absl::StatusOr<Line> SplitLine(std::string_view text, char escape) {
   bool known = false;
   for (std::string_view k : kKeywords) known = known || k == l.keyword;
   if (!known) {
-    std::string near = ClosestMatch(split.keyword, kKeywords);
+    std::string near(base::ClosestMatch(split.keyword, kKeywords).value_or(""));
     return Invalid(
         fmt::format("unknown instruction{}; valid instructions: ADD, ARG, CMD, "
                     "COPY, ENTRYPOINT, ENV, EXPOSE, FROM, HEALTHCHECK, LABEL, "

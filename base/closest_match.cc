@@ -1,4 +1,4 @@
-#include "jobspec/internal/closest_match.h"
+#include "base/closest_match.h"
 
 #include <algorithm>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "fmt/format.h"
 
-namespace trainpkg::jobspec::internal {
+namespace trainpkg::base {
 namespace {
 
 bool SameIgnoringCase(char a, char b) {
@@ -19,21 +19,27 @@ bool StartsWithIgnoringCase(std::string_view text, std::string_view prefix) {
          std::equal(prefix.begin(), prefix.end(), text.begin(), SameIgnoringCase);
 }
 
-// Levenshtein distance, ignoring ASCII case.
+// Optimal string alignment distance ignoring ASCII case: Levenshtein plus
+// the swap of two neighbouring characters ("bulid" is 1 from "build").
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  // Three rows: i - 2, i - 1 and i.
+  std::vector<size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
+    current[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      bool same = SameIgnoringCase(a[i - 1], b[j - 1]);
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
+      const bool same = SameIgnoringCase(a[i - 1], b[j - 1]);
+      current[j] =
+          std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (same ? 0 : 1)});
+      if (i > 1 && j > 1 && SameIgnoringCase(a[i - 1], b[j - 2]) &&
+          SameIgnoringCase(a[i - 2], b[j - 1])) {
+        current[j] = std::min(current[j], before[j - 2] + 1);
+      }
     }
+    std::swap(before, previous);
+    std::swap(previous, current);
   }
-  return row[b.size()];
+  return previous[b.size()];
 }
 
 constexpr size_t kMinPrefixLength = 4;
@@ -42,8 +48,6 @@ constexpr size_t kMinPrefixLength = 4;
 
 std::optional<std::string_view> ClosestMatch(std::string_view input,
                                              absl::Span<const std::string_view> candidates) {
-  // A truncated name ("baseOutputDir", "NVIDIA_H100") is the likeliest typo:
-  // prefer the shortest candidate that `input` begins.
   std::optional<std::string_view> best;
   if (input.size() >= kMinPrefixLength) {
     for (std::string_view candidate : candidates) {
@@ -72,4 +76,4 @@ std::string DidYouMean(std::string_view input, absl::Span<const std::string_view
   return fmt::format("; did you mean '{}'?", *match);
 }
 
-}  // namespace trainpkg::jobspec::internal
+}  // namespace trainpkg::base
