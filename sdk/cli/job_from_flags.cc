@@ -4,14 +4,26 @@
 #include "base/status_macros.h"
 #include "jobspec/job_file.h"
 #include "jobspec/worker_pool_flag.h"
+#include "sdk/cli/scale_tier_flags.h"
 
 namespace trainpkg::cli {
 
 absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Time now) {
-  if (flags.config.empty() && flags.worker_pool_specs.empty()) {
-    return absl::InvalidArgumentError("one of --config or --worker-pool-spec is required");
-  }
   jobspec::CustomJob job;
+  if (!flags.scale_tier.empty()) {
+    if (!flags.config.empty() || !flags.worker_pool_specs.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--scale-tier and ", flags.config.empty() ? "--worker-pool-spec" : "--config",
+          " both say what the worker pools are; give one of them"));
+    }
+    TP_ASSIGN_OR_RETURN(job.job_spec.worker_pool_specs, ScaleTierPoolsFromFlags(flags));
+  } else {
+    TP_RETURN_IF_ERROR(CheckNoScaleTierCompanions(flags));
+    if (flags.config.empty() && flags.worker_pool_specs.empty()) {
+      return absl::InvalidArgumentError(
+          "one of --config, --worker-pool-spec or --scale-tier is required");
+    }
+  }
   if (!flags.config.empty()) {
     TP_ASSIGN_OR_RETURN(job, jobspec::LoadJobFile(flags.config));
   }

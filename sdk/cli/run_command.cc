@@ -7,6 +7,7 @@
 #include "jobspec/validation.h"
 #include "sdk/cli/detach.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/cli/scale_tier_flags.h"
 #include "sdk/cli/signal_watcher.h"
 #include "sdk/custom_job.h"
 
@@ -68,6 +69,7 @@ void AddJobSpecFlags(CLI::App& command, RunFlags& flags) {
                      "Job id (letters, digits, underscores; starts with a letter; for k8s a "
                      "DNS label: lowercase letters, digits, '-'). Default: a numeric id "
                      "(k8s: tp-<numeric id>)");
+  AddScaleTierFlags(command, flags);
 }
 
 CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {

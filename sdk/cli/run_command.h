@@ -13,7 +13,8 @@
 namespace trainpkg::cli {
 
 // Declares the flags that describe the job (--config, --worker-pool-spec,
-// --display-name, --base-output-dir, --args, --command, --labels, --job-id).
+// --display-name, --base-output-dir, --args, --command, --labels, --job-id,
+// and --scale-tier with its companions: sdk/cli/scale_tier_flags.h).
 void AddJobSpecFlags(CLI::App& command, RunFlags& flags);
 
 // Declares the subcommand and its flags on `app`; values land in `flags`.

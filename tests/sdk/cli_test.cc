@@ -241,6 +241,33 @@ TEST_F(CliTest, FailedJobExitsOneAndValidateOnlyRunsNothing) {
   EXPECT_EQ(JobStore(home()).ListJobIds()->size(), 1u);  // only the failed run
 }
 
+TEST_F(CliTest, ScaleTierStandard1ValidatesToTheTablesPools) {
+  CliResult validated = Run({"run", "--scale-tier", "STANDARD_1",
+                             "--master-image-uri=local:" + ReplicaProbePath(), "--validate-only"});
+  ASSERT_EQ(validated.exit_code, 0) << validated.err;
+  nlohmann::json pools = nlohmann::json::parse(validated.out)["jobSpec"]["workerPoolSpecs"];
+  ASSERT_EQ(pools.size(), 3u) << pools.dump();
+  const std::vector<std::pair<std::string, int>> table = {
+      {"n1-highcpu-8", 1}, {"n1-highcpu-8", 4}, {"n1-standard-4", 3}};
+  for (size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(pools[i]["machineSpec"]["machineType"], table[i].first) << i;
+    EXPECT_EQ(pools[i]["replicaCount"].dump(), "\"" + std::to_string(table[i].second) + "\"") << i;
+    EXPECT_EQ(pools[i]["containerSpec"]["imageUri"], "local:" + ReplicaProbePath()) << i;
+  }
+  auto ids = JobStore(home()).ListJobIds();
+  EXPECT_TRUE(!ids.ok() || ids->empty());  // nothing ran
+
+  CliResult conflict = Run({"run", "--scale-tier=basic", Pool(), "--validate-only"});
+  EXPECT_EQ(conflict.exit_code, 2);
+  EXPECT_THAT(conflict.err, HasSubstr("--scale-tier and --worker-pool-spec"));
+  CliResult tpu = Run({"run", "--scale-tier=BASIC_TPU", "--master-image-uri=local:/bin/true"});
+  EXPECT_EQ(tpu.exit_code, 2);
+  EXPECT_THAT(tpu.err, HasSubstr("Cloud TPU"));
+
+  CliResult help = Run({"run", "--help"});
+  EXPECT_THAT(help.out, HasSubstr("--scale-tier STANDARD_1"));
+}
+
 TEST_F(CliTest, DetachedJobCanBeCancelledLeavingNoProcess) {
   std::string pids = PidDir();
   CliResult run = Run({"run", Pool(), "--detach", "--job-id=detached",

@@ -95,6 +95,81 @@ TEST(JobFromFlagsTest, ErrorsNameTheFlag) {
   EXPECT_THAT(JobFromFlags(flags, absl::Now()).status().message(), HasSubstr("--labels"));
 }
 
+TEST(JobFromFlagsTest, ScaleTierPoolsRunTheImageWithArgs) {
+  RunFlags flags;
+  flags.scale_tier = "standard-1";
+  flags.master_image_uri = "local:/bin/true";
+  flags.parameter_server_image_uri = "local:/bin/ps";
+  flags.args = {"--epochs=2"};
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok()) << job.status();
+  const std::vector<jobspec::WorkerPoolSpec>& pools = job->job_spec.worker_pool_specs;
+  ASSERT_EQ(pools.size(), 3u);
+  EXPECT_EQ(pools[0].replica_count, 1);
+  EXPECT_EQ(pools[1].replica_count, 4);
+  EXPECT_EQ(pools[2].replica_count, 3);
+  EXPECT_EQ(pools[1].machine_spec->machine_type, "n1-highcpu-8");
+  EXPECT_EQ(pools[0].container_spec->image_uri, "local:/bin/true");
+  EXPECT_EQ(pools[1].container_spec->image_uri, "local:/bin/true");
+  EXPECT_EQ(pools[2].container_spec->image_uri, "local:/bin/ps");
+  for (const jobspec::WorkerPoolSpec& pool : pools) {
+    EXPECT_THAT(pool.container_spec->args, ElementsAre("--epochs=2"));
+  }
+}
+
+TEST(JobFromFlagsTest, ScaleTierPoolsRunAPythonPackage) {
+  RunFlags flags;
+  flags.scale_tier = "CUSTOM";
+  flags.master_machine_type = "n1-standard-4";
+  flags.worker_machine_type = "n1-standard-4";
+  flags.worker_count = 2;
+  flags.executor_image_uri = "localhost:5000/pytorch-cpu";
+  flags.python_module = "trainer.task";
+  flags.python_package_uris = {"dist/trainer-0.1.tar.gz"};
+  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 2u);
+  for (const jobspec::WorkerPoolSpec& pool : job->job_spec.worker_pool_specs) {
+    ASSERT_TRUE(pool.python_package_spec.has_value());
+    EXPECT_EQ(pool.python_package_spec->executor_image_uri, "localhost:5000/pytorch-cpu");
+    EXPECT_EQ(pool.python_package_spec->python_module, "trainer.task");
+    EXPECT_THAT(pool.python_package_spec->package_uris, ElementsAre("dist/trainer-0.1.tar.gz"));
+  }
+  EXPECT_EQ(job->job_spec.worker_pool_specs[1].replica_count, 2);
+}
+
+TEST(JobFromFlagsTest, ScaleTierConflictsAndMissingPiecesNameTheFlags) {
+  auto error = [](const RunFlags& flags) {
+    return std::string(JobFromFlags(flags, absl::Now()).status().message());
+  };
+  RunFlags flags;
+  flags.scale_tier = "BASIC";
+  EXPECT_THAT(error(flags), HasSubstr("--scale-tier needs the job's code: --master-image-uri"));
+  flags.master_image_uri = "local:/bin/true";
+  flags.worker_pool_specs = {kPool};
+  EXPECT_THAT(error(flags),
+              HasSubstr("--scale-tier and --worker-pool-spec both say what the worker pools are"));
+  flags.worker_pool_specs.clear();
+  flags.config = "job.yaml";
+  EXPECT_THAT(error(flags), HasSubstr("--scale-tier and --config both say"));
+  flags.config.clear();
+  flags.executor_image_uri = "python:3";
+  flags.python_module = "trainer.task";
+  EXPECT_THAT(error(flags), HasSubstr("give the job's code one way"));
+  flags.master_image_uri.clear();
+  flags.python_module.clear();
+  EXPECT_THAT(error(flags), HasSubstr("--executor-image-uri needs --python-module"));
+  flags.scale_tier = "basic-tpu";
+  EXPECT_THAT(error(flags), HasSubstr("BASIC_TPU runs the job on a Cloud TPU"));
+  flags.scale_tier = "premum-1";
+  EXPECT_THAT(error(flags), HasSubstr("did you mean 'PREMIUM_1'?"));
+
+  RunFlags without_tier;
+  without_tier.worker_pool_specs = {kPool};
+  without_tier.worker_count = 3;
+  EXPECT_THAT(error(without_tier), HasSubstr("--worker-count goes with --scale-tier"));
+}
+
 TEST(JobFromFlagsTest, DefaultsTheDisplayNameLikeThePythonSdk) {
   RunFlags flags;
   flags.worker_pool_specs = {kPool};
