@@ -5,10 +5,10 @@
 
 #include "absl/strings/ascii.h"
 #include "base/check.h"
+#include "base/closest_match.h"
 #include "base/utf8.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
-#include "jobspec/internal/closest_match.h"
 
 namespace trainpkg::jobspec {
 namespace {
@@ -149,7 +149,7 @@ absl::StatusOr<ScaleTier> ParseScaleTier(std::string_view name) {
   }
   return absl::InvalidArgumentError(fmt::format(
       "--scale-tier: unknown scale tier '{}'{}; valid tiers: {} (case and '-' or '_' as you like)",
-      name, internal::DidYouMean(normalized, kTierNames), fmt::join(kTierNames, ", ")));
+      name, base::DidYouMean(normalized, kTierNames), fmt::join(kTierNames, ", ")));
 }
 
 std::string_view ScaleTierName(ScaleTier tier) {
