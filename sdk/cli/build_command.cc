@@ -4,10 +4,10 @@
 #include <map>
 
 #include "absl/status/status.h"
+#include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/layer/layer_options.h"
 #include "sdk/cli/exit_codes.h"
-#include "base/status_macros.h"
 #include "sdk/image_builder.h"
 
 namespace trainpkg::cli {

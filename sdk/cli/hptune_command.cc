@@ -29,6 +29,11 @@ CLI::App* AddHptuneCommand(CLI::App& app, HptuneFlags& flags) {
                          "Run a hyperparameter tuning job locally, on Slurm or on Vertex AI; "
                          "trials get --<parameterId>=<value>.");
   command->add_option("--config", flags.config, "Tuning job file (YAML or JSON)")->required();
+  command->footer(
+      "Examples:\n"
+      "  trainpkg hptune --config samples/hptune_digits/study.yaml --base-output-dir /tmp/study\n"
+      "  trainpkg hptune --config study.yaml --backend vertex --project my-project "
+      "--region us-central1");
   command->add_option("--base-output-dir", flags.base_output_dir,
                       "Study output dir: trials in <dir>/<trial id>/, results.* in <dir>");
   command->add_option("--seed", flags.seed, "Seed of the search algorithm");

@@ -17,10 +17,10 @@
 namespace trainpkg::cli {
 
 struct JobsFlags {
-  std::string format = "table";  // list: table | json
-  std::string id;                // describe, logs, cancel
-  std::string replica;           // logs --replica
-  bool follow = false;           // logs -f
+  std::string format = "table";   // list: table | json
+  std::string id;                 // describe, logs, cancel
+  std::string replica;            // logs --replica
+  bool follow = false;            // logs -f
   AccessTokenFlags access_token;  // describe, cancel of a Vertex job; none: env, else ADC
 };
 

@@ -11,6 +11,10 @@ namespace trainpkg::cli {
 
 CLI::App* AddPullCommand(CLI::App& app, PullFlags& flags) {
   CLI::App* pull = app.add_subcommand("pull", "Pull an image from a registry into an OCI layout");
+  pull->footer(
+      "Examples:\n"
+      "  trainpkg pull 127.0.0.1:5000/trainer:1 --output oci:/tmp/trainer\n"
+      "  skopeo inspect oci:/tmp/trainer:1");
   pull->add_option("reference", flags.source, "[REGISTRY/]REPOSITORY[:TAG|@DIGEST]")->required();
   pull->add_option("--output", flags.output,
                    "oci:DIR[:TAG] (the tag defaults to the reference's, else latest)")

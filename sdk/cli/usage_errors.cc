@@ -26,7 +26,8 @@ const CLI::Option* FindOption(const CLI::App& app, const std::string& name) {
   return nullptr;
 }
 
-bool TakesValue(const CLI::Option& option) { return option.get_type_size_max() > 0; }
+// A flag (--detach) expects no items; an option one or more.
+bool TakesValue(const CLI::Option& option) { return option.get_items_expected_max() > 0; }
 
 std::string FirstLine(std::string_view text) {
   return std::string(text.substr(0, text.find('\n')));

@@ -53,6 +53,10 @@ TEST(CliUsageTest, AMisspelledFlagGetsTheNearestFlagOfItsCommand) {
   EXPECT_THAT(UsageError("run --display-name x --base-output-dri=/tmp/x"),
               HasSubstr("unknown flag '--base-output-dri' for 'trainpkg run'; did you mean "
                         "'--base-output-dir'?"));
+  // After a flag that takes no value.
+  EXPECT_THAT(UsageError("run --detach --valdate-only"),
+              HasSubstr("unknown flag '--valdate-only' for 'trainpkg run'; did you mean "
+                        "'--validate-only'?"));
   EXPECT_THAT(UsageError("jobs list --backnd local"),
               HasSubstr("unknown flag '--backnd' for 'trainpkg jobs list'"));
 }
