@@ -2,12 +2,14 @@
 #ifndef TRAINPKG_SDK_CLI_JOB_FROM_FLAGS_H_
 #define TRAINPKG_SDK_CLI_JOB_FROM_FLAGS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
+#include "jobspec/worker_pool_flag.h"
 
 namespace trainpkg::cli {
 
@@ -27,6 +29,14 @@ struct RunFlags {
   bool host_network = false;  // --host-network
 };
 
+struct FlagJob {
+  jobspec::CustomJob job;
+  // The first --worker-pool-spec's local-package-path: the pools waiting for
+  // its image have a containerSpec with an empty imageUri
+  // (jobspec/worker_pool_flag.h).
+  std::optional<jobspec::Autopackaging> autopackaging;
+};
+
 // The job file (if any) with the flags applied on top: --worker-pool-spec
 // replaces the pools, --command replaces and --args extends every pool's
 // containerSpec, --args and --python-package-uris extend every pool's
@@ -34,8 +44,9 @@ struct RunFlags {
 // --labels are merged, --display-name and --base-output-dir
 // override. Without a display name the job is called "CustomJob <now>", as
 // the Python SDK does. InvalidArgument naming the file or flag; the job is
-// not validated here.
-absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Time now);
+// not validated here. --python-package-uris with local-package-path is
+// InvalidArgument too.
+absl::StatusOr<FlagJob> JobFromFlags(const RunFlags& flags, absl::Time now);
 
 }  // namespace trainpkg::cli
 
