@@ -281,7 +281,11 @@ absl::StatusOr<Autopackaging> AutopackagingOf(const FlagEntries& entries) {
     auto it = entries.find(key);
     if (it == entries.end()) continue;
     TP_ASSIGN_OR_RETURN(*list, SplitList(it->first, it->second));
-    for (const std::string& path : *list) TP_RETURN_IF_ERROR(CheckInsidePackage(key, path));
+    for (std::string& path : *list) {
+      TP_RETURN_IF_ERROR(CheckInsidePackage(key, path));
+      // "data/" is "data", so that the image's tag sees the same files.
+      while (path.size() > 1 && path.ends_with('/')) path.pop_back();
+    }
   }
   if (auto it = entries.find("output-image-uri"); it != entries.end()) {
     spec.output_image_uri = it->second;

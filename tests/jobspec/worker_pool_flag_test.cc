@@ -163,6 +163,14 @@ TEST(WorkerPoolFlagsTest, AutopackagingOfTheFirstFlagFeedsEveryPool) {
   EXPECT_TRUE(flags->pools[2].IsEmpty());
 }
 
+TEST(WorkerPoolFlagsTest, ExtraDirsLoseTheirTrailingSlash) {
+  absl::StatusOr<WorkerPoolFlags> flags = ParseWorkerPoolSpecFlags(
+      {std::string(kLocal) + ",python-module=t,extra-dirs=data/;conf//,extra-packages=a.whl"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->autopackaging->extra_dirs, (std::vector<std::string>{"data", "conf"}));
+  EXPECT_EQ(flags->autopackaging->extra_packages, (std::vector<std::string>{"a.whl"}));
+}
+
 TEST(WorkerPoolFlagsTest, ScriptInsteadOfModule) {
   absl::StatusOr<WorkerPoolFlags> flags =
       ParseWorkerPoolSpecFlags({std::string(kLocal) + ",script=bin/run.sh"});
