@@ -216,6 +216,13 @@ TEST_F(AutopackagingJobTest, FailedPipInstallNamesTheStepAndRunsNothing) {
   EXPECT_THAT(failed.out, HasSubstr("exited with code 1"));
   EXPECT_THAT(failed.out, Not(HasSubstr("Creating CustomJob")));
   EXPECT_EQ(Cli("images").out, images_before.out) << "an image was stored";
+  const fs::path staging = suite_->path() / "home/build-cache/tmp";
+  EXPECT_TRUE(!fs::exists(staging) || fs::is_empty(staging)) << "a build directory was left";
+  EXPECT_FALSE(
+      fs::exists(suite_->path() / "home/jobs") &&
+      Sh("grep -rl not-on-any-index " + ShellQuote((suite_->path() / "home/jobs").string())).code ==
+          0)
+      << "a job was recorded";
 }
 
 }  // namespace
