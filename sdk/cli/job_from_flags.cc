@@ -8,7 +8,7 @@
 
 namespace trainpkg::cli {
 
-absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Time now) {
+absl::StatusOr<FlagJob> JobFromFlags(const RunFlags& flags, absl::Time now) {
   jobspec::CustomJob job;
   if (!flags.scale_tier.empty()) {
     if (!flags.config.empty() || !flags.worker_pool_specs.empty()) {
@@ -27,21 +27,18 @@ absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Tim
   if (!flags.config.empty()) {
     TP_ASSIGN_OR_RETURN(job, jobspec::LoadJobFile(flags.config));
   }
+  std::optional<jobspec::Autopackaging> autopackaging;
   if (!flags.worker_pool_specs.empty()) {
-    job.job_spec.worker_pool_specs.clear();
-    for (size_t i = 0; i < flags.worker_pool_specs.size(); ++i) {
-      absl::StatusOr<jobspec::WorkerPoolSpec> pool =
-          jobspec::ParseWorkerPoolSpecFlag(flags.worker_pool_specs[i]);
-      if (!pool.ok()) {
-        // The parser's message starts with "--worker-pool-spec: "; say which one.
-        std::string message(pool.status().message());
-        constexpr std::string_view kPrefix = "--worker-pool-spec: ";
-        if (message.starts_with(kPrefix)) message.erase(0, kPrefix.size());
-        return absl::InvalidArgumentError(
-            absl::StrCat("--worker-pool-spec #", i + 1, ": ", message));
-      }
-      job.job_spec.worker_pool_specs.push_back(*std::move(pool));
-    }
+    TP_ASSIGN_OR_RETURN(jobspec::WorkerPoolFlags pools,
+                        jobspec::ParseWorkerPoolSpecFlags(flags.worker_pool_specs));
+    job.job_spec.worker_pool_specs = std::move(pools.pools);
+    autopackaging = std::move(pools.autopackaging);
+  }
+  if (autopackaging.has_value() && !flags.python_package_uris.empty()) {
+    return absl::InvalidArgumentError(
+        "--python-package-uris does not go with local-package-path (as with gcloud): the "
+        "package is built into an image; give the packages as extra-packages=A;B in the first "
+        "--worker-pool-spec");
   }
   bool has_python = false;
   for (jobspec::WorkerPoolSpec& pool : job.job_spec.worker_pool_specs) {
@@ -78,7 +75,7 @@ absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Tim
         "CustomJob ", absl::FormatTime("%Y-%m-%d %H:%M:%E3S", now, absl::LocalTimeZone()));
   }
   if (!flags.base_output_dir.empty()) job.job_spec.base_output_directory = flags.base_output_dir;
-  return job;
+  return FlagJob{std::move(job), std::move(autopackaging)};
 }
 
 }  // namespace trainpkg::cli

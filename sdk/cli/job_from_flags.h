@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
+#include "jobspec/worker_pool_flag.h"
 
 namespace trainpkg::cli {
 
@@ -44,6 +45,14 @@ struct RunFlags {
   bool host_network = false;  // --host-network
 };
 
+struct FlagJob {
+  jobspec::CustomJob job;
+  // The first --worker-pool-spec's local-package-path: the pools waiting for
+  // its image have a containerSpec with an empty imageUri
+  // (jobspec/worker_pool_flag.h).
+  std::optional<jobspec::Autopackaging> autopackaging;
+};
+
 // The job file (if any) with the flags applied on top: --worker-pool-spec
 // replaces the pools; --scale-tier (instead of --config and
 // --worker-pool-spec) makes them from the tier's table (jobspec/scale_tier.h),
@@ -51,11 +60,12 @@ struct RunFlags {
 // or --executor-image-uri with --python-module (sdk/cli/scale_tier_flags.h);
 // --command replaces and --args extends every pool's containerSpec, --args
 // and --python-package-uris extend every pool's pythonPackageSpec
-// (InvalidArgument for the latter when no pool has one), --labels are merged,
-// --display-name and --base-output-dir override. Without a display name the
-// job is called "CustomJob <now>", as the Python SDK does. InvalidArgument
-// naming the file or flag; the job is not validated here.
-absl::StatusOr<jobspec::CustomJob> JobFromFlags(const RunFlags& flags, absl::Time now);
+// (InvalidArgument for the latter when no pool has one, or with
+// local-package-path), --labels are merged, --display-name and
+// --base-output-dir override. Without a display name the job is called
+// "CustomJob <now>", as the Python SDK does. InvalidArgument naming the file
+// or flag; the job is not validated here.
+absl::StatusOr<FlagJob> JobFromFlags(const RunFlags& flags, absl::Time now);
 
 }  // namespace trainpkg::cli
 

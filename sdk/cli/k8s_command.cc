@@ -41,8 +41,18 @@ CLI::App* AddK8sCommand(CLI::App& app, K8sRenderFlags& flags) {
 }
 
 int K8sRenderCommand(const K8sRenderFlags& flags, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags.job, absl::Now());
-  if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
+  absl::StatusOr<FlagJob> flag_job = JobFromFlags(flags.job, absl::Now());
+  if (!flag_job.ok()) return ReportError(err, flag_job.status(), kExitUsage);
+  if (flag_job->autopackaging.has_value()) {
+    return ReportError(err,
+                       absl::InvalidArgumentError(
+                           "--worker-pool-spec #1: local-package-path builds an image, which "
+                           "render does not do: build and push it with `trainpkg run --backend "
+                           "k8s ...,output-image-uri=REF` or `trainpkg build`, then give "
+                           "container-image-uri=REF"),
+                       kExitUsage);
+  }
+  const jobspec::CustomJob* job = &flag_job->job;
   if (absl::Status status = jobspec::ValidateCustomJob(*job); !status.ok()) {
     return ReportError(err, status, kExitUsage);
   }

@@ -2,14 +2,20 @@
 
 #include <signal.h>
 
+#include <filesystem>
+
+#include "base/environment.h"
+#include "base/status_macros.h"
 #include "base/terminal_text.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/validation.h"
+#include "sdk/autopackage.h"
 #include "sdk/cli/detach.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/scale_tier_flags.h"
 #include "sdk/cli/signal_watcher.h"
 #include "sdk/custom_job.h"
+#include "sdk/job_store.h"
 
 namespace trainpkg::cli {
 namespace {
@@ -34,6 +40,37 @@ int SubmitDetachedRemotely(sdk::CustomJob& job, std::ostream& out, std::ostream&
   return kExitOk;
 }
 
+// gcloud's autopackaging: the image of the first --worker-pool-spec's
+// local-package-path, built (or found) and, with output-image-uri, pushed;
+// every pool then runs it.
+absl::Status BuildAutopackagedImage(const jobspec::Autopackaging& spec, bool remote,
+                                    jobspec::CustomJob& job, std::ostream& log) {
+  if (remote && spec.output_image_uri.empty()) {
+    return absl::InvalidArgumentError(
+        "--worker-pool-spec #1: local-package-path needs output-image-uri=REGISTRY/REPO[:TAG] "
+        "with this backend (as gcloud pushes the image it builds): the service pulls the image "
+        "from a registry, not from this machine's store");
+  }
+  std::error_code ec;
+  std::filesystem::path cwd = std::filesystem::current_path(ec);
+  if (ec) return absl::InternalError(absl::StrCat("reading the current directory: ", ec.message()));
+  TP_ASSIGN_OR_RETURN(std::filesystem::path home,
+                      sdk::DefaultJobStoreHome(base::ProcessEnvironment()));
+  TP_ASSIGN_OR_RETURN(sdk::AutopackagedImage image,
+                      sdk::Autopackage(spec, sdk::AutopackageOptions{
+                                                 .home = home,
+                                                 .cwd = cwd,
+                                                 .environment = base::SnapshotProcessEnvironment(),
+                                                 .log =
+                                                     [&log](std::string_view line) {
+                                                       log << base::TerminalSafe(line) << std::endl;
+                                                     },
+                                                 .registry = nullptr,
+                                             }));
+  jobspec::SetAutopackagedImage(job.job_spec.worker_pool_specs, image.image_uri);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void AddJobSpecFlags(CLI::App& command, RunFlags& flags) {
@@ -43,7 +80,14 @@ void AddJobSpecFlags(CLI::App& command, RunFlags& flags) {
       .add_option("--worker-pool-spec", flags.worker_pool_specs,
                   "A worker pool, gcloud syntax: machine-type=M,replica-count=N, then "
                   "container-image-uri=local:PATH (or an image), or "
-                  "executor-image-uri=IMAGE,python-module=MODULE (with --python-package-uris). "
+                  "executor-image-uri=IMAGE,python-module=MODULE (with --python-package-uris), "
+                  "or, in the first flag only, gcloud's autopackaging: "
+                  "local-package-path=DIR,executor-image-uri=IMAGE and python-module=MODULE or "
+                  "script=FILE (in DIR), optionally requirements=A;B (pip specifiers), "
+                  "extra-packages=A;B (sdists/wheels in DIR), extra-dirs=A;B (in DIR), "
+                  "output-image-uri=REF (push there; needed by --backend vertex and k8s): the "
+                  "image is built FROM IMAGE with DIR's code and every pool runs it (the other "
+                  "flags then give only hardware keys). "
                   "Repeat for pools 1, 2, 3; --worker-pool-spec= is an empty pool")
       ->take_all();
   command.add_option("--display-name", flags.display_name, "Display name of the job");
@@ -87,7 +131,17 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
       "executor-image-uri=,python-module= with --python-package-uris) runs locally as on Vertex: "
       "its packages are pip-installed into its executor image once (an image kept in the local "
       "store and reused while executor and packages are unchanged), then each replica runs "
-      "`python3 -m MODULE ARGS` in a container of it. Ctrl-C cancels the job; a "
+      "`python3 -m MODULE ARGS` in a container of it. With local-package-path (gcloud's "
+      "autopackaging) the image is built as `gcloud ai custom-jobs create` builds it: FROM "
+      "executor-image-uri, WORKDIR /usr/app, setup.py's and requirements.txt's dependencies, "
+      "extra-packages and requirements pip-installed, extra-dirs and the main file's directory "
+      "copied, ENTRYPOINT `python3 -m MODULE` (or `python3 SCRIPT`, `/bin/bash SCRIPT`); it is "
+      "kept in the local store, tagged by what went in (the same inputs build nothing), and "
+      "--args go to the trainer. Example: trainpkg run "
+      "--worker-pool-spec=machine-type=n1-standard-4,executor-image-uri=REGISTRY/trainpkg/"
+      "pytorch-cpu:bookworm,local-package-path=.,python-module=trainer.task "
+      "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2 --args=--epochs=30. "
+      "Ctrl-C cancels the job; a "
       "second Ctrl-C kills it. With --backend k8s the job runs on the kubeconfig's cluster as a "
       "JobSet (or --k8s-kind tfjob / pytorchjob) and Ctrl-C deletes it; `trainpkg k8s render` "
       "prints those objects without a cluster. With --backend slurm each replica is a Slurm task "
@@ -111,8 +165,9 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
                std::ostream& err) {
   BlockTerminationSignals();
   ::signal(SIGPIPE, SIG_IGN);
-  absl::StatusOr<jobspec::CustomJob> spec = JobFromFlags(flags, absl::Now());
-  if (!spec.ok()) return ReportError(err, spec.status(), kExitUsage);
+  absl::StatusOr<FlagJob> flag_job = JobFromFlags(flags, absl::Now());
+  if (!flag_job.ok()) return ReportError(err, flag_job.status(), kExitUsage);
+  jobspec::CustomJob* spec = &flag_job->job;
   if (!flags.job_id.empty() && backend.backend != "k8s") {  // k8s: a DNS-1035 label, checked later
     if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
       return ReportError(err,
@@ -137,6 +192,11 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
   // ones have a supervisor here and a record in the job store.
   const bool remote = options.backend == sdk::JobBackendKind::kVertex ||
                       options.backend == sdk::JobBackendKind::kK8s;
+  if (flag_job->autopackaging.has_value()) {
+    absl::Status status = BuildAutopackagedImage(*flag_job->autopackaging, remote, flag_job->job,
+                                                 flags.detach ? err : out);
+    if (!status.ok()) return ReportError(err, status, kExitUsage);
+  }
   absl::StatusOr<sdk::CustomJob> job = sdk::CustomJob::Create(*spec, std::move(options));
   if (!job.ok()) return ReportError(err, job.status(), kExitUsage);
   if (flags.validate_only) {

@@ -12,12 +12,9 @@
 #include "base/temp_dir.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
-#include "packager/builder/builder.h"
-#include "packager/builder/image_export.h"
-#include "packager/builder/image_store.h"
 #include "packager/unpack/rootfs_cache.h"
 #include "registry/oci/digest_builder.h"
-#include "registry/oci/layout.h"
+#include "sdk/internal/derived_image.h"
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/python_package.h"
 
@@ -26,7 +23,6 @@ namespace {
 
 constexpr char kTagRepository[] = "localhost/trainpkg-python-package";
 constexpr char kPackageDir[] = "/opt/trainpkg/python-packages/";
-constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 // Build args (RUN's environment, not the image's): Debian's Python is
 // "externally managed" (PEP 668), which pip >= 23 refuses to install into
 // without this; the rest keep pip's output to what matters.
@@ -40,34 +36,6 @@ std::string PoolField(int pool) { return absl::StrCat("jobSpec.workerPoolSpecs["
 
 absl::Status InField(std::string_view field, const absl::Status& status) {
   return absl::Status(status.code(), fmt::format("{}: {}", field, std::string(status.message())));
-}
-
-// The image's PATH (Docker's default when it sets none).
-std::string ImagePath(const oci::ContainerConfig& config) {
-  for (const std::string& entry : config.env) {
-    if (entry.starts_with("PATH=")) return entry.substr(5);
-  }
-  return kDefaultPath;
-}
-
-// FailedPrecondition, naming the executor field, when no directory of the
-// image's PATH holds a python3 (a file or a symlink) in `rootfs`.
-absl::Status CheckPython(const ReplicaPlan& plan, const oci::ContainerConfig& config,
-                         const std::filesystem::path& rootfs) {
-  const std::string path = ImagePath(config);
-  for (absl::string_view dir : absl::StrSplit(path, ':', absl::SkipEmpty())) {
-    std::error_code ec;
-    std::filesystem::path candidate =
-        rootfs / std::filesystem::path(std::string(dir)).relative_path() / "python3";
-    if (std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) {
-      return absl::OkStatus();
-    }
-  }
-  return absl::FailedPreconditionError(fmt::format(
-      "{}: the image \"{}\" has no python3 on its PATH ({}); a pythonPackageSpec runs "
-      "`python3 -m <pythonModule>` and installs its packages with `python3 -m pip`: use an "
-      "executor image with Python 3 and pip",
-      plan.program_field, plan.image_uri, path));
 }
 
 absl::StatusOr<oci::Digest> FileDigest(const std::filesystem::path& path) {
@@ -124,16 +92,9 @@ class ImagePreparer {
 
   // The image `plan` runs.
   absl::StatusOr<std::string> ImageFor(const ReplicaPlan& plan) {
-    absl::StatusOr<ResolvedImage> executor = resolver_.Resolve(plan.image_uri);
-    if (!executor.ok()) return InField(plan.program_field, executor.status());
-    absl::StatusOr<std::filesystem::path> rootfs = rootfs_.Get(executor->layout, executor->image);
-    if (!rootfs.ok()) {
-      return InField(
-          plan.program_field,
-          absl::Status(rootfs.status().code(), absl::StrCat("unpacking \"", plan.image_uri,
-                                                            "\": ", rootfs.status().message())));
-    }
-    TP_RETURN_IF_ERROR(CheckPython(plan, executor->image.config->config, *rootfs));
+    TP_ASSIGN_OR_RETURN(
+        ResolvedImage executor,
+        ResolvePythonExecutor(resolver_, rootfs_, plan.image_uri, plan.program_field));
     if (plan.python_packages->empty()) return plan.image_uri;
     std::vector<Package> packages;
     std::set<std::string> names;
@@ -151,16 +112,15 @@ class ImagePreparer {
       if (!digest.ok()) return InField(field, digest.status());
       packages.push_back(Package{path, *digest});
     }
-    const std::string tag = ImageTag(executor->image.descriptor.digest, packages);
-    if (absl::StatusOr<oci::Layout> store = oci::Layout::Open(options_.home / "images");
-        store.ok() && store->ReadImage(tag).ok()) {
+    const std::string tag = ImageTag(executor.image.descriptor.digest, packages);
+    if (StoreHasImage(options_.home, tag)) {
       Log(fmt::format("Using {}: the packages of {} are installed in it", tag,
                       PoolField(plan.ref.pool)));
       return tag;
     }
     Log(fmt::format("Installing the Python packages of {} into {} as {}", PoolField(plan.ref.pool),
                     plan.image_uri, tag));
-    absl::Status built = Build(executor->layout_reference, packages, tag);
+    absl::Status built = Build(executor.layout_reference, packages, tag);
     if (!built.ok()) {
       return absl::Status(built.code(), fmt::format("{}.pythonPackageSpec: installing the packages "
                                                     "into \"{}\": {}",
@@ -196,36 +156,13 @@ class ImagePreparer {
         return absl::InternalError(fmt::format("writing {}", context.path().string()));
       }
     }
-    TP_ASSIGN_OR_RETURN(packager::builder::ImageStore store,
-                        packager::builder::ImageStore::Open(options_.home / "images"));
-    // The base is always an oci: layout, so no registry client is needed.
-    packager::builder::Builder builder(packager::builder::BuilderOptions{
-        .store = store.layout(),
-        .cache_dir = options_.home / "build-cache",
-        .registry = nullptr,
-        .progress =
-            [this](const packager::builder::BuildStep& step) {
-              if (!step.done) Log(fmt::format("Step {}/{}: {}", step.index, step.total, step.text));
-            },
-        .rootfs_dir = options_.home / "rootfs",
-        .run_output =
-            [this](std::string_view text) {
-              for (absl::string_view line : absl::StrSplit(
-                       absl::string_view(text.data(), text.size()), '\n', absl::SkipEmpty())) {
-                Log(std::string_view(line.data(), line.size()));
-              }
-            },
+    return BuildDerivedImage(DerivedImageBuild{
+        .home = options_.home,
+        .context_dir = context.path(),
+        .dockerfile = context.path() / "Dockerfile",
+        .tag = tag,
+        .log = options_.log,
     });
-    packager::builder::BuildRequest request;
-    request.context_dir = context.path();
-    // Kept uncompressed, as `trainpkg build` keeps what it only stores.
-    request.compression = packager::LayerCompression::kNone;
-    TP_ASSIGN_OR_RETURN(packager::builder::BuiltImage image, builder.Build(request));
-    // The store keeps the executor's layers too (an oci: base's stay
-    // where they are otherwise), so the image stays whole.
-    TP_RETURN_IF_ERROR(
-        packager::builder::CopyImageBlobs(image, store.layout(), store.layout(), false));
-    return store.Tag(image.manifest_descriptor, tag).status();
   }
 
   void Log(std::string_view line) const {

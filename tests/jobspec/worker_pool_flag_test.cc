@@ -75,8 +75,8 @@ TEST(WorkerPoolFlagTest, RejectsUnknownKeysWithASuggestion) {
   EXPECT_THAT(ErrorOf("machine_type=n1-standard-4"),
               HasSubstr("unknown key 'machine_type'; did you mean 'machine-type'?; valid keys: "
                         "machine-type, replica-count,"));
-  EXPECT_THAT(ErrorOf("machine-type=n1,local-package-path=/src"),
-              HasSubstr("unknown key 'local-package-path'"));
+  EXPECT_THAT(ErrorOf("machine-type=n1,local-package-dir=/src"),
+              HasSubstr("unknown key 'local-package-dir'; did you mean 'local-package-path'?"));
 }
 
 TEST(WorkerPoolFlagTest, RejectsRepeatedKeys) {
@@ -119,6 +119,148 @@ TEST(WorkerPoolFlagTest, AppliesGcloudRules) {
   EXPECT_EQ(ErrorOf("machine-type=n1,executor-image-uri=b"),
             "--worker-pool-spec: python-module is required with executor-image-uri, e.g. "
             "python-module=trainer.task");
+}
+
+// gcloud's autopackaging (command_lib/ai/custom_jobs/validation.py).
+constexpr char kLocal[] =
+    "machine-type=n1-standard-4,executor-image-uri=reg/py:1,local-package-path=pkg";
+
+std::string FlagsError(const std::vector<std::string>& values) {
+  absl::StatusOr<WorkerPoolFlags> flags = ParseWorkerPoolSpecFlags(values);
+  EXPECT_FALSE(flags.ok()) << values[0];
+  EXPECT_EQ(flags.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(flags.status().message());
+}
+
+TEST(WorkerPoolFlagsTest, AutopackagingOfTheFirstFlagFeedsEveryPool) {
+  absl::StatusOr<WorkerPoolFlags> flags = ParseWorkerPoolSpecFlags(
+      {std::string(kLocal) +
+           ",python-module=trainer.task,requirements=numpy>=1.2;greet,extra-packages=deps/"
+           "a-1.whl;b-2.tar.gz,extra-dirs=data;conf/x,output-image-uri=127.0.0.1:5000/t:1",
+       "machine-type=n1-standard-4,replica-count=2", ""});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  ASSERT_TRUE(flags->autopackaging.has_value());
+  Autopackaging expected{
+      .executor_image_uri = "reg/py:1",
+      .local_package_path = "pkg",
+      .python_module = "trainer.task",
+      .script = "",
+      .requirements = {"numpy>=1.2", "greet"},
+      .extra_packages = {"deps/a-1.whl", "b-2.tar.gz"},
+      .extra_dirs = {"data", "conf/x"},
+      .output_image_uri = "127.0.0.1:5000/t:1",
+  };
+  EXPECT_EQ(*flags->autopackaging, expected);
+  ASSERT_EQ(flags->pools.size(), 3u);
+  EXPECT_EQ(flags->pools[1].replica_count, 2);
+  EXPECT_TRUE(flags->pools[2].IsEmpty());
+  SetAutopackagedImage(flags->pools, "localhost/x:1");
+  for (int i : {0, 1}) {
+    ASSERT_TRUE(flags->pools[i].container_spec.has_value());
+    EXPECT_EQ(flags->pools[i].container_spec->image_uri, "localhost/x:1");
+    EXPECT_FALSE(flags->pools[i].python_package_spec.has_value());
+  }
+  EXPECT_TRUE(flags->pools[2].IsEmpty());
+}
+
+TEST(WorkerPoolFlagsTest, ExtraDirsLoseTheirTrailingSlash) {
+  absl::StatusOr<WorkerPoolFlags> flags = ParseWorkerPoolSpecFlags(
+      {std::string(kLocal) + ",python-module=t,extra-dirs=data/;conf//,extra-packages=a.whl"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->autopackaging->extra_dirs, (std::vector<std::string>{"data", "conf"}));
+  EXPECT_EQ(flags->autopackaging->extra_packages, (std::vector<std::string>{"a.whl"}));
+}
+
+TEST(WorkerPoolFlagsTest, ScriptInsteadOfModule) {
+  absl::StatusOr<WorkerPoolFlags> flags =
+      ParseWorkerPoolSpecFlags({std::string(kLocal) + ",script=bin/run.sh"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->autopackaging->script, "bin/run.sh");
+  EXPECT_EQ(flags->autopackaging->python_module, "");
+}
+
+TEST(WorkerPoolFlagsTest, WithoutLocalPackageNothingChanges) {
+  absl::StatusOr<WorkerPoolFlags> flags =
+      ParseWorkerPoolSpecFlags({"machine-type=n1,container-image-uri=img", ""});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_FALSE(flags->autopackaging.has_value());
+  EXPECT_EQ(flags->pools[0].container_spec->image_uri, "img");
+}
+
+TEST(WorkerPoolFlagsTest, LocalPackagePathWithContainerImageUri) {
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t,container-image-uri=img"}),
+              HasSubstr("--worker-pool-spec #1: container-image-uri does not go with "
+                        "local-package-path"));
+}
+
+TEST(WorkerPoolFlagsTest, LocalPackagePathNeedsExecutorImageUri) {
+  EXPECT_THAT(FlagsError({"machine-type=n1,local-package-path=pkg,python-module=t"}),
+              HasSubstr("--worker-pool-spec #1: executor-image-uri is required with "
+                        "local-package-path"));
+}
+
+TEST(WorkerPoolFlagsTest, PythonModuleAndScriptBoth) {
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t,script=t.py"}),
+              HasSubstr("python-module and script both given; exactly one goes"));
+}
+
+TEST(WorkerPoolFlagsTest, NeitherPythonModuleNorScript) {
+  EXPECT_THAT(FlagsError({kLocal}),
+              HasSubstr("exactly one of python-module and script is required"));
+}
+
+TEST(WorkerPoolFlagsTest, NotAModuleName) {
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=trainer/task.py"}),
+              HasSubstr("python-module=trainer/task.py is not a module name"));
+}
+
+TEST(WorkerPoolFlagsTest, ScriptNotInsideThePackage) {
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",script=../run.py"}),
+              HasSubstr("script=../run.py leaves local-package-path"));
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",script=a/../../run.py"}),
+              HasSubstr("script=a/../../run.py leaves local-package-path"));
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",script=/opt/run.py"}),
+              HasSubstr("script=/opt/run.py is absolute"));
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t,extra-dirs=data;../up"}),
+              HasSubstr("extra-dirs=../up leaves local-package-path"));
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t,extra-packages=/tmp/a.whl"}),
+              HasSubstr("extra-packages=/tmp/a.whl is absolute"));
+}
+
+TEST(WorkerPoolFlagsTest, EmptyListItem) {
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t,requirements=a;;b"}),
+              HasSubstr("requirements has an empty item"));
+}
+
+TEST(WorkerPoolFlagsTest, RequirementsWithoutLocalPackagePath) {
+  for (std::string key : {"requirements=a", "script=a.py", "extra-packages=a.whl", "extra-dirs=d",
+                          "output-image-uri=r/i:1"}) {
+    EXPECT_THAT(FlagsError({"machine-type=n1,executor-image-uri=e,python-module=m," + key}),
+                HasSubstr("only go with local-package-path=DIR"))
+        << key;
+  }
+  EXPECT_THAT(ErrorOf("machine-type=n1,executor-image-uri=e,python-module=m,requirements=a"),
+              HasSubstr("requirements only go with local-package-path=DIR"));
+}
+
+TEST(WorkerPoolFlagsTest, LocalPackagePathOnlyInTheFirstFlag) {
+  EXPECT_THAT(FlagsError({"machine-type=n1,container-image-uri=img",
+                          std::string(kLocal) + ",python-module=t"}),
+              HasSubstr("--worker-pool-spec #2: local-package-path is only allowed in the first"));
+  EXPECT_THAT(ErrorOf(std::string(kLocal) + ",python-module=t"),
+              HasSubstr("local-package-path is autopackaging"));
+}
+
+TEST(WorkerPoolFlagsTest, LaterPoolsNameNoSoftware) {
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t",
+                          "machine-type=n1,container-image-uri=img"}),
+              HasSubstr("--worker-pool-spec #2: container-image-uri not allowed here: the first "
+                        "--worker-pool-spec has local-package-path"));
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t",
+                          "machine-type=n1,executor-image-uri=e,python-module=m"}),
+              HasSubstr("executor-image-uri, python-module not allowed here"));
+  EXPECT_THAT(FlagsError({std::string(kLocal) + ",python-module=t", "replica-count=2"}),
+              HasSubstr("--worker-pool-spec #2: machine-type is required"));
 }
 
 }  // namespace

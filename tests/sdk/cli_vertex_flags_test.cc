@@ -173,6 +173,42 @@ TEST_F(CliVertexFlagsTest, RegionThatNamesAnotherHostIsRefusedBeforeAnyRequest) 
   EXPECT_THAT(project.output, HasSubstr("--project: \"p/../../x?\" is not a Google Cloud project"));
 }
 
+// gcloud pushes the image it autopackages; Vertex cannot pull from this
+// machine's store, so local-package-path needs output-image-uri there.
+TEST_F(CliVertexFlagsTest, AutopackagingWithoutOutputImageUriIsRefusedBeforeAnyRequest) {
+  TokenRecorder server;
+  std::filesystem::create_directories(dir_.path() / "pkg/trainer");
+  std::vector<std::string> args = {
+      "run",
+      "--backend",
+      "vertex",
+      "--project",
+      "my-project",
+      "--region",
+      "us-central1",
+      "--endpoint",
+      server.endpoint(),
+      "--worker-pool-spec=machine-type=n1-standard-4,executor-image-uri=reg/py:1,"
+      "local-package-path=" +
+          (dir_.path() / "pkg").string() + ",python-module=trainer.task"};
+  CliResult run = Run(args, {{"CLOUDSDK_AUTH_ACCESS_TOKEN", "t"}});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("--worker-pool-spec #1: local-package-path needs "
+                                    "output-image-uri=REGISTRY/REPO[:TAG] with this backend"));
+  EXPECT_THAT(server.authorizations(), ::testing::IsEmpty());
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "home/images")) << "something was built";
+}
+
+TEST_F(CliVertexFlagsTest, RunHelpDocumentsTheAutopackagingKeys) {
+  CliResult help = Run({"run", "--help"});
+  for (const char* key :
+       {"local-package-path=DIR", "python-module=MODULE", "script=FILE", "requirements=A;B",
+        "extra-packages=A;B", "extra-dirs=A;B", "output-image-uri=REF",
+        "local-package-path=.,python-module=trainer.task"}) {
+    EXPECT_THAT(help.output, HasSubstr(key));
+  }
+}
+
 TEST_F(CliVertexFlagsTest, AccessTokenOnTheCommandLineIsRefused) {
   TokenRecorder server;
   std::vector<std::string> args = VertexRun("us-central1", server.endpoint());

@@ -15,6 +15,13 @@ using ::testing::HasSubstr;
 constexpr char kPool[] =
     "machine-type=n1-standard-4,replica-count=1,container-image-uri=local:/bin/true";
 
+absl::StatusOr<jobspec::CustomJob> JobOf(const RunFlags& flags) {
+  absl::StatusOr<FlagJob> flag_job = JobFromFlags(flags, absl::Now());
+  if (!flag_job.ok()) return flag_job.status();
+  EXPECT_FALSE(flag_job->autopackaging.has_value());
+  return flag_job->job;
+}
+
 TEST(JobFromFlagsTest, WorkerPoolSpecsInFlagOrderWithArgsCommandAndLabels) {
   RunFlags flags;
   flags.worker_pool_specs = {kPool, "", kPool};
@@ -23,7 +30,7 @@ TEST(JobFromFlagsTest, WorkerPoolSpecsInFlagOrderWithArgsCommandAndLabels) {
   flags.labels = {"team=ml", "env=dev"};
   flags.display_name = "flags";
   flags.base_output_dir = "/tmp/out";
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
   ASSERT_TRUE(job.ok()) << job.status();
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 3u);
   EXPECT_TRUE(job->job_spec.worker_pool_specs[1].IsEmpty());
@@ -52,7 +59,7 @@ jobSpec:
   flags.display_name = "from-flag";
   flags.args = {"--from-flag"};
   flags.labels = {"team=flag"};
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
   ASSERT_TRUE(job.ok()) << job.status();
   EXPECT_EQ(job->display_name, "from-flag");
   EXPECT_EQ(job->labels.at("team"), "flag");
@@ -68,7 +75,7 @@ TEST(JobFromFlagsTest, PythonPackageUrisGoToEveryPythonPool) {
       kPool};
   flags.python_package_uris = {"dist/trainer-0.1.tar.gz", "file:///opt/dep-1.0-py3-none-any.whl"};
   flags.args = {"--epochs=2"};
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
   ASSERT_TRUE(job.ok()) << job.status();
   const jobspec::PythonPackageSpec& python =
       *job->job_spec.worker_pool_specs[0].python_package_spec;
@@ -82,6 +89,23 @@ TEST(JobFromFlagsTest, PythonPackageUrisGoToEveryPythonPool) {
   absl::Status status = JobFromFlags(flags, absl::Now()).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("--python-package-uris: no worker pool runs a Python"));
+}
+
+// gcloud: the package is built into an image, so packages go as
+// extra-packages, not as --python-package-uris.
+TEST(JobFromFlagsTest, PythonPackageUrisWithLocalPackagePathIsRefused) {
+  RunFlags flags;
+  flags.worker_pool_specs = {
+      "machine-type=n1,executor-image-uri=e,local-package-path=pkg,python-module=trainer.task"};
+  absl::StatusOr<FlagJob> job = JobFromFlags(flags, absl::Now());
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(job->autopackaging.has_value());
+  EXPECT_EQ(job->autopackaging->local_package_path, "pkg");
+  flags.python_package_uris = {"dist/trainer-0.1.tar.gz"};
+  absl::Status status = JobFromFlags(flags, absl::Now()).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(),
+              HasSubstr("--python-package-uris does not go with local-package-path"));
 }
 
 TEST(JobFromFlagsTest, ErrorsNameTheFlag) {
@@ -101,7 +125,7 @@ TEST(JobFromFlagsTest, ScaleTierPoolsRunTheImageWithArgs) {
   flags.master_image_uri = "local:/bin/true";
   flags.parameter_server_image_uri = "local:/bin/ps";
   flags.args = {"--epochs=2"};
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
   ASSERT_TRUE(job.ok()) << job.status();
   const std::vector<jobspec::WorkerPoolSpec>& pools = job->job_spec.worker_pool_specs;
   ASSERT_EQ(pools.size(), 3u);
@@ -126,7 +150,7 @@ TEST(JobFromFlagsTest, ScaleTierPoolsRunAPythonPackage) {
   flags.executor_image_uri = "localhost:5000/pytorch-cpu";
   flags.python_module = "trainer.task";
   flags.python_package_uris = {"dist/trainer-0.1.tar.gz"};
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
   ASSERT_TRUE(job.ok()) << job.status();
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 2u);
   for (const jobspec::WorkerPoolSpec& pool : job->job_spec.worker_pool_specs) {
@@ -173,7 +197,7 @@ TEST(JobFromFlagsTest, ScaleTierConflictsAndMissingPiecesNameTheFlags) {
 TEST(JobFromFlagsTest, DefaultsTheDisplayNameLikeThePythonSdk) {
   RunFlags flags;
   flags.worker_pool_specs = {kPool};
-  absl::StatusOr<jobspec::CustomJob> job = JobFromFlags(flags, absl::Now());
+  absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
   ASSERT_TRUE(job.ok());
   EXPECT_THAT(job->display_name, ::testing::StartsWith("CustomJob 20"));
 }
