@@ -4,8 +4,9 @@
 // docker-registry; `import torch` runs in a container of pytorch-cpu; then
 // samples/pytorch_ddp_digits, built from its Dockerfile FROM that base and
 // pushed, runs as 1 chief + 2 workers runc containers pulled from the
-// registry (acceptance (a)), and as a Python package (its sdist) on the
-// pytorch-cpu executor (pythonPackageSpec, acceptance (b)): each succeeds,
+// registry (acceptance (a)), as a Python package (its sdist) on the
+// pytorch-cpu executor (pythonPackageSpec, acceptance (b)), and through
+// gcloud's autopackaging keys FROM that executor (acceptance (c)): each succeeds,
 // all three ranks join one process group, the chief prints a held-out
 // accuracy >= 0.95 and keeps the model, no workertemp_* is left, and Gloo
 // resolves each replica's own host name.
@@ -159,6 +160,18 @@ class FrameworkBasesTest : public ::testing::Test {
             " --python-package-uris samples/pytorch_ddp_digits/dist/trainer-0.1.tar.gz" +
             " --args=--epochs=30 --base-output-dir " + Quote(*dir_ / "package")));
     std::cout << "package: test_accuracy=" << TestAccuracy(package_->out) << "\n";
+
+    // (c) gcloud's autopackaging: the package directory built into an image
+    // FROM the pytorch-cpu executor, every pool running it.
+    autopackage_ = new ShellResult(Timed(
+        "1 chief + 2 workers autopackaging job",
+        env + t + " run --display-name pytorch-ddp-digits-autopackaging " +
+            "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1," +
+            "executor-image-uri=$REGISTRY/trainpkg/pytorch-cpu:bookworm," +
+            "local-package-path=samples/pytorch_ddp_digits,python-module=trainer.task " +
+            "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2 " +
+            "--args=--epochs=30 --base-output-dir " + Quote(*dir_ / "autopackage")));
+    std::cout << "autopackage: test_accuracy=" << TestAccuracy(autopackage_->out) << "\n";
   }
 
   static void TearDownTestSuite() {
@@ -172,6 +185,7 @@ class FrameworkBasesTest : public ::testing::Test {
     delete image_;
     delete run_;
     delete package_;
+    delete autopackage_;
     delete skip_reason_;
   }
 
@@ -187,6 +201,7 @@ class FrameworkBasesTest : public ::testing::Test {
   static ShellResult* image_;  // the sample's image, built and pushed
   static ShellResult* run_;    // 1 chief + 2 workers of that image
   static ShellResult* package_;  // 1 chief + 2 workers of the sdist on pytorch-cpu
+  static ShellResult* autopackage_;  // the same, autopackaged FROM pytorch-cpu
   static std::string* skip_reason_;
 };
 
@@ -197,6 +212,7 @@ ShellResult* FrameworkBasesTest::torch_ = nullptr;
 ShellResult* FrameworkBasesTest::image_ = nullptr;
 ShellResult* FrameworkBasesTest::run_ = nullptr;
 ShellResult* FrameworkBasesTest::package_ = nullptr;
+ShellResult* FrameworkBasesTest::autopackage_ = nullptr;
 std::string* FrameworkBasesTest::skip_reason_ = nullptr;
 
 TEST_F(FrameworkBasesTest, BuildBasesPushesDebianPythonAndPytorchCpu) {
@@ -280,6 +296,21 @@ TEST_F(FrameworkBasesTest, PythonPackageChiefKeepsTheModelAndNoWorkerTempIsLeft)
   ASSERT_NE(package_, nullptr);
   ASSERT_EQ(package_->code, 0) << package_->out;
   ExpectOnlyTheModel(*dir_ / "package");
+}
+
+TEST_F(FrameworkBasesTest, AutopackagingChiefAndTwoWorkersJoinAndReachAccuracy) {
+  ASSERT_EQ(bases_->code, 0) << bases_->out;
+  ASSERT_NE(autopackage_, nullptr);
+  // The pools ran the image built (or found) for the package.
+  EXPECT_THAT(autopackage_->out, HasSubstr("localhost/trainpkg-autopackage:")) << autopackage_->out;
+  ExpectJoinedAndAccurate(*autopackage_);
+}
+
+TEST_F(FrameworkBasesTest, AutopackagingChiefKeepsTheModelAndNoWorkerTempIsLeft) {
+  ASSERT_EQ(bases_->code, 0) << bases_->out;
+  ASSERT_NE(autopackage_, nullptr);
+  ASSERT_EQ(autopackage_->code, 0) << autopackage_->out;
+  ExpectOnlyTheModel(*dir_ / "autopackage");
 }
 
 }  // namespace
