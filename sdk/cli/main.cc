@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   ImportFlags import_flags;
   CLI::App* import = AddImportCommand(app, import_flags);
   ImagesFlags images_flags;
-  CLI::App* images = AddImagesCommand(app, images_flags);
+  ImagesCommands images = AddImagesCommands(app, images_flags);
   PushFlags push_flags;
   CLI::App* push = AddPushCommand(app, push_flags);
   PullFlags pull_flags;
@@ -102,7 +102,9 @@ int main(int argc, char** argv) {
   if (serve->parsed()) return ServeCommand(serve_flags, std::cout, std::cerr);
   if (build->parsed()) return RunBuildCommand(build_flags, std::cout, std::cerr);
   if (import->parsed()) return RunImportCommand(import_flags, std::cout, std::cerr);
-  if (images->parsed()) return RunImagesCommand(images_flags, std::cout, std::cerr);
+  if (images.images->parsed() || images.system->parsed()) {
+    return RunImagesCommand(images, images_flags, std::cin, std::cout, std::cerr);
+  }
   if (push->parsed()) return PushCommand(push_flags, std::cout, std::cerr);
   if (pull->parsed()) return PullCommand(pull_flags, std::cout, std::cerr);
   if (login.login->parsed() || login.logout->parsed()) {
