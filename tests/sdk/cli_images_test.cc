@@ -221,6 +221,21 @@ TEST_F(CliImagesTest, SystemPruneDropsCachesAndRootfsButNotWhatAnImageNeeds) {
   EXPECT_THAT(rebuilt.out, HasSubstr("1 layer(s) written, 0 cached"));
 }
 
+// Tags written at once by several processes all land (index.lock): without
+// it, each read-modify-write of index.json could drop the others' tags.
+TEST_F(CliImagesTest, ConcurrentTagsAllLand) {
+  ASSERT_EQ(Build("trainer:v1").code, 0);
+  std::string script;
+  for (int i = 0; i < 16; ++i) {
+    script += "TRAINPKG_HOME=" + ShellQuote(home().string()) + " " TRAINPKG_PATH
+              " images tag trainer:v1 trainer:t" + std::to_string(i) + " & ";
+  }
+  Result tagged = trainpkg::testing::Sh(script + "wait");
+  ASSERT_EQ(tagged.code, 0) << tagged.out;
+  Result listed = Trainpkg("images --format json");
+  EXPECT_EQ(std::count(listed.out.begin(), listed.out.end(), '\n'), 17) << listed.out;
+}
+
 // A prune that runs while a build writes its layers waits for the build
 // (the store's gc.lock), so the built image is whole.
 TEST_F(CliImagesTest, PruneDuringABuildLeavesTheBuiltImageWhole) {
