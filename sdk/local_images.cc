@@ -116,7 +116,7 @@ absl::StatusOr<std::vector<pb::StoredImage>> ListDanglingImages(
 }
 
 absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
-                                          std::string_view what, bool force) {
+                                         std::string_view what, bool force) {
   TP_ASSIGN_OR_RETURN(Store opened, OpenStore(environment));
   const oci::Layout& layout = opened.store.layout();
   TP_ASSIGN_OR_RETURN(pb::StoreLock lock,
@@ -142,11 +142,12 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
   }
   TP_ASSIGN_OR_RETURN(pb::CollectedBlobs collected,
                       pb::CollectBlobs(layout, CacheRoots(opened.home), &candidates));
-  for (const oci::Digest& digest : collected.manifests) removed.deleted.push_back(digest.ToString());
+  for (const oci::Digest& digest : collected.manifests)
+    removed.deleted.push_back(digest.ToString());
   for (const pb::StoredImage& image : images) {
     if (!layout.HasBlob(image.config_digest) &&
-        std::find(removed.deleted.begin(), removed.deleted.end(),
-                  image.config_digest.ToString()) == removed.deleted.end()) {
+        std::find(removed.deleted.begin(), removed.deleted.end(), image.config_digest.ToString()) ==
+            removed.deleted.end()) {
       removed.deleted.push_back(image.config_digest.ToString());
     }
   }
@@ -154,15 +155,16 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
   return removed;
 }
 
-absl::StatusOr<std::string> TagImage(const base::Environment& environment,
-                                     std::string_view source, std::string_view target) {
+absl::StatusOr<std::string> TagImage(const base::Environment& environment, std::string_view source,
+                                     std::string_view target) {
   TP_ASSIGN_OR_RETURN(Store opened, OpenStore(environment));
   TP_ASSIGN_OR_RETURN(std::vector<pb::StoredImage> images, opened.store.Find(source));
   TP_ASSIGN_OR_RETURN(oci::Descriptor manifest, opened.store.layout().Resolve(images[0].name));
   absl::StatusOr<std::string> tagged = opened.store.Tag(manifest, target);
   if (!tagged.ok()) {
-    return absl::Status(tagged.status().code(),
-                        fmt::format("target {}: {}", target, std::string(tagged.status().message())));
+    return absl::Status(
+        tagged.status().code(),
+        fmt::format("target {}: {}", target, std::string(tagged.status().message())));
   }
   return tagged;
 }

@@ -45,8 +45,8 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
 
 // Tags the image `source` (reference or ID) as `target`; returns the
 // normalised target. NotFound for `source`, InvalidArgument for `target`.
-absl::StatusOr<std::string> TagImage(const base::Environment& environment,
-                                     std::string_view source, std::string_view target);
+absl::StatusOr<std::string> TagImage(const base::Environment& environment, std::string_view source,
+                                     std::string_view target);
 
 // `docker image inspect`'s object for what `what` names: Id, RepoTags,
 // Digest (the manifest's), Created, Architecture, Os, Size, Manifest (the

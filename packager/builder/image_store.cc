@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "base/status_macros.h"
-#include "packager/builder/store_lock.h"
 #include "fmt/format.h"
+#include "packager/builder/store_lock.h"
 #include "registry/reference.h"
 
 namespace trainpkg::packager::builder {

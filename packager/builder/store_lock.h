@@ -24,8 +24,7 @@ class StoreLock {
   // Errors: errno-derived ones naming the file.
   static absl::StatusOr<StoreLock> Acquire(const std::filesystem::path& file, Mode mode);
   // <store_dir>/gc.lock: kShared for writers of blobs, kExclusive for a collection.
-  static absl::StatusOr<StoreLock> ForCollection(const std::filesystem::path& store_dir,
-                                                 Mode mode);
+  static absl::StatusOr<StoreLock> ForCollection(const std::filesystem::path& store_dir, Mode mode);
 
   StoreLock(StoreLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   StoreLock& operator=(StoreLock&& other) noexcept;

@@ -46,8 +46,8 @@ absl::StatusOr<Filters> ParseFilters(const std::vector<std::string>& values) {
     } else if (key == "dangling" && (arg == "true" || arg == "false")) {
       filters.dangling = arg == "true";
     } else {
-      return absl::InvalidArgumentError(fmt::format(
-          "--filter \"{}\": expected reference=PATTERN or dangling=true|false", value));
+      return absl::InvalidArgumentError(
+          fmt::format("--filter \"{}\": expected reference=PATTERN or dangling=true|false", value));
     }
   }
   return filters;
@@ -192,18 +192,16 @@ ImagesCommands AddImagesCommands(CLI::App& app, ImagesFlags& flags) {
   AddListFlags(commands.ls, flags);
 
   commands.rm = commands.images->add_subcommand(
-      "rm", "Untag images; an image losing its last tag is deleted (its blobs no other image "
-            "or the build cache needs)");
-  commands.rm->add_option("IMAGE", flags.images, "NAME[:TAG], or an image ID (prefix)")
-      ->required();
+      "rm",
+      "Untag images; an image losing its last tag is deleted (its blobs no other image "
+      "or the build cache needs)");
+  commands.rm->add_option("IMAGE", flags.images, "NAME[:TAG], or an image ID (prefix)")->required();
   commands.rm->add_flag("-f,--force", flags.force,
                         "Remove every tag of an image given by ID (otherwise refused when it has "
                         "several)");
 
   commands.tag = commands.images->add_subcommand("tag", "Tag SOURCE (reference or ID) as TARGET");
-  commands.tag->add_option("SOURCE_TARGET", flags.images, "SOURCE TARGET")
-      ->required()
-      ->expected(2);
+  commands.tag->add_option("SOURCE_TARGET", flags.images, "SOURCE TARGET")->required()->expected(2);
 
   commands.inspect = commands.images->add_subcommand(
       "inspect", "Print images as a JSON array: Id, RepoTags, Digest, Manifest, Config");
@@ -211,8 +209,9 @@ ImagesCommands AddImagesCommands(CLI::App& app, ImagesFlags& flags) {
       ->required();
 
   commands.prune = commands.images->add_subcommand(
-      "prune", "Delete dangling images (manifests no tag reaches) and blobs nothing references; "
-               "prints what went and the space reclaimed");
+      "prune",
+      "Delete dangling images (manifests no tag reaches) and blobs nothing references; "
+      "prints what went and the space reclaimed");
   commands.prune->add_flag("-a,--all", flags.all, "Delete every image, tagged or not");
   commands.prune->add_flag("-f,--force", flags.force, "Do not prompt for confirmation");
 

@@ -15,6 +15,7 @@
 #include "packager/builder/builder.h"
 #include "packager/builder/image_export.h"
 #include "packager/builder/image_store.h"
+#include "packager/builder/store_lock.h"
 #include "packager/unpack/rootfs_cache.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/layout.h"
@@ -173,6 +174,13 @@ class ImagePreparer {
  private:
   absl::Status Build(std::string_view from, const std::vector<Package>& packages,
                      const std::string& tag) {
+    // A prune waits for this build's staging directory and untagged blobs.
+    const std::filesystem::path store_dir = options_.home / "images";
+    std::error_code created;
+    std::filesystem::create_directories(store_dir, created);
+    TP_ASSIGN_OR_RETURN(packager::builder::StoreLock gc_lock,
+                        packager::builder::StoreLock::ForCollection(
+                            store_dir, packager::builder::StoreLock::Mode::kShared));
     const std::filesystem::path staging = options_.home / "build-cache" / "tmp";
     std::error_code ec;
     std::filesystem::create_directories(staging, ec);

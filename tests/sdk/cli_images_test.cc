@@ -46,9 +46,10 @@ class CliImagesTest : public ::testing::Test {
   void WriteContext(const std::string& name, const std::string& task) {
     fs::create_directories(dir_ / name / "trainer");
     std::ofstream(dir_ / name / "trainer/task.py") << task;
-    std::ofstream(dir_ / name / "Dockerfile") << "FROM scratch\n"
-                                                 "COPY trainer /app/trainer/\n"
-                                                 "ENTRYPOINT [\"python3\", \"-m\", \"trainer.task\"]\n";
+    std::ofstream(dir_ / name / "Dockerfile")
+        << "FROM scratch\n"
+           "COPY trainer /app/trainer/\n"
+           "ENTRYPOINT [\"python3\", \"-m\", \"trainer.task\"]\n";
   }
 
   Result Trainpkg(const std::string& args) {
@@ -57,15 +58,15 @@ class CliImagesTest : public ::testing::Test {
   }
   Result Build(const std::string& tag, const std::string& context = "ctx",
                const std::string& flags = "") {
-    return Trainpkg("build -q " + flags + " -t " + tag + " " + ShellQuote((dir_ / context).string()));
+    return Trainpkg("build -q " + flags + " -t " + tag + " " +
+                    ShellQuote((dir_ / context).string()));
   }
   // skopeo reads the store's image and checks every blob against its digest.
   Result SkopeoCopy(const std::string& tag) {
     fs::remove_all(dir_ / "copy");
-    return trainpkg::testing::Sh("skopeo copy -q " +
-                                 ShellQuote("oci:" + (home() / "images").string() + ":" + tag) +
-                                 " " + ShellQuote("oci:" + (dir_ / "copy").string() + ":x") +
-                                 " 2>&1");
+    return trainpkg::testing::Sh(
+        "skopeo copy -q " + ShellQuote("oci:" + (home() / "images").string() + ":" + tag) + " " +
+        ShellQuote("oci:" + (dir_ / "copy").string() + ":x") + " 2>&1");
   }
   int BlobCount() {
     int count = 0;
@@ -135,7 +136,8 @@ TEST_F(CliImagesTest, TagQuietJsonFilterInspectAndRemove) {
   EXPECT_THAT(by_id.out, HasSubstr("docker.io/team/trainer:v2"));
   Result missing = Trainpkg("images rm nosuch:v9");
   EXPECT_EQ(missing.code, 1);
-  EXPECT_THAT(missing.out, HasSubstr("trainpkg: error: no such image: docker.io/library/nosuch:v9"));
+  EXPECT_THAT(missing.out,
+              HasSubstr("trainpkg: error: no such image: docker.io/library/nosuch:v9"));
 
   // The image keeps another tag: only untagged.
   Result untag = Trainpkg("images rm team/trainer:v2");
@@ -227,8 +229,8 @@ TEST_F(CliImagesTest, ConcurrentTagsAllLand) {
   ASSERT_EQ(Build("trainer:v1").code, 0);
   std::string script;
   for (int i = 0; i < 16; ++i) {
-    script += "TRAINPKG_HOME=" + ShellQuote(home().string()) + " " TRAINPKG_PATH
-              " images tag trainer:v1 trainer:t" + std::to_string(i) + " & ";
+    script += "TRAINPKG_HOME=" + ShellQuote(home().string()) +
+              " " TRAINPKG_PATH " images tag trainer:v1 trainer:t" + std::to_string(i) + " & ";
   }
   Result tagged = trainpkg::testing::Sh(script + "wait");
   ASSERT_EQ(tagged.code, 0) << tagged.out;
@@ -262,7 +264,8 @@ TEST_F(CliImagesTest, PruneDuringABuildLeavesTheBuiltImageWhole) {
       " system prune -f >/dev/null 2>&1 || exit 9; prunes=$((prunes+1)); done; wait $pid; "
       "echo \"build=$? prunes=$prunes\"");
   ASSERT_EQ(raced.code, 0) << raced.out;
-  EXPECT_THAT(raced.out, HasSubstr("build=0")) << trainpkg::base::ReadFile(dir_ / "build.out").value_or("");
+  EXPECT_THAT(raced.out, HasSubstr("build=0"))
+      << trainpkg::base::ReadFile(dir_ / "build.out").value_or("");
   EXPECT_EQ(SkopeoCopy("docker.io/library/big:v1").code, 0) << raced.out;
 }
 
@@ -273,8 +276,8 @@ TEST_F(CliImagesTest, BuildNoCacheIidfileAndProgress) {
   ASSERT_EQ(cached.code, 0) << cached.out;
   EXPECT_THAT(cached.out, HasSubstr("0 layer(s) written, 1 cached"));
   const std::string iidfile = (dir_ / "iid").string();
-  Result fresh = Trainpkg("build --no-cache --iidfile " + ShellQuote(iidfile) + " -t trainer:v1 " +
-                          ctx);
+  Result fresh =
+      Trainpkg("build --no-cache --iidfile " + ShellQuote(iidfile) + " -t trainer:v1 " + ctx);
   ASSERT_EQ(fresh.code, 0) << fresh.out;
   EXPECT_THAT(fresh.out, HasSubstr("1 layer(s) written, 0 cached"));
   EXPECT_THAT(fresh.out, HasSubstr("[2/3] COPY trainer /app/trainer/ ("));
@@ -285,7 +288,8 @@ TEST_F(CliImagesTest, BuildNoCacheIidfileAndProgress) {
   EXPECT_EQ(nlohmann::json::parse(Trainpkg("images inspect trainer:v1").out)[0]["Id"], iid);
   EXPECT_THAT(fresh.out, HasSubstr("image id " + iid));
   // --no-cache still recorded the layer.
-  EXPECT_THAT(Trainpkg("build -t trainer:v1 " + ctx).out, HasSubstr("0 layer(s) written, 1 cached"));
+  EXPECT_THAT(Trainpkg("build -t trainer:v1 " + ctx).out,
+              HasSubstr("0 layer(s) written, 1 cached"));
 
   Result quiet = Trainpkg("build --progress=quiet -t trainer:v1 " + ctx);
   EXPECT_THAT(quiet.out, MatchesRegex("sha256:[0-9a-f]{64}\n"));
@@ -311,9 +315,9 @@ TEST_F(CliImagesTest, PushQuietPrintsOnlyTheReferenceAndDigest) {
                                       " " TRAINPKG_PATH " push -q " + ref + " 2>/dev/null");
   ASSERT_EQ(push.code, 0) << push.out;
   EXPECT_THAT(push.out, MatchesRegex(ref + "@sha256:[0-9a-f]{64}\n"));
-  Result pulled = trainpkg::testing::Sh(
-      "skopeo copy -q --src-tls-verify=false docker://" + ref + " oci:" +
-      ShellQuote((dir_ / "pulled").string()) + ":x 2>&1");
+  Result pulled =
+      trainpkg::testing::Sh("skopeo copy -q --src-tls-verify=false docker://" + ref +
+                            " oci:" + ShellQuote((dir_ / "pulled").string()) + ":x 2>&1");
   EXPECT_EQ(pulled.code, 0) << pulled.out;
 }
 
@@ -328,8 +332,8 @@ TEST_F(CliImagesTest, BuildPullFollowsATagMovedInTheRegistry) {
     const std::string name = "base" + std::to_string(version);
     WriteContext(name, "print(" + std::to_string(version) + ")\n");
     const std::string src = "oci:" + (dir_ / (name + "-layout")).string() + ":v1";
-    Result base_built = Trainpkg("build -q --output " + ShellQuote(src) + " " +
-                                 ShellQuote((dir_ / name).string()));
+    Result base_built =
+        Trainpkg("build -q --output " + ShellQuote(src) + " " + ShellQuote((dir_ / name).string()));
     ASSERT_EQ(base_built.code, 0) << base_built.out;
     Result pushed = Trainpkg("push -q " + ShellQuote(src) + " " + base);
     ASSERT_EQ(pushed.code, 0) << pushed.out;
