@@ -109,6 +109,10 @@ TEST_F(CliImagesTest, TagQuietJsonFilterInspectAndRemove) {
   EXPECT_THAT(filtered.out, HasSubstr("team/trainer"));
   EXPECT_THAT(filtered.out, Not(HasSubstr("\"trainer\"")));
   EXPECT_EQ(Trainpkg("images -q --filter dangling=true").out, "");
+  Result typo = Trainpkg("images rn trainer:v1");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_THAT(typo.out,
+              HasSubstr("unknown command 'rn' for 'trainpkg images'; did you mean 'rm'?"));
   Result bad_filter = Trainpkg("images --filter label=x");
   EXPECT_EQ(bad_filter.code, 2);
   EXPECT_THAT(bad_filter.out, HasSubstr("--filter \"label=x\": expected reference=PATTERN or "
