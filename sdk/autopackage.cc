@@ -169,6 +169,8 @@ absl::StatusOr<AutopackagedImage> Autopackage(const jobspec::Autopackaging& spec
                     dir.string()));
   } else {
     log(fmt::format("Building {} from {} FROM {}", tag, dir.string(), spec.executor_image_uri));
+    TP_ASSIGN_OR_RETURN(packager::builder::StoreLock gc_lock,
+                        internal::HoldStoreForBuild(options.home));
     const fs::path staging = options.home / "build-cache" / "tmp";
     TP_ASSIGN_OR_RETURN(base::TempDir scratch,
                         base::TempDir::Create("trainpkg-autopackage", staging));

@@ -17,6 +17,7 @@
 #include "packager/builder/image_export.h"
 #include "packager/builder/import_image.h"
 #include "packager/builder/registry_base_source.h"
+#include "packager/builder/store_lock.h"
 #include "packager/bundle/bundle_image.h"
 #include "packager/bundle/etc_files.h"
 #include "packager/layer/source_date_epoch.h"
@@ -93,6 +94,9 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
   }
   TP_ASSIGN_OR_RETURN(std::filesystem::path store_dir, ImageStoreDir(env));
   TP_ASSIGN_OR_RETURN(pb::ImageStore store, pb::ImageStore::Open(store_dir));
+  // Blobs written before they are tagged stay out of a prune's reach.
+  TP_ASSIGN_OR_RETURN(pb::StoreLock gc_lock,
+                      pb::StoreLock::ForCollection(store_dir, pb::StoreLock::Mode::kShared));
 
   std::optional<int64_t> epoch = options.source_date_epoch;
   if (!epoch) {
@@ -165,6 +169,7 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     request.threads = options.threads;
     request.compression = compression;
     request.compression_level = options.compression_level;
+    request.no_cache = options.no_cache;
     pb::Builder builder(std::move(builder_options));
     TP_ASSIGN_OR_RETURN(image, builder.Build(request));
   }
@@ -211,6 +216,9 @@ absl::StatusOr<registry::TransferResult> PushStoredImage(const base::Environment
   }
   TP_ASSIGN_OR_RETURN(std::filesystem::path store_dir, ImageStoreDir(environment));
   TP_ASSIGN_OR_RETURN(pb::ImageStore store, pb::ImageStore::Open(store_dir));
+  // The compressed layers and manifest written here stay out of a prune's reach.
+  TP_ASSIGN_OR_RETURN(pb::StoreLock gc_lock,
+                      pb::StoreLock::ForCollection(store_dir, pb::StoreLock::Mode::kShared));
   absl::StatusOr<oci::Descriptor> manifest = store.layout().Resolve(tag);
   if (!manifest.ok()) {
     return absl::NotFoundError(

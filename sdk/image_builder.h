@@ -14,7 +14,8 @@
 // inputs give the same digests on any day and from any checkout; without it
 // files keep their mtimes (packager/layer/layer_options.h). Errors are those of packager/builder/builder.h plus
 // FailedPrecondition when no home can be found and InvalidArgument for a bad
-// --output, tag or SOURCE_DATE_EPOCH. Not thread-safe per store.
+// --output, tag or SOURCE_DATE_EPOCH. A build holds the store's gc.lock
+// shared (packager/builder/store_lock.h): `trainpkg images prune` waits for it.
 #ifndef TRAINPKG_SDK_IMAGE_BUILDER_H_
 #define TRAINPKG_SDK_IMAGE_BUILDER_H_
 
@@ -82,6 +83,9 @@ struct ImageBuildOptions {
   std::string source;                        // org.opencontainers.image.source
   std::string revision;                      // org.opencontainers.image.revision
   bool lazy_base = false;  // --output: reference oci: base layers instead of copying them
+  // --no-cache: every layer is built again (RUN steps run); the new layers
+  // are still recorded, so a later build without it reuses them (BuildKit's).
+  bool no_cache = false;
   int threads = 2;
   // --compression: gzip, zstd (application/vnd.oci.image.layer.v1.tar+zstd) or
   // none. Unset: gzip when there is an `output` or a `compression_level`,

@@ -390,7 +390,8 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
           command.env.insert(command.env.end(), proxy_args->second.begin(),
                              proxy_args->second.end());
         }
-        std::optional<CachedLayer> layer = cache.Lookup(key);
+        std::optional<CachedLayer> layer =
+            request.no_cache ? std::nullopt : cache.Lookup(key);
         const bool cached = layer.has_value();
         if (!cached) {
           const auto [base, built_layers] = stage_files(state);
@@ -465,7 +466,8 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       auto key = ComputeLayerKey(state.chain, step_text, *entries, layer_options, *source_ctx,
                                  source_digests);
       if (!key.ok()) return AtLine(file, instruction, key.status());
-      std::optional<CachedLayer> layer = cache.Lookup(*key);
+      std::optional<CachedLayer> layer =
+          request.no_cache ? std::nullopt : cache.Lookup(*key);
       const bool cached = layer.has_value();
       if (!cached) {
         TP_ASSIGN_OR_RETURN(layer, write_layer(LayerSource{source_ctx->root(), *entries}));

@@ -64,6 +64,9 @@ struct BuildRequest {
   // RUN's network (`--network`), unless a RUN --network says otherwise.
   RunNetwork network = RunNetwork::kDefault;
   std::vector<run::HostEntry> add_hosts;  // --add-host: /etc/hosts lines of every RUN
+  // --no-cache: no layer is taken from the layer cache (RUN steps run
+  // again); the layers built are still recorded in it.
+  bool no_cache = false;
 };
 
 // One step as it starts ("FROM ...", "COPY ...") and, for layer steps, once

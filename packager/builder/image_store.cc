@@ -4,6 +4,7 @@
 
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "packager/builder/store_lock.h"
 #include "registry/reference.h"
 
 namespace trainpkg::packager::builder {
@@ -32,8 +33,61 @@ absl::StatusOr<std::string> ImageStore::Tag(const oci::Descriptor& manifest,
   }
   if (ref.tag.empty()) ref.tag = "latest";
   const std::string name = ref.String();
+  TP_ASSIGN_OR_RETURN(StoreLock lock, StoreLock::Acquire(layout_.root() / "index.lock",
+                                                         StoreLock::Mode::kExclusive));
   TP_RETURN_IF_ERROR(layout_.Tag(manifest, name));
   return name;
+}
+
+absl::Status ImageStore::Untag(std::string_view name) const {
+  TP_ASSIGN_OR_RETURN(StoreLock lock, StoreLock::Acquire(layout_.root() / "index.lock",
+                                                         StoreLock::Mode::kExclusive));
+  TP_ASSIGN_OR_RETURN(oci::ImageIndex index, layout_.ReadIndex());
+  const size_t before = index.manifests.size();
+  std::erase_if(index.manifests, [&](const oci::Descriptor& entry) {
+    auto tag = entry.annotations.find(std::string(oci::annotations::kRefName));
+    return tag != entry.annotations.end() && tag->second == name;
+  });
+  if (index.manifests.size() == before) {
+    return absl::NotFoundError(fmt::format("no such image: {}", name));
+  }
+  return layout_.WriteIndex(index);
+}
+
+absl::StatusOr<std::vector<StoredImage>> ImageStore::Find(std::string_view what) const {
+  TP_ASSIGN_OR_RETURN(std::vector<StoredImage> images, List());
+  std::string_view hex = what;
+  if (hex.starts_with("sha256:")) hex.remove_prefix(7);
+  const bool id_like = hex.size() >= 4 && hex.size() <= 64 &&
+                       hex.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  if (id_like) {
+    std::vector<StoredImage> matched;
+    for (const StoredImage& image : images) {
+      if (image.config_digest.hex().starts_with(hex)) matched.push_back(image);
+    }
+    for (const StoredImage& image : matched) {
+      if (image.config_digest != matched.front().config_digest) {
+        return absl::InvalidArgumentError(fmt::format(
+            "image ID prefix {} is ambiguous: it names {} and {}; give more digits", what,
+            matched.front().config_digest.ToString(), image.config_digest.ToString()));
+      }
+    }
+    if (!matched.empty()) return matched;
+  }
+  auto ref = registry::ParseReference(what);
+  if (ref.ok() && ref->digest.empty()) {
+    if (ref->tag.empty()) ref->tag = "latest";
+    const std::string name = ref->String();
+    for (const StoredImage& image : images) {
+      if (image.name == name) return std::vector<StoredImage>{image};
+    }
+    return absl::NotFoundError(fmt::format("no such image: {}", name));
+  }
+  if (ref.ok()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: the local image store holds tags, not digests; use NAME[:TAG] or an image ID", what));
+  }
+  return absl::NotFoundError(fmt::format("no such image: {}", what));
 }
 
 absl::StatusOr<std::vector<StoredImage>> ImageStore::List() const {
@@ -45,6 +99,7 @@ absl::StatusOr<std::vector<StoredImage>> ImageStore::List() const {
     StoredImage image;
     image.repository = DisplayRepository(ref->repository);
     image.tag = ref->tag;
+    image.name = tag.tag;
     image.manifest_digest = tag.descriptor.digest;
     TP_ASSIGN_OR_RETURN(oci::LayoutImage read, layout_.ReadImage(tag.tag));
     image.config_digest = read.manifest.config.digest;

@@ -19,6 +19,21 @@ std::optional<CachedLayer> LayerCache::Lookup(const std::string& key) const {
   return CachedLayer{*descriptor, *diff_id};
 }
 
+std::set<oci::Digest> LayerCache::ReferencedBlobs(const std::filesystem::path& dir) {
+  std::set<oci::Digest> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    auto text = base::ReadFile(entry.path());
+    if (!text.ok()) continue;
+    nlohmann::json json = base::ParseJson(*text).value_or(nlohmann::json::value_t::discarded);
+    if (!json.is_object() || !json["descriptor"].is_string()) continue;
+    auto descriptor = oci::ParseDescriptor(json["descriptor"].get<std::string>());
+    if (descriptor.ok()) out.insert(descriptor->digest);
+  }
+  return out;
+}
+
 absl::Status LayerCache::Record(const std::string& key, const CachedLayer& layer) const {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);

@@ -2,7 +2,8 @@
 // (<dir>/<key>.json: the layer descriptor and diff_id), blobs in a layout
 // (the local image store's). A hit needs both the key file and the blob, so
 // deleting blobs never yields a layer that cannot be read. Entries are never
-// evicted (`rm -r` the directory to reclaim space).
+// evicted; `trainpkg system prune` deletes the directory and then the blobs
+// nothing else references (store_gc.h).
 //
 // Safe to use from several processes (key files are written atomically);
 // not thread-safe within one.
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
@@ -37,6 +39,10 @@ class LayerCache {
   absl::Status Record(const std::string& key, const CachedLayer& layer) const;
 
   const oci::Layout& blobs() const { return blobs_; }
+
+  // The blobs the key files under `dir` name (roots for store_gc.h), read
+  // from every <key>.json; unreadable key files are skipped.
+  static std::set<oci::Digest> ReferencedBlobs(const std::filesystem::path& dir);
 
  private:
   std::filesystem::path dir_;

@@ -12,10 +12,6 @@
 #include "fmt/format.h"
 
 namespace trainpkg::packager::unpack {
-namespace {
-
-// OCI's ChainID: ChainID(L0) = DiffID(L0), ChainID(L0|..|Ln) =
-// sha256(ChainID(L0|..|Ln-1) + " " + DiffID(Ln)); of no layers, sha256("").
 oci::Digest ChainId(const std::vector<oci::Digest>& diff_ids) {
   if (diff_ids.empty()) return oci::Sha256Digest("");
   oci::Digest chain = diff_ids[0];
@@ -25,7 +21,9 @@ oci::Digest ChainId(const std::vector<oci::Digest>& diff_ids) {
   return chain;
 }
 
-}  // namespace
+std::string RootfsCache::EntryName(const oci::Digest& digest) {
+  return fmt::format("{}-{}", std::string(digest.algorithm_name()), digest.hex());
+}
 
 absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout,
                                                        const oci::LayoutImage& image) const {
@@ -37,7 +35,7 @@ absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout
   const oci::Digest digest =
       image.config.has_value() ? ChainId(image.config->rootfs.diff_ids) : image.descriptor.digest;
   const std::filesystem::path final_dir =
-      dir_ / fmt::format("{}-{}", std::string(digest.algorithm_name()), digest.hex());
+      dir_ / EntryName(digest);
   std::error_code ec;
   if (std::filesystem::is_directory(final_dir, ec)) return final_dir;
   if (!image.config.has_value()) {

@@ -24,12 +24,18 @@
 #define TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "packager/unpack/layer_unpacker.h"
 #include "registry/oci/layout.h"
 
 namespace trainpkg::packager::unpack {
+
+// OCI's ChainID: ChainID(L0) = DiffID(L0), ChainID(L0|..|Ln) =
+// sha256(ChainID(L0|..|Ln-1) + " " + DiffID(Ln)); of no layers, sha256("").
+oci::Digest ChainId(const std::vector<oci::Digest>& diff_ids);
 
 class RootfsCache {
  public:
@@ -44,6 +50,11 @@ class RootfsCache {
                                             const oci::LayoutImage& image) const;
 
   const std::filesystem::path& dir() const { return dir_; }
+
+  // The directory name under dir() of the rootfs keyed `digest` (the
+  // ChainID of its diff_ids, or the manifest digest of an image without a
+  // config): "<alg>-<hex>".
+  static std::string EntryName(const oci::Digest& digest);
 
  private:
   std::filesystem::path dir_;

@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "packager/layer/layer_options.h"
 #include "sdk/cli/exit_codes.h"
+#include "base/file_util.h"
 #include "sdk/image_builder.h"
 
 namespace trainpkg::cli {
@@ -86,6 +87,20 @@ CLI::App* AddBuildCommand(CLI::App& app, BuildFlags& flags) {
   build->add_flag("--lazy-base", flags.lazy_base,
                   "With --output: reference the oci: base's layers instead of copying them");
   build->add_flag("-q,--quiet", flags.quiet, "Print only the manifest digest");
+  build->add_flag("--no-cache", flags.no_cache,
+                  "Build every layer again (RUN steps run) instead of taking it from the layer "
+                  "cache; the new layers are still cached for later builds");
+  build->add_flag("--pull", flags.pull,
+                  "Resolve registry FROM images from the registry: what every build does (the "
+                  "store never answers for a registry base's tag), accepted for docker's scripts");
+  build->add_option("--iidfile", flags.iidfile,
+                    "Write the image ID (the config digest, sha256:...) to this file");
+  build
+      ->add_option("--progress", flags.progress,
+                   "auto, plain and tty print one line per step as it starts and ends (there is "
+                   "no redrawn display, so the three are the same); quiet is -q")
+      ->check(CLI::IsMember({"auto", "plain", "tty", "quiet"}))
+      ->capture_default_str();
   build
       ->add_option("--compression", flags.compression,
                    "Layer compression: gzip, zstd (OCI ...tar+zstd; readers need zstd support) or "
@@ -211,6 +226,8 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   options.source = flags.source;
   options.revision = flags.revision;
   options.lazy_base = flags.lazy_base;
+  options.no_cache = flags.no_cache;
+  const bool quiet = flags.quiet || flags.progress == "quiet";
   if (absl::Status compression =
           ApplyCompressionFlags(flags.compression, flags.compression_level, options);
       !compression.ok()) {
@@ -218,7 +235,7 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   }
   const auto start = std::chrono::steady_clock::now();
   auto step_start = start;
-  if (!flags.quiet) {
+  if (!quiet) {
     options.progress = [&](const packager::builder::BuildStep& step) {
       if (!step.done) {
         step_start = std::chrono::steady_clock::now();
@@ -241,7 +258,17 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
   }
   const double total =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (flags.quiet) {
+  if (!flags.iidfile.empty()) {
+    // As docker writes it: the ID alone, no newline.
+    absl::Status written = base::WriteFileAtomic(flags.iidfile, built->image_id);
+    if (!written.ok()) {
+      return ReportError(err,
+                         absl::Status(written.code(), fmt::format("--iidfile {}: {}", flags.iidfile,
+                                                                  std::string(written.message()))),
+                         kExitFailed);
+    }
+  }
+  if (quiet) {
     out << built->manifest_digest << "\n";
     return kExitOk;
   }

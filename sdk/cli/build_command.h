@@ -31,6 +31,10 @@ struct BuildFlags {
   std::string revision;
   bool lazy_base = false;
   bool quiet = false;
+  bool no_cache = false;         // --no-cache
+  bool pull = false;             // --pull (registry bases are always resolved anew)
+  std::string iidfile;           // --iidfile: the image ID written there
+  std::string progress = "auto";  // auto | plain | tty | quiet
   std::string compression;             // gzip | zstd | none; "": ImageBuildOptions' default
   int compression_level = 0;           // 0: the compression's default
   std::string network = "default";     // RUN's: default | none

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "base/environment.h"
 #include "base/log.h"
@@ -69,6 +70,9 @@ CLI::App* AddPushCommand(CLI::App& app, PushFlags& flags) {
   push->add_option("reference", flags.target, "Where to: [REGISTRY/]REPOSITORY[:TAG]");
   push->add_option("--format", flags.format, "text (progress) or json (a summary for scripts)")
       ->check(CLI::IsMember({"text", "json"}));
+  push->add_flag("-q,--quiet", flags.quiet,
+                 "No progress; print only what was pushed, REFERENCE@DIGEST (errors still go to "
+                 "stderr)");
   push->add_option("--jobs", flags.jobs, "Blobs uploaded at once")->check(CLI::Range(1, 32));
   push->add_option("--compression", flags.compression,
                    "How layers the local store keeps uncompressed are compressed: gzip, or zstd "
@@ -155,9 +159,10 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
   std::unique_ptr<registry::BlobLocations> locations = OpenBlobLocations();
 
   bool json = flags.format == "json";
-  std::ostream& progress_out = json ? err : out;
+  std::ostringstream discarded;
+  std::ostream& progress_out = flags.quiet ? discarded : json ? err : out;
   std::unique_ptr<registry::Progress> progress =
-      MakeProgress(progress_out, registry::TransferDirection::kPush);
+      flags.quiet ? nullptr : MakeProgress(progress_out, registry::TransferDirection::kPush);
   std::unique_ptr<registry::RegistryClient> client = MakeRegistryClient(flags.registry);
   registry::PushOptions options;
   options.jobs = flags.jobs;
@@ -173,7 +178,10 @@ int PushCommand(const PushFlags& flags, std::ostream& out, std::ostream& err) {
     bool usage = from_store && pushed.status().code() == absl::StatusCode::kInvalidArgument;
     return ReportError(err, pushed.status(), usage ? kExitUsage : kExitFailed);
   }
-  if (json) {
+  if (flags.quiet) {
+    out << target->repository.Name() << (target->tag.empty() ? "" : ":" + target->tag) << "@"
+        << pushed->root.digest.ToString() << "\n";
+  } else if (json) {
     out << registry::TransferResultJson(*pushed) << "\n";
   } else {
     out << target->Identifier() << ": digest: " << pushed->root.digest.ToString()

@@ -49,6 +49,7 @@ struct PushFlags {
   std::string source;           // oci:DIR[:TAG], or the reference when `target` is empty
   std::string target;           // registry reference; empty: push `source` from the store
   std::string format = "text";  // text | json
+  bool quiet = false;           // -q: only REFERENCE@DIGEST
   int jobs = 4;
   // How the store's uncompressed layers are compressed on the way out.
   std::string compression = "gzip";  // gzip | zstd

@@ -58,7 +58,7 @@ TrainpkgCli::TrainpkgCli(size_t columns)
   jobs_ = AddJobsCommands(app_, jobs_flags_);
   build_ = AddBuildCommand(app_, build_flags_);
   import_ = AddImportCommand(app_, import_flags_);
-  images_ = AddImagesCommand(app_, images_flags_);
+  images_ = AddImagesCommands(app_, images_flags_);
   push_ = AddPushCommand(app_, push_flags_);
   pull_ = AddPullCommand(app_, pull_flags_);
   login_ = AddLoginCommands(app_, login_flags_);
@@ -96,7 +96,9 @@ int TrainpkgCli::Main(int argc, char** argv) {
   if (serve_->parsed()) return ServeCommand(serve_flags_, std::cout, std::cerr);
   if (build_->parsed()) return RunBuildCommand(build_flags_, std::cout, std::cerr);
   if (import_->parsed()) return RunImportCommand(import_flags_, std::cout, std::cerr);
-  if (images_->parsed()) return RunImagesCommand(images_flags_, std::cout, std::cerr);
+  if (images_.images->parsed() || images_.system->parsed()) {
+    return RunImagesCommand(images_, images_flags_, std::cin, std::cout, std::cerr);
+  }
   if (push_->parsed()) return PushCommand(push_flags_, std::cout, std::cerr);
   if (pull_->parsed()) return PullCommand(pull_flags_, std::cout, std::cerr);
   if (login_.login->parsed() || login_.logout->parsed()) {

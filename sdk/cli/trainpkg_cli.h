@@ -59,7 +59,7 @@ class TrainpkgCli {
   JobsCommands jobs_;
   CLI::App* build_ = nullptr;
   CLI::App* import_ = nullptr;
-  CLI::App* images_ = nullptr;
+  ImagesCommands images_;
   CLI::App* push_ = nullptr;
   CLI::App* pull_ = nullptr;
   LoginCommands login_;

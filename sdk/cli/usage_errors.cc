@@ -104,8 +104,12 @@ std::string DescribeUsageError(const CLI::App& app, const std::vector<std::strin
       path += " " + sub->get_name();
       continue;
     }
-    // A word where only commands may stand.
-    if (!VisibleCommands(*at).empty() && at->get_require_subcommand_min() > 0) {
+    // A word where only commands may stand (`images rn`: images takes no
+    // positional argument, only its optional commands).
+    const bool takes_positionals =
+        !at->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
+    if (!VisibleCommands(*at).empty() &&
+        (at->get_require_subcommand_min() > 0 || !takes_positionals)) {
       return UnknownCommandMessage(*at, path, arg);
     }
   }

@@ -68,6 +68,17 @@ bool StoreHasImage(const std::filesystem::path& home, const std::string& tag) {
   return store.ok() && store->ReadImage(tag).ok();
 }
 
+absl::StatusOr<packager::builder::StoreLock> HoldStoreForBuild(const std::filesystem::path& home) {
+  const std::filesystem::path store_dir = home / "images";
+  std::error_code ec;
+  std::filesystem::create_directories(store_dir, ec);
+  if (ec) {
+    return absl::InternalError(fmt::format("creating {}: {}", store_dir.string(), ec.message()));
+  }
+  return packager::builder::StoreLock::ForCollection(store_dir,
+                                                     packager::builder::StoreLock::Mode::kShared);
+}
+
 absl::Status BuildDerivedImage(const DerivedImageBuild& build) {
   auto log = [&build](std::string_view line) {
     if (build.log) build.log(line);

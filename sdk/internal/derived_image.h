@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "packager/builder/store_lock.h"
 #include "packager/unpack/rootfs_cache.h"
 #include "sdk/internal/image_resolver.h"
 
@@ -47,6 +48,12 @@ struct DerivedImageBuild {
 // names the step, its exit code and the tail of its output, and leaves no
 // layer cached.
 absl::Status BuildDerivedImage(const DerivedImageBuild& build);
+
+// The store's gc.lock held shared (packager/builder/store_lock.h), taken
+// before a derived image's context is staged and kept until it is tagged: a
+// `trainpkg system prune` waits for the staging directory and the blobs not
+// yet referenced by a tag.
+absl::StatusOr<packager::builder::StoreLock> HoldStoreForBuild(const std::filesystem::path& home);
 
 }  // namespace trainpkg::sdk::internal
 

@@ -5,6 +5,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "packager/builder/store_lock.h"
 #include "registry/auth/docker_config.h"
 #include "registry/image_puller.h"
 #include "registry/oci/layout_reference.h"
@@ -81,6 +82,10 @@ absl::StatusOr<ResolvedImage> ImageResolver::FromStore(std::string_view image_ur
       return absl::NotFoundError(fmt::format("image \"{}\": not in the local image store {}",
                                              image_uri, store->root().string()));
     }
+    // A prune waits until the pulled blobs are tagged.
+    absl::StatusOr<packager::builder::StoreLock> gc_lock = packager::builder::StoreLock::ForCollection(
+        store->root(), packager::builder::StoreLock::Mode::kShared);
+    if (!gc_lock.ok()) return WithUri(image_uri, gc_lock.status());
     absl::Status pulled = pull_(*reference, *store, tag);
     if (!pulled.ok()) return WithUri(image_uri, pulled);
     image = store->ReadImage(tag, registry::DefaultPlatform());

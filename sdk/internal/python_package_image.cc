@@ -133,6 +133,7 @@ class ImagePreparer {
  private:
   absl::Status Build(std::string_view from, const std::vector<Package>& packages,
                      const std::string& tag) {
+    TP_ASSIGN_OR_RETURN(packager::builder::StoreLock gc_lock, HoldStoreForBuild(options_.home));
     const std::filesystem::path staging = options_.home / "build-cache" / "tmp";
     std::error_code ec;
     std::filesystem::create_directories(staging, ec);
