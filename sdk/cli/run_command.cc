@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include "base/environment.h"
 #include "base/terminal_text.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/validation.h"
@@ -113,20 +114,22 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
   ::signal(SIGPIPE, SIG_IGN);
   absl::StatusOr<jobspec::CustomJob> spec = JobFromFlags(flags, absl::Now());
   if (!spec.ok()) return ReportError(err, spec.status(), kExitUsage);
-  if (!flags.job_id.empty() && backend.backend != "k8s") {  // k8s: a DNS-1035 label, checked later
-    if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
-      return ReportError(err,
-                         absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
-                         kExitUsage);
-    }
-  }
   sdk::CustomJobOptions options;
   options.job_id = flags.job_id;
   options.log_stream = flags.detach ? nullptr : &out;
   options.stream_replica_output = !flags.quiet;
   options.host_network = flags.host_network;
-  if (absl::Status status = ApplyBackendFlags(backend, options); !status.ok()) {
+  if (absl::Status status = ApplyBackendFlags(backend, base::ProcessEnvironment(), options);
+      !status.ok()) {
     return ReportError(err, status, kExitUsage);
+  }
+  // k8s: a DNS-1035 label, checked later.
+  if (!flags.job_id.empty() && options.backend != sdk::JobBackendKind::kK8s) {
+    if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
+      return ReportError(err,
+                         absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
+                         kExitUsage);
+    }
   }
   if (options.backend == sdk::JobBackendKind::kVertex && !flags.job_id.empty()) {
     return ReportError(
