@@ -282,7 +282,11 @@ int RunJobsCommand(const JobsCommands& commands, const JobsFlags& given, std::os
         kExitUsage);
   }
   JobsFlags flags = given;
-  if (!commands.list->parsed()) {
+  if (commands.list->parsed()) {  // a malformed --filter / --sort-by is a usage error
+    if (absl::Status status = SelectJobs({}, flags.query).status(); !status.ok()) {
+      return ReportError(err, status, kExitUsage);
+    }
+  } else {
     absl::StatusOr<std::string> id = ResolveIdInDefaultHome(given.id);
     if (!id.ok()) {
       return ReportError(err, id.status(),

@@ -64,9 +64,10 @@ TEST_F(CliJobsListTest, FilterLimitSortAndQuiet) {
   EXPECT_THAT(table.out, Not(HasSubstr("train-a")));
 
   ShellResult bad = Trainpkg("jobs list --filter stat=RUNNING");
-  EXPECT_EQ(bad.code, 1) << bad.out;
+  EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_THAT(bad.out, HasSubstr("--filter: at 1: unknown field \"stat\""));
   ShellResult bad_sort = Trainpkg("jobs list --sort-by nmae");
+  EXPECT_EQ(bad_sort.code, 2) << bad_sort.out;
   EXPECT_THAT(bad_sort.out, HasSubstr("--sort-by: unknown field \"nmae\""));
 }
 
