@@ -1,7 +1,6 @@
 #include "sdk/image_builder.h"
 
 #include <fcntl.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,14 +34,6 @@ absl::StatusOr<std::filesystem::path> ImageStoreDir(const base::Environment& env
 }
 
 namespace {
-
-// linux/<machine>, the machine as uname(2) names it (ParsePlatform maps
-// x86_64 to amd64, aarch64 to arm64).
-std::string HostPlatform() {
-  struct utsname name;
-  if (::uname(&name) != 0) return "linux/amd64";
-  return fmt::format("linux/{}", name.machine);
-}
 
 // Standard input copied to `dir`/stdin.tar.
 absl::StatusOr<std::filesystem::path> SpoolStdin(const std::filesystem::path& dir) {
@@ -141,7 +132,8 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
       TP_ASSIGN_OR_RETURN(request.source, SpoolStdin(spool->path()));
     }
     request.changes = options.import->changes;
-    request.platform = options.import->platform.empty() ? HostPlatform() : options.import->platform;
+    request.platform =
+        options.import->platform.empty() ? oci::HostPlatform() : options.import->platform;
     request.source_date_epoch = epoch;
     request.threads = options.threads;
     request.compression = compression;

@@ -35,6 +35,7 @@
 #include "packager/builder/image_compress.h"
 #include "packager/builder/image_store.h"
 #include "registry/image_pusher.h"
+#include "registry/oci/host_platform.h"
 #include "registry/reference.h"
 #include "registry/registry_client.h"
 #include "registry/transfer_result.h"
@@ -77,7 +78,7 @@ struct ImageBuildOptions {
   std::string output;                // "oci:DIR[:TAG]" (TAG default "latest"), "" for none
   std::map<std::string, std::string> build_args;
   std::string target;
-  std::string platform = "linux/amd64";
+  std::string platform = oci::HostPlatform();  // "os/arch[/variant]"; default: the host's
   std::map<std::string, std::string> labels;
   std::optional<int64_t> source_date_epoch;  // nullopt: $SOURCE_DATE_EPOCH, else 0
   std::string source;                        // org.opencontainers.image.source

@@ -7,7 +7,9 @@
 #include <system_error>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "base/bounded_file.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
@@ -15,6 +17,7 @@
 #include "sdk/internal/proc_stat.h"
 #include "sdk/internal/runc_container_launcher.h"
 #include "sdk/slurm/internal/recorded_job_cancel.h"
+#include "sdk/slurm/internal/slurm_job_files.h"
 
 namespace trainpkg::sdk {
 namespace {
@@ -42,6 +45,12 @@ absl::StatusOr<JobInfo> LoadJob(const JobStore& store, std::string_view id) {
   }
   std::error_code ec;
   info.backend = std::filesystem::exists(info.job_dir / "slurm", ec) ? "slurm" : "local";
+  if (info.backend == "slurm") {
+    absl::StatusOr<std::string> slurm_id = base::ReadRegularFile(
+        slurm::internal::SlurmJobFiles(info.job_dir).slurm_job_id(),
+        base::BoundedReadOptions{.max_bytes = 64, .what = "a Slurm job id file"});
+    if (slurm_id.ok()) info.slurm_job_id = std::string(absl::StripAsciiWhitespace(*slurm_id));
+  }
   absl::StatusOr<LocalJobDetails> local = store.ReadLocalDetails(id);
   if (!local.ok()) return info;
   info.local = *std::move(local);

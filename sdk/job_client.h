@@ -39,6 +39,7 @@ struct JobInfo {
   std::filesystem::path job_dir;
   bool supervisor_running = false;
   std::string backend;                            // "local", "slurm", "vertex" or "k8s"
+  std::string slurm_job_id;                       // backend "slurm", once sbatch accepted it
   std::optional<vertex::VertexJobRecord> vertex;  // backend "vertex"
   std::optional<k8s::K8sJobRecord> k8s;           // backend "k8s"
 };

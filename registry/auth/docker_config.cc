@@ -8,6 +8,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
+#include "registry/auth/containers_auth.h"
 #include "registry/auth/credential_helper.h"
 #include "registry/internal/private_file.h"
 
@@ -105,12 +106,17 @@ std::string DockerCredentialKey(std::string_view registry) {
   return IsDockerHub(registry) ? std::string(kHubKey) : std::string(registry);
 }
 
-absl::StatusOr<Credential> DockerKeychain::Resolve(std::string_view registry) {
-  TP_ASSIGN_OR_RETURN(std::filesystem::path path, DockerConfigPath(env_));
+namespace {
+
+// What the file at `path` (docker's config.json format) holds for
+// `registry`; anonymous when the file or its entry is missing.
+absl::StatusOr<Credential> ResolveFrom(const base::Environment& env,
+                                       const std::filesystem::path& path,
+                                       std::string_view registry) {
   TP_ASSIGN_OR_RETURN(Json config, LoadConfig(path));
   std::string key = DockerCredentialKey(registry);
   std::string helper = HelperFor(config, key);
-  if (!helper.empty()) return CredentialHelper(env_, helper).Get(key);
+  if (!helper.empty()) return CredentialHelper(env, helper).Get(key);
   auto auths = config.find("auths");
   if (auths == config.end() || !auths->is_object()) return Credential{};
   if (auto exact = auths->find(key); exact != auths->end() && exact->is_object()) {
@@ -124,8 +130,25 @@ absl::StatusOr<Credential> DockerKeychain::Resolve(std::string_view registry) {
   return Credential{};
 }
 
-absl::Status SaveLogin(const base::Environment& env, std::string_view registry,
-                       const Credential& credential) {
+}  // namespace
+
+absl::StatusOr<Credential> DockerKeychain::Resolve(std::string_view registry) {
+  absl::StatusOr<std::filesystem::path> docker = DockerConfigPath(env_);
+  const std::vector<std::filesystem::path> neighbours = ContainersAuthFiles(env_);
+  if (!docker.ok() && neighbours.empty()) return docker.status();
+  if (docker.ok()) {
+    TP_ASSIGN_OR_RETURN(Credential credential, ResolveFrom(env_, *docker, registry));
+    if (!credential.anonymous()) return credential;
+  }
+  for (const std::filesystem::path& path : neighbours) {
+    TP_ASSIGN_OR_RETURN(Credential credential, ResolveFrom(env_, path, registry));
+    if (!credential.anonymous()) return credential;
+  }
+  return Credential{};
+}
+
+absl::StatusOr<SavedLogin> SaveLogin(const base::Environment& env, std::string_view registry,
+                                     const Credential& credential) {
   TP_ASSIGN_OR_RETURN(std::filesystem::path path, DockerConfigPath(env));
   TP_ASSIGN_OR_RETURN(Json config, LoadConfig(path));
   std::string key = DockerCredentialKey(registry);
@@ -141,7 +164,8 @@ absl::Status SaveLogin(const base::Environment& env, std::string_view registry,
     if (!credential.identity_token.empty()) entry["identitytoken"] = credential.identity_token;
   }
   config["auths"][key] = entry;
-  return SaveConfig(path, config);
+  TP_RETURN_IF_ERROR(SaveConfig(path, config));
+  return SavedLogin{.file = path, .helper = helper};
 }
 
 absl::Status RemoveLogin(const base::Environment& env, std::string_view registry) {

@@ -1,12 +1,15 @@
 #include "sdk/cli/backend_flags.h"
 
 #include <iostream>
+#include <optional>
 #include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/environment.h"
+#include "base/status_macros.h"
 #include "sdk/auth/credentials.h"
+#include "sdk/cli/gcloud_config.h"
 #include "sdk/vertex/vertex_resource_ids.h"
 
 namespace trainpkg::cli {
@@ -15,13 +18,21 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, BackendSet backends
   const bool k8s = backends == BackendSet::kAll;
   command
       .add_option("--backend", flags.backend,
-                  k8s ? "Where the job runs: local, vertex, k8s or slurm"
-                      : "Where the trials run: local, vertex or slurm")
+                  absl::StrCat(k8s ? "Where the job runs: local, vertex, k8s or slurm"
+                                   : "Where the trials run: local, vertex or slurm",
+                               ". Default: vertex when --project or --region is given, else "
+                               "`backend:` in $XDG_CONFIG_HOME/trainpkg/config.yaml "
+                               "(~/.config/trainpkg/config.yaml), else local"))
       ->check(k8s ? CLI::IsMember({"local", "vertex", "k8s", "slurm"})
-                  : CLI::IsMember({"local", "vertex", "slurm"}))
-      ->capture_default_str();
-  command.add_option("--project", flags.project, "vertex: the Google Cloud project");
-  command.add_option("--region", flags.region, "vertex: the region, e.g. us-central1");
+                  : CLI::IsMember({"local", "vertex", "slurm"}));
+  command.add_option("--project", flags.project,
+                     "vertex (chooses it): the Google Cloud project. Default: "
+                     "$CLOUDSDK_CORE_PROJECT, else `project:` in trainpkg's config.yaml, else "
+                     "gcloud's core/project");
+  command.add_option("--region", flags.region,
+                     "vertex (chooses it): the region, e.g. us-central1. Default: "
+                     "$CLOUDSDK_AI_REGION, else `region:` in trainpkg's config.yaml, else gcloud's "
+                     "ai/region");
   command.add_option("--endpoint", flags.endpoint,
                      "vertex: API endpoint (default https://REGION-aiplatform.googleapis.com; "
                      "http://127.0.0.1:PORT for `trainpkg serve`)");
@@ -76,7 +87,7 @@ absl::Status ApplyK8sFlags(const K8sFlags& flags, sdk::k8s::K8sBackendOptions& o
 namespace {
 
 // InvalidArgument naming the first flag of `flags` given without its backend.
-absl::Status RejectForeignFlags(const BackendFlags& flags) {
+absl::Status RejectForeignFlags(const BackendFlags& flags, std::string_view chosen) {
   const std::pair<const char*, bool> vertex[] = {
       {"--project", !flags.project.empty()},
       {"--region", !flags.region.empty()},
@@ -95,7 +106,7 @@ absl::Status RejectForeignFlags(const BackendFlags& flags) {
        {std::pair{"vertex", std::span<const std::pair<const char*, bool>>(vertex)},
         std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)},
         std::pair{"slurm", std::span<const std::pair<const char*, bool>>(slurm)}}) {
-    if (flags.backend == backend) continue;
+    if (chosen == backend) continue;
     for (const auto& [name, given] : list) {
       if (given) {
         return absl::InvalidArgumentError(
@@ -106,19 +117,118 @@ absl::Status RejectForeignFlags(const BackendFlags& flags) {
   return absl::OkStatus();
 }
 
+// A vertex setting and where it came from, for errors.
+struct Setting {
+  std::string value;
+  std::string source;  // "--project", "CLOUDSDK_CORE_PROJECT", "project in FILE", ...
+};
+
+// The first of flag, environment variable, trainpkg config, gcloud config
+// that is set; gcloud's configuration is read only when it is needed.
+absl::StatusOr<Setting> ResolveSetting(const std::string& flag_value, const char* flag,
+                                       const base::Environment& env, const char* env_var,
+                                       const std::string& user_value, const UserConfig& user,
+                                       const char* user_key,
+                                       std::optional<GcloudProperties>& gcloud,
+                                       std::string GcloudProperties::*gcloud_field,
+                                       const char* gcloud_name) {
+  if (!flag_value.empty()) return Setting{flag_value, flag};
+  if (std::optional<std::string> value = env.Get(env_var); value.has_value() && !value->empty()) {
+    return Setting{*value, env_var};
+  }
+  if (!user_value.empty()) {
+    return Setting{user_value, absl::StrCat(user_key, ": in ", user.file.string())};
+  }
+  if (!gcloud.has_value()) {
+    absl::StatusOr<GcloudProperties> read = ReadGcloudProperties(env);
+    if (!read.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("reading gcloud's configuration for the default ", gcloud_name, ": ",
+                       read.status().message()));
+    }
+    gcloud = *std::move(read);
+  }
+  if (!((*gcloud).*gcloud_field).empty()) {
+    return Setting{(*gcloud).*gcloud_field,
+                   absl::StrCat(gcloud_name, " in ", gcloud->file.string())};
+  }
+  return Setting{};
+}
+
+// InvalidArgument "SOURCE: MESSAGE", naming the value unless it came from the flag.
+absl::Status SettingError(const Setting& setting, absl::string_view message) {
+  if (setting.source.rfind("--", 0) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(setting.source, ": ", message));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("\"", setting.value, "\" (from ", setting.source, "): ", message));
+}
+
+absl::Status ApplyVertexFlags(const BackendFlags& flags, const base::Environment& env,
+                              const UserConfig& user, sdk::CustomJobOptions& options) {
+  std::optional<GcloudProperties> gcloud;
+  TP_ASSIGN_OR_RETURN(
+      Setting project,
+      ResolveSetting(flags.project, "--project", env, "CLOUDSDK_CORE_PROJECT", user.project, user,
+                     "project", gcloud, &GcloudProperties::project, "core/project"));
+  if (project.value.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--project: required with --backend vertex (or CLOUDSDK_CORE_PROJECT, `project:` in ",
+        UserConfigPath(env).string(), ", or gcloud config set project PROJECT)"));
+  }
+  TP_ASSIGN_OR_RETURN(
+      Setting region,
+      ResolveSetting(flags.region, "--region", env, "CLOUDSDK_AI_REGION", user.region, user,
+                     "region", gcloud, &GcloudProperties::region, "ai/region"));
+  if (region.value.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--region: required with --backend vertex (or CLOUDSDK_AI_REGION, `region:` in ",
+        UserConfigPath(env).string(), ", or gcloud config set ai/region REGION)"));
+  }
+  if (absl::Status status = sdk::vertex::ValidateVertexProject(project.value); !status.ok()) {
+    return SettingError(project, status.message());
+  }
+  if (absl::Status status = sdk::vertex::ValidateVertexLocation(region.value); !status.ok()) {
+    return SettingError(region, status.message());
+  }
+  absl::StatusOr<std::shared_ptr<sdk::auth::Credentials>> credentials =
+      AccessTokenCredentialsFromFlags(flags.access_token, env, std::cin);
+  if (!credentials.ok()) return credentials.status();
+  options.backend = sdk::JobBackendKind::kVertex;
+  options.vertex.project = project.value;
+  options.vertex.location = region.value;
+  options.vertex.endpoint = flags.endpoint;
+  options.vertex.credentials = *std::move(credentials);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
-absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options) {
+std::string ChooseBackend(const BackendFlags& flags, const UserConfig& user) {
+  if (!flags.backend.empty()) return flags.backend;
+  if (!flags.project.empty() || !flags.region.empty()) return "vertex";
+  return user.backend.empty() ? "local" : user.backend;
+}
+
+absl::Status ApplyBackendFlags(const BackendFlags& flags, const base::Environment& env,
+                               sdk::CustomJobOptions& options, BackendSet backends) {
   if (!flags.access_token.argv_token.empty()) {  // whatever the backend: the token is in ps
-    return AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin)
-        .status();
+    return AccessTokenCredentialsFromFlags(flags.access_token, env, std::cin).status();
   }
-  if (absl::Status status = RejectForeignFlags(flags); !status.ok()) return status;
-  if (flags.backend == "k8s") {
+  TP_ASSIGN_OR_RETURN(UserConfig user, ReadUserConfig(env));
+  const std::string backend = ChooseBackend(flags, user);
+  if (backends == BackendSet::kTuning && backend == "k8s") {  // only the file can say so
+    return absl::InvalidArgumentError(
+        absl::StrCat(user.file.string(),
+                     ": backend: k8s does not run tuning trials (local, vertex or slurm "
+                     "do); give --backend"));
+  }
+  if (absl::Status status = RejectForeignFlags(flags, backend); !status.ok()) return status;
+  if (backend == "k8s") {
     options.backend = sdk::JobBackendKind::kK8s;
     return ApplyK8sFlags(flags.k8s, options.k8s);
   }
-  if (flags.backend == "slurm") {
+  if (backend == "slurm") {
     options.backend = sdk::JobBackendKind::kSlurm;
     options.slurm.partition = flags.partition;
     options.slurm.sbatch_args = flags.sbatch_args;
@@ -126,30 +236,8 @@ absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions&
                                                           : sdk::slurm::SlurmSubmit::kSbatch;
     return absl::OkStatus();
   }
-  if (flags.backend != "vertex") {
-    options.backend = sdk::JobBackendKind::kLocal;
-    return absl::OkStatus();
-  }
-  if (flags.project.empty()) {
-    return absl::InvalidArgumentError("--project: required with --backend vertex");
-  }
-  if (flags.region.empty()) {
-    return absl::InvalidArgumentError("--region: required with --backend vertex");
-  }
-  if (absl::Status status = sdk::vertex::ValidateVertexProject(flags.project); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--project: ", status.message()));
-  }
-  if (absl::Status status = sdk::vertex::ValidateVertexLocation(flags.region); !status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--region: ", status.message()));
-  }
-  absl::StatusOr<std::shared_ptr<sdk::auth::Credentials>> credentials =
-      AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin);
-  if (!credentials.ok()) return credentials.status();
-  options.backend = sdk::JobBackendKind::kVertex;
-  options.vertex.project = flags.project;
-  options.vertex.location = flags.region;
-  options.vertex.endpoint = flags.endpoint;
-  options.vertex.credentials = *std::move(credentials);
+  if (backend == "vertex") return ApplyVertexFlags(flags, env, user, options);
+  options.backend = sdk::JobBackendKind::kLocal;
   return absl::OkStatus();
 }
 

@@ -1,8 +1,13 @@
-// The flags that choose where `trainpkg run` sends a job: --backend local
-// (default), --backend vertex with --project, --region, --endpoint and
+// The flags that choose where `trainpkg run` sends a job: --backend local,
+// --backend vertex with --project, --region, --endpoint and
 // --access-token-file (access_token_flags.h), --backend k8s with the
 // Kubernetes flags (K8sFlags), or --backend slurm with --partition,
-// --sbatch-arg and --slurm-submit.
+// --sbatch-arg and --slurm-submit. Without --backend, --project or --region
+// chooses vertex (like gcloud), else trainpkg's config file's `backend:`
+// (user_config.h), else local. The vertex backend's project and region come
+// from the flag, else $CLOUDSDK_CORE_PROJECT / $CLOUDSDK_AI_REGION, else the
+// config file, else gcloud's active configuration (gcloud_config.h); those
+// defaults never choose the backend, so a gcloud user's local runs stay local.
 #ifndef TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 #define TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 
@@ -11,7 +16,9 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
+#include "base/environment.h"
 #include "sdk/cli/access_token_flags.h"
+#include "sdk/cli/user_config.h"
 #include "sdk/custom_job.h"
 
 namespace trainpkg::cli {
@@ -26,7 +33,7 @@ struct K8sFlags {
 };
 
 struct BackendFlags {
-  std::string backend = "local";  // local | vertex | k8s | slurm
+  std::string backend;  // local | vertex | k8s | slurm; "": ChooseBackend
   std::string project;
   std::string region;
   std::string endpoint;           // "" : https://<region>-aiplatform.googleapis.com
@@ -57,15 +64,24 @@ enum class BackendSet {
 void AddBackendFlags(CLI::App& command, BackendFlags& flags,
                      BackendSet backends = BackendSet::kAll);
 
-// Sets options.backend and options.vertex, options.k8s or options.slurm.
-// InvalidArgument naming the flag when --backend vertex lacks --project or
-// --region, when --project is not a project id or number or --region not a
-// region (sdk/vertex/vertex_resource_ids.h: the region becomes part of the
-// host name the token is sent to), when the token flags are refused
-// (access_token_flags.h; reads the process environment and, for
-// --access-token-file -, standard input), or when a flag is given with
-// another backend than its own.
-absl::Status ApplyBackendFlags(const BackendFlags& flags, sdk::CustomJobOptions& options);
+// --backend when given; else "vertex" when --project or --region is; else
+// `user`'s backend; else "local".
+std::string ChooseBackend(const BackendFlags& flags, const UserConfig& user);
+
+// Sets options.backend and options.vertex, options.k8s or options.slurm,
+// reading trainpkg's config file and, for vertex, `env` and gcloud's
+// configuration (see the top of this file). InvalidArgument naming the flag
+// when vertex has no project or region from any source, when the project is
+// not a project id or number or the region not a region
+// (sdk/vertex/vertex_resource_ids.h: the region becomes part of the host name
+// the token is sent to; a value from a default names its source), when a
+// config file is malformed (file and line), when the token flags are refused
+// (access_token_flags.h; reads `env` and, for --access-token-file -,
+// standard input), when a flag is given with another backend than its own,
+// or when the config file chooses a backend `backends` lacks.
+absl::Status ApplyBackendFlags(const BackendFlags& flags, const base::Environment& env,
+                               sdk::CustomJobOptions& options,
+                               BackendSet backends = BackendSet::kAll);
 
 }  // namespace trainpkg::cli
 

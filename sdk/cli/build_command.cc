@@ -152,7 +152,7 @@ absl::Status CheckForm(const BuildFlags& flags) {
     return absl::OkStatus();
   }
   if (!flags.context.empty() || !flags.file.empty() || !flags.build_args.empty() ||
-      !flags.target.empty() || flags.lazy_base || flags.platform != "linux/amd64" ||
+      !flags.target.empty() || flags.lazy_base || flags.platform != oci::HostPlatform() ||
       flags.network != "default" || !flags.add_hosts.empty()) {
     return absl::InvalidArgumentError(
         "--bundle-libs builds without a Dockerfile: CONTEXT, -f, --build-arg, --target, "

@@ -14,6 +14,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "packager/layer/layer_options.h"
+#include "registry/oci/host_platform.h"
 #include "sdk/image_builder.h"
 
 namespace trainpkg::cli {
@@ -25,8 +26,8 @@ struct BuildFlags {
   std::vector<std::string> build_args;  // K=V
   std::string target;
   std::string output;
-  std::vector<std::string> labels;  // K=V
-  std::string platform = "linux/amd64";
+  std::vector<std::string> labels;             // K=V
+  std::string platform = oci::HostPlatform();  // the host's, like docker's
   std::string source;
   std::string revision;
   bool lazy_base = false;

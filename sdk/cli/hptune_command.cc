@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "base/environment.h"
 #include "base/terminal_text.h"
 #include "fmt/format.h"
 #include "jobspec/hyperparameter_tuning_job_file.h"
@@ -51,7 +52,9 @@ int HptuneCommand(const HptuneFlags& flags, std::ostream& out, std::ostream& err
     return kExitUsage;
   }
   sdk::HyperparameterTuningJobOptions options;
-  if (absl::Status status = ApplyBackendFlags(flags.backend, options.trial_options); !status.ok()) {
+  if (absl::Status status = ApplyBackendFlags(flags.backend, base::ProcessEnvironment(),
+                                              options.trial_options, BackendSet::kTuning);
+      !status.ok()) {
     err << ErrorLine(std::string(status.message()));
     return kExitUsage;
   }

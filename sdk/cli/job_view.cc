@@ -93,6 +93,10 @@ std::string FormatJobDescription(const sdk::JobInfo& info, const sdk::JobStore& 
   }
   absl::StrAppend(&out, "\nLocal details:\n  Job directory: ", TerminalSafe(info.job_dir.string()),
                   "\n");
+  if (!info.slurm_job_id.empty()) {
+    absl::StrAppend(&out, "  Slurm job: ", TerminalSafe(info.slurm_job_id),
+                    " (squeue -j / sacct -j)\n");
+  }
   if (info.local.supervisor.pid != 0) {
     absl::StrAppend(&out, "  Supervisor: pid ", info.local.supervisor.pid,
                     info.supervisor_running ? " (running)" : " (exited)", "\n");

@@ -22,9 +22,10 @@ std::string FormatJobTable(const std::vector<sdk::JobInfo>& jobs, absl::Time now
 // A JSON array of the jobs as Vertex REST resources.
 std::string FormatJobListJson(const std::vector<sdk::JobInfo>& jobs);
 
-// The job's JSON followed by the local details: job directory, supervisor,
-// and for each replica its pid, address, exit status and log file; for a
-// Vertex job, its resource name, endpoint and job directory instead.
+// The job's JSON followed by the local details: job directory, the Slurm
+// job id of a Slurm job, supervisor, and for each replica its pid, address,
+// exit status and log file; for a Vertex job, its resource name, endpoint
+// and job directory instead; for a Kubernetes job, its workload.
 std::string FormatJobDescription(const sdk::JobInfo& job, const sdk::JobStore& store);
 
 // "850ms", "12.3s", "4m05s", "2h03m".

@@ -9,6 +9,7 @@
 #include "jobspec/job_state.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/cli/job_id_resolver.h"
 #include "sdk/cli/job_view.h"
 #include "sdk/cli/tuning_job_view.h"
 #include "sdk/hptune/tuning_job_store.h"
@@ -148,6 +149,12 @@ absl::Status CheckLogsAreLocal(const JobsFlags& flags) {
       flags.id, "\"' --project ", record->project));
 }
 
+absl::StatusOr<std::string> ResolveIdInDefaultHome(const std::string& id) {
+  TP_ASSIGN_OR_RETURN(std::filesystem::path home,
+                      sdk::DefaultJobStoreHome(base::ProcessEnvironment()));
+  return ResolveJobId(sdk::JobStore(home), sdk::hptune::TuningJobStore(home), id);
+}
+
 absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out) {
   TP_ASSIGN_OR_RETURN(std::filesystem::path home,
                       sdk::DefaultJobStoreHome(base::ProcessEnvironment()));
@@ -161,9 +168,16 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
   sdk::JobClient client{sdk::JobStore(home)};
   const sdk::hptune::TuningJobStore tuning_store(home);
   if (commands.list->parsed()) {
-    TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> jobs, client.ListJobs());
+    TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> all, client.ListJobs());
+    TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> jobs, SelectJobs(std::move(all), flags.query));
+    if (flags.quiet) {
+      for (const sdk::JobInfo& info : jobs) out << base::TerminalSafe(info.id) << "\n";
+      return absl::OkStatus();
+    }
     out << (flags.format == "json" ? FormatJobListJson(jobs) : FormatJobTable(jobs, absl::Now()));
-    if (flags.format != "json") {
+    const bool queried =
+        !flags.query.filter.empty() || !flags.query.sort_by.empty() || flags.query.limit > 0;
+    if (flags.format != "json" && !queried) {
       TP_ASSIGN_OR_RETURN(std::vector<std::string> ids, tuning_store.ListJobIds());
       std::vector<jobspec::HyperparameterTuningJob> tuning_jobs;
       for (const std::string& id : ids) {
@@ -216,23 +230,36 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
 
 }  // namespace
 
+constexpr char kIdHelp[] = "Job id, a unique prefix of one, or latest";
+
 JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
   JobsCommands commands;
   commands.jobs = app.add_subcommand("jobs", "Inspect and cancel jobs (local, slurm, vertex, k8s)");
   commands.jobs->require_subcommand(1);
-  commands.list = commands.jobs->add_subcommand("list", "List jobs, newest first");
+  commands.list = commands.jobs->add_subcommand(
+      "list",
+      "List jobs, newest first, then tuning jobs (only CustomJobs with --filter, --sort-by, "
+      "--limit or -q)");
   commands.list->add_option("--format", flags.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
+  commands.list->add_option(
+      "--filter", flags.query.filter,
+      "Only jobs matching terms joined by AND: state=JOB_STATE_RUNNING, displayName:part, "
+      "labels.KEY=VALUE, createTime>\"2026-11-27T00:00:00Z\", NOT TERM (Vertex AI's list filter)");
+  commands.list->add_option("--sort-by", flags.query.sort_by,
+                            "createTime, displayName or state; ~FIELD for descending");
+  commands.list->add_option("--limit", flags.query.limit, "At most N jobs (after --filter)");
+  commands.list->add_flag("-q,--quiet", flags.quiet, "Only the job ids, one a line");
   commands.describe =
       commands.jobs->add_subcommand("describe", "Print a job (Vertex JSON) and its processes");
-  commands.describe->add_option("id", flags.id, "Job id")->required();
+  commands.describe->add_option("id", flags.id, kIdHelp)->required();
   AddAccessTokenFlags(*commands.describe, flags.access_token, "vertex jobs");
   commands.logs = commands.jobs->add_subcommand(
       "logs",
       "Print a job's replica output, every replica prefixed with its name. The output is "
       "printed as the programs wrote it, control characters included (like docker logs); "
       "list and describe show job fields with control characters escaped");
-  commands.logs->add_option("id", flags.id, "Job id")->required();
+  commands.logs->add_option("id", flags.id, kIdHelp)->required();
   commands.logs->add_option("--replica", flags.replica,
                             "Only this replica (e.g. workerpool1-0), without prefixes");
   commands.logs->add_flag("-f,--follow", flags.follow, "Keep printing until the job ends");
@@ -240,19 +267,32 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
       "cancel",
       "Cancel a job: its replicas get SIGTERM, then SIGKILL after the grace period; a "
       "Vertex AI job is cancelled on the service, a Kubernetes job's workload deleted");
-  commands.cancel->add_option("id", flags.id, "Job id")->required();
+  commands.cancel->add_option("id", flags.id, kIdHelp)->required();
   AddAccessTokenFlags(*commands.cancel, flags.access_token, "vertex jobs");
   return commands;
 }
 
-int RunJobsCommand(const JobsCommands& commands, const JobsFlags& flags, std::ostream& out,
+int RunJobsCommand(const JobsCommands& commands, const JobsFlags& given, std::ostream& out,
                    std::ostream& err) {
-  if (!flags.access_token.argv_token.empty()) {  // refused whatever the job: it is in ps now
+  if (!given.access_token.argv_token.empty()) {  // refused whatever the job: it is in ps now
     return ReportError(
         err,
-        AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin)
+        AccessTokenCredentialsFromFlags(given.access_token, base::ProcessEnvironment(), std::cin)
             .status(),
         kExitUsage);
+  }
+  JobsFlags flags = given;
+  if (commands.list->parsed()) {  // a malformed --filter / --sort-by is a usage error
+    if (absl::Status status = SelectJobs({}, flags.query).status(); !status.ok()) {
+      return ReportError(err, status, kExitUsage);
+    }
+  } else {
+    absl::StatusOr<std::string> id = ResolveIdInDefaultHome(given.id);
+    if (!id.ok()) {
+      return ReportError(err, id.status(),
+                         absl::IsInvalidArgument(id.status()) ? kExitUsage : kExitFailed);
+    }
+    flags.id = *std::move(id);
   }
   if (commands.logs->parsed()) {
     if (absl::Status status = CheckLogsAreLocal(flags); !status.ok()) {

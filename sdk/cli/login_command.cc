@@ -5,10 +5,13 @@
 
 #include <iostream>
 
+#include "absl/strings/str_cat.h"
 #include "base/environment.h"
+#include "base/terminal_text.h"
 #include "registry/auth/credential.h"
 #include "registry/auth/docker_config.h"
 #include "sdk/cli/exit_codes.h"
+#include "sdk/cli/user_config.h"
 
 namespace trainpkg::cli {
 namespace {
@@ -66,8 +69,15 @@ int Login(const LoginFlags& flags, const std::string& host, std::istream& in, st
       MakeRegistryClient(flags.flags, std::make_shared<registry::StaticKeychain>(credential));
   absl::Status ping = client->Ping(host);
   if (!ping.ok()) return ReportError(err, ping, kExitFailed);
-  absl::Status saved = registry::SaveLogin(base::ProcessEnvironment(), host, credential);
-  if (!saved.ok()) return ReportError(err, saved, kExitFailed);
+  absl::StatusOr<registry::SavedLogin> saved =
+      registry::SaveLogin(base::ProcessEnvironment(), host, credential);
+  if (!saved.ok()) return ReportError(err, saved.status(), kExitFailed);
+  if (saved->helper.empty()) {
+    err << "trainpkg: warning: the password is stored unencrypted (base64) in "
+        << base::TerminalSafe(saved->file.string())
+        << "; set \"credsStore\" or \"credHelpers\" there to keep it in a credential helper "
+           "(docker-credential-pass, docker-credential-secretservice, ...)\n";
+  }
   out << "Login Succeeded\n";
   return kExitOk;
 }
@@ -78,20 +88,37 @@ LoginCommands AddLoginCommands(CLI::App& app, LoginFlags& flags) {
   LoginCommands commands;
   commands.login = app.add_subcommand(
       "login", "Check credentials against a registry and save them in docker's config.json");
-  commands.login->add_option("registry", flags.registry, "host[:port]")->required();
+  commands.login->add_option(
+      "registry", flags.registry,
+      "host[:port] (default: `registry:` in $XDG_CONFIG_HOME/trainpkg/config.yaml)");
   commands.login->add_option("-u,--username", flags.username, "User name");
   commands.login->add_flag("--password-stdin", flags.password_stdin,
                            "Read the password from stdin");
   AddRegistryFlags(commands.login, flags.flags);
   commands.logout =
       app.add_subcommand("logout", "Remove a registry's credentials from docker's config.json");
-  commands.logout->add_option("registry", flags.registry, "host[:port]")->required();
+  commands.logout->add_option(
+      "registry", flags.registry,
+      "host[:port] (default: `registry:` in $XDG_CONFIG_HOME/trainpkg/config.yaml)");
   return commands;
 }
 
 int RunLoginCommand(const LoginCommands& commands, const LoginFlags& flags, std::istream& in,
                     std::ostream& out, std::ostream& err) {
-  std::string host = RegistryHost(flags.registry);
+  std::string registry = flags.registry;
+  if (registry.empty()) {
+    absl::StatusOr<UserConfig> config = ReadUserConfig(base::ProcessEnvironment());
+    if (!config.ok()) return ReportError(err, config.status(), kExitUsage);
+    registry = config->registry;
+  }
+  if (registry.empty()) {
+    return ReportError(err,
+                       absl::InvalidArgumentError(
+                           absl::StrCat("name a registry (host[:port]), or set `registry:` in ",
+                                        UserConfigPath(base::ProcessEnvironment()).string())),
+                       kExitUsage);
+  }
+  std::string host = RegistryHost(registry);
   if (commands.login->parsed()) return Login(flags, host, in, out, err);
   absl::Status removed = registry::RemoveLogin(base::ProcessEnvironment(), host);
   if (!removed.ok()) return ReportError(err, removed, kExitFailed);

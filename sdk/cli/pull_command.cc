@@ -20,7 +20,8 @@ CLI::App* AddPullCommand(CLI::App& app, PullFlags& flags) {
                    "oci:DIR[:TAG] (the tag defaults to the reference's, else latest)")
       ->required();
   pull->add_option("--platform", flags.platform,
-                   "os/arch[/variant] picked from a multi-platform index")
+                   "os/arch[/variant] picked from a multi-platform index (default: the "
+                   "host's)")
       ->capture_default_str();
   pull->add_option("--format", flags.format, "text (progress) or json (a summary for scripts)")
       ->check(CLI::IsMember({"text", "json"}));

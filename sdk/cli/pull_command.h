@@ -7,6 +7,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "registry/oci/host_platform.h"
 #include "sdk/cli/push_command.h"
 
 namespace trainpkg::cli {
@@ -14,8 +15,8 @@ namespace trainpkg::cli {
 struct PullFlags {
   std::string source;  // registry reference
   std::string output;  // oci:DIR[:TAG]; the tag defaults to the reference's, else "latest"
-  std::string platform = "linux/amd64";
-  std::string format = "text";  // text | json
+  std::string platform = oci::HostPlatform();  // the host's, like docker's
+  std::string format = "text";                 // text | json
   int jobs = 4;
   RegistryFlags registry;
 };

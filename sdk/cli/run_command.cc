@@ -168,20 +168,22 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
   absl::StatusOr<FlagJob> flag_job = JobFromFlags(flags, absl::Now());
   if (!flag_job.ok()) return ReportError(err, flag_job.status(), kExitUsage);
   jobspec::CustomJob* spec = &flag_job->job;
-  if (!flags.job_id.empty() && backend.backend != "k8s") {  // k8s: a DNS-1035 label, checked later
-    if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
-      return ReportError(err,
-                         absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
-                         kExitUsage);
-    }
-  }
   sdk::CustomJobOptions options;
   options.job_id = flags.job_id;
   options.log_stream = flags.detach ? nullptr : &out;
   options.stream_replica_output = !flags.quiet;
   options.host_network = flags.host_network;
-  if (absl::Status status = ApplyBackendFlags(backend, options); !status.ok()) {
+  if (absl::Status status = ApplyBackendFlags(backend, base::ProcessEnvironment(), options);
+      !status.ok()) {
     return ReportError(err, status, kExitUsage);
+  }
+  // k8s: a DNS-1035 label, checked later.
+  if (!flags.job_id.empty() && options.backend != sdk::JobBackendKind::kK8s) {
+    if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
+      return ReportError(err,
+                         absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
+                         kExitUsage);
+    }
   }
   if (options.backend == sdk::JobBackendKind::kVertex && !flags.job_id.empty()) {
     return ReportError(

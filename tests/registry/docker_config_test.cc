@@ -207,5 +207,76 @@ TEST_F(DockerConfigTest, HelperStoresIdentityTokensUnderTheTokenUsername) {
   EXPECT_EQ(stored["Secret"], "refresh-2");
 }
 
+// Issue 18 item 8: podman's and skopeo's logins are used when docker has none.
+class NeighbourAuthTest : public DockerConfigTest {
+ protected:
+  void WriteJson(const std::filesystem::path& path, const nlohmann::json& json) {
+    std::filesystem::create_directories(path.parent_path());
+    ASSERT_TRUE(base::WriteFileAtomic(path, json.dump()).ok());
+  }
+  static nlohmann::json Auths(const std::string& registry, const std::string& user_pw) {
+    return {{"auths", {{registry, {{"auth", absl::Base64Escape(user_pw)}}}}}};
+  }
+};
+
+TEST_F(NeighbourAuthTest, AuthJsonIsReadAfterDockersConfig) {
+  env_.Set("XDG_RUNTIME_DIR", (root_ / "run").string());
+  env_.Set("HOME", (root_ / "home").string());
+  WriteConfig(Auths("docker.example", "dockeruser:dpw"));
+  WriteJson(root_ / "run" / "containers" / "auth.json", Auths("podman.example", "pod:ppw"));
+  WriteJson(root_ / "home" / ".config" / "containers" / "auth.json",
+            {{"auths",
+              {{"skopeo.example", {{"auth", absl::Base64Escape("sko:spw")}}},
+               {"docker.example", {{"auth", absl::Base64Escape("shadowed:x")}}},
+               {"podman.example", {{"auth", absl::Base64Escape("shadowed:y")}}}}}});
+  DockerKeychain keychain(env_);
+  EXPECT_EQ(keychain.Resolve("docker.example")->username, "dockeruser");
+  EXPECT_EQ(keychain.Resolve("podman.example")->username, "pod");
+  EXPECT_EQ(keychain.Resolve("skopeo.example")->password, "spw");
+  EXPECT_TRUE(keychain.Resolve("nobody.example")->anonymous());
+
+  env_.Set("XDG_CONFIG_HOME", (root_ / "xdg").string());
+  WriteJson(root_ / "xdg" / "containers" / "auth.json", Auths("skopeo.example", "xdg:xpw"));
+  EXPECT_EQ(keychain.Resolve("skopeo.example")->username, "xdg");
+}
+
+TEST_F(NeighbourAuthTest, RegistryAuthFileReplacesTheDefaultLocations) {
+  env_.Set("XDG_RUNTIME_DIR", (root_ / "run").string());
+  WriteJson(root_ / "run" / "containers" / "auth.json", Auths("podman.example", "pod:ppw"));
+  WriteJson(root_ / "mine.json", Auths("mine.example", "me:mpw"));
+  env_.Set("REGISTRY_AUTH_FILE", (root_ / "mine.json").string());
+  DockerKeychain keychain(env_);
+  EXPECT_EQ(keychain.Resolve("mine.example")->password, "mpw");
+  EXPECT_TRUE(keychain.Resolve("podman.example")->anonymous());
+
+  // Without DOCKER_CONFIG and HOME, podman's file alone still works.
+  base::MapEnvironment only_podman;
+  only_podman.Set("REGISTRY_AUTH_FILE", (root_ / "mine.json").string());
+  DockerKeychain podman_keychain(only_podman);
+  EXPECT_EQ(podman_keychain.Resolve("mine.example")->username, "me");
+}
+
+TEST_F(NeighbourAuthTest, MalformedAuthJsonIsNamed) {
+  env_.Set("REGISTRY_AUTH_FILE", (root_ / "bad.json").string());
+  ASSERT_TRUE(base::WriteFileAtomic(root_ / "bad.json", "{not json").ok());
+  DockerKeychain keychain(env_);
+  absl::Status status = keychain.Resolve("x.example").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr((root_ / "bad.json").string()));
+}
+
+TEST_F(DockerConfigTest, SaveLoginSaysWhetherThePasswordIsInPlainText) {
+  absl::StatusOr<SavedLogin> plain =
+      SaveLogin(env_, "localhost:5000", {.username = "alice", .password = "s3cret"});
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->file, ConfigPath());
+  EXPECT_EQ(plain->helper, "");
+  WriteConfig({{"credsStore", "fake"}});
+  absl::StatusOr<SavedLogin> helped =
+      SaveLogin(env_, "r.example", {.username = "carol", .password = "pw"});
+  ASSERT_TRUE(helped.ok()) << helped.status();
+  EXPECT_EQ(helped->helper, "fake");
+}
+
 }  // namespace
 }  // namespace trainpkg::registry

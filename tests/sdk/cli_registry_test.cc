@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "registry/internal/subprocess.h"
+#include "registry/oci/host_platform.h"
 #include "registry/oci/layout.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
@@ -35,9 +36,11 @@ class CliRegistryTest : public ::testing::Test {
 
   // trainpkg `args` with DOCKER_CONFIG set and `input` on stdin.
   registry::internal::SubprocessResult Trainpkg(const std::vector<std::string>& args,
-                                                const std::string& input = "") {
-    std::vector<std::string> argv = {"/usr/bin/env", "DOCKER_CONFIG=" + docker_config_.string(),
-                                     TRAINPKG_PATH};
+                                                const std::string& input = "",
+                                                const std::vector<std::string>& env = {}) {
+    std::vector<std::string> argv = {"/usr/bin/env", "DOCKER_CONFIG=" + docker_config_.string()};
+    argv.insert(argv.end(), env.begin(), env.end());
+    argv.push_back(TRAINPKG_PATH);
     argv.insert(argv.end(), args.begin(), args.end());
     auto result = registry::internal::RunSubprocess(argv, input, absl::Seconds(30));
     EXPECT_TRUE(result.ok()) << result.status();
@@ -110,6 +113,50 @@ TEST_F(CliRegistryTest, BadArgumentsAreUsageErrors) {
   auto no_password = Trainpkg({"login", server_.host(), "-u", "tester"});
   EXPECT_EQ(no_password.exit_code, 2);
   EXPECT_THAT(no_password.err, HasSubstr("--password-stdin"));
+}
+
+// Issue 18 item 8: login says when the password lands in plain text; a
+// podman/skopeo login (auth.json) is used when docker has none; the config
+// file's `registry:` is login's default.
+TEST_F(CliRegistryTest, PlainTextWarningPodmansAuthJsonAndTheDefaultRegistry) {
+  const std::string host = server_.host();
+  const std::filesystem::path xdg = server_.dir() / "xdg";
+  ASSERT_TRUE(
+      base::WriteFileAtomic(xdg / "trainpkg" / "config.yaml", "registry: " + host + "\n").ok());
+  auto login = Trainpkg({"login", "-u", "tester", "--password-stdin"}, "s3cret\n",
+                        {"XDG_CONFIG_HOME=" + xdg.string()});
+  ASSERT_EQ(login.exit_code, 0) << login.err;
+  EXPECT_THAT(login.err, HasSubstr("trainpkg: warning: the password is stored unencrypted "
+                                   "(base64) in " +
+                                   (docker_config_ / "config.json").string()));
+  EXPECT_THAT(login.err, HasSubstr("credsStore"));
+  EXPECT_THAT(Config(), HasSubstr(host));
+
+  // The same login, moved to podman's file: docker's is empty now.
+  const std::filesystem::path auth_json = server_.dir() / "auth.json";
+  ASSERT_TRUE(base::WriteFileAtomic(auth_json, Config()).ok());
+  auto logout = Trainpkg({"logout"}, "", {"XDG_CONFIG_HOME=" + xdg.string()});
+  ASSERT_EQ(logout.exit_code, 0) << logout.err;
+  EXPECT_THAT(Config(), Not(HasSubstr(host)));
+  const std::string src = "oci:" + (server_.dir() / "src").string() + ":v1";
+  const std::string ref = host + "/team/app:v1";
+  auto anonymous = Trainpkg({"push", src, ref});
+  EXPECT_EQ(anonymous.exit_code, 1) << anonymous.err;
+  auto push = Trainpkg({"push", src, ref}, "", {"REGISTRY_AUTH_FILE=" + auth_json.string()});
+  EXPECT_EQ(push.exit_code, 0) << push.err;
+
+  auto nowhere = Trainpkg({"login", "-u", "tester", "--password-stdin"}, "s3cret\n",
+                          {"XDG_CONFIG_HOME=" + (server_.dir() / "none").string()});
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_THAT(nowhere.err, HasSubstr("name a registry (host[:port]), or set `registry:` in "));
+}
+
+// Issue 18 item 8: pull's (and build's) default platform is the host's.
+TEST_F(CliRegistryTest, DefaultPlatformIsTheHosts) {
+  auto help = Trainpkg({"pull", "--help"});
+  EXPECT_THAT(help.out, HasSubstr(oci::HostPlatform()));
+  auto build_help = Trainpkg({"build", "--help"});
+  EXPECT_THAT(build_help.out, HasSubstr(oci::HostPlatform()));
 }
 
 }  // namespace

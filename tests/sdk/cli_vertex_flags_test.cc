@@ -79,6 +79,7 @@ class TokenRecorder {
       {
         std::lock_guard<std::mutex> lock(mu_);
         authorizations_.push_back(req.get_header_value("Authorization"));
+        paths_.push_back(req.path);
       }
       res.status = 403;
       res.set_content(R"({"error":{"code":403,"message":"denied","status":"PERMISSION_DENIED"}})",
@@ -99,6 +100,10 @@ class TokenRecorder {
     std::lock_guard<std::mutex> lock(mu_);
     return authorizations_;
   }
+  std::vector<std::string> paths() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return paths_;
+  }
 
  private:
   httplib::Server server_;
@@ -106,6 +111,7 @@ class TokenRecorder {
   std::thread thread_;
   std::mutex mu_;
   std::vector<std::string> authorizations_;
+  std::vector<std::string> paths_;
 };
 
 struct CliResult {
@@ -252,6 +258,48 @@ TEST_F(CliVertexFlagsTest, TokenComesFromTheEnvironmentOrAFileOrStdin) {
   CliResult empty = Run(with_stdin, {}, "\n");
   EXPECT_EQ(empty.exit_code, 2) << empty.output;
   EXPECT_THAT(empty.output, HasSubstr("--access-token-file: standard input holds no token"));
+}
+
+// Issue 18 item 7: `--region us-central1` alone selects Vertex, the project
+// coming from gcloud's configuration, as gcloud's own commands do.
+TEST_F(CliVertexFlagsTest, RegionAloneSelectsVertexWithGcloudsProject) {
+  TokenRecorder server;
+  const std::filesystem::path gcloud = dir_.path() / "gcloud";
+  ASSERT_TRUE(base::WriteFileAtomic(gcloud / "configurations" / "config_default",
+                                    "[core]\naccount = me@example.com\nproject = gcloud-proj\n")
+                  .ok());
+  const std::map<std::string, std::string> env = {
+      {"CLOUDSDK_CONFIG", gcloud.string()},
+      {"XDG_CONFIG_HOME", (dir_.path() / "xdg").string()},
+      {"CLOUDSDK_AUTH_ACCESS_TOKEN", "tok"}};
+  CliResult run = Run({"run", "--region", "us-central1", "--endpoint", server.endpoint(),
+                       "--worker-pool-spec=machine-type=n1-standard-4,"
+                       "container-image-uri=local:/bin/true"},
+                      env);
+  EXPECT_EQ(run.exit_code, 1) << run.output;  // the recorder refuses with 403
+  ASSERT_THAT(server.paths(), ::testing::Not(::testing::IsEmpty())) << run.output;
+  EXPECT_THAT(server.paths().front(),
+              HasSubstr("/v1/projects/gcloud-proj/locations/us-central1/customJobs"));
+  // gcloud's configuration was read, not written.
+  EXPECT_EQ(*base::ReadFile(gcloud / "configurations" / "config_default"),
+            "[core]\naccount = me@example.com\nproject = gcloud-proj\n");
+  EXPECT_FALSE(std::filesystem::exists(gcloud / "active_config"));
+}
+
+TEST_F(CliVertexFlagsTest, MalformedConfigFileIsAUsageErrorNamingFileAndLine) {
+  const std::filesystem::path config = dir_.path() / "xdg" / "trainpkg" / "config.yaml";
+  ASSERT_TRUE(base::WriteFileAtomic(config, "backend: local\nregoin: us-central1\n").ok());
+  CliResult run = Run({"run",
+                       "--worker-pool-spec=machine-type=n1-standard-4,"
+                       "container-image-uri=local:/bin/true"},
+                      {{"XDG_CONFIG_HOME", (dir_.path() / "xdg").string()}});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(config.string() + ": line 2: unknown key \"regoin\"; did you "
+                                                      "mean 'region'?"));
+
+  CliResult help = Run({"run", "--help"});
+  EXPECT_THAT(help.output, HasSubstr("CLOUDSDK_CORE_PROJECT"));
+  EXPECT_THAT(help.output, HasSubstr("vertex when --project or --region is given"));
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 #include "registry/oci/platform.h"
 
+#include <sys/utsname.h>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/descriptor.h"
+#include "registry/oci/host_platform.h"
 #include "registry/oci/image_index.h"
 #include "registry/oci/media_types.h"
 
@@ -83,6 +86,26 @@ TEST(PlatformTest, SelectManifestTakesTheFirstMatch) {
   EXPECT_THAT(std::string(none.status().message()),
               HasSubstr("no manifest for platform linux/s390x in the index (it has: linux/amd64, "
                         "linux/arm/v7, linux/arm64, linux/arm64/v8)"));
+}
+
+// Issue 18 item 8: the default --platform of build and pull is the host's.
+TEST(HostPlatformTest, MachineNamesBecomeOciPlatforms) {
+  EXPECT_EQ(FormatPlatform(PlatformOfMachine("x86_64")), "linux/amd64");
+  EXPECT_EQ(FormatPlatform(PlatformOfMachine("aarch64")), "linux/arm64");
+  EXPECT_EQ(FormatPlatform(PlatformOfMachine("armv7l")), "linux/arm/v7");
+  EXPECT_EQ(FormatPlatform(PlatformOfMachine("i686")), "linux/386");
+  EXPECT_EQ(FormatPlatform(PlatformOfMachine("ppc64le")), "linux/ppc64le");
+  EXPECT_EQ(FormatPlatform(PlatformOfMachine("s390x")), "linux/s390x");
+}
+
+TEST(HostPlatformTest, IsThisMachines) {
+  struct utsname name;
+  ASSERT_EQ(::uname(&name), 0);
+  EXPECT_EQ(HostPlatform(), FormatPlatform(PlatformOfMachine(name.machine)));
+  // Parses back to itself: a valid --platform value.
+  absl::StatusOr<Platform> parsed = ParsePlatform(HostPlatform());
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(FormatPlatform(*parsed), HostPlatform());
 }
 
 }  // namespace

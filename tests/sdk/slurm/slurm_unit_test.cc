@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "base/environment.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sdk/cli/backend_flags.h"
@@ -197,31 +198,32 @@ namespace trainpkg::cli {
 namespace {
 
 TEST(SlurmBackendFlagsTest, SlurmFlagsSetTheOptionsAndNeedTheSlurmBackend) {
+  const base::MapEnvironment no_config;  // no config file, no gcloud defaults
   BackendFlags flags;
   flags.backend = "slurm";
   flags.partition = "gpu";
   flags.sbatch_args = {"--account=ml"};
   sdk::CustomJobOptions options;
-  ASSERT_TRUE(ApplyBackendFlags(flags, options).ok());
+  ASSERT_TRUE(ApplyBackendFlags(flags, no_config, options).ok());
   EXPECT_EQ(options.backend, sdk::JobBackendKind::kSlurm);
   EXPECT_EQ(options.slurm.partition, "gpu");
   EXPECT_THAT(options.slurm.sbatch_args, ::testing::ElementsAre("--account=ml"));
   EXPECT_EQ(options.slurm.submit, sdk::slurm::SlurmSubmit::kSbatch);
   flags.slurm_submit = "salloc";
-  ASSERT_TRUE(ApplyBackendFlags(flags, options).ok());
+  ASSERT_TRUE(ApplyBackendFlags(flags, no_config, options).ok());
   EXPECT_EQ(options.slurm.submit, sdk::slurm::SlurmSubmit::kSalloc);
   flags.partition.clear();
   flags.sbatch_args.clear();
   flags.backend = "local";
-  EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
+  EXPECT_EQ(ApplyBackendFlags(flags, no_config, options).message(),
             "--slurm-submit: only applies with --backend slurm");
   flags.slurm_submit = "sbatch";
   flags.partition = "gpu";
-  EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
+  EXPECT_EQ(ApplyBackendFlags(flags, no_config, options).message(),
             "--partition: only applies with --backend slurm");
   flags.backend = "slurm";
   flags.project = "p";
-  EXPECT_EQ(ApplyBackendFlags(flags, options).message(),
+  EXPECT_EQ(ApplyBackendFlags(flags, no_config, options).message(),
             "--project: only applies with --backend vertex");
 }
 
