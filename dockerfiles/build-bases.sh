@@ -6,6 +6,10 @@
 #   REGISTRY/trainpkg/pytorch-cpu:bookworm  dockerfiles/pytorch-cpu.Dockerfile FROM that
 #
 # Usage: dockerfiles/build-bases.sh REGISTRY        e.g. 127.0.0.1:5000
+#        dockerfiles/build-bases.sh --rootfs-only   only the debian rootfs tarball
+#          (made, or found in the cache), its path and SOURCE_DATE_EPOCH printed
+#          as the last two lines "rootfs: PATH" and "source-date-epoch: N"; no
+#          registry, no trainpkg (bench/build/bases_bench.py gives it to buildah too)
 # Needs root (debootstrap, and RUN under runc), debootstrap, curl and the
 # network to reach the archive.
 #
@@ -35,11 +39,17 @@ die() {
 }
 step() { echo "==> $*"; }
 
-if [ $# -ne 1 ] || [ -z "$1" ] || [ "${1#-}" != "$1" ]; then
+ROOTFS_ONLY=0
+if [ $# -eq 1 ] && [ "$1" = --rootfs-only ]; then
+  ROOTFS_ONLY=1
+  REGISTRY=
+elif [ $# -ne 1 ] || [ -z "$1" ] || [ "${1#-}" != "$1" ]; then
   echo "usage: dockerfiles/build-bases.sh REGISTRY   (host[:port], e.g. 127.0.0.1:5000)" >&2
+  echo "       dockerfiles/build-bases.sh --rootfs-only" >&2
   exit 2
+else
+  REGISTRY="${1%/}"
 fi
-REGISTRY="${1%/}"
 
 # --- tools --------------------------------------------------------------------
 if [ -z "${TRAINPKG:-}" ]; then
@@ -49,7 +59,7 @@ if [ -z "${TRAINPKG:-}" ]; then
     TRAINPKG="$(command -v trainpkg || true)"
   fi
 fi
-[ -n "$TRAINPKG" ] && [ -x "$TRAINPKG" ] ||
+[ "$ROOTFS_ONLY" = 1 ] || { [ -n "$TRAINPKG" ] && [ -x "$TRAINPKG" ]; } ||
   die "no trainpkg binary: build it (cmake --build build --target trainpkg) or set TRAINPKG=/path/to/trainpkg"
 [ "$(id -u)" -eq 0 ] || die "needs root: debootstrap and trainpkg's RUN (runc) run as root"
 DEBOOTSTRAP="$(command -v debootstrap || true)"
@@ -68,7 +78,7 @@ registry_answers() {
   done
   return 1
 }
-registry_answers ||
+[ "$ROOTFS_ONLY" = 1 ] || registry_answers ||
   die "no registry answers at $REGISTRY (neither https://$REGISTRY/v2/ nor http://$REGISTRY/v2/): start one (e.g. docker-registry) or name another"
 
 # --- the archive the machine's apt sources name ---------------------------------
@@ -204,6 +214,12 @@ else
   # Older tarballs of this suite are stale now.
   find "$cache" -maxdepth 1 -name "debian-$SUITE-minbase-*.tar" ! -name "${tarball##*/}" -delete
   step "debian: rootfs kept in $tarball ($(du -h "$tarball" | cut -f1))"
+fi
+
+if [ "$ROOTFS_ONLY" = 1 ]; then
+  echo "rootfs: $tarball"
+  echo "source-date-epoch: $SOURCE_DATE_EPOCH"
+  exit 0
 fi
 
 # --- the images ------------------------------------------------------------------

@@ -35,7 +35,7 @@ PACKAGES=(
 )
 
 BENCH_PACKAGES=(
-  buildah           # bench/build: buildah bud --storage-driver vfs
+  buildah           # bench/build: buildah bud --storage-driver vfs (build_bench.py, bases_bench.py)
   libopenmpi-dev openmpi-bin  # bench/collectives: MPI_Allreduce
 )
 if [ "${1:-}" = "--bench" ]; then

@@ -4,6 +4,8 @@
 // sources are read from TRAINPKG_APT_ETC (apt's Dir::Etc): a classic
 // one-line sources.list ([options] skipped, comments ignored) and deb822
 // stanzas (Enabled: no skipped). Nothing is left in the cache directory.
+// `--rootfs-only` (the rootfs tarball alone, for bench/build/bases_bench.py)
+// asks for neither a registry nor a trainpkg binary.
 #include <unistd.h>
 
 #include <filesystem>
@@ -43,9 +45,9 @@ class BuildBasesErrorsTest : public ::testing::Test {
     if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
 
-  ShellResult Script(const std::string& args) {
+  ShellResult Script(const std::string& args, const std::string& trainpkg = TRAINPKG_CLI) {
     return trainpkg::testing::Sh(
-        "TRAINPKG=" TRAINPKG_CLI " TRAINPKG_APT_ETC=" + ShellQuote((dir_ / "apt").string()) +
+        "TRAINPKG=" + ShellQuote(trainpkg) + " TRAINPKG_APT_ETC=" + ShellQuote((dir_ / "apt").string()) +
         " TRAINPKG_BASES_CACHE=" + ShellQuote((dir_ / "cache").string()) + " TRAINPKG_HOME=" +
         ShellQuote((dir_ / "home").string()) + " bash " DOCKERFILES_DIR "/build-bases.sh " + args);
   }
@@ -93,6 +95,18 @@ TEST_F(BuildBasesErrorsTest, ClassicSourcesListNamesTheArchiveAndAnUnreachableOn
   EXPECT_THAT(result.out, HasSubstr(std::string("cannot read http://") + kClosed +
                                     "/debian/dists/bookworm/Release (no network, or the "
                                     "archive is unreachable)"));
+  EXPECT_THAT(CacheEntries(), IsEmpty());
+}
+
+TEST_F(BuildBasesErrorsTest, RootfsOnlyAsksForNoRegistryNorTrainpkgAndGoesToTheArchive) {
+  std::ofstream(dir_ / "apt" / "sources.list")
+      << "deb http://" << kClosed << "/debian bookworm main\n";
+  ShellResult result = Script("--rootfs-only", (dir_ / "no-trainpkg").string());
+  EXPECT_EQ(result.code, 1) << result.out;
+  EXPECT_THAT(result.out, Not(HasSubstr("no trainpkg binary")));
+  EXPECT_THAT(result.out, Not(HasSubstr("no registry answers")));
+  EXPECT_THAT(result.out, HasSubstr(std::string("cannot read http://") + kClosed +
+                                    "/debian/dists/bookworm/Release"));
   EXPECT_THAT(CacheEntries(), IsEmpty());
 }
 
