@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -265,7 +266,9 @@ TEST_F(CliTest, ScaleTierStandard1ValidatesToTheTablesPools) {
   EXPECT_THAT(tpu.err, HasSubstr("Cloud TPU"));
 
   CliResult help = Run({"run", "--help"});
-  EXPECT_THAT(help.out, HasSubstr("--scale-tier STANDARD_1"));
+  // --help is wrapped to the terminal (80 columns in a pipe): read it as one line.
+  EXPECT_THAT(std::regex_replace(help.out, std::regex(R"(\s+)"), " "),
+              HasSubstr("--scale-tier STANDARD_1"));
 }
 
 TEST_F(CliTest, DetachedJobCanBeCancelledLeavingNoProcess) {

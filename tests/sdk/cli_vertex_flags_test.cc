@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -299,7 +300,9 @@ TEST_F(CliVertexFlagsTest, MalformedConfigFileIsAUsageErrorNamingFileAndLine) {
 
   CliResult help = Run({"run", "--help"});
   EXPECT_THAT(help.output, HasSubstr("CLOUDSDK_CORE_PROJECT"));
-  EXPECT_THAT(help.output, HasSubstr("vertex when --project or --region is given"));
+  // --help is wrapped to the terminal (80 columns in a pipe): read it as one line.
+  EXPECT_THAT(std::regex_replace(help.output, std::regex(R"(\s+)"), " "),
+              HasSubstr("vertex when --project or --region is given"));
 }
 
 }  // namespace
