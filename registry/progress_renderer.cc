@@ -7,7 +7,8 @@
 namespace trainpkg::registry {
 namespace {
 
-constexpr int kBarWidth = 40;
+constexpr size_t kBarWidth = 40;
+constexpr size_t kMinBarWidth = 10;
 
 std::string ShortId(const oci::Descriptor& blob) { return blob.digest.hex().substr(0, 12); }
 
@@ -17,23 +18,40 @@ std::string Rate(uint64_t bytes, absl::Duration elapsed) {
   return FormatByteCount(static_cast<uint64_t>(static_cast<double>(bytes) / seconds)) + "/s";
 }
 
-std::string ProgressLine(const oci::Descriptor& blob, TransferDirection direction, uint64_t done,
-                         absl::Duration elapsed) {
-  uint64_t total = static_cast<uint64_t>(std::max<int64_t>(blob.size, 0));
-  int filled = total == 0 ? kBarWidth
-                          : static_cast<int>(std::min<uint64_t>(done, total) * kBarWidth / total);
-  std::string bar(static_cast<size_t>(filled), '=');
-  if (filled < kBarWidth) bar += '>';
-  bar.resize(kBarWidth, ' ');
-  std::string line = fmt::format("{}: {} [{}] {}/{}", ShortId(blob),
-                                 direction == TransferDirection::kPush ? "Pushing" : "Downloading",
-                                 bar, FormatByteCount(done), FormatByteCount(total));
-  std::string rate = Rate(done, elapsed);
-  if (!rate.empty()) line += "  " + rate;
-  return line;
+std::string Bar(uint64_t done, uint64_t total, size_t width) {
+  size_t filled = total == 0 ? width : static_cast<size_t>(std::min(done, total) * width / total);
+  std::string bar(filled, '=');
+  if (filled < width) bar += '>';
+  bar.resize(width, ' ');
+  return "[" + bar + "] ";
+}
+
+// `text` cut to `width` characters (it is ASCII but for a registry's
+// repository name in "Mounted from", which is ASCII too).
+std::string Cut(std::string text, size_t width) {
+  if (text.size() > width) text.resize(width);
+  return text;
 }
 
 }  // namespace
+
+std::string FitProgressLine(const oci::Descriptor& blob, TransferDirection direction, uint64_t done,
+                            absl::Duration elapsed, size_t columns) {
+  const size_t width = columns > 1 ? columns - 1 : 0;
+  const uint64_t total = static_cast<uint64_t>(std::max<int64_t>(blob.size, 0));
+  const std::string head = fmt::format(
+      "{}: {} ", ShortId(blob), direction == TransferDirection::kPush ? "Pushing" : "Downloading");
+  const std::string sizes = FormatByteCount(done) + "/" + FormatByteCount(total);
+  std::string rate = Rate(done, elapsed);
+  if (!rate.empty()) rate = "  " + rate;
+  // "[" + bar + "] " around the bar.
+  const size_t rest = head.size() + sizes.size() + rate.size() + 3;
+  if (rest + kMinBarWidth <= width) {
+    return head + Bar(done, total, std::min(kBarWidth, width - rest)) + sizes + rate;
+  }
+  if (head.size() + sizes.size() + rate.size() <= width) return head + sizes + rate;
+  return Cut(head + sizes, width);
+}
 
 std::string FormatByteCount(uint64_t bytes) {
   if (bytes < 1000) return fmt::format("{}B", bytes);
@@ -71,21 +89,35 @@ std::string FinishedLine(const oci::Descriptor& blob, TransferDirection directio
 }
 
 TtyProgress::TtyProgress(std::ostream& out, TransferDirection direction, Clock& clock,
-                         absl::Duration min_redraw)
-    : out_(out), direction_(direction), clock_(clock), min_redraw_(min_redraw) {}
+                         std::function<size_t()> columns, absl::Duration min_redraw)
+    : out_(out),
+      direction_(direction),
+      clock_(clock),
+      columns_(std::move(columns)),
+      min_redraw_(min_redraw) {}
 
 TtyProgress::Line& TtyProgress::LineFor(const oci::Descriptor& blob) {
   std::string key = blob.digest.ToString();
   auto it = lines_.find(key);
   if (it != lines_.end()) return it->second;
   order_.push_back(key);
-  return lines_.emplace(key, Line{"", clock_.Now()}).first->second;
+  return lines_.emplace(key, Line{.blob = blob, .started = clock_.Now(), .done = 0, .finished = ""})
+      .first->second;
 }
 
 void TtyProgress::Redraw() {
+  const size_t columns = columns_();
+  const absl::Time now = clock_.Now();
   // Back to the first line drawn, then every line cleared and rewritten.
   if (drawn_ > 0) out_ << "\x1b[" << drawn_ << "A";
-  for (const std::string& key : order_) out_ << "\r\x1b[2K" << lines_[key].text << "\n";
+  for (const std::string& key : order_) {
+    const Line& line = lines_[key];
+    out_ << "\r\x1b[2K"
+         << (line.finished.empty()
+                 ? FitProgressLine(line.blob, direction_, line.done, now - line.started, columns)
+                 : Cut(line.finished, columns > 1 ? columns - 1 : 0))
+         << "\n";
+  }
   out_.flush();
   drawn_ = order_.size();
   last_redraw_ = clock_.Now();
@@ -95,22 +127,20 @@ void TtyProgress::Started(const oci::Descriptor& blob) {
   std::lock_guard<std::mutex> lock(mu_);
   Line& line = LineFor(blob);
   line.started = clock_.Now();
-  line.text = ProgressLine(blob, direction_, 0, absl::ZeroDuration());
+  line.done = 0;
   Redraw();
 }
 
 void TtyProgress::Advanced(const oci::Descriptor& blob, uint64_t done) {
   std::lock_guard<std::mutex> lock(mu_);
-  Line& line = LineFor(blob);
-  absl::Time now = clock_.Now();
-  line.text = ProgressLine(blob, direction_, done, now - line.started);
-  if (now - last_redraw_ >= min_redraw_) Redraw();
+  LineFor(blob).done = done;
+  if (clock_.Now() - last_redraw_ >= min_redraw_) Redraw();
 }
 
 void TtyProgress::Finished(const oci::Descriptor& blob, BlobAction action,
                            std::string_view source) {
   std::lock_guard<std::mutex> lock(mu_);
-  LineFor(blob).text = FinishedLine(blob, direction_, action, source);
+  LineFor(blob).finished = FinishedLine(blob, direction_, action, source);
   Redraw();
 }
 

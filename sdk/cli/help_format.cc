@@ -1,19 +1,11 @@
 #include "sdk/cli/help_format.h"
 
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <sstream>
-
-#include "absl/strings/numbers.h"
 
 namespace trainpkg::cli {
 namespace {
 
-constexpr size_t kMinColumns = 40;
-constexpr size_t kDefaultColumns = 80;
 constexpr size_t kMinDescriptionWidth = 20;
 
 // Appends `line` to `out` broken at spaces into pieces of at most `width`;
@@ -50,19 +42,6 @@ void WrapLine(std::string_view line, size_t width, std::string& out) {
 }
 
 }  // namespace
-
-size_t TerminalColumns(int fd) {
-  struct winsize size {};
-  if (::isatty(fd) && ::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
-    return std::max<size_t>(size.ws_col, kMinColumns);
-  }
-  size_t columns = 0;
-  if (const char* set = std::getenv("COLUMNS");
-      set != nullptr && absl::SimpleAtoi(set, &columns) && columns > 0) {
-    return std::max(columns, kMinColumns);
-  }
-  return kDefaultColumns;
-}
 
 std::string WrapText(std::string_view text, size_t width) {
   std::string out;

@@ -13,10 +13,6 @@
 
 namespace trainpkg::cli {
 
-// The width to write for on `fd`: the terminal's columns when `fd` is one,
-// else $COLUMNS when it is a number, else 80; never under 40.
-size_t TerminalColumns(int fd);
-
 // `text` with each line of more than `width` characters broken at spaces
 // (a word longer than `width` keeps a line of its own); its own line breaks
 // stay, and lines that start with two spaces are not touched.

@@ -1,10 +1,10 @@
 // trainpkg: build and push trainer images, run Vertex AI CustomJobs.
 #include <unistd.h>
 
-#include "sdk/cli/help_format.h"
+#include "base/terminal_size.h"
 #include "sdk/cli/trainpkg_cli.h"
 
 int main(int argc, char** argv) {
-  trainpkg::cli::TrainpkgCli cli(trainpkg::cli::TerminalColumns(STDOUT_FILENO));
+  trainpkg::cli::TrainpkgCli cli(trainpkg::base::TerminalColumns(STDOUT_FILENO));
   return cli.Main(argc, argv);
 }

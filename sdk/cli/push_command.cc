@@ -10,6 +10,7 @@
 #include "base/environment.h"
 #include "base/log.h"
 #include "base/status_macros.h"
+#include "base/terminal_size.h"
 #include "fmt/format.h"
 #include "packager/builder/image_store.h"
 #include "registry/auth/docker_config.h"
@@ -42,9 +43,11 @@ std::unique_ptr<registry::RegistryClient> MakeRegistryClient(
 
 std::unique_ptr<registry::Progress> MakeProgress(std::ostream& out,
                                                  registry::TransferDirection direction) {
-  bool tty = (&out == &std::cout && ::isatty(STDOUT_FILENO)) ||
-             (&out == &std::cerr && ::isatty(STDERR_FILENO));
-  if (tty) return std::make_unique<registry::TtyProgress>(out, direction, registry::RealClock());
+  const int fd = &out == &std::cout ? STDOUT_FILENO : &out == &std::cerr ? STDERR_FILENO : -1;
+  if (fd >= 0 && ::isatty(fd)) {
+    return std::make_unique<registry::TtyProgress>(out, direction, registry::RealClock(),
+                                                   [fd] { return base::TerminalColumns(fd); });
+  }
   return std::make_unique<registry::PlainProgress>(out, direction, registry::RealClock());
 }
 

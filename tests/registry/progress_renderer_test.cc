@@ -1,6 +1,9 @@
 #include "registry/progress_renderer.h"
 
+#include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -10,8 +13,10 @@
 namespace trainpkg::registry {
 namespace {
 
+using ::testing::AllOf;
 using testing::FakeClock;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 oci::Descriptor Blob(std::string_view content, int64_t size) {
   oci::Descriptor blob;
@@ -58,7 +63,8 @@ TEST(ProgressRendererTest, PullWordsDiffer) {
 TEST(ProgressRendererTest, TtyRedrawsOneLinePerBlobInPlace) {
   std::ostringstream out;
   FakeClock clock;
-  TtyProgress progress(out, TransferDirection::kPush, clock, absl::Milliseconds(100));
+  TtyProgress progress(
+      out, TransferDirection::kPush, clock, [] { return size_t{200}; }, absl::Milliseconds(100));
   oci::Descriptor a = Blob("a", 1000), b = Blob("b", 2000);
   progress.Started(a);  // draws 1 line
   progress.Started(b);  // up 1, draws 2
@@ -77,6 +83,60 @@ TEST(ProgressRendererTest, TtyRedrawsOneLinePerBlobInPlace) {
   size_t last = text.rfind("\x1b[2A");
   std::string final_screen = text.substr(last);
   EXPECT_THAT(final_screen, HasSubstr(a.digest.hex().substr(0, 12) + ": Pushed\n"));
+}
+
+// The rows a TtyProgress drew: its output split at newlines, with the
+// cursor-up and clear-line sequences it writes before them taken out.
+std::vector<std::string> Rows(const std::string& output) {
+  std::vector<std::string> rows;
+  std::istringstream in(std::regex_replace(output, std::regex("\x1b\\[[0-9]*[AK]|\r"), ""));
+  for (std::string row; std::getline(in, row);) rows.push_back(row);
+  return rows;
+}
+
+TEST(ProgressRendererTest, TtyLinesFitSixtyEightyAndTwoHundredColumns) {
+  // The longest line there is: a pull ("Downloading") of gigabytes, with a rate.
+  oci::Descriptor big = Blob("big", 987'654'321'000);
+  for (size_t columns : {40, 60, 80, 200}) {
+    std::ostringstream out;
+    FakeClock clock;
+    TtyProgress progress(out, TransferDirection::kPull, clock, [columns] { return columns; });
+    progress.Started(big);
+    clock.Advance(absl::Seconds(3));
+    progress.Advanced(big, 123'456'789'000);
+    progress.Finished(Blob("mounted", 1), BlobAction::kMounted,
+                      "a/very/long/repository/name/that/goes/on/and/on/and/on/for/ever");
+    for (const std::string& row : Rows(out.str())) {
+      EXPECT_LE(row.size(), columns - 1) << columns << " columns: \"" << row << "\"";
+    }
+    const std::string text = out.str();
+    if (columns >= 80) {
+      EXPECT_THAT(text, HasSubstr("123.5GB/987.7GB  41.2GB/s")) << columns;
+      EXPECT_THAT(text, HasSubstr("[===")) << columns;
+    }
+    if (columns == 200) {
+      EXPECT_THAT(text, HasSubstr("[====>" + std::string(35, ' ') + "]"));
+    }
+    if (columns == 40) {
+      EXPECT_THAT(text, AllOf(Not(HasSubstr("[=")), Not(HasSubstr("[>"))));  // no room for a bar
+    }
+  }
+}
+
+TEST(ProgressRendererTest, TtyFollowsAResizedWindowAtTheNextRedraw) {
+  std::ostringstream out;
+  FakeClock clock;
+  size_t columns = 200;
+  TtyProgress progress(out, TransferDirection::kPush, clock, [&columns] { return columns; });
+  oci::Descriptor blob = Blob("blob", 50'000'000);
+  progress.Started(blob);
+  EXPECT_THAT(out.str(), HasSubstr("[>" + std::string(39, ' ') + "]"));  // the full 40-cell bar
+  columns = 60;  // the window was made narrower (SIGWINCH)
+  out.str("");
+  clock.Advance(absl::Seconds(1));
+  progress.Advanced(blob, 25'000'000);
+  ASSERT_FALSE(out.str().empty());
+  for (const std::string& row : Rows(out.str())) EXPECT_LE(row.size(), 59u) << row;
 }
 
 }  // namespace
