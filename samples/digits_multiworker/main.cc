@@ -3,14 +3,17 @@
 //
 //   digits_multiworker [--data=PATH] [--model=mlp|cnn] [--epochs=30]
 //       [--global_batch_size=64] [--learning_rate=0.001] [--seed=42]
-//       [--model_dir=DIR] [--checkpoint_dir=DIR]
+//       [--model_dir=DIR] [--checkpoint_dir=DIR] [--device=cpu|cuda]
 //
 // Each replica resolves its place in the job (ClusterInfo), loads the 8x8
 // digits (--data, else $TRAINPKG_DATA_DIR/digits.csv.gz, else
 // build/data/digits.csv.gz), takes the reference 80/20 split, and trains on
 // its slice of every global batch (global_batch_source.h), so N workers see
 // the global batches a single process sees. Validation runs on the held-out
-// 20% each epoch. Outputs (train/output_dirs.h): the model to --model_dir /
+// 20% each epoch. --device=cuda trains on the process's current CUDA device
+// (the first one CUDA_VISIBLE_DEVICES shows; replicas may share one), with
+// the gradients averaged through host memory by the same collective as on
+// the CPU. Outputs (train/output_dirs.h): the model to --model_dir /
 // AIP_MODEL_DIR (chief; workers to workertemp_<i>, removed), per-epoch
 // backups to --checkpoint_dir / AIP_CHECKPOINT_DIR, TensorBoard scalars to
 // AIP_TENSORBOARD_LOG_DIR, the held-out accuracy to the hypertune file
@@ -43,6 +46,7 @@
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/data/digits.h"
 #include "trainer_runtime/nn/adam.h"
+#include "trainer_runtime/nn/device.h"
 #include "trainer_runtime/output_paths.h"
 #include "trainer_runtime/train/backup_and_restore.h"
 #include "trainer_runtime/train/callback.h"
@@ -68,6 +72,7 @@ struct Flags {
   uint64_t seed = 42;
   std::string model_dir;
   std::string checkpoint_dir;
+  std::string device = "cpu";
 };
 
 // The flags, as Vertex passes hyperparameters (--name=value; --name value
@@ -90,6 +95,9 @@ void AddFlags(CLI::App& app, Flags& flags) {
   app.add_option("--seed", flags.seed, "initialisation and shuffling seed")->capture_default_str();
   app.add_option("--model_dir", flags.model_dir, "default $AIP_MODEL_DIR");
   app.add_option("--checkpoint_dir", flags.checkpoint_dir, "default $AIP_CHECKPOINT_DIR");
+  app.add_option("--device", flags.device, "where the model trains")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
 }
 
 // Wall time of each epoch as the PyTorch peer of bench/collectives times
@@ -168,6 +176,12 @@ absl::Status Run(const Flags& flags, const trainpkg::base::Environment& env) {
           std::make_shared<const trainpkg::data::Dataset>(std::move(split.test)), batches));
 
   TP_ASSIGN_OR_RETURN(trainpkg::nn::Sequential model, samples::BuildDigitsModel(kind, flags.seed));
+  if (flags.device == "cuda") {
+    if (absl::Status moved = model.MoveTo(trainpkg::nn::Device::kCuda); !moved.ok()) {
+      return absl::FailedPreconditionError("--device=cuda: " + std::string(moved.message()));
+    }
+  }
+  std::cout << "device=" << trainpkg::nn::DeviceName(model.device()) << "\n";
   trainpkg::nn::AdamOptions adam;
   adam.learning_rate = static_cast<float>(flags.learning_rate);
   TP_ASSIGN_OR_RETURN(std::unique_ptr<trainpkg::nn::Adam> optimizer,

@@ -5,6 +5,7 @@
 
 #include "base/check.h"
 #include "fmt/format.h"
+#include "trainer_runtime/nn/cuda/device_memory.h"
 
 namespace trainpkg::train {
 
@@ -81,10 +82,17 @@ void BucketedGradientReducer::GradientReady(nn::Parameter& parameter) {
   TP_CHECK(!reported_[p], "{} reported twice in one step", parameter.name);
   reported_[p] = true;
   const size_t b = bucket_of_[p];
-  const float* grad = parameter.grad.data();
   float* out = buffers_[b].data() + offset_of_[p];
   const float weight = weight_;
-  for (int64_t i = 0; i < parameter.grad.num_elements(); ++i) out[i] = grad[i] * weight;
+  const int64_t n = parameter.grad.num_elements();
+  if (parameter.grad.device() == nn::Device::kCpu) {
+    const float* grad = parameter.grad.data();
+    for (int64_t i = 0; i < n; ++i) out[i] = grad[i] * weight;
+  } else {
+    // Staged through the host bucket: the communicator reduces host memory.
+    nn::cuda::Copy(out, parameter.grad.data(), static_cast<size_t>(n) * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) out[i] *= weight;
+  }
   if (--waiting_[b] != 0) return;
   buffers_[b].back() = weight;
   if (b + 1 == buckets_.size()) return;  // FinishStep reduces the last bucket
@@ -115,7 +123,16 @@ absl::Status BucketedGradientReducer::FinishStep() {
   absl::Status status = ReduceBucket(last);
   std::lock_guard<std::mutex> lock(mu_);
   if (!status.ok() && error_.ok()) error_ = std::move(status);
-  return error_;
+  if (!error_.ok()) return error_;
+  // Device gradients go back on this thread, whose CUDA device is the
+  // model's (the communication thread's current device may be another).
+  for (size_t p = 0; p < parameters_.size(); ++p) {
+    nn::Tensor& grad = parameters_[p]->grad;
+    if (grad.device() == nn::Device::kCpu) continue;
+    nn::cuda::Copy(grad.data(), buffers_[bucket_of_[p]].data() + offset_of_[p],
+                   static_cast<size_t>(grad.num_elements()) * sizeof(float));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status BucketedGradientReducer::ReduceBucket(size_t b) {
@@ -128,8 +145,9 @@ absl::Status BucketedGradientReducer::ReduceBucket(size_t b) {
   }
   for (size_t p : buckets_[b].parameters) {
     nn::Tensor& grad = parameters_[p]->grad;
-    const float* in = sum.data() + offset_of_[p];
-    float* out = grad.data();
+    float* in = buffers_[b].data() + offset_of_[p];
+    // A device gradient is divided in place and copied by FinishStep.
+    float* out = grad.device() == nn::Device::kCpu ? grad.data() : in;
     for (int64_t i = 0; i < grad.num_elements(); ++i) out[i] = in[i] / total;
   }
   return absl::OkStatus();

@@ -20,6 +20,10 @@
 // transport keeps its buffers registered across steps; the summed weight at
 // the end of the bucket divides the summed gradients as they are copied
 // back. So a step costs one allreduce per bucket and nothing else.
+// Gradients of a model on a CUDA device are staged through the same host
+// buckets (copied out in GradientReady, back in FinishStep), so the host
+// communicator reduces them whatever the GPU layout, ranks sharing one GPU
+// included.
 //
 // Overlap: when a bucket other than the last is complete, a communication
 // thread owned by the reducer runs its allreduce while Backward goes on with

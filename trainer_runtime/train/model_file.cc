@@ -7,6 +7,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
+#include "trainer_runtime/nn/cuda/device_memory.h"
 
 namespace trainpkg::train {
 
@@ -20,9 +21,13 @@ TensorBundle ModelBundle(nn::Sequential& model) {
     bundle.layers.push_back(std::move(record));
   }
   for (const nn::Parameter* p : model.parameters()) {
-    bundle.tensors.push_back(
-        {p->name, p->value.shape(),
-         std::vector<float>(p->value.values().begin(), p->value.values().end())});
+    std::vector<float> values(static_cast<size_t>(p->value.num_elements()));
+    if (p->value.device() == nn::Device::kCpu) {
+      std::copy(p->value.values().begin(), p->value.values().end(), values.begin());
+    } else {
+      nn::cuda::Copy(values.data(), p->value.data(), values.size() * sizeof(float));
+    }
+    bundle.tensors.push_back({p->name, p->value.shape(), std::move(values)});
   }
   return bundle;
 }
@@ -62,7 +67,11 @@ absl::Status RestoreModel(const TensorBundle& bundle, nn::Sequential& model,
   }
   for (nn::Parameter* p : model.parameters()) {
     const std::vector<float>& values = by_name[p->name]->values;
-    std::copy(values.begin(), values.end(), p->value.values().begin());
+    if (p->value.device() == nn::Device::kCpu) {
+      std::copy(values.begin(), values.end(), p->value.values().begin());
+    } else {
+      nn::cuda::Copy(p->value.data(), values.data(), values.size() * sizeof(float));
+    }
   }
   return absl::OkStatus();
 }

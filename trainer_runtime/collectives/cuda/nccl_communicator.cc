@@ -2,6 +2,7 @@
 
 #include <nccl.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,8 @@ namespace trainpkg::collectives {
 namespace {
 
 constexpr absl::Duration kPoll = absl::Milliseconds(1);
+// How long a wait spins on the stream before it starts sleeping.
+constexpr absl::Duration kSpin = absl::Microseconds(200);
 
 class NcclCommunicator final : public Communicator {
  public:
@@ -101,7 +104,8 @@ class NcclCommunicator final : public Communicator {
   absl::Status Run(std::string_view what, Enqueue enqueue) {
     if (!broken_.ok()) return broken_;
     if (absl::Status s = Check(what, enqueue()); !s.ok()) return s;
-    const absl::Time deadline = absl::Now() + timeout_;
+    const absl::Time start = absl::Now();
+    const absl::Time deadline = start + timeout_;
     while (true) {
       const cudaError_t ready = cudaStreamQuery(stream_);
       if (ready == cudaSuccess) return absl::OkStatus();
@@ -109,6 +113,10 @@ class NcclCommunicator final : public Communicator {
         return Break(
             absl::InternalError(fmt::format("{}: CUDA: {}", what, cudaGetErrorString(ready))));
       }
+      // A gradient bucket's allreduce takes tens of microseconds: spin
+      // first, then sleep in steps growing with the wait, up to kPoll.
+      const absl::Duration waited = absl::Now() - start;
+      if (waited < kSpin) continue;
       ncclResult_t async = ncclSuccess;
       ncclCommGetAsyncError(comm_, &async);
       if (async != ncclSuccess && async != ncclInProgress) {
@@ -121,7 +129,7 @@ class NcclCommunicator final : public Communicator {
         return Break(absl::DeadlineExceededError(
             fmt::format("{} did not finish within {}", what, absl::FormatDuration(timeout_))));
       }
-      absl::SleepFor(kPoll);
+      absl::SleepFor(std::min(kPoll, waited / 8));
     }
   }
 
