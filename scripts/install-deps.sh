@@ -27,7 +27,7 @@ PACKAGES=(
   slurm-wlm slurmrestd munge
   procps psmisc curl
   zsh groff-base man-db  # tests/sdk/cli_docs_test: the generated zsh completion and man pages, read by zsh and man
-  nodejs  # tests/sdk/k8s: offline schema validation of the Kubernetes manifests (npm below)
+  nodejs  # tests/sdk/k8s, tests/samples/ci: offline schema validation of the Kubernetes manifests and the CI pipelines (npm below)
   python3-torch  # samples/pytorch_ddp_digits: its test runs the PyTorch trainer (bench/collectives too)
   # peers the layer tests measure against
   pigz
@@ -67,16 +67,22 @@ else
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Test-only npm packages (kubernetes-models, ajv) that validate the Kubernetes
-# manifests offline, pinned by tests/sdk/k8s/package-lock.json. Skipped when
-# already installed from this lockfile; a failure (no registry) only warns,
-# and the validation test then skips.
-K8S_TESTS="$(cd "$(dirname "$0")/.." && pwd)/tests/sdk/k8s"
-if [ "$K8S_TESTS/node_modules/.package-lock.json" -nt "$K8S_TESTS/package-lock.json" ]; then
-  echo "install-deps: npm packages of tests/sdk/k8s present"
-elif (cd "$K8S_TESTS" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); then
-  echo "install-deps: installed the npm packages of tests/sdk/k8s"
-else
-  echo "install-deps: warning: npm ci in tests/sdk/k8s failed; the manifest schema test will skip" >&2
-fi
+# Test-only npm packages, each directory pinned by its package-lock.json:
+# tests/sdk/k8s (kubernetes-models, ajv) validates the Kubernetes manifests,
+# tests/samples/ci (schemastore, ajv, yaml) the CI-pipeline samples, offline.
+# Skipped when already installed from the lockfile; a failure (no registry)
+# only warns, and that validation test then skips.
+REPO_ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+npm_ci() {  # npm_ci DIR (relative to the repository) WHAT-ITS-TEST-CHECKS
+  local dir="$REPO_ROOT/$1"
+  if [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    echo "install-deps: npm packages of $1 present"
+  elif (cd "$dir" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); then
+    echo "install-deps: installed the npm packages of $1"
+  else
+    echo "install-deps: warning: npm ci in $1 failed; the $2 schema test will skip" >&2
+  fi
+}
+npm_ci tests/sdk/k8s "Kubernetes manifest"
+npm_ci tests/samples/ci "CI-pipeline"
 echo "install-deps: done"
