@@ -74,6 +74,43 @@ const validators = {
                ["cloudbuild.json closed", ajv.compile(closedCloudBuildSchema(cloudbuild))]],
 };
 
+// Cloud Build replaces $NAME and ${NAME} in the build's strings before it
+// runs (`$$` is a literal `$`) and, by default (substitutionOption
+// MUST_MATCH), fails a build that uses a user substitution (_NAME) it does
+// not declare, declares one it does not use, or names a built-in that does
+// not exist. Built-ins as its reference lists them (all builds, triggered
+// builds, GitHub pull requests).
+const cloudBuildBuiltins = new Set([
+  "PROJECT_ID", "BUILD_ID", "PROJECT_NUMBER", "LOCATION", "TRIGGER_NAME", "COMMIT_SHA",
+  "REVISION_ID", "SHORT_SHA", "REPO_NAME", "REPO_FULL_NAME", "BRANCH_NAME", "TAG_NAME", "REF_NAME",
+  "TRIGGER_BUILD_CONFIG_PATH", "SERVICE_ACCOUNT_EMAIL", "SERVICE_ACCOUNT", "_HEAD_BRANCH",
+  "_BASE_BRANCH", "_HEAD_REPO_URL", "_PR_NUMBER"]);
+function substitutionProblems(build) {
+  const declared = new Set(Object.keys(build.substitutions || {}));
+  const used = new Set();
+  const out = [];
+  const visit = (node, where) => {
+    if (typeof node === "string") {
+      for (const m of node.matchAll(/\$(?:\$|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g)) {
+        const name = m[1] || m[2];
+        if (!name) continue;  // $$
+        used.add(name);
+        if (!declared.has(name) && !cloudBuildBuiltins.has(name)) {
+          out.push(`substitutions: ${where} uses $${name}, ${name.startsWith("_") ?
+              "which substitutions: does not declare" : "which is no built-in substitution"}`);
+        }
+      }
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}/${key}`);
+    }
+  };
+  for (const [key, value] of Object.entries(build)) if (key !== "substitutions") visit(value, `/${key}`);
+  for (const name of declared) {
+    if (!used.has(name)) out.push(`substitutions: ${name} is declared but never used`);
+  }
+  return out;
+}
+
 // Problems of YAML text as `kind`'s file, as strings; [] when valid.
 function problems(kind, text) {
   const doc = YAML.parseDocument(text, {version: "1.2", uniqueKeys: true, prettyErrors: false});
@@ -89,6 +126,7 @@ function problems(kind, text) {
       }
     }
   }
+  if (kind === "cloudbuild" && value && typeof value === "object") out.push(...substitutionProblems(value));
   return out;
 }
 
@@ -134,6 +172,12 @@ const broken = {
      "/steps/4/args must be array"],
     ["unknown logging mode", (o) => { o.options.logging = "CLOUD_LOGGING"; },
      "/options/logging must be equal to one of the allowed values"],
+    ["undeclared substitution", (o) => { step(o, "run").args[4] = "${_REGON}"; },
+     "uses $_REGON, which substitutions: does not declare"],
+    ["unused substitution", (o) => { o.substitutions._ZONE = "us-central1-a"; },
+     "_ZONE is declared but never used"],
+    ["unknown built-in substitution", (o) => { step(o, "run").args[2] = "$PROJECT"; },
+     "uses $PROJECT, which is no built-in substitution"],
   ],
 };
 // A top-level key each file has, written a second time.
