@@ -109,6 +109,7 @@ absl::StatusOr<ClusterInfo> ResolveClusterInfo(const base::Environment& env) {
   absl::StatusOr<ClusterInfo> info = ResolveLauncher(env);
   if (!info.ok()) return info.status();
   info->job_secret = env.Get(jobspec::kJobSecretEnv).value_or("");
+  info->collectives = env.Get("TRAINPKG_COLLECTIVES").value_or("");
   if (!info->job_secret.empty()) {
     if (absl::Status valid = jobspec::ValidateJobSecret(info->job_secret); !valid.ok()) {
       return valid;

@@ -52,6 +52,10 @@ struct ClusterInfo {
   // the job's RPCs carry; "" when unset (servers then listen on loopback
   // addresses only).
   std::string job_secret;
+  // TRAINPKG_COLLECTIVES as set ("auto", "gloo", "shm"; "" when unset): the
+  // host-memory collectives' transport (collectives/cpu_communicator.h),
+  // checked where a communicator is made.
+  std::string collectives;
 
   bool in_collective() const { return rank >= 0; }
 };

@@ -1,31 +1,33 @@
-// float32 allreduce (64 MiB unless --bytes says otherwise), 2 ranks as 2
-// processes on 127.0.0.1: our Communicator (Gloo through trainpkg's
-// coordination store) against raw Gloo (FileStore rendezvous, the same TCP
-// device; gloo::allreduce with the algorithm our Communicator picks for that
-// size -- ring from 256 KiB, BCube below -- plus Gloo's ring_chunked and
-// halving_doubling) and Open MPI's MPI_Allreduce over its TCP and its
-// shared-memory (vader) transports when the MPI bench was built.
+// float32 allreduce (64 MiB unless --bytes says otherwise), --ranks ranks
+// (default 2) as processes on this host: our Communicator on each of its CPU
+// transports -- shared memory (what co-located ranks get by default) and Gloo
+// over 127.0.0.1 (through trainpkg's coordination store) -- against raw Gloo
+// (FileStore rendezvous, the same TCP device; gloo::allreduce with the
+// algorithm our Gloo transport picks for that size -- ring from 256 KiB,
+// BCube below -- plus Gloo's ring_chunked and halving_doubling) and Open MPI's
+// MPI_Allreduce over its TCP and its shared-memory (vader) transports when the
+// MPI bench was built.
 //
-//   collectives_allreduce_bench [--bytes=67108864] [--iterations=10]
+//   collectives_allreduce_bench [--bytes=67108864] [--ranks=2] [--iterations=10]
 //                               [--rounds=3] [--json=allreduce_bench.json]
 //
 // --bytes is rounded down to whole floats. --bytes=203308 is the digits MLP's
 // gradient bucket (50,826 floats and the replica's batch weight), allreduced
 // once per training step: latency-bound where 64 MiB is bandwidth-bound.
 //
-// Ours is measured twice: AllReduce on the buffer at every call
-// (trainpkg_communicator) and an allreduce prepared once and run every time
-// (trainpkg_prepared: what Fit's gradient reducer runs per bucket; Gloo's
-// halving-doubling on preregistered buffers below 256 KiB, the same ring as
-// AllReduce from there). The driver starts every rank itself (mpirun for
-// MPI), rank 0 of each peer prints "RESULT <name> <median ms> <min ms>"
-// lines, and the driver prints one table (ratio = peer time /
-// trainpkg_prepared's: > 1 means ours is faster) and writes the JSON.
-// Timings: a barrier, then one allreduce, timed on rank 0; the median of
-// --iterations after 2 warm-up runs. The peers take turns for --rounds
-// rounds, ours and raw Gloo alternating which goes first (so a change in
-// machine load hits them alike); the table shows the median of the rounds'
-// medians and the smallest time seen. Every run checks the sums.
+// Each of our transports is measured twice: AllReduce on the buffer at every
+// call (trainpkg_<transport>_communicator) and an allreduce prepared once and
+// run every time (trainpkg_<transport>_prepared: what Fit's gradient reducer
+// runs per bucket; over Gloo, halving-doubling on preregistered buffers below
+// 256 KiB, the same ring as AllReduce from there). The driver starts every
+// rank itself (mpirun for MPI), rank 0 of each peer prints "RESULT <name>
+// <median ms> <min ms>" lines, and the driver prints one table (ratio = peer
+// time / trainpkg_shm_prepared's: > 1 means ours is faster) and writes the
+// JSON. Timings: a barrier, then one allreduce, timed on rank 0; the median
+// of --iterations after 2 warm-up runs. The peers take turns for --rounds
+// rounds, alternating which goes first (so a change in machine load hits
+// them alike); the table shows the median of the rounds' medians and the
+// smallest time seen. Every run checks the sums.
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <spawn.h>
@@ -57,7 +59,7 @@
 #include "gloo/rendezvous/prefix_store.h"
 #include "gloo/transport/tcp/device.h"
 #include "trainer_runtime/cluster_info.h"
-#include "trainer_runtime/collectives/gloo_communicator.h"
+#include "trainer_runtime/collectives/cpu_communicator.h"
 #include "trainer_runtime/coordination/coordinator.h"
 
 namespace {
@@ -68,14 +70,16 @@ constexpr size_t kDefaultBytes = 64u << 20;  // 64 MiB of float32
 constexpr size_t kRingMinBytes = 256 * 1024;
 constexpr int kWarmup = 2;
 
-// Fills rank r's buffer so that the 2-rank sum is known: r + i % 7.
+// Fills rank r's buffer so that the sum over n ranks is known: r + i % 7.
 void Fill(std::vector<float>& data, int rank) {
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(rank + i % 7);
 }
 
-bool SumIsRight(const std::vector<float>& data) {
+bool SumIsRight(const std::vector<float>& data, int ranks) {
   for (size_t i = 0; i < data.size(); i += 409) {
-    if (data[i] != static_cast<float>(1 + 2 * (i % 7))) return false;
+    if (data[i] != static_cast<float>(ranks * (ranks - 1) / 2 + ranks * static_cast<int>(i % 7))) {
+      return false;
+    }
   }
   return true;
 }
@@ -84,7 +88,7 @@ bool SumIsRight(const std::vector<float>& data) {
 // returns for this rank's buffer (prepare runs once: what a prepared,
 // persistent allreduce sets up goes there); prints the result line on rank 0.
 // Returns false when a sum was wrong.
-bool Measure(const std::string& name, int rank, size_t floats, int iterations,
+bool Measure(const std::string& name, int rank, int ranks, size_t floats, int iterations,
              const std::function<void()>& barrier,
              const std::function<std::function<void()>(std::vector<float>&)>& prepare) {
   std::vector<float> data(floats);
@@ -96,7 +100,7 @@ bool Measure(const std::string& name, int rank, size_t floats, int iterations,
     const auto start = std::chrono::steady_clock::now();
     allreduce();
     const auto end = std::chrono::steady_clock::now();
-    if (!SumIsRight(data)) {
+    if (!SumIsRight(data, ranks)) {
       fmt::print(stderr, "{}: wrong sum on rank {}\n", name, rank);
       return false;
     }
@@ -108,41 +112,52 @@ bool Measure(const std::string& name, int rank, size_t floats, int iterations,
   return true;
 }
 
-int RunOurs(int rank, int port, size_t floats, int iterations) {
+// Our Communicator on `transport` ("gloo" or "shm"), rank `rank` of `ranks`.
+int RunOurs(const std::string& transport, int rank, int ranks, int port, size_t floats,
+            int iterations) {
+  namespace collectives = trainpkg::collectives;
   trainpkg::runtime::ClusterInfo info;
   info.source = "bench";
   info.task_type = rank == 0 ? "chief" : "worker";
   info.task_index = rank == 0 ? 0 : rank - 1;
   info.rank = rank;
-  info.world_size = 2;
+  info.world_size = ranks;
   info.is_chief = rank == 0;
   info.coordinator_address = fmt::format("127.0.0.1:{}", port);
-  info.worker_addresses = {info.coordinator_address, fmt::format("127.0.0.1:{}", port + 1)};
+  for (int r = 0; r < ranks; ++r) {
+    info.worker_addresses.push_back(fmt::format("127.0.0.1:{}", port + r));
+  }
   auto coordinator = trainpkg::coordination::Coordinator::Start(info, {});
   if (!coordinator.ok()) {
     fmt::print(stderr, "coordination: {}\n", std::string(coordinator.status().message()));
     return 1;
   }
-  auto comm = trainpkg::collectives::CreateGlooCommunicator(
-      (*coordinator)->client(), trainpkg::collectives::GlooOptionsFor(info));
-  if (!comm.ok()) {
-    fmt::print(stderr, "communicator: {}\n", std::string(comm.status().message()));
+  auto parsed = collectives::ParseCpuTransport(transport);
+  if (!parsed.ok()) {
+    fmt::print(stderr, "{}\n", std::string(parsed.status().message()));
     return 1;
   }
-  namespace collectives = trainpkg::collectives;
+  auto cpu = collectives::CreateCpuCommunicator(
+      (*coordinator)->client(), {.transport = *parsed, .gloo = collectives::GlooOptionsFor(info)});
+  if (!cpu.ok()) {
+    fmt::print(stderr, "communicator: {}\n", std::string(cpu.status().message()));
+    return 1;
+  }
+  collectives::Communicator* comm = cpu->comm.get();
+  const std::string prefix = "trainpkg_" + transport + "_";
   auto report = [](const absl::Status& s) {
     if (!s.ok()) fmt::print(stderr, "allreduce: {}\n", std::string(s.message()));
   };
-  auto barrier = [&] { report((*comm)->Barrier()); };
-  bool ok = Measure("trainpkg_communicator", rank, floats, iterations, barrier,
+  auto barrier = [&] { report(comm->Barrier()); };
+  bool ok = Measure(prefix + "communicator", rank, ranks, floats, iterations, barrier,
                     [&](std::vector<float>& data) {
-                      return [&] { report((*comm)->AllReduce(data, collectives::ReduceOp::kSum)); };
+                      return [&] { report(comm->AllReduce(data, collectives::ReduceOp::kSum)); };
                     });
   // What Fit's gradient reducer runs for each bucket.
   std::unique_ptr<collectives::PreparedAllReduce> prepared;
-  ok = ok && Measure("trainpkg_prepared", rank, floats, iterations, barrier,
+  ok = ok && Measure(prefix + "prepared", rank, ranks, floats, iterations, barrier,
                      [&](std::vector<float>& data) -> std::function<void()> {
-                       auto p = (*comm)->PrepareAllReduce(data, collectives::ReduceOp::kSum);
+                       auto p = comm->PrepareAllReduce(data, collectives::ReduceOp::kSum);
                        if (!p.ok()) {
                          report(p.status());
                          return [] {};
@@ -154,13 +169,13 @@ int RunOurs(int rank, int port, size_t floats, int iterations) {
   return ok && finished.ok() ? 0 : 1;
 }
 
-int RunGloo(int rank, const std::string& store_dir, size_t floats, int iterations) {
+int RunGloo(int rank, int ranks, const std::string& store_dir, size_t floats, int iterations) {
   gloo::transport::tcp::attr attr;
   attr.hostname = "127.0.0.1";
   auto device = gloo::transport::tcp::CreateDevice(attr);
   gloo::rendezvous::FileStore file_store(store_dir);
   gloo::rendezvous::PrefixStore store("bench", file_store);
-  auto context = std::make_shared<gloo::rendezvous::Context>(rank, 2);
+  auto context = std::make_shared<gloo::rendezvous::Context>(rank, ranks);
   context->connectFullMesh(store, device);
   using ReduceFn = void (*)(void*, const void*, const void*, size_t);
   uint32_t tag = 0;
@@ -170,8 +185,8 @@ int RunGloo(int rank, const std::string& store_dir, size_t floats, int iteration
     gloo::barrier(opts);
   };
   const bool ring = floats * sizeof(float) >= kRingMinBytes;
-  bool ok = Measure(ring ? "gloo_allreduce_ring" : "gloo_allreduce_bcube", rank, floats, iterations,
-                    barrier, [&](std::vector<float>& d) {
+  bool ok = Measure(ring ? "gloo_allreduce_ring" : "gloo_allreduce_bcube", rank, ranks, floats,
+                    iterations, barrier, [&](std::vector<float>& d) {
                       return [&] {
                         gloo::AllreduceOptions opts(context);
                         opts.setOutput(d.data(), d.size());
@@ -182,13 +197,15 @@ int RunGloo(int rank, const std::string& store_dir, size_t floats, int iteration
                         gloo::allreduce(opts);
                       };
                     });
-  ok = ok &&
-       Measure("gloo_ring_chunked", rank, floats, iterations, barrier, [&](std::vector<float>& d) {
-         return [&] {
-           gloo::AllreduceRingChunked<float>(context, {d.data()}, static_cast<int>(d.size())).run();
-         };
-       });
-  ok = ok && Measure("gloo_halving_doubling", rank, floats, iterations, barrier,
+  ok = ok && Measure("gloo_ring_chunked", rank, ranks, floats, iterations, barrier,
+                     [&](std::vector<float>& d) {
+                       return [&] {
+                         gloo::AllreduceRingChunked<float>(context, {d.data()},
+                                                           static_cast<int>(d.size()))
+                             .run();
+                       };
+                     });
+  ok = ok && Measure("gloo_halving_doubling", rank, ranks, floats, iterations, barrier,
                      [&](std::vector<float>& d) {
                        return [&] {
                          gloo::AllreduceHalvingDoubling<float>(context, {d.data()},
@@ -198,7 +215,7 @@ int RunGloo(int rank, const std::string& store_dir, size_t floats, int iteration
                      });
   // Built once, run every time: the raw Gloo twin of our prepared allreduce.
   std::unique_ptr<gloo::AllreduceHalvingDoubling<float>> prepared;
-  ok = ok && Measure("gloo_halving_doubling_prepared", rank, floats, iterations, barrier,
+  ok = ok && Measure("gloo_halving_doubling_prepared", rank, ranks, floats, iterations, barrier,
                      [&](std::vector<float>& d) {
                        prepared = std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
                            context, std::vector<float*>{d.data()}, static_cast<int>(d.size()));
@@ -259,39 +276,54 @@ void Collect(const fs::path& out, const std::string& prefix, std::vector<Result>
   }
 }
 
-// Both ranks of one peer as processes; rank 0's RESULT lines collected.
-bool RunPair(const std::vector<std::string>& rank0, const std::vector<std::string>& rank1,
-             const fs::path& dir, std::vector<Result>& results, const std::string& prefix = "") {
-  const pid_t a = Spawn(rank0, dir / "rank0.out");
-  const pid_t b = Spawn(rank1, dir / "rank1.out");
-  const int ea = Wait(a), eb = Wait(b);
-  if (ea != 0 || eb != 0) {
-    fmt::print(stderr, "{} failed (exit {} and {})\n", rank0[1], ea, eb);
-    return false;
+// Every rank of one peer as a process (args(r) is rank r's command line);
+// rank 0's RESULT lines collected.
+bool RunGroup(int ranks, const std::function<std::vector<std::string>(int)>& args,
+              const fs::path& dir, std::vector<Result>& results) {
+  std::vector<pid_t> pids;
+  for (int r = 0; r < ranks; ++r)
+    pids.push_back(Spawn(args(r), dir / fmt::format("rank{}.out", r)));
+  bool ok = true;
+  for (int r = 0; r < ranks; ++r) {
+    if (const int exit = Wait(pids[static_cast<size_t>(r)]); exit != 0) {
+      fmt::print(stderr, "{} rank {} failed (exit {})\n", args(r)[1], r, exit);
+      ok = false;
+    }
   }
-  Collect(dir / "rank0.out", prefix, results);
-  return true;
+  if (ok) Collect(dir / "rank0.out", "", results);
+  return ok;
 }
 
 // One turn of every peer; false when one failed. Odd rounds run raw Gloo
 // before ours, so neither always goes first.
-bool RunRound(int round, size_t floats, int iterations, const fs::path& dir,
+bool RunRound(int round, int ranks, size_t floats, int iterations, const fs::path& dir,
               std::vector<Result>& results) {
   const std::string self = Self(), its = std::to_string(iterations);
-  const std::string count = std::to_string(floats);
-  const std::string port = std::to_string(FreePort());
+  const std::string count = std::to_string(floats), n = std::to_string(ranks);
   const std::string store = (dir / "store").string();
-  auto ours = [&] {
-    return RunPair({self, "ours", "0", port, count, its}, {self, "ours", "1", port, count, its},
-                   dir, results);
+  auto ours = [&](const std::string& transport) {
+    // Ports port..port+ranks-1: the coordinator's, then Gloo's per rank.
+    const std::string port = std::to_string(FreePort());
+    return RunGroup(
+        ranks,
+        [&](int r) {
+          return std::vector<std::string>{self, "ours", transport, std::to_string(r),
+                                          n,    port,   count,     its};
+        },
+        dir, results);
   };
   auto gloo = [&] {
     fs::remove_all(store);
     fs::create_directories(store);
-    return RunPair({self, "gloo", "0", store, count, its}, {self, "gloo", "1", store, count, its},
-                   dir, results);
+    return RunGroup(
+        ranks,
+        [&](int r) {
+          return std::vector<std::string>{self, "gloo", std::to_string(r), n, store, count, its};
+        },
+        dir, results);
   };
-  bool ok = round % 2 == 0 ? ours() && gloo() : gloo() && ours();
+  bool ok = round % 2 == 0 ? ours("shm") && ours("gloo") && gloo()
+                           : gloo() && ours("gloo") && ours("shm");
 #ifdef TRAINPKG_MPI_BENCH
   for (const auto& [btl, label] : std::vector<std::pair<std::string, std::string>>{
            {"self,tcp", "mpi_tcp_"}, {"self,vader", "mpi_shared_memory_"}}) {
@@ -302,7 +334,7 @@ bool RunRound(int round, size_t floats, int iterations, const fs::path& dir,
                "--allow-run-as-root",
                "--oversubscribe",
                "-np",
-               "2",
+               n,
                "--mca",
                "plm",
                "isolated",
@@ -355,7 +387,7 @@ std::vector<Result> Summarize(const std::vector<Result>& rounds) {
   return summary;
 }
 
-int Drive(size_t floats, int iterations, int rounds, const std::string& json_path) {
+int Drive(int ranks, size_t floats, int iterations, int rounds, const std::string& json_path) {
   const fs::path dir = fs::temp_directory_path() / fmt::format("trainpkg-allreduce-{}", getpid());
   fs::create_directories(dir);
 #ifndef TRAINPKG_MPI_BENCH
@@ -364,22 +396,22 @@ int Drive(size_t floats, int iterations, int rounds, const std::string& json_pat
   std::vector<Result> all;
   bool ok = true;
   for (int round = 0; round < rounds; ++round) {
-    ok = RunRound(round, floats, iterations, dir, all) && ok;
+    ok = RunRound(round, ranks, floats, iterations, dir, all) && ok;
   }
   const std::vector<Result> results = Summarize(all);
   double ours = 0;
   for (const Result& r : results) {
-    if (r.name == "trainpkg_prepared") ours = r.median_ms;
+    if (r.name == "trainpkg_shm_prepared") ours = r.median_ms;
   }
   const size_t bytes = floats * sizeof(float);
   fmt::print(
-      "{} bytes ({:.1f} KiB) float32 allreduce, 2 ranks (2 processes, 127.0.0.1), {} rounds of {} "
-      "iterations\n",
-      bytes, static_cast<double>(bytes) / 1024, rounds, iterations);
+      "{} bytes ({:.1f} KiB) float32 allreduce, {} ranks ({} processes on this host), {} rounds of "
+      "{} iterations\n",
+      bytes, static_cast<double>(bytes) / 1024, ranks, ranks, rounds, iterations);
   fmt::print("{:<32} {:>10} {:>10} {:>9} {:>14}\n", "implementation", "median ms", "min ms", "GB/s",
              "peer / ours");
   std::ostringstream json;
-  json << "{\"bytes\": " << bytes << ", \"ranks\": 2, \"iterations\": " << iterations
+  json << "{\"bytes\": " << bytes << ", \"ranks\": " << ranks << ", \"iterations\": " << iterations
        << ", \"rounds\": " << rounds << ", \"results\": [";
   for (size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
@@ -401,15 +433,18 @@ int Drive(size_t floats, int iterations, int rounds, const std::string& json_pat
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() == 5 && args[0] == "ours") {
-    return RunOurs(std::stoi(args[1]), std::stoi(args[2]), std::stoul(args[3]), std::stoi(args[4]));
+  if (args.size() == 7 && args[0] == "ours") {
+    return RunOurs(args[1], std::stoi(args[2]), std::stoi(args[3]), std::stoi(args[4]),
+                   std::stoul(args[5]), std::stoi(args[6]));
   }
-  if (args.size() == 5 && args[0] == "gloo") {
-    return RunGloo(std::stoi(args[1]), args[2], std::stoul(args[3]), std::stoi(args[4]));
+  if (args.size() == 6 && args[0] == "gloo") {
+    return RunGloo(std::stoi(args[1]), std::stoi(args[2]), args[3], std::stoul(args[4]),
+                   std::stoi(args[5]));
   }
   size_t bytes = kDefaultBytes;
   int iterations = 10;
   int rounds = 3;
+  int ranks = 2;
   std::string json = "allreduce_bench.json";
   for (const std::string& a : args) {
     if (a.rfind("--bytes=", 0) == 0) {
@@ -418,12 +453,14 @@ int main(int argc, char** argv) {
       iterations = std::stoi(a.substr(13));
     } else if (a.rfind("--rounds=", 0) == 0) {
       rounds = std::stoi(a.substr(9));
+    } else if (a.rfind("--ranks=", 0) == 0) {
+      ranks = std::stoi(a.substr(8));
     } else if (a.rfind("--json=", 0) == 0) {
       json = a.substr(7);
     } else {
       fmt::print(stderr,
-                 "usage: collectives_allreduce_bench [--bytes=N] [--iterations=N] [--rounds=N] "
-                 "[--json=PATH]\n");
+                 "usage: collectives_allreduce_bench [--bytes=N] [--ranks=N] [--iterations=N] "
+                 "[--rounds=N] [--json=PATH]\n");
       return 2;
     }
   }
@@ -431,5 +468,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "--bytes={}: need at least one float (4 bytes)\n", bytes);
     return 2;
   }
-  return Drive(bytes / sizeof(float), std::max(iterations, 1), std::max(rounds, 1), json);
+  if (ranks < 2) {
+    fmt::print(stderr, "--ranks={}: need at least 2\n", ranks);
+    return 2;
+  }
+  return Drive(ranks, bytes / sizeof(float), std::max(iterations, 1), std::max(rounds, 1), json);
 }

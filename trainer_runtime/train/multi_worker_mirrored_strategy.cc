@@ -4,9 +4,10 @@
 #include <cstring>
 #include <utility>
 
+#include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "trainer_runtime/collectives/gloo_communicator.h"
+#include "trainer_runtime/collectives/cpu_communicator.h"
 #include "trainer_runtime/nn/cuda/device_memory.h"
 
 namespace trainpkg::train {
@@ -44,16 +45,36 @@ absl::StatusOr<std::unique_ptr<MultiWorkerMirroredStrategy>> MultiWorkerMirrored
   }
   TP_ASSIGN_OR_RETURN(std::unique_ptr<coordination::Coordinator> coordinator,
                       coordination::Coordinator::Start(info, options.coordination));
-  collectives::GlooOptions gloo = collectives::GlooOptionsFor(info);
-  gloo.timeout = options.collective_timeout;
-  auto comm = collectives::CreateGlooCommunicator(coordinator->client(), gloo);
+  collectives::CpuCommunicatorOptions cpu{.transport = options.transport,
+                                          .gloo = collectives::GlooOptionsFor(info)};
+  cpu.gloo.timeout = options.collective_timeout;
+  if (!info.collectives.empty()) {
+    absl::StatusOr<collectives::CpuTransport> transport =
+        collectives::ParseCpuTransport(info.collectives);
+    if (!transport.ok()) {
+      (void)coordinator->Shutdown();
+      return absl::InvalidArgumentError("TRAINPKG_COLLECTIVES: " +
+                                        std::string(transport.status().message()));
+    }
+    cpu.transport = *transport;
+  }
+  absl::StatusOr<collectives::CpuCommunicator> comm =
+      collectives::CreateCpuCommunicator(coordinator->client(), cpu);
   if (!comm.ok()) {
     // Say goodbye so that the others hear of this rank's error, not a crash.
     (void)coordinator->Shutdown();
     return comm.status();
   }
-  return std::unique_ptr<MultiWorkerMirroredStrategy>(
-      new MultiWorkerMirroredStrategy(std::move(coordinator), *std::move(comm), options.buckets));
+  if (info.rank == 0) {
+    if (comm->why.empty()) {
+      TP_LOG(INFO, "collectives: {} ({} ranks)", collectives::CpuTransportName(comm->transport),
+             info.world_size);
+    } else {
+      TP_LOG(INFO, "collectives: gloo ({} ranks; {})", info.world_size, comm->why);
+    }
+  }
+  return std::unique_ptr<MultiWorkerMirroredStrategy>(new MultiWorkerMirroredStrategy(
+      std::move(coordinator), std::move(comm->comm), options.buckets));
 }
 
 absl::Status MultiWorkerMirroredStrategy::BroadcastParameters(

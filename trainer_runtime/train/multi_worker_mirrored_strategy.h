@@ -18,6 +18,7 @@
 #include "absl/time/time.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/collectives/communicator.h"
+#include "trainer_runtime/collectives/cpu_communicator.h"
 #include "trainer_runtime/coordination/coordination_options.h"
 #include "trainer_runtime/coordination/coordinator.h"
 #include "trainer_runtime/train/bucket_plan.h"
@@ -27,17 +28,23 @@ namespace trainpkg::train {
 
 struct StrategyOptions {
   coordination::CoordinationOptions coordination;
-  // Bounds Gloo's rendezvous and every collective (a live but stuck peer).
+  // Bounds the communicator's set-up and every collective (a live but stuck
+  // peer).
   absl::Duration collective_timeout = absl::Seconds(300);
+  // Shared memory when every rank is on one host, else Gloo; the replica's
+  // TRAINPKG_COLLECTIVES (ClusterInfo::collectives) overrides it.
+  collectives::CpuTransport transport = collectives::CpuTransport::kAuto;
   BucketOptions buckets;
 };
 
 class MultiWorkerMirroredStrategy final : public Strategy {
  public:
   // Starts this rank's coordination (rank 0 hosts the coordinator; returns
-  // after every rank joined) and connects the Gloo communicator. Errors:
-  // InvalidArgument for a ps or evaluator task; the coordinator's and
-  // Gloo's (Aborted naming ranks that never came, ...).
+  // after every rank joined) and connects the host-memory communicator
+  // (collectives/cpu_communicator.h; rank 0 logs which transport). Errors:
+  // InvalidArgument for a ps or evaluator task or a bad TRAINPKG_COLLECTIVES;
+  // the coordinator's and the transport's (Aborted naming ranks that never
+  // came, ...).
   static absl::StatusOr<std::unique_ptr<MultiWorkerMirroredStrategy>> Create(
       const runtime::ClusterInfo& info, const StrategyOptions& options);
 

@@ -1,7 +1,9 @@
 // One replica of the multi-process collectives test: resolves its ClusterInfo
 // from the Vertex env (CLUSTER_SPEC / TF_CONFIG), coordinates, and runs
 // `iterations` allreduces of 10,007 floats, `pause_ms` apart, checking each
-// sum. Exit 0 and "rank R done" on success; exit 1 with the error on stderr.
+// sum, on the transport TRAINPKG_COLLECTIVES picks (auto when unset). Prints
+// "rank R running on <transport>" after the first allreduce; exit 0 and
+// "rank R done" on success; exit 1 with the error on stderr.
 //
 //   collectives_test_rank <iterations> <pause_ms>
 #include <cstdio>
@@ -15,7 +17,7 @@
 #include "base/environment.h"
 #include "fmt/format.h"
 #include "trainer_runtime/cluster_info.h"
-#include "trainer_runtime/collectives/gloo_communicator.h"
+#include "trainer_runtime/collectives/cpu_communicator.h"
 #include "trainer_runtime/coordination/coordinator.h"
 
 namespace {
@@ -37,16 +39,23 @@ int Run(int iterations, int pause_ms) {
               .shutdown_timeout = absl::Seconds(5),
               .job_secret = info->job_secret});
   if (!coordinator.ok()) return Fail(std::string(coordinator.status().message()));
-  auto options = trainpkg::collectives::GlooOptionsFor(*info);
-  options.timeout = absl::Seconds(10);
-  auto comm = trainpkg::collectives::CreateGlooCommunicator((*coordinator)->client(), options);
-  absl::Status status = comm.status();
+  trainpkg::collectives::CpuCommunicatorOptions options{
+      .gloo = trainpkg::collectives::GlooOptionsFor(*info)};
+  options.gloo.timeout = absl::Seconds(10);
+  if (!info->collectives.empty()) {
+    auto transport = trainpkg::collectives::ParseCpuTransport(info->collectives);
+    if (!transport.ok()) return Fail(std::string(transport.status().message()));
+    options.transport = *transport;
+  }
+  auto cpu = trainpkg::collectives::CreateCpuCommunicator((*coordinator)->client(), options);
+  absl::Status status = cpu.status();
+  trainpkg::collectives::Communicator* comm = cpu.ok() ? cpu->comm.get() : nullptr;
   const int size = static_cast<int>(info->world_size);
   for (int it = 0; status.ok() && it < iterations; ++it) {
     std::vector<float> data(10007);
     for (size_t i = 0; i < data.size(); ++i)
       data[i] = static_cast<float>(info->rank + i % 100 + it);
-    status = (*comm)->AllReduce(std::span(data), ReduceOp::kSum);
+    status = comm->AllReduce(std::span(data), ReduceOp::kSum);
     for (size_t i = 0; status.ok() && i < data.size(); ++i) {
       const float want = static_cast<float>(size * (size - 1) / 2 + size * (i % 100 + it));
       if (data[i] != want) {
@@ -54,7 +63,10 @@ int Run(int iterations, int pause_ms) {
             fmt::format("iteration {}: [{}] = {}, want {}", it, i, data[i], want));
       }
     }
-    if (status.ok() && it == 0) fmt::print("rank {} running\n", info->rank);
+    if (status.ok() && it == 0) {
+      fmt::print("rank {} running on {}\n", info->rank,
+                 trainpkg::collectives::CpuTransportName(cpu->transport));
+    }
     std::fflush(stdout);
     absl::SleepFor(absl::Milliseconds(pause_ms));
   }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,10 +37,12 @@ struct Replica {
 
 class ThreeReplicas {
  public:
-  ThreeReplicas(int iterations, int pause_ms) {
+  // transport: TRAINPKG_COLLECTIVES for every replica.
+  ThreeReplicas(int iterations, int pause_ms, const std::string& transport) {
     dir_ = fs::temp_directory_path() / fmt::format("trainpkg-collectives-{}", getpid());
     fs::create_directories(dir_);
-    const auto envs = trainpkg::testing::ChiefAndTwoWorkersEnv("42", "local:collectives_test_rank");
+    auto envs = trainpkg::testing::ChiefAndTwoWorkersEnv("42", "local:collectives_test_rank");
+    for (auto& env : envs) env["TRAINPKG_COLLECTIVES"] = transport;
     const std::string program = COLLECTIVES_TEST_RANK;
     start_ = absl::Now();
     for (int rank = 0; rank < 3; ++rank) {
@@ -123,17 +126,31 @@ class ThreeReplicas {
   std::vector<Replica> replicas_;
 };
 
-TEST(MultiProcessTest, ThreeProcessesAllReduce) {
-  ThreeReplicas job(/*iterations=*/20, /*pause_ms=*/0);
+// The segments named in /dev/shm now.
+std::set<std::string> ShmSegments() {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator("/dev/shm")) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("trainpkg-shm-")) names.insert(name);
+  }
+  return names;
+}
+
+class MultiProcessTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MultiProcessTest, ThreeProcessesAllReduce) {
+  ThreeReplicas job(/*iterations=*/20, /*pause_ms=*/0, GetParam());
   job.WaitAll(absl::Seconds(20));
   for (int rank = 0; rank < 3; ++rank) {
-    EXPECT_EQ(job[rank].exit_code, 0) << ThreeReplicas::Log(job[rank]);
-    EXPECT_THAT(ThreeReplicas::Log(job[rank]), HasSubstr(fmt::format("rank {} done", rank)));
+    const std::string log = ThreeReplicas::Log(job[rank]);
+    EXPECT_EQ(job[rank].exit_code, 0) << log;
+    EXPECT_THAT(log, AllOf(HasSubstr(fmt::format("rank {} running on {}", rank, GetParam())),
+                           HasSubstr(fmt::format("rank {} done", rank))));
   }
 }
 
-TEST(MultiProcessTest, KilledProcessFailsTheOthersNamingIt) {
-  ThreeReplicas job(/*iterations=*/1000, /*pause_ms=*/20);
+TEST_P(MultiProcessTest, KilledProcessFailsTheOthersNamingIt) {
+  ThreeReplicas job(/*iterations=*/1000, /*pause_ms=*/20, GetParam());
   ASSERT_TRUE(job.WaitUntilRunning(2, absl::Seconds(10))) << ThreeReplicas::Log(job[2]);
   job.Kill(2);
   const absl::Time killed = absl::Now();
@@ -141,10 +158,39 @@ TEST(MultiProcessTest, KilledProcessFailsTheOthersNamingIt) {
   for (int rank = 0; rank < 2; ++rank) {
     const std::string log = ThreeReplicas::Log(job[rank]);
     EXPECT_EQ(job[rank].exit_code, 1) << log;
-    EXPECT_THAT(log,
-                AllOf(HasSubstr("rank 2 (worker 1, 127.0.0.1:"), HasSubstr("missed heartbeats")));
+    // Gloo hears of it from the coordinator (heartbeats); shared memory from
+    // the kernel dropping the dead process's segment lock, at once.
+    EXPECT_THAT(log, AllOf(HasSubstr("rank 2 (worker 1, 127.0.0.1:"),
+                           HasSubstr(GetParam() == "shm" ? "left the shared-memory group"
+                                                         : "missed heartbeats")));
   }
-  EXPECT_LT(absl::Now() - killed, absl::Seconds(6));
+  EXPECT_LT(absl::Now() - killed, GetParam() == "shm" ? absl::Seconds(2) : absl::Seconds(6));
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, MultiProcessTest, ::testing::Values("gloo", "shm"),
+                         [](const auto& param_info) { return param_info.param; });
+
+TEST(MultiProcessShmTest, NoSegmentIsLeftNamedWhileRunningOrAfterEveryRankIsKilled) {
+  const std::set<std::string> before = ShmSegments();
+  ThreeReplicas job(/*iterations=*/1000, /*pause_ms=*/20, "shm");
+  for (int rank = 0; rank < 3; ++rank) {
+    ASSERT_TRUE(job.WaitUntilRunning(rank, absl::Seconds(10))) << ThreeReplicas::Log(job[rank]);
+  }
+  // Every rank has the segment mapped, so its name is gone already.
+  EXPECT_EQ(ShmSegments(), before);
+  for (int rank = 0; rank < 3; ++rank) job.Kill(rank);
+  EXPECT_EQ(ShmSegments(), before);
+}
+
+TEST(MultiProcessShmTest, AutoPicksSharedMemoryAndABadValueIsNamed) {
+  ThreeReplicas job(/*iterations=*/3, /*pause_ms=*/0, "auto");
+  job.WaitAll(absl::Seconds(20));
+  EXPECT_THAT(ThreeReplicas::Log(job[0]), HasSubstr("rank 0 running on shm"));
+  ThreeReplicas bad(/*iterations=*/3, /*pause_ms=*/0, "infiniband");
+  bad.WaitAll(absl::Seconds(20));
+  EXPECT_EQ(bad[0].exit_code, 1);
+  EXPECT_THAT(ThreeReplicas::Log(bad[0]),
+              AllOf(HasSubstr("'infiniband'"), HasSubstr("auto"), HasSubstr("gloo or shm")));
 }
 
 }  // namespace

@@ -58,7 +58,12 @@ int Reap(pid_t pid, absl::Time deadline) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-TEST(ChiefKilledTest, WorkersFailWithinTheBoundNamingTheChief) {
+// Per transport (TRAINPKG_COLLECTIVES): over Gloo the workers hear of it from
+// the coordination layer (the coordinator lived in the chief); over shared
+// memory, the kernel's release of the chief's segment lock says it at once.
+class ChiefKilledTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ChiefKilledTest, WorkersFailWithinTheBoundNamingTheChief) {
   const fs::path base = fs::temp_directory_path() / fmt::format("trainpkg-chief-{}", getpid());
   fs::remove_all(base);
   fs::create_directories(base);
@@ -68,6 +73,7 @@ TEST(ChiefKilledTest, WorkersFailWithinTheBoundNamingTheChief) {
   for (int rank = 0; rank < 3; ++rank) {
     envs[rank]["AIP_MODEL_DIR"] = (base / "model").string();
     envs[rank]["AIP_CHECKPOINT_DIR"] = (base / "checkpoints").string();
+    envs[rank]["TRAINPKG_COLLECTIVES"] = GetParam();
     logs.push_back(base / fmt::format("rank{}.log", rank));
     pids.push_back(StartReplica(envs[rank], logs.back()));
   }
@@ -91,12 +97,17 @@ TEST(ChiefKilledTest, WorkersFailWithinTheBoundNamingTheChief) {
   EXPECT_LT(absl::Now() - killed, absl::Seconds(8));
   for (int rank = 1; rank < 3; ++rank) {
     EXPECT_THAT(Slurp(logs[static_cast<size_t>(rank)]),
-                HasSubstr("lost the coordinator, rank 0 (chief 0, 127.0.0.1:"))
+                GetParam() == "gloo"
+                    ? HasSubstr("lost the coordinator, rank 0 (chief 0, 127.0.0.1:")
+                    : HasSubstr("rank 0 (chief 0, 127.0.0.1:"))
         << Slurp(logs[static_cast<size_t>(rank)]);
   }
   EXPECT_FALSE(fs::exists(base / "model" / "model.tpmodel"));
   fs::remove_all(base);
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, ChiefKilledTest, ::testing::Values("gloo", "shm"),
+                         [](const auto& param_info) { return param_info.param; });
 
 }  // namespace
 }  // namespace trainpkg::train
