@@ -127,6 +127,7 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
       .hostname = std::string(kHostname),
       .network_namespace = {},
       .protect_host_files = false,
+      .shared_shm = {},
   };
   for (size_t i = 0; i < command.files.size(); ++i) {
     const fs::path file = work_dir / "files" / std::to_string(i);

@@ -12,8 +12,8 @@
 // namespaces, and joins the network namespace at `network_namespace`
 // (network_namespace.h; "" shares the host's network: an explicit opt-in of
 // the caller's user). /proc, /dev (tmpfs, with runc's default devices),
-// /dev/pts, /dev/shm, /dev/mqueue and /sys (read-only) are mounted as
-// `runc spec` does; each `bind_mounts` path is mounted read-write at the
+// /dev/pts, /dev/shm (or `shared_shm`), /dev/mqueue and /sys (read-only) are
+// mounted as `runc spec` does; each `bind_mounts` path is mounted read-write at the
 // same path, so paths in the cluster env (AIP_MODEL_DIR, ...) stay valid;
 // each `readonly_files` host file is bind-mounted read-only at its
 // destination (a RUN heredoc script under /dev, never part of the rootfs).
@@ -60,6 +60,11 @@ struct ContainerBundle {
   // (CAP_SETFCAP dropped), so nothing they write there raises privileges on
   // the host.
   bool protect_host_files = false;
+  // "": /dev/shm is a tmpfs of the container's own. Else this host
+  // directory is bind-mounted there (nosuid, nodev, noexec): the replicas of
+  // one job share it, so their shared-memory collectives can
+  // (collectives/shm_communicator.h).
+  std::filesystem::path shared_shm;
 };
 
 // Writes the bundle. Errors name the path that could not be written or the

@@ -1,5 +1,6 @@
 #include "packager/run/host_resource_ledger.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -35,6 +36,8 @@ const char* KindName(HostResourceKind kind) {
       return "netns";
     case HostResourceKind::kFile:
       return "file";
+    case HostResourceKind::kDirectory:
+      return "dir";
   }
   return "";
 }
@@ -119,6 +122,8 @@ std::vector<Record> ReadRecords(const fs::path& owner) {
       record.resource.kind = HostResourceKind::kNetworkNamespace;
     } else if (kind == "file") {
       record.resource.kind = HostResourceKind::kFile;
+    } else if (kind == "dir") {
+      record.resource.kind = HostResourceKind::kDirectory;
     } else {
       continue;
     }
@@ -131,6 +136,20 @@ std::vector<Record> ReadRecords(const fs::path& owner) {
     return a.sequence > b.sequence;
   });
   return records;
+}
+
+// Unlinks what `path` holds (files: nothing nests there), then `path`.
+// opendir/unlinkat only, for the same reason as ReadSmallFile.
+void RemoveFlatDirectory(const std::string& path) {
+  if (DIR* dir = ::opendir(path.c_str())) {
+    while (dirent* entry = ::readdir(dir)) {
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      ::unlinkat(::dirfd(dir), entry->d_name, 0);
+    }
+    ::closedir(dir);
+  }
+  ::rmdir(path.c_str());
 }
 
 void Remove(const HostResource& resource) {
@@ -148,6 +167,9 @@ void Remove(const HostResource& resource) {
       break;
     case HostResourceKind::kFile:
       ::unlink(resource.name.c_str());
+      break;
+    case HostResourceKind::kDirectory:
+      RemoveFlatDirectory(resource.name);
       break;
   }
 }

@@ -13,7 +13,7 @@
 // (close-on-exec). When the owner exits, however it exits, the watchdog
 // reads end-of-file, removes what is still recorded (containers first with
 // `<runtime> delete --force`, then mounts, lazily, then network
-// namespaces, then files, each group newest first) and the owner's directory, and
+// namespaces, then files, then directories, each group newest first) and the owner's directory, and
 // exits. SweepOrphanedHostResources() does the same for owners that are dead
 // (their watchdog killed too), at the start of every trainpkg command.
 // Start times (/proc/<pid>/stat) keep a reused pid from passing for the
@@ -40,6 +40,7 @@ enum class HostResourceKind {
   kMount,             // name: the mount point
   kNetworkNamespace,  // name: the nsfs bind mount (network_namespace.h)
   kFile,              // name: an absolute path, unlinked (transient_file.h)
+  kDirectory,         // name: an absolute path; its files unlinked, then it (transient_file.h)
 };
 
 struct HostResource {

@@ -46,4 +46,28 @@ TransientFile::~TransientFile() {
   entry_.Release();
 }
 
+absl::StatusOr<TransientDirectory> TransientDirectory::Create(const fs::path& path, mode_t mode) {
+  absl::StatusOr<LedgerEntry> entry = RecordHostResource(
+      {.kind = HostResourceKind::kDirectory, .name = path.string(), .runtime = ""});
+  if (!entry.ok()) return entry.status();
+  if (::mkdir(path.c_str(), 0700) != 0) {
+    return base::ErrnoToStatus(errno, fmt::format("creating {}", path.string()));
+  }
+  TransientDirectory directory(path, *std::move(entry));
+  if (::chmod(path.c_str(), mode) != 0) {
+    return base::ErrnoToStatus(errno, fmt::format("setting the mode of {}", path.string()));
+  }
+  return directory;
+}
+
+TransientDirectory::~TransientDirectory() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(path_, ec)) {
+    fs::remove(entry.path(), ec);
+  }
+  ::rmdir(path_.c_str());
+  entry_.Release();
+}
+
 }  // namespace trainpkg::packager::run

@@ -11,6 +11,8 @@
 #ifndef TRAINPKG_PACKAGER_RUN_TRANSIENT_FILE_H_
 #define TRAINPKG_PACKAGER_RUN_TRANSIENT_FILE_H_
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <string_view>
 
@@ -41,6 +43,35 @@ class TransientFile {
 
  private:
   TransientFile(std::filesystem::path path, LedgerEntry entry)
+      : path_(std::move(path)), entry_(std::move(entry)) {}
+
+  std::filesystem::path path_;
+  LedgerEntry entry_;
+};
+
+// A host directory that lives as long as its owner, the same way: removed
+// with the files it holds (nothing nests in it), e.g. the /dev/shm that the
+// containers of one job share.
+class TransientDirectory {
+ public:
+  // Creates `path` (absolute; its parent must exist) with `mode` (umask
+  // ignored). Errors as TransientFile::Write.
+  static absl::StatusOr<TransientDirectory> Create(const std::filesystem::path& path, mode_t mode);
+
+  TransientDirectory(TransientDirectory&& other) noexcept
+      : path_(std::move(other.path_)), entry_(std::move(other.entry_)) {
+    other.path_.clear();
+  }
+  TransientDirectory& operator=(TransientDirectory&&) = delete;
+  TransientDirectory(const TransientDirectory&) = delete;
+  TransientDirectory& operator=(const TransientDirectory&) = delete;
+  // Removes the directory's files and the directory, then its ledger record.
+  ~TransientDirectory();
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  TransientDirectory(std::filesystem::path path, LedgerEntry entry)
       : path_(std::move(path)), entry_(std::move(entry)) {}
 
   std::filesystem::path path_;

@@ -1,5 +1,11 @@
 #include "sdk/internal/container_replica.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/file_util.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/run/container_bundle.h"
@@ -19,6 +25,29 @@ constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/b
 absl::Status InField(const ReplicaPlan& plan, const absl::Status& status) {
   return absl::Status(status.code(), fmt::format("{} (\"{}\"): {}", plan.program_field,
                                                  plan.image_uri, std::string(status.message())));
+}
+
+// Lets `user` use the job's /dev/shm directory: root needs nothing; the
+// first other user gets it; a second, different one makes it shared by all
+// (sticky, as /dev/shm itself).
+absl::Status ShareShmWith(const std::filesystem::path& dir, const ContainerUser& user) {
+  if (user.uid == 0) return absl::OkStatus();
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    return base::ErrnoToStatus(errno, fmt::format("the job's /dev/shm {}", dir.string()));
+  }
+  if (st.st_uid == user.uid) return absl::OkStatus();
+  if (st.st_uid == 0 && (st.st_mode & 07777) == 0700) {
+    if (::chown(dir.c_str(), user.uid, user.gid) != 0) {
+      return base::ErrnoToStatus(errno,
+                                 fmt::format("handing {} to uid {}", dir.string(), user.uid));
+    }
+    return absl::OkStatus();
+  }
+  if (::chmod(dir.c_str(), 01777) != 0) {
+    return base::ErrnoToStatus(errno, fmt::format("sharing {} between users", dir.string()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -59,6 +88,11 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
   TP_ASSIGN_OR_RETURN(std::vector<std::string> args, ContainerArgs(plan, image));
   absl::StatusOr<ContainerUser> user = ResolveContainerUser(request.rootfs, image.user);
   if (!user.ok()) return InField(plan, user.status());
+  if (!request.shared_shm.empty()) {
+    if (absl::Status shared = ShareShmWith(request.shared_shm, *user); !shared.ok()) {
+      return InField(plan, shared);
+    }
+  }
   ContainerBundle bundle{
       .bundle_dir = request.bundle_dir,
       .rootfs = request.rootfs,
@@ -74,6 +108,7 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .hostname = plan.ref.Name(),
       .network_namespace = request.network_namespace,
       .protect_host_files = true,
+      .shared_shm = request.shared_shm,
   };
   absl::Status written = WriteContainerBundle(bundle);
   if (!written.ok()) return InField(plan, written);

@@ -42,6 +42,11 @@ struct ContainerReplicaRequest {
   std::map<std::string, std::string> runc_env;              // runc's own environment
   std::filesystem::path network_namespace;                  // "": the host's network (opt-in)
   std::vector<packager::run::ReadOnlyFile> readonly_files;  // bind-mounted read-only
+  // The job's shared /dev/shm ("": a private one). Made mode 0700 by the
+  // caller; handed to the first replica user that is not root, made sticky
+  // and writable by all (as /dev/shm is) when replicas of different users
+  // share it.
+  std::filesystem::path shared_shm;
 };
 
 // The process args for `plan` on `image` (see above). InvalidArgument,

@@ -155,6 +155,7 @@ void LocalProcessBackend::Supervise() {
   }
   netns_.reset();
   etc_files_.clear();
+  shared_shm_.reset();
   switch (outcome) {
     case Outcome::kSucceeded:
       recorder_->SetState(jobspec::JobState::kSucceeded);
@@ -244,9 +245,27 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
   return std::nullopt;
 }
 
+std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobSharedMemory() {
+  const std::vector<ReplicaPlan>& plans = config_.plans;
+  const auto containers = std::count_if(
+      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+  if (shared_shm_.has_value() || containers < 2) return std::nullopt;
+  // On the host's /dev/shm: a tmpfs, as a container's own /dev/shm is.
+  absl::StatusOr<packager::run::TransientDirectory> dir = packager::run::TransientDirectory::Create(
+      absl::StrCat("/dev/shm/trainpkg-job-", config_.job_id, "-", ::getpid()), 0700);
+  if (!dir.ok()) {
+    return jobspec::RpcStatus{
+        .code = kCodeInternal,
+        .message = absl::StrCat("Making the job's shared /dev/shm: ", dir.status().message())};
+  }
+  shared_shm_.emplace(*std::move(dir));
+  return std::nullopt;
+}
+
 std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (std::optional<jobspec::RpcStatus> failure = MakeJobNetwork()) return failure;
   if (std::optional<jobspec::RpcStatus> failure = MakeJobEtcFiles()) return failure;
+  if (std::optional<jobspec::RpcStatus> failure = MakeJobSharedMemory()) return failure;
   const std::vector<ReplicaPlan>& plans = config_.plans;
   // One port per replica, and one more on the chief for PyTorch's
   // rendezvous store (MASTER_PORT, jobspec/cluster_env.h).
@@ -296,16 +315,15 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (!output.empty() && output.find("://") == std::string::npos) bind_mounts.push_back(output);
   for (size_t i = 0; i < plans.size(); ++i) {
     const ReplicaPlan& plan = plans[i];
-    absl::StatusOr<std::map<std::string, std::string>> cluster_env =
-        jobspec::MakeClusterEnv(jobspec::ClusterEnvRequest{.spec = config_.spec,
-                                                           .job_id = config_.job_id,
-                                                           .project_id = config_.project_id,
-                                                           .trial_id = "",
-                                                           .addresses = addresses,
-                                                           .replica = plan.ref,
-                                                           .job_secret = config_.job_secret,
-                                                           .pytorch_master_port =
-                                                               ports->ports()[plans.size()]});
+    absl::StatusOr<std::map<std::string, std::string>> cluster_env = jobspec::MakeClusterEnv(
+        jobspec::ClusterEnvRequest{.spec = config_.spec,
+                                   .job_id = config_.job_id,
+                                   .project_id = config_.project_id,
+                                   .trial_id = "",
+                                   .addresses = addresses,
+                                   .replica = plan.ref,
+                                   .job_secret = config_.job_secret,
+                                   .pytorch_master_port = ports->ports()[plans.size()]});
     if (!cluster_env.ok()) {
       discard_bundles(0);
       return jobspec::RpcStatus{
@@ -331,6 +349,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
           .network_namespace = netns_.has_value() ? netns_->path() : std::filesystem::path(),
           .readonly_files = {{etc_files_.at(0).path(), "/etc/hosts"},
                              {etc_files_.at(1).path(), "/etc/resolv.conf"}},
+          .shared_shm = shared_shm_.has_value() ? shared_shm_->path() : std::filesystem::path(),
       });
       if (!container.ok()) {
         discard_bundles(0);

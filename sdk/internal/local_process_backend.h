@@ -78,6 +78,10 @@ class LocalProcessBackend final : public JobBackend {
   // not exist yet: one /etc/hosts naming every replica (all on 127.0.0.1)
   // and one /etc/resolv.conf for the job. Returns the failure, if any.
   std::optional<jobspec::RpcStatus> MakeJobEtcFiles();
+  // Creates shared_shm_ when two or more replicas run as containers and it
+  // does not exist yet: the /dev/shm their containers share. Returns the
+  // failure, if any.
+  std::optional<jobspec::RpcStatus> MakeJobSharedMemory();
   // Reserves ports and starts every replica. Returns the failure, if any.
   std::optional<jobspec::RpcStatus> StartReplicas();
   // Waits for the job to succeed, fail, time out or be cancelled.
@@ -108,6 +112,10 @@ class LocalProcessBackend final : public JobBackend {
   // made with netns_ and gone with it; only the supervisor thread touches
   // them.
   std::vector<packager::run::TransientFile> etc_files_;
+  // /dev/shm/trainpkg-job-<id>-<pid>, bind-mounted at /dev/shm in each of
+  // the job's containers (in the ledger too), made with netns_ and gone
+  // with it; only the supervisor thread touches it.
+  std::optional<packager::run::TransientDirectory> shared_shm_;
   std::thread supervisor_;
 };
 

@@ -159,6 +159,7 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
       .hostname = "workerpool1-0",
       .network_namespace = "/run/netns/trainpkg-1-2",
       .protect_host_files = true,
+      .shared_shm = {},
   };
   ASSERT_TRUE(WriteContainerBundle(bundle).ok());
   std::ifstream in(bundle.bundle_dir / "config.json");
@@ -192,6 +193,22 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
   }
   EXPECT_EQ(config["process"]["noNewPrivileges"], true);
   EXPECT_EQ(config["linux"]["seccomp"]["defaultAction"], "SCMP_ACT_ERRNO");
+  // /dev/shm: a tmpfs of its own by default; the job's directory when shared.
+  auto shm_mount = [&] {
+    std::ifstream file(bundle.bundle_dir / "config.json");
+    const nlohmann::json written = nlohmann::json::parse(file);
+    for (const auto& mount : written["mounts"]) {
+      if (mount["destination"] == "/dev/shm") return mount;
+    }
+    return nlohmann::json();
+  };
+  EXPECT_EQ(shm_mount()["type"], "tmpfs");
+  bundle.shared_shm = dir.path() / "shm";
+  ASSERT_TRUE(WriteContainerBundle(bundle).ok());
+  const nlohmann::json shared = shm_mount();
+  EXPECT_EQ(shared["type"], "bind");
+  EXPECT_EQ(shared["source"], (dir.path() / "shm").string());
+  EXPECT_THAT(shared["options"], AllOf(Contains("nosuid"), Contains("nodev"), Contains("noexec")));
 }
 
 // The seccomp allowlist: ordinary calls in, the ones Docker's default

@@ -180,6 +180,10 @@ void ContainerTestBase::ExpectNothingLeft() const {
   EXPECT_TRUE(RuncContainers("trainpkg-" + job_id_ + "-").empty());
   EXPECT_TRUE(NetworkNamespaces("trainpkg-" + job_id_ + "-").empty());
   EXPECT_TRUE(JobEtcFiles("trainpkg-" + job_id_ + "-").empty());
+  for (const fs::directory_entry& entry : fs::directory_iterator("/dev/shm")) {
+    EXPECT_FALSE(entry.path().filename().string().starts_with("trainpkg-job-" + job_id_ + "-"))
+        << "the job's shared /dev/shm was left: " << entry.path();
+  }
   std::error_code ec;
   const fs::path containers = job_dir_ / "containers";
   EXPECT_TRUE(!fs::exists(containers) || fs::is_empty(containers))
