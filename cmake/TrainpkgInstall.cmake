@@ -14,10 +14,45 @@ add_library(trainpkg_packager INTERFACE)
 target_link_libraries(trainpkg_packager INTERFACE trainpkg_builder trainpkg_bundle
   trainpkg_dockerfile trainpkg_layer trainpkg_unpack trainpkg_run)
 
-# <library target> <name after trainpkg::>. The public five and everything
-# they link: a static library's private dependencies are link dependencies of
-# whoever links it, so they are exported too.
-set(_trainpkg_exported
+# trainpkg_install_export(<export set> <library target> <name after trainpkg::> ...)
+# Installs the libraries into the export set under their trainpkg:: names.
+# The tree's include root is for the build tree only; installed consumers get
+# include/ (<trainpkg/sdk/custom_job.h>) and include/trainpkg/ (what the
+# installed headers include: "jobspec/custom_job.h"). protoc's output
+# directories (cmake/TrainpkgProto.cmake) stay in the build tree: no
+# installed header includes generated code.
+function(trainpkg_install_export export_set)
+  set(pairs ${ARGN})
+  set(targets)
+  while(pairs)
+    list(POP_FRONT pairs target name)
+    set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+    foreach(property INTERFACE_INCLUDE_DIRECTORIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
+      get_target_property(dirs ${target} ${property})
+      if(NOT dirs)
+        continue()
+      endif()
+      get_target_property(sources ${target} SOURCES)
+      list(FILTER sources INCLUDE REGEX "\\.pb\\.cc$")
+      list(LENGTH dirs count)
+      if(NOT count EQUAL 1 OR NOT (dirs STREQUAL TRAINPKG_INCLUDE_ROOT OR sources))
+        message(FATAL_ERROR "${target}: interface include directories '${dirs}' are neither the "
+          "tree's include root nor protoc's output; say in cmake/TrainpkgInstall.cmake which "
+          "ones an installed consumer gets")
+      endif()
+      set_target_properties(${target} PROPERTIES ${property} "$<BUILD_INTERFACE:${dirs}>")
+    endforeach()
+    list(APPEND targets ${target})
+  endwhile()
+  install(TARGETS ${targets} EXPORT ${export_set}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libtrainpkg-dev
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} ${CMAKE_INSTALL_INCLUDEDIR}/trainpkg)
+endfunction()
+
+# The public five and everything they link: a static library's private
+# dependencies are link dependencies of whoever links it, so they are
+# exported too.
+trainpkg_install_export(trainpkgTargets
   trainpkg_base base
   trainpkg_jobspec jobspec
   trainpkg_oci oci
@@ -32,28 +67,27 @@ set(_trainpkg_exported
   trainpkg_sdk sdk
   trainpkg_image_builder image_builder
   trainpkg_runtime runtime)
-set(_trainpkg_targets)
-while(_trainpkg_exported)
-  list(POP_FRONT _trainpkg_exported target name)
-  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
-  # The tree's include root is for the build tree only; installed consumers
-  # get include/ (<trainpkg/sdk/custom_job.h>) and include/trainpkg/ (what
-  # the installed headers include: "jobspec/custom_job.h") from INCLUDES below.
-  get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
-  if(dirs AND NOT dirs STREQUAL TRAINPKG_INCLUDE_ROOT)
-    message(FATAL_ERROR "${target}: interface include directories '${dirs}' are not the tree's "
-      "include root; say in cmake/TrainpkgInstall.cmake which ones an installed consumer gets")
-  endif()
-  if(dirs)
-    set_target_properties(${target} PROPERTIES
-      INTERFACE_INCLUDE_DIRECTORIES "$<BUILD_INTERFACE:${TRAINPKG_INCLUDE_ROOT}>")
-  endif()
-  list(APPEND _trainpkg_targets ${target})
-endwhile()
 
-install(TARGETS ${_trainpkg_targets} EXPORT trainpkgTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libtrainpkg-dev
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} ${CMAKE_INSTALL_INCLUDEDIR}/trainpkg)
+# find_package(trainpkg COMPONENTS training): the distributed-training layers
+# of the trainer runtime, with gRPC, protobuf, Gloo, OpenBLAS (and in CUDA
+# builds the CUDA runtime and NCCL) as their dependencies.
+set(_trainpkg_training
+  trainpkg_rpc_auth rpc_auth
+  trainpkg_coordination_proto coordination_proto
+  trainpkg_coordination coordination
+  trainpkg_collectives collectives
+  trainpkg_nn nn
+  trainpkg_train_proto train_proto
+  trainpkg_train train
+  trainpkg_data_proto data_proto
+  trainpkg_data data
+  trainpkg_ps_proto ps_proto
+  trainpkg_ps ps
+  trainpkg_runtime_gpu runtime_gpu)
+if(TRAINPKG_HAVE_CUDA)
+  list(APPEND _trainpkg_training trainpkg_collectives_nccl collectives_nccl)
+endif()
+trainpkg_install_export(trainpkgTrainingTargets ${_trainpkg_training})
 
 # Every header of the exported modules, internal/ included: two public
 # headers include internal ones (dockerignore.h, k8s_job_record.h).
@@ -62,15 +96,15 @@ foreach(dir IN LISTS _trainpkg_header_dirs)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainpkg COMPONENT libtrainpkg-dev
     FILES_MATCHING PATTERN "*.h"
-    # Not exported: the CLI, `trainpkg serve`, hyperparameter tuning and the
-    # distributed-training layers of the trainer runtime (the ADR says why).
-    REGEX "/sdk/(cli|serve|hptune)$" EXCLUDE
-    REGEX "/trainer_runtime/(collectives|coordination|cuda|data|nn|ps|rpc_auth|train)$" EXCLUDE)
+    # Not exported: the CLI, `trainpkg serve` and hyperparameter tuning.
+    REGEX "/sdk/(cli|serve|hptune)$" EXCLUDE)
 endforeach()
 
 set(_trainpkg_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/trainpkg)
-install(EXPORT trainpkgTargets NAMESPACE trainpkg:: DESTINATION ${_trainpkg_cmake_dir}
-  COMPONENT libtrainpkg-dev)
+foreach(export_set trainpkgTargets trainpkgTrainingTargets)
+  install(EXPORT ${export_set} NAMESPACE trainpkg:: DESTINATION ${_trainpkg_cmake_dir}
+    COMPONENT libtrainpkg-dev)
+endforeach()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/trainpkgConfig.cmake.in
   ${PROJECT_BINARY_DIR}/trainpkgConfig.cmake INSTALL_DESTINATION ${_trainpkg_cmake_dir})
 # 0.x: a minor version may break the API.

@@ -34,10 +34,13 @@ set(CPACK_DEBIAN_LIBTRAINPKG-DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_LIBTRAINPKG-DEV_DESCRIPTION "trainpkg C++ SDK and trainer runtime (static libraries)
 Headers, static libraries, CMake package (find_package(trainpkg)) and
 pkg-config files of the trainpkg SDK (CustomJob, JobClient), registry
-client, image packager, job model and trainer runtime.")
-# What trainpkgConfig.cmake finds, and the headers the installed ones include.
+client, image packager, job model and trainer runtime (cluster info,
+coordination, Gloo collectives, nn, data-parallel training).")
+# What trainpkgConfig.cmake finds (COMPONENTS training: gRPC, protobuf, Gloo,
+# OpenBLAS, zlib; in a CUDA build also the CUDA toolkit, which Debian does not
+# ship), and the headers the installed ones include.
 set(CPACK_DEBIAN_LIBTRAINPKG-DEV_PACKAGE_DEPENDS "libabsl-dev, libfmt-dev, nlohmann-json3-dev, \
 libyaml-cpp-dev, libcurl4-openssl-dev | libcurl-dev, libssl-dev, libarchive-dev, libdeflate-dev, \
-libzstd-dev, pkg-config")
+libzstd-dev, pkg-config, libgrpc++-dev, libprotobuf-dev, libgloo-dev, libopenblas-dev, zlib1g-dev")
 
 include(CPack)

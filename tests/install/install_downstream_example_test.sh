@@ -5,7 +5,9 @@
 #     downstream configured with find_package(trainpkg CONFIG REQUIRED),
 #     built and run against it: its CustomJob (a chief and a worker, both
 #     hello_trainer linked with trainpkg::runtime) must SUCCEED and the chief
-#     save model.txt. The trainer is also built through trainpkg-runtime.pc.
+#     save model.txt; the same with allreduce_trainer (COMPONENTS training:
+#     coordination and a Gloo allreduce). hello_trainer is also built
+#     through trainpkg-runtime.pc.
 # (b) `cpack -G DEB`; the packages must hold the stripped binary (<= 50 MB),
 #     man pages, completions, headers, CMake package and .pc files, and a
 #     -dbgsym package; `dpkg -x` into a scratch root and the same run
@@ -37,8 +39,18 @@ logged() {
   fi
 }
 
+# expect_job NAME LOG LINE...: the job in LOG SUCCEEDED and LOG has every LINE.
+expect_job() {
+  local name=$1 out=$2 line
+  shift 2
+  grep -q '^submit_job: [0-9]* JOB_STATE_SUCCEEDED$' "$out" || { cat "$out"; fail "$name: job did not succeed"; }
+  for line in "$@"; do
+    grep -qxF "$line" "$out" || { cat "$out"; fail "$name: no line '$line'"; }
+  done
+}
+
 # run_example NAME PREFIX: builds examples/downstream against PREFIX and runs
-# its CustomJob.
+# its CustomJob with each trainer.
 run_example() {
   local name=$1 prefix=$2 dir="$scratch/$1"
   logged "$name-configure.log" cmake -S "$source_dir/examples/downstream" -B "$dir" -G Ninja \
@@ -48,13 +60,18 @@ run_example() {
   logged "$name-build.log" cmake --build "$dir" -j2
   logged "$name-run.log" "$dir/submit_job" "$dir/hello_trainer" "$dir/out"
   local out="$scratch/$name-run.log"
-  grep -q '^submit_job: [0-9]* JOB_STATE_SUCCEEDED$' "$out" || { cat "$out"; fail "$name: job did not succeed"; }
-  grep -qxF '[workerpool0-0] hello_trainer: chief 0: rank 0 of 2' "$out" || { cat "$out"; fail "$name: chief line"; }
-  grep -qxF '[workerpool1-0] hello_trainer: worker 0: rank 1 of 2' "$out" || { cat "$out"; fail "$name: worker line"; }
+  expect_job "$name" "$out" '[workerpool0-0] hello_trainer: chief 0: rank 0 of 2' \
+    '[workerpool1-0] hello_trainer: worker 0: rank 1 of 2'
   [[ "$(cat "$dir/out/model/model.txt")" == "world_size=2 saved_by_rank=0" ]] ||
     fail "$name: model.txt is '$(cat "$dir/out/model/model.txt" 2>&1)'"
   [[ -z "$(find "$dir/out/model" -name 'workertemp_*')" ]] || fail "$name: a workertemp_ dir was left"
-  echo "ok: $name: the downstream CustomJob SUCCEEDED"
+  logged "$name-allreduce.log" "$dir/submit_job" "$dir/allreduce_trainer" "$dir/out-allreduce"
+  out="$scratch/$name-allreduce.log"
+  expect_job "$name" "$out" '[workerpool0-0] allreduce_trainer: rank 0 of 2: sum of rank + 1 = 3' \
+    '[workerpool1-0] allreduce_trainer: rank 1 of 2: sum of rank + 1 = 3'
+  [[ "$(cat "$dir/out-allreduce/model/model.txt")" == "allreduce_sum=3" ]] ||
+    fail "$name: allreduce model.txt is '$(cat "$dir/out-allreduce/model/model.txt" 2>&1)'"
+  echo "ok: $name: the downstream CustomJobs SUCCEEDED"
 }
 
 # (a) the install prefix
@@ -83,6 +100,8 @@ for path in usr/bin/trainpkg usr/bin/trainpkg-slurm-task usr/share/man/man1/trai
   usr/share/bash-completion/completions/trainpkg usr/share/zsh/vendor-completions/_trainpkg \
   usr/include/trainpkg/sdk/custom_job.h usr/include/trainpkg/trainer_runtime/cluster_info.h \
   usr/lib/cmake/trainpkg/trainpkgConfig.cmake usr/lib/cmake/trainpkg/trainpkgConfigVersion.cmake \
+  usr/include/trainpkg/trainer_runtime/collectives/gloo_communicator.h \
+  usr/lib/cmake/trainpkg/trainpkgTrainingTargets.cmake usr/lib/libtrainpkg_train.a \
   usr/lib/pkgconfig/trainpkg-sdk.pc usr/lib/libtrainpkg_sdk.a; do
   grep -q " \./$path\$" "$contents" || fail "no $path in the packages"
 done
