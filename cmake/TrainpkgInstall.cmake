@@ -97,7 +97,9 @@ foreach(dir IN LISTS _trainpkg_header_dirs)
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainpkg COMPONENT libtrainpkg-dev
     FILES_MATCHING PATTERN "*.h"
     # Not exported: the CLI, `trainpkg serve` and hyperparameter tuning.
-    REGEX "/sdk/(cli|serve|hptune)$" EXCLUDE)
+    # proto/ holds .proto files only (the generated headers are private).
+    REGEX "/sdk/(cli|serve|hptune)$" EXCLUDE
+    REGEX "/proto$" EXCLUDE)
 endforeach()
 
 set(_trainpkg_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/trainpkg)
