@@ -26,6 +26,7 @@ PACKAGES=(
   debootstrap  # dockerfiles/build-bases.sh: the minimal Debian 12 rootfs of trainpkg/debian, imported by trainpkg
   slurm-wlm slurmrestd munge
   procps psmisc curl
+  file  # cpack -G DEB (tests/install): CPackDeb asks file(1) which files are ELF and unstripped
   zsh groff-base man-db  # tests/sdk/cli_docs_test: the generated zsh completion and man pages, read by zsh and man
   nodejs  # tests/sdk/k8s, tests/samples/ci: offline schema validation of the Kubernetes manifests and the CI pipelines (npm below)
   python3-torch  # samples/pytorch_ddp_digits: its test runs the PyTorch trainer (bench/collectives too)
