@@ -38,7 +38,7 @@ struct Replica {
 class ThreeReplicas {
  public:
   // transport: TRAINPKG_COLLECTIVES for every replica.
-  ThreeReplicas(int iterations, int pause_ms, const std::string& transport) {
+  ThreeReplicas(int iterations, int pause_ms, const std::string& transport, bool sweep = false) {
     dir_ = fs::temp_directory_path() / fmt::format("trainpkg-collectives-{}", getpid());
     fs::create_directories(dir_);
     auto envs = trainpkg::testing::ChiefAndTwoWorkersEnv("42", "local:collectives_test_rank");
@@ -58,7 +58,9 @@ class ThreeReplicas {
                                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
       posix_spawn_file_actions_adddup2(&actions, 1, 2);
       std::string its = std::to_string(iterations), pause = std::to_string(pause_ms);
-      char* argv[] = {const_cast<char*>(program.c_str()), its.data(), pause.data(), nullptr};
+      std::string sweep_arg = "sweep";
+      char* argv[] = {const_cast<char*>(program.c_str()), its.data(), pause.data(),
+                      sweep ? sweep_arg.data() : nullptr, nullptr};
       EXPECT_EQ(posix_spawn(&replica.pid, program.c_str(), &actions, nullptr, argv, envp.data()),
                 0);
       posix_spawn_file_actions_destroy(&actions);
@@ -146,6 +148,16 @@ TEST_P(MultiProcessTest, ThreeProcessesAllReduce) {
     EXPECT_EQ(job[rank].exit_code, 0) << log;
     EXPECT_THAT(log, AllOf(HasSubstr(fmt::format("rank {} running on {}", rank, GetParam())),
                            HasSubstr(fmt::format("rank {} done", rank))));
+  }
+}
+
+TEST_P(MultiProcessTest, EveryOperationAndSizeIsRightInThreeProcesses) {
+  ThreeReplicas job(/*iterations=*/1, /*pause_ms=*/0, GetParam(), /*sweep=*/true);
+  job.WaitAll(absl::Seconds(60));
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string log = ThreeReplicas::Log(job[rank]);
+    EXPECT_EQ(job[rank].exit_code, 0) << log;
+    EXPECT_THAT(log, HasSubstr(fmt::format("rank {} sweep passed", rank)));
   }
 }
 
