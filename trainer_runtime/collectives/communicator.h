@@ -59,6 +59,9 @@ class Communicator {
 
   // data[i] <- op over every rank's data[i], in place.
   virtual absl::Status AllReduce(std::span<float> data, ReduceOp op) = 0;
+  // The same in double precision (sums of many replicas' metrics, values a
+  // float would round). Same contract and order rules as the float one.
+  virtual absl::Status AllReduce(std::span<double> data, ReduceOp op) = 0;
   // An allreduce of `data` to run many times; Run() then does what
   // AllReduce(data, op) does. Preparing is collective in that every rank
   // prepares the same sizes in the same order (no message is exchanged).

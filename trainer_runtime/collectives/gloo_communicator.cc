@@ -55,11 +55,19 @@ class GlooCommunicator final : public Communicator {
   int size() const override { return context_->size; }
 
   absl::Status AllReduce(std::span<float> data, ReduceOp op) override {
+    return AllReduceOf(data, op);
+  }
+  absl::Status AllReduce(std::span<double> data, ReduceOp op) override {
+    return AllReduceOf(data, op);
+  }
+
+  template <typename T>
+  absl::Status AllReduceOf(std::span<T> data, ReduceOp op) {
     if (data.empty()) return absl::OkStatus();
     absl::Status status = Guard("allreduce", [&] {
       gloo::AllreduceOptions opts(context_);
       opts.setOutput(data.data(), data.size());
-      opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<float>));
+      opts.setReduceFunction(static_cast<ReduceFn>(&gloo::sum<T>));
       opts.setAlgorithm(data.size_bytes() >= kRingMinBytes
                             ? gloo::AllreduceOptions::Algorithm::RING
                             : gloo::AllreduceOptions::Algorithm::BCUBE);
@@ -128,10 +136,11 @@ class GlooCommunicator final : public Communicator {
   // The two below serve GlooPreparedAllReduce too.
 
   // data /= size() for kMean, after the sum.
-  void FinishReduce(std::span<float> data, ReduceOp op) const {
+  template <typename T>
+  void FinishReduce(std::span<T> data, ReduceOp op) const {
     if (op != ReduceOp::kMean) return;
-    const float n = static_cast<float>(size());
-    for (float& x : data) x /= n;
+    const T n = static_cast<T>(size());
+    for (T& x : data) x /= n;
   }
 
   // Runs one Gloo operation, turning its exceptions into the Status the

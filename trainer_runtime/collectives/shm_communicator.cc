@@ -21,16 +21,17 @@ namespace {
 
 using internal::ShmGroup;
 
-// Slices of a round of `length` floats, one per rank, each starting on a
-// cache line (16 floats) so no two ranks write one line.
+// Slices of a round of `length` elements of `element_bytes`, one per rank,
+// each starting on a cache line (64 bytes) so no two ranks write one line.
 struct Slice {
   size_t begin = 0;
   size_t end = 0;
 };
 
-Slice SliceOf(size_t length, int ranks, int r) {
+Slice SliceOf(size_t length, int ranks, int r, size_t element_bytes) {
+  const size_t line = 64 / element_bytes;
   const size_t per = (length + static_cast<size_t>(ranks) - 1) / static_cast<size_t>(ranks);
-  const size_t chunk = (per + 15) / 16 * 16;
+  const size_t chunk = (per + line - 1) / line * line;
   const size_t begin = std::min(length, chunk * static_cast<size_t>(r));
   return {begin, std::min(length, begin + chunk)};
 }
@@ -45,45 +46,10 @@ class ShmCommunicator final : public Communicator {
   int size() const override { return group_->ranks(); }
 
   absl::Status AllReduce(std::span<float> data, ReduceOp op) override {
-    TP_RETURN_IF_ERROR(Usable("allreduce"));
-    const absl::Time deadline = absl::Now() + timeout_;
-    const int r = rank();
-    const int p = size();
-    const size_t round = group_->slot_floats();
-    for (size_t offset = 0; offset < data.size(); offset += round) {
-      const size_t length = std::min(round, data.size() - offset);
-      float* mine = data.data() + offset;
-      for (int s = 0; s < p; ++s) {
-        if (s == r) continue;
-        const Slice slice = SliceOf(length, p, s);
-        std::memcpy(group_->slot(r) + slice.begin, mine + slice.begin,
-                    (slice.end - slice.begin) * sizeof(float));
-      }
-      TP_RETURN_IF_ERROR(Wait("allreduce", deadline));
-      const Slice own = SliceOf(length, p, r);
-      if (own.end > own.begin) {
-        std::vector<const float*> sources(static_cast<size_t>(p));
-        for (int q = 0; q < p; ++q) {
-          sources[static_cast<size_t>(q)] =
-              (q == r ? mine : group_->slot(q)) + static_cast<ptrdiff_t>(own.begin);
-        }
-        float* result = group_->result() + own.begin;
-        internal::SumInRankOrder(sources, own.end - own.begin, result);
-        std::memcpy(mine + own.begin, result, (own.end - own.begin) * sizeof(float));
-      }
-      TP_RETURN_IF_ERROR(Wait("allreduce", deadline));
-      for (int s = 0; s < p; ++s) {
-        if (s == r) continue;
-        const Slice slice = SliceOf(length, p, s);
-        std::memcpy(mine + slice.begin, group_->result() + slice.begin,
-                    (slice.end - slice.begin) * sizeof(float));
-      }
-    }
-    if (op == ReduceOp::kMean) {
-      const float n = static_cast<float>(p);
-      for (float& x : data) x /= n;
-    }
-    return absl::OkStatus();
+    return AllReduceOf(data, op);
+  }
+  absl::Status AllReduce(std::span<double> data, ReduceOp op) override {
+    return AllReduceOf(data, op);
   }
 
   absl::Status Broadcast(std::span<float> data, int root) override {
@@ -133,6 +99,55 @@ class ShmCommunicator final : public Communicator {
   }
 
  private:
+  // Rank r's slot (r == size(): the result slot) as T.
+  template <typename T>
+  T* Slot(int r) const {
+    return reinterpret_cast<T*>(r == size() ? group_->result() : group_->slot(r));
+  }
+
+  template <typename T>
+  absl::Status AllReduceOf(std::span<T> data, ReduceOp op) {
+    TP_RETURN_IF_ERROR(Usable("allreduce"));
+    const absl::Time deadline = absl::Now() + timeout_;
+    const int r = rank();
+    const int p = size();
+    const size_t round = group_->slot_floats() * sizeof(float) / sizeof(T);
+    for (size_t offset = 0; offset < data.size(); offset += round) {
+      const size_t length = std::min(round, data.size() - offset);
+      T* mine = data.data() + offset;
+      for (int s = 0; s < p; ++s) {
+        if (s == r) continue;
+        const Slice slice = SliceOf(length, p, s, sizeof(T));
+        std::memcpy(Slot<T>(r) + slice.begin, mine + slice.begin,
+                    (slice.end - slice.begin) * sizeof(T));
+      }
+      TP_RETURN_IF_ERROR(Wait("allreduce", deadline));
+      const Slice own = SliceOf(length, p, r, sizeof(T));
+      if (own.end > own.begin) {
+        std::vector<const T*> sources(static_cast<size_t>(p));
+        for (int q = 0; q < p; ++q) {
+          sources[static_cast<size_t>(q)] =
+              (q == r ? mine : Slot<T>(q)) + static_cast<ptrdiff_t>(own.begin);
+        }
+        T* result = Slot<T>(p) + own.begin;
+        internal::SumInRankOrder(sources, own.end - own.begin, result);
+        std::memcpy(mine + own.begin, result, (own.end - own.begin) * sizeof(T));
+      }
+      TP_RETURN_IF_ERROR(Wait("allreduce", deadline));
+      for (int s = 0; s < p; ++s) {
+        if (s == r) continue;
+        const Slice slice = SliceOf(length, p, s, sizeof(T));
+        std::memcpy(mine + slice.begin, Slot<T>(p) + slice.begin,
+                    (slice.end - slice.begin) * sizeof(T));
+      }
+    }
+    if (op == ReduceOp::kMean) {
+      const T n = static_cast<T>(p);
+      for (T& x : data) x /= n;
+    }
+    return absl::OkStatus();
+  }
+
   // The broken state, or the job's failure found before an operation.
   absl::Status Usable(std::string_view what) {
     if (!broken_.ok()) return broken_;

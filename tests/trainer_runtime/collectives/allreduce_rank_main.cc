@@ -55,6 +55,13 @@ absl::Status Sweep(trainpkg::collectives::Communicator& comm) {
       }
     }
   }
+  // Doubles: 2^40 + rank + 0.5 is exact in double only.
+  std::vector<double> wide(300001, 1099511627776.0 + rank + 0.5);
+  TP_RETURN_IF_ERROR(comm.AllReduce(std::span(wide), ReduceOp::kSum));
+  const double wide_want = size * 1099511627776.0 + ranks_sum + size * 0.5;
+  if (wide.front() != wide_want || wide.back() != wide_want) {
+    return absl::InternalError(fmt::format("double sum: {}, want {}", wide.back(), wide_want));
+  }
   std::vector<float> mean(1001, static_cast<float>(rank));
   TP_RETURN_IF_ERROR(comm.AllReduce(std::span(mean), ReduceOp::kMean));
   if (mean[1000] != ranks_sum / static_cast<float>(size)) {

@@ -92,6 +92,20 @@ TEST(GlooCommunicatorTest, AllReduceSumIsExactOnManySizes) {
   }
 }
 
+TEST(GlooCommunicatorTest, DoublesKeepWhatAFloatWouldRound) {
+  Job job(3);
+  for (size_t n : {1UL, 65537UL}) {  // BCube and ring
+    OnEveryRank(3, [&](int r) {
+      // 2^30 + r + 0.25: a float has 24 bits and would lose the fraction.
+      std::vector<double> data(n, 1073741824.0 + r + 0.25);
+      ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum).ok());
+      for (double x : data) ASSERT_EQ(x, 3 * 1073741824.0 + 3 + 0.75);
+      ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kMean).ok());
+      ASSERT_EQ(data[0], (3 * 1073741824.0 + 3 + 0.75));  // the mean of three equal values
+    });
+  }
+}
+
 TEST(GlooCommunicatorTest, AllReduceMeanDividesTheExactSumOnce) {
   Job job(3);
   constexpr size_t kN = 100003;

@@ -58,6 +58,14 @@ TEST(NcclCommunicatorTest, AllReduceBroadcastAllGatherOnEveryGpu) {
       for (size_t i = 0; i < kN * n; ++i) {
         ASSERT_EQ(host[i], static_cast<float>(n * (n - 1) / 2 + n * (i % kN % 100)));
       }
+      double* wide = nullptr;
+      ASSERT_EQ(cudaMalloc(&wide, 1001 * sizeof(double)), cudaSuccess);
+      std::vector<double> wide_host(1001, 1099511627776.0 + r + 0.5);
+      cudaMemcpy(wide, wide_host.data(), 1001 * sizeof(double), cudaMemcpyHostToDevice);
+      ASSERT_TRUE((*comm)->AllReduce(std::span(wide, 1001), ReduceOp::kSum).ok());
+      cudaMemcpy(wide_host.data(), wide, 1001 * sizeof(double), cudaMemcpyDeviceToHost);
+      EXPECT_EQ(wide_host[1000], n * 1099511627776.0 + n * (n - 1) / 2 + n * 0.5);
+      cudaFree(wide);
       ASSERT_TRUE((*comm)->Barrier().ok());
       comm->reset();
       cudaFree(device);

@@ -121,6 +121,29 @@ TEST(ShmCommunicatorTest, AllReduceSumsInRankOrderOnEverySizeAndRankCount) {
   }
 }
 
+TEST(ShmCommunicatorTest, DoublesSumInRankOrderAndAverage) {
+  for (int ranks : {2, 3, 4}) {
+    Job job(ranks, kSmallSlots);
+    // A round holds 2048 doubles; sizes around it and its 8-double lines.
+    for (size_t n : {1UL, 9UL, 2047UL, 2048UL, 2049UL, 50001UL}) {
+      std::vector<std::vector<double>> data(ranks, std::vector<double>(n));
+      std::vector<double> want(n);
+      for (size_t i = 0; i < n; ++i) {
+        for (int r = 0; r < ranks; ++r) data[r][i] = 1.0 / (3.0 + r + static_cast<double>(i));
+        double sum = data[0][i];
+        for (int r = 1; r < ranks; ++r) sum += data[r][i];
+        want[i] = sum / ranks;
+      }
+      OnEveryRank(ranks, [&](int r) {
+        ASSERT_TRUE(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kMean).ok());
+      });
+      for (int r = 0; r < ranks; ++r) {
+        ASSERT_EQ(data[r], want) << "ranks=" << ranks << " n=" << n << " rank=" << r;
+      }
+    }
+  }
+}
+
 TEST(ShmCommunicatorTest, SixtyFourMebibytesWithTheDefaultSlots) {
   Job job(2);
   constexpr size_t kN = (size_t{64} << 20) / sizeof(float);

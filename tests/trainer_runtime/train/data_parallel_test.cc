@@ -76,6 +76,10 @@ class RecordingCommunicator final : public collectives::Communicator {
     sizes.push_back(data.size());
     return inner_.AllReduce(data, op);
   }
+  absl::Status AllReduce(std::span<double> data, collectives::ReduceOp op) override {
+    sizes.push_back(data.size());
+    return inner_.AllReduce(data, op);
+  }
   absl::Status Broadcast(std::span<float> data, int root) override {
     return inner_.Broadcast(data, root);
   }

@@ -68,6 +68,14 @@ class NcclCommunicator final : public Communicator {
     });
   }
 
+  absl::Status AllReduce(std::span<double> data, ReduceOp op) override {
+    if (data.empty()) return absl::OkStatus();
+    return Run("allreduce", [&] {
+      return ncclAllReduce(data.data(), data.data(), data.size(), ncclDouble,
+                           op == ReduceOp::kMean ? ncclAvg : ncclSum, comm_, stream_);
+    });
+  }
+
   absl::Status Broadcast(std::span<float> data, int root) override {
     if (root < 0 || root >= size()) {
       return absl::InvalidArgumentError(

@@ -12,6 +12,7 @@ namespace trainpkg::collectives::internal {
 // and infinities propagate as IEEE addition does. `out` may not alias a
 // source.
 void SumInRankOrder(std::span<const float* const> sources, size_t n, float* out);
+void SumInRankOrder(std::span<const double* const> sources, size_t n, double* out);
 
 }  // namespace trainpkg::collectives::internal
 
