@@ -1,9 +1,13 @@
 #include "trainer_runtime/collectives/cpu_communicator.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "trainer_runtime/collectives/hierarchical_communicator.h"
 #include "trainer_runtime/collectives/shm_communicator.h"
 
 namespace trainpkg::collectives {
@@ -26,6 +30,8 @@ std::string_view CpuTransportName(CpuTransport transport) {
       return "gloo";
     case CpuTransport::kSharedMemory:
       return "shm";
+    case CpuTransport::kHierarchical:
+      return "shm+gloo";
   }
   return "?";
 }
@@ -33,21 +39,45 @@ std::string_view CpuTransportName(CpuTransport transport) {
 absl::StatusOr<CpuCommunicator> CreateCpuCommunicator(coordination::CoordinationClient& client,
                                                       const CpuCommunicatorOptions& options) {
   CpuCommunicator result;
+  const ShmOptions shm{.timeout = options.gloo.timeout,
+                       .name = options.gloo.name,
+                       .slot_bytes = options.shm_slot_bytes};
   if (options.transport != CpuTransport::kGloo) {
-    absl::StatusOr<std::unique_ptr<Communicator>> shm =
-        CreateShmCommunicator(client, {.timeout = options.gloo.timeout,
-                                       .name = options.gloo.name,
-                                       .slot_bytes = options.shm_slot_bytes});
-    if (shm.ok()) {
-      result.comm = *std::move(shm);
+    // Which ranks share a host (the same facts on every rank).
+    const std::string keys = fmt::format("cpu/{}/host/", options.gloo.name);
+    TP_RETURN_IF_ERROR(
+        client.Set(keys + std::to_string(client.rank()), ShmHostIdentity().value_or("")));
+    std::vector<std::string> identities;
+    for (int r = 0; r < client.world_size(); ++r) {
+      TP_ASSIGN_OR_RETURN(std::string identity,
+                          client.Get(keys + std::to_string(r), options.gloo.timeout));
+      identities.push_back(std::move(identity));
+    }
+    const std::vector<int> group_of = GroupsByHost(identities);
+    const int groups = *std::max_element(group_of.begin(), group_of.end()) + 1;
+    absl::StatusOr<std::unique_ptr<Communicator>> comm;
+    if (groups == 1) {
+      comm = CreateShmCommunicator(client, shm);
       result.transport = CpuTransport::kSharedMemory;
+    } else if (options.transport == CpuTransport::kSharedMemory) {
+      return absl::FailedPreconditionError(fmt::format(
+          "shared memory: the {} ranks are on {} hosts (or /dev/shm mounts); use auto or gloo",
+          client.world_size(), groups));
+    } else if (groups < client.world_size()) {
+      comm = CreateHierarchicalCommunicator(client, group_of, options.gloo, shm);
+      result.transport = CpuTransport::kHierarchical;
+    } else {
+      comm = absl::FailedPreconditionError("no two ranks share a host");
+    }
+    if (comm.ok()) {
+      result.comm = *std::move(comm);
       return result;
     }
     if (options.transport == CpuTransport::kSharedMemory ||
-        !absl::IsFailedPrecondition(shm.status())) {
-      return shm.status();
+        !absl::IsFailedPrecondition(comm.status())) {
+      return comm.status();
     }
-    result.why = std::string(shm.status().message());
+    result.why = std::string(comm.status().message());
   }
   TP_ASSIGN_OR_RETURN(result.comm, CreateGlooCommunicator(client, options.gloo));
   result.transport = CpuTransport::kGloo;

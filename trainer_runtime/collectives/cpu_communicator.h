@@ -1,7 +1,8 @@
 // The host-memory Communicator for a job, on the transport that suits where
 // its ranks are: shared memory when every rank shares this host's /dev/shm
 // (processes of the local backend, containers of one local job, Slurm tasks
-// on one node), Gloo over TCP otherwise.
+// on one node); shared memory inside each host and Gloo between hosts when
+// ranks share hosts in groups; Gloo over TCP when no two ranks share one.
 //
 //   auto cpu = CreateCpuCommunicator(coordinator->client(), {.gloo = GlooOptionsFor(info)});
 //   // cpu->transport says which; cpu->why, why shared memory was not used.
@@ -29,9 +30,13 @@ enum class CpuTransport {
   kAuto,          // shared memory where every rank can share it, else Gloo
   kGloo,          // Gloo over TCP, wherever the ranks are
   kSharedMemory,  // shared memory, an error where the ranks cannot share it
+  // What kAuto picks when ranks share memory in groups on several hosts
+  // (hierarchical_communicator.h); not a choice of its own.
+  kHierarchical,
 };
 
 // "auto", "gloo" or "shm"; InvalidArgument naming the valid values.
+// CpuTransportName also names kHierarchical ("shm+gloo").
 absl::StatusOr<CpuTransport> ParseCpuTransport(std::string_view name);
 std::string_view CpuTransportName(CpuTransport transport);
 
@@ -45,7 +50,7 @@ struct CpuCommunicatorOptions {
 
 struct CpuCommunicator {
   std::unique_ptr<Communicator> comm;
-  CpuTransport transport = CpuTransport::kGloo;  // kGloo or kSharedMemory
+  CpuTransport transport = CpuTransport::kGloo;  // kGloo, kSharedMemory or kHierarchical
   std::string why;  // with kAuto and Gloo chosen: why not shared memory
 };
 

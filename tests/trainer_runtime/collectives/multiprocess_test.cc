@@ -37,8 +37,12 @@ struct Replica {
 
 class ThreeReplicas {
  public:
-  // transport: TRAINPKG_COLLECTIVES for every replica.
-  ThreeReplicas(int iterations, int pause_ms, const std::string& transport, bool sweep = false) {
+  // transport: TRAINPKG_COLLECTIVES for every replica. shm_groups, when
+  // given: rank r runs in a mount namespace of its own whose /dev/shm is
+  // the directory of group shm_groups[r] (ranks of one group share memory,
+  // ranks of different groups cannot, as on different hosts). Needs root.
+  ThreeReplicas(int iterations, int pause_ms, const std::string& transport, bool sweep = false,
+                const std::vector<int>& shm_groups = {}) {
     dir_ = fs::temp_directory_path() / fmt::format("trainpkg-collectives-{}", getpid());
     fs::create_directories(dir_);
     auto envs = trainpkg::testing::ChiefAndTwoWorkersEnv("42", "local:collectives_test_rank");
@@ -58,11 +62,19 @@ class ThreeReplicas {
                                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
       posix_spawn_file_actions_adddup2(&actions, 1, 2);
       std::string its = std::to_string(iterations), pause = std::to_string(pause_ms);
-      std::string sweep_arg = "sweep";
-      char* argv[] = {const_cast<char*>(program.c_str()), its.data(), pause.data(),
-                      sweep ? sweep_arg.data() : nullptr, nullptr};
-      EXPECT_EQ(posix_spawn(&replica.pid, program.c_str(), &actions, nullptr, argv, envp.data()),
-                0);
+      std::vector<std::string> args = {program, its, pause};
+      if (sweep) args.push_back("sweep");
+      if (!shm_groups.empty()) {
+        const fs::path shm = dir_ / fmt::format("shm{}", shm_groups[rank]);
+        fs::create_directories(shm);
+        args.insert(args.begin(),
+                    {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                     "mount --bind \"$0\" /dev/shm && exec \"$@\"", shm.string()});
+      }
+      std::vector<char*> argv;
+      for (std::string& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      EXPECT_EQ(posix_spawn(&replica.pid, argv[0], &actions, nullptr, argv.data(), envp.data()), 0);
       posix_spawn_file_actions_destroy(&actions);
       replicas_.push_back(replica);
     }
@@ -192,6 +204,26 @@ TEST(MultiProcessShmTest, NoSegmentIsLeftNamedWhileRunningOrAfterEveryRankIsKill
   EXPECT_EQ(ShmSegments(), before);
   for (int rank = 0; rank < 3; ++rank) job.Kill(rank);
   EXPECT_EQ(ShmSegments(), before);
+}
+
+TEST(MultiProcessShmTest, RanksOnTwoHostsGoHierarchicalAndEveryOperationIsRight) {
+  if (geteuid() != 0) GTEST_SKIP() << "mount namespaces stand in for hosts here: needs root";
+  // Ranks 0 and 2 share one "host's" /dev/shm, rank 1 has another.
+  ThreeReplicas job(/*iterations=*/3, /*pause_ms=*/0, "auto", /*sweep=*/true, {0, 1, 0});
+  job.WaitAll(absl::Seconds(60));
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string log = ThreeReplicas::Log(job[rank]);
+    EXPECT_EQ(job[rank].exit_code, 0) << log;
+    EXPECT_THAT(log, AllOf(HasSubstr(fmt::format("rank {} running on shm+gloo", rank)),
+                           HasSubstr(fmt::format("rank {} sweep passed", rank))));
+  }
+  // shm demands one host: refused by every rank with the reason.
+  ThreeReplicas forced(/*iterations=*/3, /*pause_ms=*/0, "shm", /*sweep=*/false, {0, 1, 0});
+  forced.WaitAll(absl::Seconds(20));
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_EQ(forced[rank].exit_code, 1);
+    EXPECT_THAT(ThreeReplicas::Log(forced[rank]), HasSubstr("are on 2 hosts"));
+  }
 }
 
 TEST(MultiProcessShmTest, AutoPicksSharedMemoryAndABadValueIsNamed) {
