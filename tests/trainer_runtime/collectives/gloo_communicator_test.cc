@@ -12,9 +12,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "trainer_runtime/coordination/coordination_client.h"
-#include "trainer_runtime/coordination/coordination_server.h"
-#include "trainer_runtime/coordination/rank_names.h"
+#include "tests/trainer_runtime/collectives/thread_job.h"
 
 namespace trainpkg::collectives {
 namespace {
@@ -22,53 +20,19 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-coordination::CoordinationOptions FastOptions() {
-  return {.heartbeat_interval = absl::Milliseconds(100),
-          .heartbeat_timeout = absl::Seconds(1),
-          .rendezvous_timeout = absl::Seconds(5),
-          .shutdown_timeout = absl::Seconds(2),
-          .job_secret = ""};
-}
+using testing::OnEveryRank;
 
-template <typename Fn>
-void OnEveryRank(int n, Fn fn) {
-  std::vector<std::thread> threads;
-  for (int r = 0; r < n; ++r) threads.emplace_back(fn, r);
-  for (auto& t : threads) t.join();
-}
-
-// A job of n ranks with a registered client and a Gloo communicator each.
-class Job {
+// A job of n ranks with a registered client and a Gloo communicator each
+// (heartbeats time out after 1 s: the hung-peer tests wait for them).
+class Job : public testing::ThreadJob {
  public:
-  explicit Job(int n, absl::Duration gloo_timeout = absl::Seconds(10)) : n_(n) {
-    std::vector<std::string> names;
-    for (int r = 0; r < n; ++r) names.push_back(coordination::PlainRankName(r));
-    auto server = coordination::CoordinationServer::Start("127.0.0.1:0", names, FastOptions());
-    EXPECT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    clients_.resize(n);
-    comms_.resize(n);
-    OnEveryRank(n, [&](int r) {
-      auto client =
-          coordination::CoordinationClient::Create(server_->address(), r, names, FastOptions());
-      ASSERT_TRUE(client.ok()) << client.status();
-      clients_[r] = *std::move(client);
-      ASSERT_TRUE(clients_[r]->Register().ok());
-      auto comm = CreateGlooCommunicator(*clients_[r], {.timeout = gloo_timeout});
-      ASSERT_TRUE(comm.ok()) << comm.status();
-      comms_[r] = *std::move(comm);
-    });
-  }
-
-  int size() const { return n_; }
-  Communicator& comm(int r) { return *comms_[r]; }
-  std::unique_ptr<coordination::CoordinationClient>& client(int r) { return clients_[r]; }
-
- private:
-  int n_;
-  std::unique_ptr<coordination::CoordinationServer> server_;
-  std::vector<std::unique_ptr<coordination::CoordinationClient>> clients_;
-  std::vector<std::unique_ptr<Communicator>> comms_;
+  explicit Job(int n, absl::Duration gloo_timeout = absl::Seconds(10))
+      : ThreadJob(
+            n,
+            [gloo_timeout](coordination::CoordinationClient& client) {
+              return CreateGlooCommunicator(client, {.timeout = gloo_timeout});
+            },
+            testing::FastOptions(/*heartbeat_timeout=*/absl::Seconds(1))) {}
 };
 
 // Integers small enough that every sum is exact in float.

@@ -11,61 +11,25 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "trainer_runtime/coordination/coordination_client.h"
-#include "trainer_runtime/coordination/coordination_server.h"
-#include "trainer_runtime/coordination/rank_names.h"
+#include "tests/trainer_runtime/collectives/thread_job.h"
 
 namespace trainpkg::collectives {
 namespace {
 
 using ::testing::ElementsAre;
 
-coordination::CoordinationOptions FastOptions() {
-  return {.heartbeat_interval = absl::Milliseconds(100),
-          .heartbeat_timeout = absl::Seconds(2),
-          .rendezvous_timeout = absl::Seconds(5),
-          .shutdown_timeout = absl::Seconds(2),
-          .job_secret = ""};
-}
-
-template <typename Fn>
-void OnEveryRank(int n, Fn fn) {
-  std::vector<std::thread> threads;
-  for (int r = 0; r < n; ++r) threads.emplace_back(fn, r);
-  for (auto& t : threads) t.join();
-}
+using testing::OnEveryRank;
 
 // A job whose ranks are in the groups `group_of` says.
-class Job {
+class Job : public testing::ThreadJob {
  public:
-  explicit Job(const std::vector<int>& group_of) : n_(static_cast<int>(group_of.size())) {
-    std::vector<std::string> names;
-    for (int r = 0; r < n_; ++r) names.push_back(coordination::PlainRankName(r));
-    auto server = coordination::CoordinationServer::Start("127.0.0.1:0", names, FastOptions());
-    EXPECT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    clients_.resize(n_);
-    comms_.resize(n_);
-    OnEveryRank(n_, [&](int r) {
-      auto client =
-          coordination::CoordinationClient::Create(server_->address(), r, names, FastOptions());
-      ASSERT_TRUE(client.ok()) << client.status();
-      clients_[r] = *std::move(client);
-      ASSERT_TRUE(clients_[r]->Register().ok());
-      auto comm = CreateHierarchicalCommunicator(
-          *clients_[r], group_of, {.timeout = absl::Seconds(10)},
-          {.timeout = absl::Seconds(10), .name = "test", .slot_bytes = 16384});
-      ASSERT_TRUE(comm.ok()) << comm.status();
-      comms_[r] = *std::move(comm);
-    });
-  }
-  Communicator& comm(int r) { return *comms_[r]; }
-
- private:
-  int n_;
-  std::unique_ptr<coordination::CoordinationServer> server_;
-  std::vector<std::unique_ptr<coordination::CoordinationClient>> clients_;
-  std::vector<std::unique_ptr<Communicator>> comms_;
+  explicit Job(const std::vector<int>& group_of)
+      : ThreadJob(static_cast<int>(group_of.size()),
+                  [group_of](coordination::CoordinationClient& client) {
+                    return CreateHierarchicalCommunicator(
+                        client, group_of, {.timeout = absl::Seconds(10)},
+                        {.timeout = absl::Seconds(10), .name = "test", .slot_bytes = 16384});
+                  }) {}
 };
 
 float Value(int rank, size_t i) {

@@ -22,10 +22,8 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/trainer_runtime/collectives/thread_job.h"
 #include "trainer_runtime/collectives/internal/shm_group.h"
-#include "trainer_runtime/coordination/coordination_client.h"
-#include "trainer_runtime/coordination/coordination_server.h"
-#include "trainer_runtime/coordination/rank_names.h"
 
 namespace trainpkg::collectives {
 namespace {
@@ -33,52 +31,15 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-coordination::CoordinationOptions FastOptions() {
-  return {.heartbeat_interval = absl::Milliseconds(100),
-          .heartbeat_timeout = absl::Seconds(2),
-          .rendezvous_timeout = absl::Seconds(5),
-          .shutdown_timeout = absl::Seconds(2),
-          .job_secret = ""};
-}
-
-template <typename Fn>
-void OnEveryRank(int n, Fn fn) {
-  std::vector<std::thread> threads;
-  for (int r = 0; r < n; ++r) threads.emplace_back(fn, r);
-  for (auto& t : threads) t.join();
-}
+using testing::OnEveryRank;
 
 // A job of n ranks with a registered client and a shared-memory communicator each.
-class Job {
+class Job : public testing::ThreadJob {
  public:
-  explicit Job(int n, ShmOptions options = {}) : n_(n) {
-    std::vector<std::string> names;
-    for (int r = 0; r < n; ++r) names.push_back(coordination::PlainRankName(r));
-    auto server = coordination::CoordinationServer::Start("127.0.0.1:0", names, FastOptions());
-    EXPECT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    clients_.resize(n);
-    comms_.resize(n);
-    OnEveryRank(n, [&](int r) {
-      auto client =
-          coordination::CoordinationClient::Create(server_->address(), r, names, FastOptions());
-      ASSERT_TRUE(client.ok()) << client.status();
-      clients_[r] = *std::move(client);
-      ASSERT_TRUE(clients_[r]->Register().ok());
-      auto comm = CreateShmCommunicator(*clients_[r], options);
-      ASSERT_TRUE(comm.ok()) << comm.status();
-      comms_[r] = *std::move(comm);
-    });
-  }
-
-  Communicator& comm(int r) { return *comms_[r]; }
-  std::unique_ptr<Communicator>& comm_ptr(int r) { return comms_[r]; }
-
- private:
-  int n_;
-  std::unique_ptr<coordination::CoordinationServer> server_;
-  std::vector<std::unique_ptr<coordination::CoordinationClient>> clients_;
-  std::vector<std::unique_ptr<Communicator>> comms_;
+  explicit Job(int n, ShmOptions options = {})
+      : ThreadJob(n, [options](coordination::CoordinationClient& client) {
+          return CreateShmCommunicator(client, options);
+        }) {}
 };
 
 // 16 KiB slots (4096 floats a round): buffers of a few rounds and every
@@ -276,7 +237,7 @@ TEST(ShmGroupTest, NameExistsUntilUnlinkedAndOnlyTheSameLayoutOpensIt) {
   auto group = internal::ShmGroup::Create(0, 2, 4096);
   ASSERT_TRUE(group.ok()) << group.status();
   const std::string name = (*group)->name();
-  EXPECT_THAT(name, testing::StartsWith("/trainpkg-shm-"));
+  EXPECT_THAT(name, ::testing::StartsWith("/trainpkg-shm-"));
   struct stat st {};
   ASSERT_EQ(stat(InDevShm(name).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);  // the same user only
