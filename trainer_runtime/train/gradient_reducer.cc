@@ -5,7 +5,6 @@
 
 #include "base/check.h"
 #include "fmt/format.h"
-#include "trainer_runtime/nn/cuda/device_memory.h"
 
 namespace trainpkg::train {
 
@@ -90,7 +89,7 @@ void BucketedGradientReducer::GradientReady(nn::Parameter& parameter) {
     for (int64_t i = 0; i < n; ++i) out[i] = grad[i] * weight;
   } else {
     // Staged through the host bucket: the communicator reduces host memory.
-    nn::cuda::Copy(out, parameter.grad.data(), static_cast<size_t>(n) * sizeof(float));
+    parameter.grad.CopyToHost(std::span<float>(out, static_cast<size_t>(n)));
     for (int64_t i = 0; i < n; ++i) out[i] *= weight;
   }
   if (--waiting_[b] != 0) return;
@@ -129,8 +128,8 @@ absl::Status BucketedGradientReducer::FinishStep() {
   for (size_t p = 0; p < parameters_.size(); ++p) {
     nn::Tensor& grad = parameters_[p]->grad;
     if (grad.device() == nn::Device::kCpu) continue;
-    nn::cuda::Copy(grad.data(), buffers_[bucket_of_[p]].data() + offset_of_[p],
-                   static_cast<size_t>(grad.num_elements()) * sizeof(float));
+    grad.CopyFromHost(std::span<const float>(buffers_[bucket_of_[p]].data() + offset_of_[p],
+                                             static_cast<size_t>(grad.num_elements())));
   }
   return absl::OkStatus();
 }

@@ -7,7 +7,6 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
-#include "trainer_runtime/nn/cuda/device_memory.h"
 
 namespace trainpkg::train {
 
@@ -22,11 +21,7 @@ TensorBundle ModelBundle(nn::Sequential& model) {
   }
   for (const nn::Parameter* p : model.parameters()) {
     std::vector<float> values(static_cast<size_t>(p->value.num_elements()));
-    if (p->value.device() == nn::Device::kCpu) {
-      std::copy(p->value.values().begin(), p->value.values().end(), values.begin());
-    } else {
-      nn::cuda::Copy(values.data(), p->value.data(), values.size() * sizeof(float));
-    }
+    p->value.CopyToHost(values);
     bundle.tensors.push_back({p->name, p->value.shape(), std::move(values)});
   }
   return bundle;
@@ -67,11 +62,7 @@ absl::Status RestoreModel(const TensorBundle& bundle, nn::Sequential& model,
   }
   for (nn::Parameter* p : model.parameters()) {
     const std::vector<float>& values = by_name[p->name]->values;
-    if (p->value.device() == nn::Device::kCpu) {
-      std::copy(values.begin(), values.end(), p->value.values().begin());
-    } else {
-      nn::cuda::Copy(p->value.data(), values.data(), values.size() * sizeof(float));
-    }
+    p->value.CopyFromHost(values);
   }
   return absl::OkStatus();
 }

@@ -1,29 +1,14 @@
 #include "trainer_runtime/train/multi_worker_mirrored_strategy.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "trainer_runtime/collectives/cpu_communicator.h"
-#include "trainer_runtime/nn/cuda/device_memory.h"
 
 namespace trainpkg::train {
-namespace {
-
-// n floats between a parameter on `device` and host memory, either way.
-void CopyFloats(float* destination, const float* source, int64_t n, nn::Device device) {
-  const size_t bytes = static_cast<size_t>(n) * sizeof(float);
-  if (device == nn::Device::kCpu) {
-    std::memcpy(destination, source, bytes);
-  } else {
-    nn::cuda::Copy(destination, source, bytes);
-  }
-}
-
-}  // namespace
 
 MultiWorkerMirroredStrategy::MultiWorkerMirroredStrategy(
     std::unique_ptr<coordination::Coordinator> coordinator,
@@ -85,13 +70,15 @@ absl::Status MultiWorkerMirroredStrategy::BroadcastParameters(
   std::vector<float> flat(total);
   size_t offset = 0;
   for (const nn::Parameter* p : parameters) {
-    CopyFloats(flat.data() + offset, p->value.data(), p->value.num_elements(), p->value.device());
+    p->value.CopyToHost(
+        std::span<float>(flat).subspan(offset, static_cast<size_t>(p->value.num_elements())));
     offset += static_cast<size_t>(p->value.num_elements());
   }
   TP_RETURN_IF_ERROR(comm_->Broadcast(std::span<float>(flat), /*root=*/0));
   offset = 0;
   for (nn::Parameter* p : parameters) {
-    CopyFloats(p->value.data(), flat.data() + offset, p->value.num_elements(), p->value.device());
+    p->value.CopyFromHost(
+        std::span<const float>(flat).subspan(offset, static_cast<size_t>(p->value.num_elements())));
     offset += static_cast<size_t>(p->value.num_elements());
   }
   return absl::OkStatus();
