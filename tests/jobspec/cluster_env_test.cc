@@ -7,6 +7,9 @@
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_secret.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -323,7 +326,7 @@ TEST(JobSecretTest, NewSecretsAreLongRandomAndValid) {
   EXPECT_EQ(a->size(), 64u);
   EXPECT_EQ(a->find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_NE(*a, *b);
-  EXPECT_TRUE(ValidateJobSecret(*a).ok());
+  EXPECT_THAT(ValidateJobSecret(*a), IsOk());
 }
 
 TEST(JobSecretTest, ShortOrUnprintableSecretsAreRefusedWithoutEchoingThem) {

@@ -15,6 +15,9 @@
 #include "jobspec/validation.h"
 #include "tests/test_util/attack_documents.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -123,7 +126,7 @@ TEST(DocumentLimitsTest, YamlNestingPastTheLimitIsRefused) {
   EXPECT_EQ(std::string(json.status().message()),
             "invalid YAML at line 1, column 129: sequences and mappings nest deeper than the "
             "limit of 128 levels");
-  EXPECT_TRUE(YamlToJson(std::string(128, '[') + std::string(128, ']')).ok());
+  EXPECT_THAT(YamlToJson(std::string(128, '[') + std::string(128, ']')), IsOk());
   // An alias that would take its copy past the limit counts too.
   std::string aliased = "a: &a " + std::string(100, '[') + std::string(100, ']') +
                         "\nb: " + std::string(30, '[') + "*a" + std::string(30, ']') + "\n";

@@ -1,6 +1,9 @@
 #include "jobspec/job_state.h"
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -11,7 +14,7 @@ TEST(JobStateTest, NamesAndNumbersRoundTrip) {
     ASSERT_TRUE(state.ok()) << n;
     EXPECT_EQ(static_cast<int>(*state), n);
     auto again = ParseJobState(JobStateName(*state));
-    ASSERT_TRUE(again.ok());
+    ASSERT_THAT(again, IsOk());
     EXPECT_EQ(*again, *state);
   }
 }

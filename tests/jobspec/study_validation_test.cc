@@ -4,6 +4,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/hyperparameter_tuning_job_validation.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 
@@ -41,7 +44,7 @@ HyperparameterTuningJob ValidJob() {
 
 TEST(StudyValidationTest, AcceptsAValidJob) {
   EXPECT_THAT(CollectValidationIssues(ValidJob()), IsEmpty());
-  EXPECT_TRUE(ValidateHyperparameterTuningJob(ValidJob()).ok());
+  EXPECT_THAT(ValidateHyperparameterTuningJob(ValidJob()), IsOk());
 }
 
 TEST(StudyValidationTest, ChecksTrialCounts) {

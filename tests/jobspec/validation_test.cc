@@ -5,6 +5,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 
@@ -51,7 +54,7 @@ std::vector<ValidationIssue> IssuesOf(const CustomJob& job) { return CollectVali
 
 TEST(ValidationTest, ValidJobHasNoIssues) {
   EXPECT_THAT(IssuesOf(ValidJob()), IsEmpty());
-  EXPECT_TRUE(ValidateCustomJob(ValidJob()).ok());
+  EXPECT_THAT(ValidateCustomJob(ValidJob()), IsOk());
 }
 
 TEST(ValidationTest, DistributedJobWithPlaceholderPoolsIsValid) {
@@ -360,8 +363,8 @@ TEST(ValidationTest, ArgumentsAndEnvironmentHaveSizeBounds) {
 }
 
 TEST(ValidationTest, JobIdRules) {
-  EXPECT_TRUE(ValidateJobId("my_job_1").ok());
-  EXPECT_TRUE(ValidateJobId(std::string(128, 'a')).ok());
+  EXPECT_THAT(ValidateJobId("my_job_1"), IsOk());
+  EXPECT_THAT(ValidateJobId(std::string(128, 'a')), IsOk());
   struct Case {
     std::string id;
     std::string message;

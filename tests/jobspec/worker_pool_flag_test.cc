@@ -4,6 +4,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -57,7 +60,7 @@ TEST(WorkerPoolFlagTest, DefaultsReplicaCountAndAcceleratorCountToOne) {
 
 TEST(WorkerPoolFlagTest, EmptyValueIsAPlaceholderPool) {
   absl::StatusOr<WorkerPoolSpec> pool = ParseWorkerPoolSpecFlag("");
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   EXPECT_TRUE(pool->IsEmpty());
 }
 

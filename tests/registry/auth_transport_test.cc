@@ -9,6 +9,9 @@
 #include "gtest/gtest.h"
 #include "registry/auth/scope.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -231,7 +234,7 @@ TEST(BasicAuthTest, AnswersBasicOnceAndReturnsTheSecond401) {
         inner, clock);
     AuthTransport t(inner, auth, PullScopes("app"));
     auto first = t.Send(MakeRequest("GET", "https://r/v2/", true));
-    ASSERT_TRUE(first.ok());
+    ASSERT_THAT(first, IsOk());
     EXPECT_EQ(first->status, std::string(password) == "right" ? 200 : 401) << password;
     size_t before = inner->requests().size();
     (void)t.Send(MakeRequest("GET", "https://r/v2/", true));

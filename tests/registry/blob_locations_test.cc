@@ -10,6 +10,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -63,7 +66,7 @@ TEST_F(BlobLocationsTest, SavesAndReopens) {
   ASSERT_TRUE(first.ok()) << first.status();
   (*first)->Record(a_, Repo("localhost:5000/team/app"));
   (*first)->Record(b_, Repo("gcr.io/p/app"));
-  ASSERT_TRUE((*first)->Save().ok());
+  ASSERT_THAT((*first)->Save(), IsOk());
   auto again = BlobLocations::Open(file);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_THAT((*again)->Find(a_, "localhost:5000"), ElementsAre(Repo("localhost:5000/team/app")));
@@ -76,7 +79,7 @@ TEST_F(BlobLocationsTest, SavesAndReopens) {
 TEST_F(BlobLocationsTest, SavesAPrivateFileWhateverTheUmask) {
   const std::filesystem::path file = dir_ / "blob-locations.json";
   std::filesystem::create_directories(dir_);
-  ASSERT_TRUE(base::WriteFileAtomic(file, "{}").ok());
+  ASSERT_THAT(base::WriteFileAtomic(file, "{}"), IsOk());
   ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
   for (mode_t mask : {mode_t{022}, mode_t{0}}) {
     auto locations = BlobLocations::Open(file);
@@ -97,15 +100,15 @@ TEST_F(BlobLocationsTest, SavesNothingWhenNothingChanged) {
   auto first = BlobLocations::Open(file);
   ASSERT_TRUE(first.ok()) << first.status();
   (*first)->Record(a_, Repo("localhost:5000/team/app"));
-  ASSERT_TRUE((*first)->Save().ok());
+  ASSERT_THAT((*first)->Save(), IsOk());
   auto again = BlobLocations::Open(file);
   ASSERT_TRUE(again.ok()) << again.status();
   (*again)->Record(a_, Repo("localhost:5000/team/app"));  // already the most recent
   std::filesystem::remove(file);
-  ASSERT_TRUE((*again)->Save().ok());
+  ASSERT_THAT((*again)->Save(), IsOk());
   EXPECT_FALSE(std::filesystem::exists(file)) << "a re-push rewrites (and fsyncs) nothing";
   (*again)->Record(b_, Repo("localhost:5000/team/app"));
-  ASSERT_TRUE((*again)->Save().ok());
+  ASSERT_THAT((*again)->Save(), IsOk());
   EXPECT_TRUE(std::filesystem::exists(file));
 }
 
@@ -128,12 +131,12 @@ TEST_F(BlobLocationsTest, ACorruptFileStartsEmpty) {
 TEST_F(BlobLocationsTest, AnEmptyFileStartsEmpty) {
   // What a crash may leave of a Save, which does not fsync.
   std::filesystem::path file = dir_ / "blob-locations.json";
-  ASSERT_TRUE(base::WriteFileAtomic(file, "").ok());
+  ASSERT_THAT(base::WriteFileAtomic(file, ""), IsOk());
   auto opened = BlobLocations::Open(file);
   ASSERT_TRUE(opened.ok()) << opened.status();
   EXPECT_THAT((*opened)->Find(a_, "r.test"), IsEmpty());
   (*opened)->Record(a_, Repo("r.test/app"));
-  ASSERT_TRUE((*opened)->Save().ok());
+  ASSERT_THAT((*opened)->Save(), IsOk());
   auto reopened = BlobLocations::Open(file);
   ASSERT_TRUE(reopened.ok()) << reopened.status();
   EXPECT_THAT((*reopened)->Find(a_, "r.test"), ElementsAre(Repo("r.test/app")));

@@ -17,6 +17,9 @@
 #include "tests/registry/fault_proxy.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -29,7 +32,7 @@ using testing::RegistryServer;
 class CliPushTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(server_.Start({}).ok());
+    ASSERT_THAT(server_.Start({}), IsOk());
     home_ = server_.dir() / "home";
     // What `trainpkg build -t <host>/team/app:v1 -t <host>/other/app` leaves:
     // the store's tags are normalised references.
@@ -38,7 +41,7 @@ class CliPushTest : public ::testing::Test {
     auto image = testing::WriteTestImage(*store, server_.host() + "/team/app:v1",
                                          {PseudoRandomBytes(150 * 1024, 41)});
     ASSERT_TRUE(image.ok()) << image.status();
-    ASSERT_TRUE(store->Tag(image->manifest, server_.host() + "/other/app:latest").ok());
+    ASSERT_THAT(store->Tag(image->manifest, server_.host() + "/other/app:latest"), IsOk());
     manifest_ = image->manifest;
   }
 
@@ -146,7 +149,7 @@ TEST_F(CliPushTest, PushedImageIsTheOneBuildOutputWrites) {
 // finished blob the usual, resumable way.
 TEST_F(CliPushTest, ABrokenStreamedUploadFallsBackToTheFinishedBlob) {
   testing::FaultProxy proxy;
-  ASSERT_TRUE(proxy.Start(server_.host()).ok());
+  ASSERT_THAT(proxy.Start(server_.host()), IsOk());
   const std::filesystem::path ctx = server_.dir() / "ctx";
   std::filesystem::create_directories(ctx);
   {

@@ -11,6 +11,9 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "registry/auth/credential_helper.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -60,7 +63,7 @@ class DockerConfigTest : public ::testing::Test {
   }
 
   void WriteConfig(const nlohmann::json& config) {
-    ASSERT_TRUE(base::WriteFileAtomic(ConfigPath(), config.dump()).ok());
+    ASSERT_THAT(base::WriteFileAtomic(ConfigPath(), config.dump()), IsOk());
   }
   std::filesystem::path ConfigPath() const { return root_ / "docker" / "config.json"; }
   nlohmann::json ReadConfig() const { return nlohmann::json::parse(*base::ReadFile(ConfigPath())); }
@@ -157,7 +160,7 @@ TEST_F(DockerConfigTest, HelperFailuresAreReported) {
 TEST_F(DockerConfigTest, LoginWritesAuthsPrivatelyAndKeepsOtherFields) {
   WriteConfig({{"HttpHeaders", {{"X-Meta", "1"}}},
                {"auths", {{"other.example", {{"auth", "b3RoZXI6cHc="}}}}}});
-  ASSERT_TRUE(SaveLogin(env_, "localhost:5000", {.username = "alice", .password = "s3cret"}).ok());
+  ASSERT_THAT(SaveLogin(env_, "localhost:5000", {.username = "alice", .password = "s3cret"}), IsOk());
   nlohmann::json config = ReadConfig();
   EXPECT_EQ(config["HttpHeaders"]["X-Meta"], "1");
   EXPECT_EQ(config["auths"]["other.example"]["auth"], "b3RoZXI6cHc=");
@@ -168,15 +171,15 @@ TEST_F(DockerConfigTest, LoginWritesAuthsPrivatelyAndKeepsOtherFields) {
   DockerKeychain keychain(env_);
   EXPECT_EQ(keychain.Resolve("localhost:5000")->password, "s3cret");
 
-  ASSERT_TRUE(RemoveLogin(env_, "localhost:5000").ok());
+  ASSERT_THAT(RemoveLogin(env_, "localhost:5000"), IsOk());
   config = ReadConfig();
   EXPECT_FALSE(config["auths"].contains("localhost:5000"));
   EXPECT_TRUE(config["auths"].contains("other.example"));
-  EXPECT_TRUE(RemoveLogin(env_, "never.example").ok());
+  EXPECT_THAT(RemoveLogin(env_, "never.example"), IsOk());
 }
 
 TEST_F(DockerConfigTest, LoginCreatesTheFileAndHubUsesItsLegacyKey) {
-  ASSERT_TRUE(SaveLogin(env_, "docker.io", {.username = "u", .password = "p"}).ok());
+  ASSERT_THAT(SaveLogin(env_, "docker.io", {.username = "u", .password = "p"}), IsOk());
   EXPECT_TRUE(ReadConfig()["auths"].contains("https://index.docker.io/v1/"));
   struct stat st;
   ASSERT_EQ(::stat(ConfigPath().parent_path().c_str(), &st), 0);
@@ -185,7 +188,7 @@ TEST_F(DockerConfigTest, LoginCreatesTheFileAndHubUsesItsLegacyKey) {
 
 TEST_F(DockerConfigTest, LoginAndLogoutGoThroughTheConfiguredHelper) {
   WriteConfig({{"credsStore", "fake"}});
-  ASSERT_TRUE(SaveLogin(env_, "r.example", {.username = "carol", .password = "pw"}).ok());
+  ASSERT_THAT(SaveLogin(env_, "r.example", {.username = "carol", .password = "pw"}), IsOk());
   nlohmann::json stored = nlohmann::json::parse(*base::ReadFile(root_ / "bin" / "stored.json"));
   EXPECT_EQ(stored["ServerURL"], "r.example");
   EXPECT_EQ(stored["Username"], "carol");
@@ -194,14 +197,14 @@ TEST_F(DockerConfigTest, LoginAndLogoutGoThroughTheConfiguredHelper) {
   EXPECT_EQ(config["auths"]["r.example"], nlohmann::json::object());
   EXPECT_EQ(config["credsStore"], "fake");
 
-  ASSERT_TRUE(RemoveLogin(env_, "r.example").ok());
+  ASSERT_THAT(RemoveLogin(env_, "r.example"), IsOk());
   EXPECT_EQ(*base::ReadFile(root_ / "bin" / "erased.txt"), "r.example");
   EXPECT_FALSE(ReadConfig()["auths"].contains("r.example"));
 }
 
 TEST_F(DockerConfigTest, HelperStoresIdentityTokensUnderTheTokenUsername) {
   CredentialHelper helper(env_, "fake");
-  ASSERT_TRUE(helper.Store("t.example", {.identity_token = "refresh-2"}).ok());
+  ASSERT_THAT(helper.Store("t.example", {.identity_token = "refresh-2"}), IsOk());
   nlohmann::json stored = nlohmann::json::parse(*base::ReadFile(root_ / "bin" / "stored.json"));
   EXPECT_EQ(stored["Username"], "<token>");
   EXPECT_EQ(stored["Secret"], "refresh-2");
@@ -212,7 +215,7 @@ class NeighbourAuthTest : public DockerConfigTest {
  protected:
   void WriteJson(const std::filesystem::path& path, const nlohmann::json& json) {
     std::filesystem::create_directories(path.parent_path());
-    ASSERT_TRUE(base::WriteFileAtomic(path, json.dump()).ok());
+    ASSERT_THAT(base::WriteFileAtomic(path, json.dump()), IsOk());
   }
   static nlohmann::json Auths(const std::string& registry, const std::string& user_pw) {
     return {{"auths", {{registry, {{"auth", absl::Base64Escape(user_pw)}}}}}};

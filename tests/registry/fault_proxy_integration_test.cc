@@ -25,6 +25,9 @@
 #include "tests/registry/fault_proxy.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -54,8 +57,8 @@ constexpr char kBlobHead[] = "/blobs/sha256:";
 class FaultProxyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(server_.Start({}).ok());
-    ASSERT_TRUE(proxy_.Start(server_.host()).ok());
+    ASSERT_THAT(server_.Start({}), IsOk());
+    ASSERT_THAT(proxy_.Start(server_.host()), IsOk());
     CurlTransportOptions curl;
     curl.stall_timeout = absl::Seconds(2);  // the proxy's stalls last longer (FaultRule::stall)
     RegistryClientOptions options;
@@ -191,9 +194,9 @@ TEST_F(FaultProxyTest, StreamedUploadSendsChunksAsTheyFillAndCommits) {
   {
     StreamedUpload upload(*client_, ref.repository, 64 * 1024);
     for (size_t at = 0; at < blob.size(); at += 7000) {
-      EXPECT_TRUE(upload.Write(std::string_view(blob).substr(at, 7000)).ok());
+      EXPECT_THAT(upload.Write(std::string_view(blob).substr(at, 7000)), IsOk());
     }
-    ASSERT_TRUE(upload.Commit(digest).ok());
+    ASSERT_THAT(upload.Commit(digest), IsOk());
     EXPECT_EQ(upload.Commit(digest).code(), absl::StatusCode::kFailedPrecondition);
   }
   EXPECT_EQ(proxy_.Count("PATCH", "/blobs/uploads/"), 4) << "whole chunks; the rest with the PUT";
@@ -204,7 +207,7 @@ TEST_F(FaultProxyTest, StreamedUploadSendsChunksAsTheyFillAndCommits) {
 
   // A commit under another digest is refused by the registry.
   StreamedUpload wrong(*client_, ref.repository, 64 * 1024);
-  EXPECT_TRUE(wrong.Write(blob).ok());
+  EXPECT_THAT(wrong.Write(blob), IsOk());
   EXPECT_FALSE(wrong.Commit(oci::ComputeDigest("other", oci::DigestAlgorithm::kSha256)).ok());
   EXPECT_FALSE(wrong.ok());
 
@@ -212,7 +215,7 @@ TEST_F(FaultProxyTest, StreamedUploadSendsChunksAsTheyFillAndCommits) {
   const int deletes = proxy_.Count("DELETE", "/blobs/uploads/");
   {
     StreamedUpload abandoned(*client_, ref.repository, 64 * 1024);
-    EXPECT_TRUE(abandoned.Write(blob).ok());
+    EXPECT_THAT(abandoned.Write(blob), IsOk());
   }
   EXPECT_EQ(proxy_.Count("DELETE", "/blobs/uploads/"), deletes + 1);
 }
@@ -230,7 +233,7 @@ TEST_F(FaultProxyTest, StreamedUploadStopsAtTheFirstFailureAndCancelsItsSession)
   {
     StreamedUpload upload(*client_, Ref("cut/app:v1").repository, 64 * 1024);
     for (size_t at = 0; at < blob.size(); at += 50'000) {
-      EXPECT_TRUE(upload.Write(std::string_view(blob).substr(at, 50'000)).ok());
+      EXPECT_THAT(upload.Write(std::string_view(blob).substr(at, 50'000)), IsOk());
     }
     EXPECT_FALSE(upload.Commit(oci::ComputeDigest(blob, oci::DigestAlgorithm::kSha256)).ok());
     EXPECT_FALSE(upload.ok());
@@ -373,7 +376,7 @@ TEST_F(FaultProxyTest, AWrongDigestInTheAnswersIsCheckedAgainstTheRegistry) {
 }
 
 TEST_F(FaultProxyTest, PullResumesAfterResetsAndStalls) {
-  ASSERT_TRUE(Push("pull/app").ok());
+  ASSERT_THAT(Push("pull/app"), IsOk());
   proxy_.AddRule({.method = "GET",
                   .path_pattern = BlobUrl(image_.layers[0]),
                   .kind = FaultKind::kResetResponse,
@@ -383,7 +386,7 @@ TEST_F(FaultProxyTest, PullResumesAfterResetsAndStalls) {
                   .kind = FaultKind::kStall,
                   .after_bytes = 50 * 1024});
   auto dst = oci::Layout::Create(server_.dir() / "dst");
-  ASSERT_TRUE(dst.ok());
+  ASSERT_THAT(dst, IsOk());
   auto pulled = PullImage(*client_, Ref("pull/app:v1"), *dst, "v1", {});
   ASSERT_TRUE(pulled.ok()) << pulled.status();
   EXPECT_EQ(proxy_.fired(), 2);
@@ -396,14 +399,14 @@ TEST_F(FaultProxyTest, PullResumesAfterResetsAndStalls) {
 }
 
 TEST_F(FaultProxyTest, PullRefusesContentThatDoesNotMatchItsDigest) {
-  ASSERT_TRUE(Push("pull/bad").ok());
+  ASSERT_THAT(Push("pull/bad"), IsOk());
   proxy_.AddRule({.method = "GET",
                   .path_pattern = BlobUrl(image_.layers[1]),
                   .occurrence = 0,
                   .kind = FaultKind::kCorruptResponseBody,
                   .after_bytes = 4096});
   auto dst = oci::Layout::Create(server_.dir() / "dst");
-  ASSERT_TRUE(dst.ok());
+  ASSERT_THAT(dst, IsOk());
   auto pulled = PullImage(*client_, Ref("pull/bad:v1"), *dst, "v1", {});
   ASSERT_FALSE(pulled.ok());
   EXPECT_EQ(pulled.status().code(), absl::StatusCode::kDataLoss);

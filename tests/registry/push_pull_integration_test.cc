@@ -20,6 +20,9 @@
 #include "registry/registry_error.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -102,7 +105,7 @@ class FaultTransport final : public HttpTransport {
 class PushPullTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(server_.Start({.relative_urls = true}).ok());
+    ASSERT_THAT(server_.Start({.relative_urls = true}), IsOk());
     dir_ = server_.dir() / "work";
     fault_ = std::make_shared<FaultTransport>(MakeCurlTransport({}));
     RegistryClientOptions options;
@@ -207,7 +210,7 @@ TEST_F(PushPullTest, BlobLocationCacheMountsIntoAnotherRepository) {
   oci::Layout dst = NewLayout("dst");
   PullOptions pull;
   pull.locations = &pulled_from;
-  ASSERT_TRUE(PullImage(*client_, Ref("cache/two:v1"), dst, "v1", pull).ok());
+  ASSERT_THAT(PullImage(*client_, Ref("cache/two:v1"), dst, "v1", pull), IsOk());
   EXPECT_THAT(pulled_from.Find(image->config.digest, server_.host()),
               ElementsAre(Ref("cache/two").repository));
 
@@ -217,7 +220,7 @@ TEST_F(PushPullTest, BlobLocationCacheMountsIntoAnotherRepository) {
   stale.Record(image->layers[0].digest, Ref("cache/nothing-here").repository);
   oci::Layout fresh = NewLayout("fresh");
   auto other = WriteTestImage(fresh, "v1", {PseudoRandomBytes(10 * 1024, 32)});
-  ASSERT_TRUE(other.ok());
+  ASSERT_THAT(other, IsOk());
   stale.Record(other->layers[0].digest, Ref("cache/nothing-here").repository);
   options.locations = &stale;
   auto uploaded = PushImage(*client_, fresh, "v1", Ref("cache/three:v1"), options);
@@ -228,8 +231,8 @@ TEST_F(PushPullTest, BlobLocationCacheMountsIntoAnotherRepository) {
 TEST_F(PushPullTest, SkopeoReadsAndCopiesWhatWePush) {
   oci::Layout src = NewLayout("src");
   auto image = WriteTestImage(src, "v1", {PseudoRandomBytes(64 * 1024, 3)});
-  ASSERT_TRUE(image.ok());
-  ASSERT_TRUE(PushImage(*client_, src, "v1", Ref("interop/app:v1"), {}).ok());
+  ASSERT_THAT(image, IsOk());
+  ASSERT_THAT(PushImage(*client_, src, "v1", Ref("interop/app:v1"), {}), IsOk());
   std::string url = fmt::format("docker://{}/interop/app:v1", server_.host());
   auto inspect = Skopeo({"inspect", "--tls-verify=false", url});
   if (!inspect.ok()) GTEST_SKIP() << inspect.status();
@@ -239,10 +242,10 @@ TEST_F(PushPullTest, SkopeoReadsAndCopiesWhatWePush) {
   EXPECT_EQ(doc["Architecture"], "amd64");
   std::string copied = (dir_ / "skopeo-copy").string();
   auto copy = Skopeo({"copy", "--src-tls-verify=false", url, "oci:" + copied + ":v1"});
-  ASSERT_TRUE(copy.ok());
+  ASSERT_THAT(copy, IsOk());
   ASSERT_EQ(copy->exit_code, 0) << copy->err;
   auto layout = oci::Layout::Open(copied);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   auto tagged = layout->Resolve("v1");
   ASSERT_TRUE(tagged.ok()) << tagged.status();
   // skopeo may recompress our uncompressed layer; the config travels as is.
@@ -256,7 +259,7 @@ TEST_F(PushPullTest, ChunkedUploadResumesAfterALostPatch) {
   oci::Layout src = NewLayout("src");
   std::string big = PseudoRandomBytes(3 * 1024 * 1024 + 123, 4);
   auto image = WriteTestImage(src, "v1", {big});
-  ASSERT_TRUE(image.ok());
+  ASSERT_THAT(image, IsOk());
   PushOptions chunked;
   chunked.upload.chunk_size = 256 * 1024;
   fault_->drop_patch_before = 3;  // never reached the registry: resume at its offset
@@ -277,7 +280,7 @@ TEST_F(PushPullTest, ChunkedUploadResumesAfterALostPatch) {
 TEST_F(PushPullTest, ChunkedUploadStartsOverWhenTheSessionMovedOnUnseen) {
   oci::Layout src = NewLayout("src");
   auto image = WriteTestImage(src, "v1", {PseudoRandomBytes(2 * 1024 * 1024, 5)});
-  ASSERT_TRUE(image.ok());
+  ASSERT_THAT(image, IsOk());
   PushOptions chunked;
   chunked.upload.chunk_size = 512 * 1024;
   // The PATCH landed but its answer was lost: distribution then refuses
@@ -294,14 +297,14 @@ TEST_F(PushPullTest, ChunkedUploadStartsOverWhenTheSessionMovedOnUnseen) {
 TEST_F(PushPullTest, InterruptedDownloadResumesWithRange) {
   oci::Layout src = NewLayout("src");
   auto image = WriteTestImage(src, "v1", {PseudoRandomBytes(2 * 1024 * 1024, 6)});
-  ASSERT_TRUE(image.ok());
-  ASSERT_TRUE(PushImage(*client_, src, "v1", Ref("resume/app:v1"), {}).ok());
+  ASSERT_THAT(image, IsOk());
+  ASSERT_THAT(PushImage(*client_, src, "v1", Ref("resume/app:v1"), {}), IsOk());
   fault_->cut_blob_get_at = 1024 * 1024;
   oci::Layout dst2 = NewLayout("dst2");
   PullOptions layer_only;
   layer_only.jobs = 1;
   // The config is there already, so the one blob GET is the layer's.
-  ASSERT_TRUE(dst2.WriteBlob(image->config, src.ReadBlob(image->config).value()).ok());
+  ASSERT_THAT(dst2.WriteBlob(image->config, src.ReadBlob(image->config).value()), IsOk());
   auto pulled2 = PullImage(*client_, Ref("resume/app:v1"), dst2, "v1", layer_only);
   ASSERT_TRUE(pulled2.ok()) << pulled2.status();
   EXPECT_EQ(fault_->ranged_gets, 1) << "one resume from byte 1 MiB";
@@ -342,15 +345,15 @@ TEST_F(PushPullTest, IndexPullPicksThePlatform) {
 TEST_F(PushPullTest, AbsentBaseLayersAreMountedFromTheBaseNeverDownloaded) {
   oci::Layout base_layout = NewLayout("base");
   std::string base_layer = PseudoRandomBytes(100 * 1024, 9);
-  ASSERT_TRUE(WriteTestImage(base_layout, "1", {base_layer}).ok());
-  ASSERT_TRUE(PushImage(*client_, base_layout, "1", Ref("lib/base:1"), {}).ok());
+  ASSERT_THAT(WriteTestImage(base_layout, "1", {base_layer}), IsOk());
+  ASSERT_THAT(PushImage(*client_, base_layout, "1", Ref("lib/base:1"), {}), IsOk());
 
   oci::Layout app = NewLayout("app");
   oci::Annotations annotations{
       {std::string(oci::annotations::kBaseName), server_.host() + "/lib/base:1"}};
   auto image = WriteTestImage(app, "v1", {base_layer, PseudoRandomBytes(2000, 10)}, "amd64",
                               annotations, /*omit=*/{0});
-  ASSERT_TRUE(image.ok());
+  ASSERT_THAT(image, IsOk());
   ASSERT_FALSE(app.HasBlob(image->layers[0].digest));
   auto pushed = PushImage(*client_, app, "v1", Ref("team/app:v1"), {});
   ASSERT_TRUE(pushed.ok()) << pushed.status();
@@ -375,17 +378,17 @@ TEST_F(PushPullTest, AbsentBaseLayersAreMountedFromTheBaseNeverDownloaded) {
 
 TEST(HtpasswdPushTest, PushesWithTheKeychainsCredentials) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({.htpasswd_user = "tester", .htpasswd_password = "s3cret"}).ok());
+  ASSERT_THAT(server.Start({.htpasswd_user = "tester", .htpasswd_password = "s3cret"}), IsOk());
   base::MapEnvironment env;
   env.Set("DOCKER_CONFIG", (server.dir() / "docker").string());
-  ASSERT_TRUE(SaveLogin(env, server.host(), {.username = "tester", .password = "s3cret"}).ok());
+  ASSERT_THAT(SaveLogin(env, server.host(), {.username = "tester", .password = "s3cret"}), IsOk());
   RegistryClientOptions options;
   options.keychain = std::make_shared<DockerKeychain>(env);
   RegistryClient client(options);
   auto layout = oci::Layout::Create(server.dir() / "src");
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   auto image = WriteTestImage(*layout, "v1", {PseudoRandomBytes(5000, 12)});
-  ASSERT_TRUE(image.ok());
+  ASSERT_THAT(image, IsOk());
   auto ref = ParseReference(server.host() + "/secure/app:v1");
   auto pushed = PushImage(client, *layout, "v1", *ref, {});
   ASSERT_TRUE(pushed.ok()) << pushed.status();

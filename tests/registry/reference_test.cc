@@ -4,6 +4,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -75,7 +78,7 @@ TEST(ReferenceTest, ParsesDigestsWithAndWithoutTags) {
 
 TEST(ReferenceTest, IdentifierDefaultsToLatestAndStringIsNormalised) {
   auto ref = ParseReference("ubuntu");
-  ASSERT_TRUE(ref.ok());
+  ASSERT_THAT(ref, IsOk());
   EXPECT_EQ(ref->Identifier(), "latest");
   EXPECT_EQ(ref->String(), "docker.io/library/ubuntu");
   EXPECT_EQ(ref->repository.Name(), "docker.io/library/ubuntu");
@@ -139,7 +142,7 @@ TEST(ReferenceTest, ErrorQuotesTheWholeInput) {
 
 TEST(ReferenceTest, NameOfExactly255CharactersIsAccepted) {
   std::string path(255 - std::string("gcr.io/").size(), 'a');
-  EXPECT_TRUE(ParseReference("gcr.io/" + path).ok());
+  EXPECT_THAT(ParseReference("gcr.io/" + path), IsOk());
   EXPECT_FALSE(ParseReference("gcr.io/" + path + "a").ok());
 }
 

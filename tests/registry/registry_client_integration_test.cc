@@ -12,6 +12,9 @@
 #include "registry/registry_client.h"
 #include "registry/registry_error.h"
 #include "tests/registry/registry_server.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -48,8 +51,8 @@ PushedImage PushImage(RegistryClient& client, const Reference& ref) {
                        R"("diff_ids":[]}})";
   oci::Digest config_digest = oci::Sha256Digest(config);
   StringBodySource layer_body(image.layer), config_body(config);
-  EXPECT_TRUE(client.PushBlob(ref.repository, image.layer_digest, layer_body).ok());
-  EXPECT_TRUE(client.PushBlob(ref.repository, config_digest, config_body).ok());
+  EXPECT_THAT(client.PushBlob(ref.repository, image.layer_digest, layer_body), IsOk());
+  EXPECT_THAT(client.PushBlob(ref.repository, config_digest, config_body), IsOk());
   std::string manifest = fmt::format(
       R"({{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":)"
       R"("application/vnd.oci.image.config.v1+json","digest":"{}","size":{}}},"layers":[{{)"
@@ -65,11 +68,11 @@ PushedImage PushImage(RegistryClient& client, const Reference& ref) {
 
 TEST(RegistryIntegrationTest, PushesAndPullsOverPlainHttpOnLoopback) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   RegistryClient client(FastRetries());
-  ASSERT_TRUE(client.Ping(server.host()).ok());
+  ASSERT_THAT(client.Ping(server.host()), IsOk());
   auto ref = ParseReference(server.host() + "/team/app:v1");
-  ASSERT_TRUE(ref.ok());
+  ASSERT_THAT(ref, IsOk());
   PushedImage image = PushImage(client, *ref);
 
   auto stat = client.StatBlob(ref->repository, image.layer_digest);
@@ -104,7 +107,7 @@ TEST(RegistryIntegrationTest, PushesAndPullsOverPlainHttpOnLoopback) {
 
 TEST(RegistryIntegrationTest, MissingThingsAreNotFoundWithTheOciCode) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   RegistryClient client(FastRetries());
   Repository repo{server.host(), "team/app"};
   oci::Digest absent = oci::Sha256Digest("absent");
@@ -126,7 +129,7 @@ TEST(RegistryIntegrationTest, MissingThingsAreNotFoundWithTheOciCode) {
 
 TEST(RegistryIntegrationTest, WrongDigestAndMissingBlobsAreRejected) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({.relative_urls = true}).ok());
+  ASSERT_THAT(server.Start({.relative_urls = true}), IsOk());
   RegistryClient client(FastRetries());
   Repository repo{server.host(), "app"};
   StringBodySource body("hello");
@@ -148,7 +151,7 @@ TEST(RegistryIntegrationTest, WrongDigestAndMissingBlobsAreRejected) {
 class HtpasswdTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(server_.Start({.htpasswd_user = "tester", .htpasswd_password = "s3cret"}).ok());
+    ASSERT_THAT(server_.Start({.htpasswd_user = "tester", .htpasswd_password = "s3cret"}), IsOk());
     env_.Set("DOCKER_CONFIG", (server_.dir() / "docker").string());
     env_.Set("PATH", "/usr/bin:/bin");
   }
@@ -164,11 +167,11 @@ class HtpasswdTest : public ::testing::Test {
 };
 
 TEST_F(HtpasswdTest, LoggedInClientPushesAndPulls) {
-  ASSERT_TRUE(SaveLogin(env_, server_.host(), {.username = "tester", .password = "s3cret"}).ok());
+  ASSERT_THAT(SaveLogin(env_, server_.host(), {.username = "tester", .password = "s3cret"}), IsOk());
   RegistryClient client = Client();
-  ASSERT_TRUE(client.Ping(server_.host()).ok());
+  ASSERT_THAT(client.Ping(server_.host()), IsOk());
   auto ref = ParseReference(server_.host() + "/secure/app:v2");
-  ASSERT_TRUE(ref.ok());
+  ASSERT_THAT(ref, IsOk());
   PushedImage image = PushImage(client, *ref);
   auto manifest = client.GetManifest(*ref);
   ASSERT_TRUE(manifest.ok()) << manifest.status();
@@ -176,7 +179,7 @@ TEST_F(HtpasswdTest, LoggedInClientPushesAndPulls) {
 }
 
 TEST_F(HtpasswdTest, WrongPasswordIsUnauthenticatedWithTheRegistrysMessage) {
-  ASSERT_TRUE(SaveLogin(env_, server_.host(), {.username = "tester", .password = "wrong"}).ok());
+  ASSERT_THAT(SaveLogin(env_, server_.host(), {.username = "tester", .password = "wrong"}), IsOk());
   RegistryClient client = Client();
   absl::Status ping = client.Ping(server_.host());
   EXPECT_EQ(ping.code(), absl::StatusCode::kUnauthenticated);
@@ -196,7 +199,7 @@ TEST_F(HtpasswdTest, AnonymousIsUnauthenticated) {
 
 TEST(TlsIntegrationTest, UntrustedCertificateIsAClearError) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({.tls = true}).ok());
+  ASSERT_THAT(server.Start({.tls = true}), IsOk());
   RegistryClientOptions options = FastRetries();
   options.curl.certs_dir = server.dir() / "empty-certs.d";
   RegistryClient client(options);
@@ -209,13 +212,13 @@ TEST(TlsIntegrationTest, UntrustedCertificateIsAClearError) {
 
 TEST(TlsIntegrationTest, CaInCertsDirIsTrusted) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({.tls = true, .relative_urls = true}).ok());
+  ASSERT_THAT(server.Start({.tls = true, .relative_urls = true}), IsOk());
   RegistryClientOptions options = FastRetries();
   options.curl.certs_dir = server.certs_dir();
   RegistryClient client(options);
-  ASSERT_TRUE(client.Ping(server.host()).ok());
+  ASSERT_THAT(client.Ping(server.host()), IsOk());
   auto ref = ParseReference(server.host() + "/tls/app:v1");
-  ASSERT_TRUE(ref.ok());
+  ASSERT_THAT(ref, IsOk());
   PushedImage image = PushImage(client, *ref);
   std::string pulled;
   ASSERT_TRUE(client
@@ -236,7 +239,7 @@ class CapturingSink : public base::LogSink {
 
 TEST(TlsIntegrationTest, SpeaksHttp2AndReusesTheConnection) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({.tls = true}).ok());
+  ASSERT_THAT(server.Start({.tls = true}), IsOk());
   RegistryClientOptions options = FastRetries();
   options.curl.certs_dir = server.certs_dir();
   RegistryClient client(options);
@@ -258,12 +261,12 @@ TEST(TlsIntegrationTest, SpeaksHttp2AndReusesTheConnection) {
 
 TEST(TlsIntegrationTest, InsecureRegistryListSkipsVerification) {
   RegistryServer server;
-  ASSERT_TRUE(server.Start({.tls = true}).ok());
+  ASSERT_THAT(server.Start({.tls = true}), IsOk());
   RegistryClientOptions options = FastRetries();
   options.curl.certs_dir = server.dir() / "empty-certs.d";
   options.insecure_registries = {server.host()};
   RegistryClient client(options);
-  EXPECT_TRUE(client.Ping(server.host()).ok());
+  EXPECT_THAT(client.Ping(server.host()), IsOk());
 }
 
 }  // namespace

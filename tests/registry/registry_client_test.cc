@@ -6,6 +6,9 @@
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -51,8 +54,8 @@ TEST_F(SchemeTest, AnHttpsOnlyRegistryIsNotProbed) {
   transport_->Push(Response(404));
   transport_->Push(Response(404));
   RegistryClient client = Client();
-  ASSERT_TRUE(client.StatBlob({"reg.test", "app"}, digest_).ok());
-  ASSERT_TRUE(client.StatBlob({"reg.test", "app"}, digest_).ok());
+  ASSERT_THAT(client.StatBlob({"reg.test", "app"}, digest_), IsOk());
+  ASSERT_THAT(client.StatBlob({"reg.test", "app"}, digest_), IsOk());
   EXPECT_THAT(Sent(), ElementsAre(Blob("https://reg.test"), Blob("https://reg.test")));
 }
 
@@ -80,8 +83,8 @@ TEST_F(SchemeTest, ARefusedHandshakeSettlesPlainHttpWithoutASecondProbe) {
   transport_->Push(Response(404));
   transport_->Push(Response(404));
   RegistryClient client = Client({"reg.test:5000"});
-  ASSERT_TRUE(client.StatBlob({"reg.test:5000", "app"}, digest_).ok());
-  ASSERT_TRUE(client.StatBlob({"reg.test:5000", "app"}, digest_).ok());
+  ASSERT_THAT(client.StatBlob({"reg.test:5000", "app"}, digest_), IsOk());
+  ASSERT_THAT(client.StatBlob({"reg.test:5000", "app"}, digest_), IsOk());
   EXPECT_THAT(Sent(), ElementsAre("GET https://reg.test:5000/v2/", Blob("http://reg.test:5000"),
                                   Blob("http://reg.test:5000")));
   EXPECT_FALSE(transport_->requests()[0].headers.Get("Authorization").has_value());
@@ -91,7 +94,7 @@ TEST_F(SchemeTest, ALoopbackRegistrySpeakingTlsStaysOnHttps) {
   transport_->Push(Response(401));  // the probe asks only whether TLS is spoken
   transport_->Push(Response(404));
   RegistryClient client = Client();
-  ASSERT_TRUE(client.StatBlob({"127.0.0.1:5000", "app"}, digest_).ok());
+  ASSERT_THAT(client.StatBlob({"127.0.0.1:5000", "app"}, digest_), IsOk());
   EXPECT_THAT(Sent(),
               ElementsAre("GET https://127.0.0.1:5000/v2/", Blob("https://127.0.0.1:5000")));
 }

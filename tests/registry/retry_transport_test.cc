@@ -5,6 +5,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -34,7 +37,7 @@ TEST_F(RetryTransportTest, RetriesServerErrorsWithExponentialBackoff) {
   inner_->Push(Response(502));
   inner_->Push(Response(200, "ok"));
   auto response = retry_.Send(MakeRequest("GET", "http://r/v2/", true));
-  ASSERT_TRUE(response.ok());
+  ASSERT_THAT(response, IsOk());
   EXPECT_EQ(response->status, 200);
   EXPECT_THAT(clock_.sleeps(),
               ::testing::ElementsAre(absl::Milliseconds(500), absl::Seconds(1), absl::Seconds(2)));
@@ -43,7 +46,7 @@ TEST_F(RetryTransportTest, RetriesServerErrorsWithExponentialBackoff) {
 TEST_F(RetryTransportTest, GivesUpAfterMaxAttemptsAndReturnsTheLastResponse) {
   for (int i = 0; i < 4; ++i) inner_->Push(Response(503, "busy"));
   auto response = retry_.Send(MakeRequest("HEAD", "http://r/v2/x/blobs/d", true));
-  ASSERT_TRUE(response.ok());
+  ASSERT_THAT(response, IsOk());
   EXPECT_EQ(response->status, 503);
   EXPECT_EQ(inner_->requests().size(), 4u);
 }
@@ -52,7 +55,7 @@ TEST_F(RetryTransportTest, HonoursRetryAfterSecondsAndDates) {
   inner_->Push(Response(429, "", {{"Retry-After", "7"}}));
   inner_->Push(Response(429, "", {{"Retry-After", "Fri, 15 Jan 2027 09:00:00 GMT"}}));
   inner_->Push(Response(200));
-  ASSERT_TRUE(retry_.Send(MakeRequest("GET", "http://r/v2/", true)).ok());
+  ASSERT_THAT(retry_.Send(MakeRequest("GET", "http://r/v2/", true)), IsOk());
   ASSERT_EQ(clock_.sleeps().size(), 2u);
   EXPECT_EQ(clock_.sleeps()[0], absl::Seconds(7));
   EXPECT_EQ(clock_.sleeps()[1], absl::Seconds(60));  // the date is far away: capped
@@ -74,7 +77,7 @@ TEST_F(RetryTransportTest, NeverRetriesNonIdempotentRequests) {
   HttpRequest patch = MakeRequest("PATCH", "http://r/v2/x/blobs/uploads/u", false);
   patch.body = &chunk;
   auto response = retry_.Send(patch);
-  ASSERT_TRUE(response.ok());
+  ASSERT_THAT(response, IsOk());
   EXPECT_EQ(response->status, 503);
   inner_->Push(Reset());
   EXPECT_FALSE(retry_.Send(patch).ok());

@@ -16,6 +16,9 @@
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
 #include "tests/registry/token_issuer.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -50,7 +53,7 @@ class TokenAuthTest : public ::testing::Test {
   void Start(const TokenIssuerOptions& options) {
     dir_ = std::filesystem::temp_directory_path() /
            fmt::format("trainpkg-token-{}-{}", ::getpid(), std::random_device{}());
-    ASSERT_TRUE(issuer_.Start(dir_ / "issuer", options).ok());
+    ASSERT_THAT(issuer_.Start(dir_ / "issuer", options), IsOk());
     absl::Status started = server_.Start({.token = issuer_.RegistryAuth()});
     ASSERT_TRUE(started.ok()) << started;
     auto layout = oci::Layout::Create(dir_ / "src");
@@ -111,7 +114,7 @@ TEST_F(TokenAuthTest, PushesRepushesMountsPullsAndDeletesWithTokens) {
       << "the mount source's pull was asked for";
 
   auto dst = oci::Layout::Create(dir_ / "dst");
-  ASSERT_TRUE(dst.ok());
+  ASSERT_THAT(dst, IsOk());
   auto pulled = PullImage(*client, Ref("other/app:v1"), *dst, "copy", {});
   ASSERT_TRUE(pulled.ok()) << pulled.status();
   EXPECT_EQ(dst->ReadBlob(image_.layers[0].digest).value_or(""),

@@ -22,6 +22,9 @@
 #include "sdk/auth/service_account_credentials.h"
 #include "tests/registry/fakes.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::auth {
 namespace {
@@ -226,7 +229,7 @@ class DefaultCredentialsTest : public ::testing::Test {
   std::filesystem::path Write(const std::string& relative, const nlohmann::json& json) {
     std::filesystem::path path = dir_.path() / relative;
     std::filesystem::create_directories(path.parent_path());
-    EXPECT_TRUE(base::WriteFileAtomic(path, json.dump()).ok());
+    EXPECT_THAT(base::WriteFileAtomic(path, json.dump()), IsOk());
     return path;
   }
   std::string Describe() {
@@ -297,7 +300,7 @@ TEST_F(DefaultCredentialsTest, UnreachableMetadataServerNamesTheOtherSources) {
   transport_->Push(absl::UnavailableError("connect failed"));
   absl::StatusOr<std::shared_ptr<Credentials>> credentials =
       MakeGoogleDefaultCredentials({.environment = &env_, .transport = transport_});
-  ASSERT_TRUE(credentials.ok());
+  ASSERT_THAT(credentials, IsOk());
   absl::StatusOr<AccessToken> token = (*credentials)->GetToken(kNow);
   EXPECT_EQ(token.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(token.status().message(), HasSubstr("gcloud auth application-default login"));

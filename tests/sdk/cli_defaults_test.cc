@@ -12,6 +12,9 @@
 #include "sdk/cli/gcloud_config.h"
 #include "sdk/cli/user_config.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::cli {
 namespace {
@@ -100,7 +103,7 @@ TEST_F(CliDefaultsTest, ConfigFilesK8sIsRefusedForTuning) {
   EXPECT_THAT(status.message(), HasSubstr("config.yaml: backend: k8s does not run tuning trials"));
   BackendFlags local;
   local.backend = "local";
-  EXPECT_TRUE(ApplyBackendFlags(local, env_, options, BackendSet::kTuning).ok());
+  EXPECT_THAT(ApplyBackendFlags(local, env_, options, BackendSet::kTuning), IsOk());
 }
 
 TEST_F(CliDefaultsTest, XdgConfigHomeIsPreferred) {
@@ -176,7 +179,7 @@ TEST_F(CliDefaultsTest, MalformedGcloudConfigurationNamesFileAndLine) {
               HasSubstr("active_config: line 1: \"../../etc\" is not a gcloud configuration name"));
 
   // Only read when a vertex value is missing: a local run does not see it.
-  EXPECT_TRUE(Apply(BackendFlags{}).ok());
+  EXPECT_THAT(Apply(BackendFlags{}), IsOk());
   BackendFlags flags;
   flags.region = "us-central1";
   EXPECT_THAT(Apply(flags).status().message(),

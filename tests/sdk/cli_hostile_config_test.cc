@@ -13,6 +13,9 @@
 #include "tests/test_util/attack_documents.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -26,7 +29,7 @@ class CliHostileConfigTest : public ::testing::Test {
   // `trainpkg run --config <text in a file>`.
   testing::ChildRun RunWithConfig(const std::string& name, const std::string& text) {
     const std::filesystem::path config = dir_ / name;
-    EXPECT_TRUE(base::WriteFileAtomic(config, text).ok());
+    EXPECT_THAT(base::WriteFileAtomic(config, text), IsOk());
     return testing::RunCommandMeasured(
         {"/bin/sh", "-c", "ulimit -v 4194304 && TRAINPKG_HOME=\"$0\" exec \"$@\"", home().string(),
          TRAINPKG_PATH, "run", "--config", config.string()});

@@ -23,6 +23,9 @@
 #include "registry/oci/layout.h"
 #include "tests/registry/registry_server.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace {
 
@@ -309,7 +312,7 @@ TEST_F(CliImagesTest, BuildNoCacheIidfileAndProgress) {
 
 TEST_F(CliImagesTest, PushQuietPrintsOnlyTheReferenceAndDigest) {
   trainpkg::registry::testing::RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   ASSERT_EQ(Build("trainer:v1").code, 0);
   const std::string ref = server.host() + "/team/trainer:v1";
   ASSERT_EQ(Trainpkg("images tag trainer:v1 " + ref).code, 0);
@@ -329,7 +332,7 @@ TEST_F(CliImagesTest, PushQuietPrintsOnlyTheReferenceAndDigest) {
 // tag moved to another image is followed (the store never answers for it).
 TEST_F(CliImagesTest, BuildPullFollowsATagMovedInTheRegistry) {
   trainpkg::registry::testing::RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   const std::string base = server.host() + "/base:v1";
   for (int version = 1; version <= 2; ++version) {
     // The base: a one-layer image built to a layout, pushed to the tag.
@@ -342,9 +345,9 @@ TEST_F(CliImagesTest, BuildPullFollowsATagMovedInTheRegistry) {
     Result pushed = Trainpkg("push -q " + ShellQuote(src) + " " + base);
     ASSERT_EQ(pushed.code, 0) << pushed.out;
     auto read = trainpkg::oci::Layout::Open(dir_ / (name + "-layout"));
-    ASSERT_TRUE(read.ok());
+    ASSERT_THAT(read, IsOk());
     auto image = read->ReadImage("v1");
-    ASSERT_TRUE(image.ok());
+    ASSERT_THAT(image, IsOk());
     const std::string base_layer = image->manifest.layers[0].digest.ToString();
     std::ofstream(dir_ / "ctx/Dockerfile") << "FROM " << base << "\nCOPY trainer /app/trainer/\n";
     Result built = Build("app:v1", "ctx", "--pull");

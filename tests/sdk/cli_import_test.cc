@@ -14,6 +14,9 @@
 #include "nlohmann/json.hpp"
 #include "tests/registry/registry_server.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace {
 
@@ -85,7 +88,7 @@ TEST_F(CliImportTest, GzipTarballFromStdinIntoALayoutThatSkopeoReads) {
 
 TEST_F(CliImportTest, SameInputAndEpochGiveTheSameDigestAndPushLandsIt) {
   trainpkg::registry::testing::RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   const std::string ref = server.host() + "/base/handmade:v1";
   auto import = [&](const std::string& home, const std::string& flags) {
     return trainpkg::testing::Sh("TRAINPKG_HOME='" + (dir_ / home).string() +

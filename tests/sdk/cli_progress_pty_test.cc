@@ -17,6 +17,9 @@
 #include "registry/oci/layout.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::cli {
 namespace {
@@ -78,7 +81,7 @@ TEST(CliProgressPtyTest, PushProgressFitsSixtyEightyAndTwoHundredColumns) {
     // A registry of its own each time: no blob is there to mount, so every
     // one is pushed and its progress drawn.
     RegistryServer server;
-    ASSERT_TRUE(server.Start({}).ok());
+    ASSERT_THAT(server.Start({}), IsOk());
     absl::StatusOr<oci::Layout> layout = oci::Layout::Create(server.dir() / "src");
     ASSERT_TRUE(layout.ok()) << layout.status();
     ASSERT_TRUE(registry::testing::WriteTestImage(

@@ -12,6 +12,9 @@
 #include "registry/oci/layout.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::cli {
 namespace {
@@ -24,13 +27,13 @@ using ::testing::Not;
 class CliRegistryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(server_.Start({.htpasswd_user = "tester", .htpasswd_password = "s3cret"}).ok());
+    ASSERT_THAT(server_.Start({.htpasswd_user = "tester", .htpasswd_password = "s3cret"}), IsOk());
     docker_config_ = server_.dir() / "docker";
     auto layout = oci::Layout::Create(server_.dir() / "src");
-    ASSERT_TRUE(layout.ok());
+    ASSERT_THAT(layout, IsOk());
     auto image = registry::testing::WriteTestImage(
         *layout, "v1", {PseudoRandomBytes(200 * 1024, 1), PseudoRandomBytes(3000, 2)});
-    ASSERT_TRUE(image.ok());
+    ASSERT_THAT(image, IsOk());
     manifest_digest_ = image->manifest.digest.ToString();
   }
 
@@ -90,7 +93,7 @@ TEST_F(CliRegistryTest, LoginPushPullLogout) {
   ASSERT_EQ(pull.exit_code, 0) << pull.err;
   EXPECT_EQ(nlohmann::json::parse(pull.out)["digest"], manifest_digest_);
   auto pulled = oci::Layout::Open(dst);
-  ASSERT_TRUE(pulled.ok());
+  ASSERT_THAT(pulled, IsOk());
   auto image = pulled->ReadImage("v1");
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_TRUE(image->missing_blobs.empty());
@@ -134,7 +137,7 @@ TEST_F(CliRegistryTest, PlainTextWarningPodmansAuthJsonAndTheDefaultRegistry) {
 
   // The same login, moved to podman's file: docker's is empty now.
   const std::filesystem::path auth_json = server_.dir() / "auth.json";
-  ASSERT_TRUE(base::WriteFileAtomic(auth_json, Config()).ok());
+  ASSERT_THAT(base::WriteFileAtomic(auth_json, Config()), IsOk());
   auto logout = Trainpkg({"logout"}, "", {"XDG_CONFIG_HOME=" + xdg.string()});
   ASSERT_EQ(logout.exit_code, 0) << logout.err;
   EXPECT_THAT(Config(), Not(HasSubstr(host)));

@@ -17,6 +17,9 @@
 #include "sdk/custom_job.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -131,7 +134,7 @@ TEST_F(ContainerJobTest, CancelLeavesNoContainerProcessOrBundle) {
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeContainerJob(image, {1, 2}, {}), Options());
   ASSERT_TRUE(job.ok()) << job.status();
   job_dir_ = job->job_dir();
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job->Submit(), IsOk());
   const std::string prefix = "trainpkg-" + job->job_id() + "-";
   ASSERT_TRUE(
       testing::WaitFor([&] { return RuncContainers(prefix).size() == 3; }, absl::Seconds(20)))
@@ -140,7 +143,7 @@ TEST_F(ContainerJobTest, CancelLeavesNoContainerProcessOrBundle) {
   ASSERT_EQ(pids.size(), 3u);
   job->Cancel();
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   EXPECT_THAT(RuncContainers(prefix), ::testing::IsEmpty());
   for (int pid : pids) EXPECT_TRUE(testing::ProcessGone(pid)) << pid;

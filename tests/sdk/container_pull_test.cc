@@ -13,6 +13,9 @@
 #include "registry/registry_client.h"
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/container_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -24,7 +27,7 @@ class ContainerPullTest : public testing::ContainerTestBase {};
 
 TEST_F(ContainerPullTest, PullsAnAbsentImageIntoTheStoreAndRunsIt) {
   registry::testing::RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   // Built into the store, then pushed; the store is emptied before the job.
   BuildImage("pulled:1",
              "FROM scratch\n"
@@ -33,10 +36,10 @@ TEST_F(ContainerPullTest, PullsAnAbsentImageIntoTheStoreAndRunsIt) {
   const std::string remote = server.host() + "/sdk/pulled:1";
   {
     absl::StatusOr<oci::Layout> store = oci::Layout::Open(home() / "images");
-    ASSERT_TRUE(store.ok());
+    ASSERT_THAT(store, IsOk());
     registry::RegistryClient client{registry::RegistryClientOptions{}};
     absl::StatusOr<registry::Reference> target = registry::ParseReference(remote);
-    ASSERT_TRUE(target.ok());
+    ASSERT_THAT(target, IsOk());
     auto pushed = registry::PushImage(client, *store, "docker.io/library/pulled:1", *target,
                                       registry::PushOptions{});
     ASSERT_TRUE(pushed.ok()) << pushed.status();
@@ -48,14 +51,14 @@ TEST_F(ContainerPullTest, PullsAnAbsentImageIntoTheStoreAndRunsIt) {
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(testing::Slurp(job_dir_ / "logs/workerpool0-0.log"), "pulled-and-ran\n");
   absl::StatusOr<oci::Layout> store = oci::Layout::Open(home() / "images");
-  ASSERT_TRUE(store.ok());
-  EXPECT_TRUE(store->Resolve(remote).ok());
+  ASSERT_THAT(store, IsOk());
+  EXPECT_THAT(store->Resolve(remote), IsOk());
   ExpectNothingLeft();
 }
 
 TEST_F(ContainerPullTest, FromLocalBinaryBuildsPushesAndRunsAChiefAndWorkers) {
   registry::testing::RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   LocalBinaryJobOptions request;
   request.display_name = "from-local-binary";
   request.bundle.binary = testing::ReplicaProbePath();

@@ -17,6 +17,9 @@
 #include "sdk/internal/gpu_inventory.h"
 #include "sdk/internal/restart_policy.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -132,7 +135,7 @@ TEST(GpuInventoryTest, AssignsDisjointSlicesAndRefusesTooMany) {
   plans[2].ref = {.pool = 1, .index = 1};
   plans[2].accelerator_count = 1;
   auto slices = AssignGpus(plans, {"0", "1", "2"});
-  ASSERT_TRUE(slices.ok());
+  ASSERT_THAT(slices, IsOk());
   EXPECT_THAT(*slices, ElementsAre(ElementsAre("0", "1"), IsEmpty(), ElementsAre("2")));
   absl::Status status = AssignGpus(plans, {"0", "1"}).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
@@ -161,7 +164,7 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
       .protect_host_files = true,
       .shared_shm = {},
   };
-  ASSERT_TRUE(WriteContainerBundle(bundle).ok());
+  ASSERT_THAT(WriteContainerBundle(bundle), IsOk());
   std::ifstream in(bundle.bundle_dir / "config.json");
   nlohmann::json config = nlohmann::json::parse(in);
   EXPECT_EQ(config["root"]["path"], bundle.rootfs.string());
@@ -204,7 +207,7 @@ TEST(ContainerBundleTest, WritesAReadOnlySharedRootAndPerReplicaTmp) {
   };
   EXPECT_EQ(shm_mount()["type"], "tmpfs");
   bundle.shared_shm = dir.path() / "shm";
-  ASSERT_TRUE(WriteContainerBundle(bundle).ok());
+  ASSERT_THAT(WriteContainerBundle(bundle), IsOk());
   const nlohmann::json shared = shm_mount();
   EXPECT_EQ(shared["type"], "bind");
   EXPECT_EQ(shared["source"], (dir.path() / "shm").string());

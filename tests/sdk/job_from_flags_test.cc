@@ -4,6 +4,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::cli {
 namespace {
@@ -198,7 +201,7 @@ TEST(JobFromFlagsTest, DefaultsTheDisplayNameLikeThePythonSdk) {
   RunFlags flags;
   flags.worker_pool_specs = {kPool};
   absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   EXPECT_THAT(job->display_name, ::testing::StartsWith("CustomJob 20"));
 }
 

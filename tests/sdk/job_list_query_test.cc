@@ -8,6 +8,9 @@
 #include "gtest/gtest.h"
 #include "sdk/cli/job_id_resolver.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::cli {
 namespace {
@@ -81,18 +84,18 @@ TEST(JobListQueryTest, ErrorsNameTheFlag) {
 class JobIdResolverTest : public ::testing::Test {
  protected:
   void AddJob(const std::string& id, int64_t created) {
-    ASSERT_TRUE(store_.CreateJobDir(id).ok());
+    ASSERT_THAT(store_.CreateJobDir(id), IsOk());
     jobspec::CustomJob job;
     job.display_name = "j";
     job.create_time = absl::FromUnixSeconds(created);
-    ASSERT_TRUE(store_.WriteJob(id, job).ok());
+    ASSERT_THAT(store_.WriteJob(id, job), IsOk());
   }
   void AddTuningJob(const std::string& id, int64_t created) {
-    ASSERT_TRUE(tuning_.CreateJobDir(id).ok());
+    ASSERT_THAT(tuning_.CreateJobDir(id), IsOk());
     jobspec::HyperparameterTuningJob job;
     job.display_name = "t";
     job.create_time = absl::FromUnixSeconds(created);
-    ASSERT_TRUE(tuning_.WriteJob(id, job).ok());
+    ASSERT_THAT(tuning_.WriteJob(id, job), IsOk());
   }
   absl::StatusOr<std::string> Resolve(std::string_view text) {
     return ResolveJobId(store_, tuning_, text);

@@ -8,6 +8,9 @@
 #include "sdk/hptune/tuning_job_store.h"
 #include "sdk/vertex/vertex_job_record.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -38,19 +41,19 @@ TEST(JobStoreTest, RecordsArePrivateWhateverTheUmask) {
     const std::filesystem::path home = dir.path() / "nested" / "home";
     JobStore store(home);
     const mode_t old = ::umask(mask);
-    ASSERT_TRUE(store.CreateJobDir("1").ok());
-    EXPECT_TRUE(store.WriteJob("1", MakeJob("/bin/true", {{1, {}}})).ok());
+    ASSERT_THAT(store.CreateJobDir("1"), IsOk());
+    EXPECT_THAT(store.WriteJob("1", MakeJob("/bin/true", {{1, {}}})), IsOk());
     EXPECT_TRUE(store
                     .AppendHistory(
                         "1", HistoryEntry{.state = jobspec::JobState::kQueued, .time = absl::Now()})
                     .ok());
-    EXPECT_TRUE(store.WriteLocalDetails("1", LocalJobDetails{}).ok());
-    EXPECT_TRUE(store.RequestCancel("1").ok());
-    EXPECT_TRUE(store.CreateJobDir("2").ok());
-    EXPECT_TRUE(vertex::WriteVertexJobRecord(store, "2", vertex::VertexJobRecord{}).ok());
+    EXPECT_THAT(store.WriteLocalDetails("1", LocalJobDetails{}), IsOk());
+    EXPECT_THAT(store.RequestCancel("1"), IsOk());
+    EXPECT_THAT(store.CreateJobDir("2"), IsOk());
+    EXPECT_THAT(vertex::WriteVertexJobRecord(store, "2", vertex::VertexJobRecord{}), IsOk());
     const hptune::TuningJobStore tuning(home);
-    EXPECT_TRUE(tuning.CreateJobDir("3").ok());
-    EXPECT_TRUE(tuning.WriteJob("3", jobspec::HyperparameterTuningJob{}).ok());
+    EXPECT_THAT(tuning.CreateJobDir("3"), IsOk());
+    EXPECT_THAT(tuning.WriteJob("3", jobspec::HyperparameterTuningJob{}), IsOk());
     ::umask(old);
     for (const std::filesystem::path& d :
          {home, home / "jobs", store.JobDir("1"), store.LogDir("1"), home / "hptuning_jobs",
@@ -72,18 +75,18 @@ TEST(JobStoreTest, AWiderHomeIsNarrowedAndANonDirectoryRefused) {
   std::filesystem::create_directories(home / "jobs");
   ASSERT_EQ(::chmod(home.c_str(), 0755), 0);
   ASSERT_EQ(::chmod((home / "jobs").c_str(), 0777), 0);
-  ASSERT_TRUE(JobStore(home).CreateJobDir("1").ok());
+  ASSERT_THAT(JobStore(home).CreateJobDir("1"), IsOk());
   EXPECT_EQ(ModeOf(home), 0700u);
   EXPECT_EQ(ModeOf(home / "jobs"), 0700u);
 
-  ASSERT_TRUE(base::WriteFileAtomic(dir.path() / "file", "").ok());
+  ASSERT_THAT(base::WriteFileAtomic(dir.path() / "file", ""), IsOk());
   EXPECT_EQ(MakeHomePrivate(dir.path() / "file").code(), absl::StatusCode::kFailedPrecondition);
 }
 
 TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
   TempDir home;
   JobStore store(home.path());
-  ASSERT_TRUE(store.CreateJobDir("1700000000000123").ok());
+  ASSERT_THAT(store.CreateJobDir("1700000000000123"), IsOk());
   EXPECT_EQ(store.CreateJobDir("1700000000000123").code(), absl::StatusCode::kAlreadyExists);
   EXPECT_TRUE(std::filesystem::is_directory(store.LogDir("1700000000000123")));
 
@@ -92,7 +95,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
   job.state = jobspec::JobState::kFailed;
   job.create_time = absl::FromUnixMillis(1700000000000);
   job.error = jobspec::RpcStatus{.code = 3, .message = "The replica workerpool0-0 exited"};
-  ASSERT_TRUE(store.WriteJob("1700000000000123", job).ok());
+  ASSERT_THAT(store.WriteJob("1700000000000123", job), IsOk());
   absl::StatusOr<jobspec::CustomJob> read = store.ReadJob("1700000000000123");
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(*read, job);
@@ -101,7 +104,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
       {jobspec::JobState::kQueued, absl::FromUnixMillis(1700000000000)},
       {jobspec::JobState::kRunning, absl::FromUnixMillis(1700000000500)}};
   for (const HistoryEntry& entry : history) {
-    ASSERT_TRUE(store.AppendHistory("1700000000000123", entry).ok());
+    ASSERT_THAT(store.AppendHistory("1700000000000123", entry), IsOk());
   }
   EXPECT_EQ(*store.ReadHistory("1700000000000123"), history);
 
@@ -128,11 +131,11 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
   running.pid = 45;
   running.pgid = 45;
   local.replicas.push_back(running);
-  ASSERT_TRUE(store.WriteLocalDetails("1700000000000123", local).ok());
+  ASSERT_THAT(store.WriteLocalDetails("1700000000000123", local), IsOk());
   EXPECT_EQ(*store.ReadLocalDetails("1700000000000123"), local);
 
   EXPECT_FALSE(store.CancelRequested("1700000000000123"));
-  ASSERT_TRUE(store.RequestCancel("1700000000000123").ok());
+  ASSERT_THAT(store.RequestCancel("1700000000000123"), IsOk());
   EXPECT_TRUE(store.CancelRequested("1700000000000123"));
 }
 
@@ -140,11 +143,11 @@ TEST(JobStoreTest, ListsOnlyJobsWithAJobFile) {
   TempDir home;
   JobStore store(home.path());
   EXPECT_TRUE(store.ListJobIds()->empty());
-  ASSERT_TRUE(store.CreateJobDir("b").ok());
-  ASSERT_TRUE(store.CreateJobDir("a").ok());
-  ASSERT_TRUE(store.CreateJobDir("half_created").ok());
-  ASSERT_TRUE(store.WriteJob("b", MakeJob("/bin/true", {{1, {}}})).ok());
-  ASSERT_TRUE(store.WriteJob("a", MakeJob("/bin/true", {{1, {}}})).ok());
+  ASSERT_THAT(store.CreateJobDir("b"), IsOk());
+  ASSERT_THAT(store.CreateJobDir("a"), IsOk());
+  ASSERT_THAT(store.CreateJobDir("half_created"), IsOk());
+  ASSERT_THAT(store.WriteJob("b", MakeJob("/bin/true", {{1, {}}})), IsOk());
+  ASSERT_THAT(store.WriteJob("a", MakeJob("/bin/true", {{1, {}}})), IsOk());
   EXPECT_EQ(*store.ListJobIds(), (std::vector<std::string>{"a", "b"}));
 }
 

@@ -12,6 +12,9 @@
 #include "sdk/serve/serve_token_file.h"
 #include "sdk/vertex/vertex_client_factory.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::vertex {
 namespace {
@@ -40,7 +43,7 @@ TEST(LocalServeTokenTest, ReadsTheFileServeWroteUnderAnyLoopbackSpelling) {
   testing::TempDir home;
   const std::string token(43, 'k');
   absl::StatusOr<std::string> generated = serve::GenerateServeToken();
-  ASSERT_TRUE(generated.ok());
+  ASSERT_THAT(generated, IsOk());
   EXPECT_TRUE(IsWellFormedServeToken(*generated)) << *generated;
   EXPECT_NE(*generated, serve::GenerateServeToken().value_or(""));
   {
@@ -77,7 +80,7 @@ TEST(LocalServeTokenTest, ClientFactoryPicksTheTokenUpForLocalServeOnly) {
   // Other endpoints: no local credentials (ADC applies).
   absl::StatusOr<std::shared_ptr<auth::Credentials>> remote =
       LocalServeCredentials("https://us-central1-aiplatform.googleapis.com", env);
-  ASSERT_TRUE(remote.ok());
+  ASSERT_THAT(remote, IsOk());
   EXPECT_EQ(*remote, nullptr);
 
   const std::string token(43, 'k');
@@ -89,7 +92,7 @@ TEST(LocalServeTokenTest, ClientFactoryPicksTheTokenUpForLocalServeOnly) {
   ASSERT_TRUE(local.ok()) << local.status();
   ASSERT_NE(*local, nullptr);
   absl::StatusOr<auth::AccessToken> got = (*local)->GetToken(absl::Now());
-  ASSERT_TRUE(got.ok());
+  ASSERT_THAT(got, IsOk());
   EXPECT_EQ(got->token, token);
 
   // An explicit credential wins and needs no file.
@@ -98,7 +101,7 @@ TEST(LocalServeTokenTest, ClientFactoryPicksTheTokenUpForLocalServeOnly) {
   options.location = "l";
   options.endpoint = "http://127.0.0.1:1";
   options.credentials = std::make_shared<auth::AccessTokenCredentials>("explicit");
-  EXPECT_TRUE(MakeVertexClient(options, env).ok());
+  EXPECT_THAT(MakeVertexClient(options, env), IsOk());
   options.credentials = nullptr;
   EXPECT_TRUE(absl::IsNotFound(MakeVertexClient(options, env).status()));
 }

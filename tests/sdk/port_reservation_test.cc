@@ -8,6 +8,9 @@
 #include <set>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -39,7 +42,7 @@ TEST(PortReservationTest, PortsAreDistinctAndHeldUntilReleased) {
 
 TEST(PortReservationTest, ZeroPortsIsEmpty) {
   absl::StatusOr<PortReservation> reservation = PortReservation::Reserve(0);
-  ASSERT_TRUE(reservation.ok());
+  ASSERT_THAT(reservation, IsOk());
   EXPECT_TRUE(reservation->ports().empty());
 }
 

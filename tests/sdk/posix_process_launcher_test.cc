@@ -9,6 +9,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -49,7 +52,7 @@ TEST(PosixProcessLauncherTest, ChildGetsAnEmptySignalMask) {
   PosixProcessLauncher launcher;
   absl::StatusOr<std::unique_ptr<Process>> process = launcher.Start(Probe({"--sleep=30"}));
   pthread_sigmask(SIG_UNBLOCK, &term, nullptr);
-  ASSERT_TRUE(process.ok());
+  ASSERT_THAT(process, IsOk());
   (*process)->SignalGroup(SIGTERM);
   EXPECT_EQ((*process)->Wait(), (ExitStatus{.signal = SIGTERM}));
 }

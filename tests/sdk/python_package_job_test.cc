@@ -20,6 +20,9 @@
 #include "sdk/job_logs.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -315,7 +318,7 @@ TEST_F(PythonPackageJobTest, AModuleThatDoesNotImportFailsItsReplicaWithTheTrace
   EXPECT_THAT(done->error->message, HasSubstr("The replica workerpool"));
   EXPECT_THAT(done->error->message, HasSubstr("exited with a non-zero status of 1"));
   std::ostringstream logs;
-  ASSERT_TRUE(WriteJobLogs(JobClient(JobStore(home())), job_id_, {}, logs).ok());
+  ASSERT_THAT(WriteJobLogs(JobClient(JobStore(home())), job_id_, {}, logs), IsOk());
   EXPECT_THAT(logs.str(), HasSubstr("Traceback (most recent call last)"));
   EXPECT_THAT(logs.str(),
               HasSubstr("ModuleNotFoundError: No module named 'not_a_dependency_anyone_has'"));

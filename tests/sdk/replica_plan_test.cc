@@ -3,6 +3,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -28,7 +31,7 @@ TEST(ReplicaPlanTest, CommandReplacesTheEntrypoint) {
   jobspec::CustomJob job = MakeJob("/opt/train", {{1, {"a"}}});
   job.job_spec.worker_pool_specs[0].container_spec->command = {"sh", "-c", "echo"};
   absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
-  ASSERT_TRUE(plans.ok());
+  ASSERT_THAT(plans, IsOk());
   EXPECT_EQ((*plans)[0].program, "sh");
   EXPECT_EQ((*plans)[0].program_field, "jobSpec.workerPoolSpecs[0].containerSpec.command[0]");
   EXPECT_THAT((*plans)[0].argv, ElementsAre("sh", "-c", "echo", "a"));
@@ -47,7 +50,7 @@ TEST(ReplicaPlanTest, ContainerImagesRunInContainerMode) {
   EXPECT_THAT(container.command, ElementsAre("python3"));
   EXPECT_THAT(container.args, ElementsAre("--epochs=2"));
   // Container images are resolved when the job starts, not checked here.
-  EXPECT_TRUE(CheckExecutables({container}, "").ok());
+  EXPECT_THAT(CheckExecutables({container}, ""), IsOk());
 
   job.job_spec.worker_pool_specs[1].container_spec->image_uri = "local:";
   absl::Status status = PlanReplicas(job.job_spec).status();
@@ -101,7 +104,7 @@ TEST(ReplicaPlanTest, CheckExecutablesNamesTheField) {
   EXPECT_THAT(status.message(), HasSubstr("/nonexistent/train"));
 
   job.job_spec.worker_pool_specs[0].container_spec->command = {"sh", "-c", "true"};
-  EXPECT_TRUE(CheckExecutables(*PlanReplicas(job.job_spec), "/usr/bin:/bin").ok());
+  EXPECT_THAT(CheckExecutables(*PlanReplicas(job.job_spec), "/usr/bin:/bin"), IsOk());
 }
 
 }  // namespace

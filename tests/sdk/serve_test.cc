@@ -33,6 +33,9 @@
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/sdk/serve_process.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::vertex {
 namespace {
@@ -193,7 +196,7 @@ TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
 
   absl::StatusOr<CustomJobPage> elsewhere =
       client.ListCustomJobs("projects/demo/locations/elsewhere", {});
-  ASSERT_TRUE(elsewhere.ok());
+  ASSERT_THAT(elsewhere, IsOk());
   EXPECT_TRUE(elsewhere->jobs.empty());
   EXPECT_EQ(client.ListCustomJobs(kParent, {.filter = "stat=1", .page_size = 0, .page_token = ""})
                 .status()
@@ -201,7 +204,7 @@ TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
             absl::StatusCode::kInvalidArgument);
 
   // Deleting a finished job removes it.
-  ASSERT_TRUE(client.DeleteCustomJob(other->name).ok());
+  ASSERT_THAT(client.DeleteCustomJob(other->name), IsOk());
   EXPECT_EQ(client.GetCustomJob(other->name).status().code(), absl::StatusCode::kNotFound);
 }
 
@@ -219,7 +222,7 @@ TEST_F(ServeTest, CancelStopsEveryReplica) {
   // Deleting a running job is refused.
   EXPECT_EQ(client.DeleteCustomJob(created->name).status().code(),
             absl::StatusCode::kFailedPrecondition);
-  ASSERT_TRUE(client.CancelCustomJob(created->name).ok());
+  ASSERT_THAT(client.CancelCustomJob(created->name), IsOk());
   jobspec::CustomJob done = WaitTerminal(client, created->name);
   EXPECT_EQ(done.state, jobspec::JobState::kCancelled);
   ASSERT_TRUE(done.error.has_value());
@@ -327,7 +330,7 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   spec.display_name = "recorded_ok";
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
   ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job->Submit(), IsOk());
   const std::string id = job->job_id();
   EXPECT_EQ(job->job_dir(), store.JobDir(id));
   CliResult list = RunJobsCli(home, {"list"}, cli_out);
@@ -372,7 +375,7 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   long_spec.display_name = "recorded_long";
   absl::StatusOr<CustomJob> long_job = CustomJob::Create(long_spec, options);
   ASSERT_TRUE(long_job.ok()) << long_job.status();
-  ASSERT_TRUE(long_job->Submit().ok());
+  ASSERT_THAT(long_job->Submit(), IsOk());
   const std::string long_id = long_job->job_id();
   ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 1; }, absl::Seconds(10)));
   describe = RunJobsCli(home, {"describe", long_id}, cli_out);
@@ -421,7 +424,7 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
   if (::geteuid() != 0) GTEST_SKIP() << "runc needs root to start containers";
   ASSERT_TRUE(std::filesystem::exists(DIGITS_DATA)) << "scripts/fetch-digits.sh";
   registry::testing::RegistryServer server;
-  ASSERT_TRUE(server.Start({}).ok());
+  ASSERT_THAT(server.Start({}), IsOk());
   const std::string image = PushDigitsImage(dir_->path() / "build-home", server.host());
 
   // samples/digits_multiworker/job.yaml with the pushed image, 3 epochs, and

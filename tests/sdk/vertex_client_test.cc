@@ -14,6 +14,9 @@
 #include "sdk/vertex/vertex_resource_ids.h"
 #include "tests/registry/fakes.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::vertex {
 namespace {
@@ -129,7 +132,7 @@ TEST_F(VertexClientTest, ListFollowsPageTokensAndEncodesTheQuery) {
 TEST_F(VertexClientTest, EmptyListHasNoJobsAndNoToken) {
   transport_->Push(Response(200, "{}"));
   absl::StatusOr<CustomJobPage> page = client_.ListCustomJobs(kParent, {});
-  ASSERT_TRUE(page.ok());
+  ASSERT_THAT(page, IsOk());
   EXPECT_TRUE(page->jobs.empty());
   EXPECT_EQ(page->next_page_token, "");
 }
@@ -138,9 +141,9 @@ TEST_F(VertexClientTest, CancelAndDeleteUseTheRestVerbs) {
   transport_->Push(Response(200, "{}"));
   transport_->Push(
       Response(200, R"({"name":"projects/p/locations/us-central1/operations/9","done":false})"));
-  EXPECT_TRUE(client_.CancelCustomJob(kName).ok());
+  EXPECT_THAT(client_.CancelCustomJob(kName), IsOk());
   absl::StatusOr<nlohmann::json> operation = client_.DeleteCustomJob(kName);
-  ASSERT_TRUE(operation.ok());
+  ASSERT_THAT(operation, IsOk());
   EXPECT_EQ((*operation)["name"], "projects/p/locations/us-central1/operations/9");
   EXPECT_EQ(transport_->requests()[0].method, "POST");
   EXPECT_THAT(transport_->requests()[0].url, HasSubstr("/customJobs/123:cancel"));
@@ -225,7 +228,7 @@ TEST(VertexBackendTest, CancelAsksTheServiceAndWaitsForCancelled) {
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
   ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job->Submit(), IsOk());
   job->Cancel();
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
   ASSERT_TRUE(done.ok()) << done.status();

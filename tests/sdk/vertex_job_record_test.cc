@@ -16,6 +16,9 @@
 #include "sdk/vertex/internal/vertex_job_recorder.h"
 #include "tests/registry/fakes.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::vertex {
 namespace {
@@ -83,9 +86,9 @@ TEST(VertexJobRecordTest, StoreIdIsTheLastSegmentOfTheName) {
 TEST(VertexJobRecordTest, ReadingALocalJobIsNotFoundAndABrokenRecordDataLoss) {
   testing::TempDir dir;
   JobStore store(dir.path());
-  ASSERT_TRUE(store.CreateJobDir("local1").ok());
+  ASSERT_THAT(store.CreateJobDir("local1"), IsOk());
   EXPECT_EQ(ReadVertexJobRecord(store, "local1").status().code(), absl::StatusCode::kNotFound);
-  ASSERT_TRUE(base::WriteFileAtomic(VertexJobRecordFile(store, "local1"), "{}").ok());
+  ASSERT_THAT(base::WriteFileAtomic(VertexJobRecordFile(store, "local1"), "{}"), IsOk());
   absl::Status broken = ReadVertexJobRecord(store, "local1").status();
   EXPECT_EQ(broken.code(), absl::StatusCode::kDataLoss);
   EXPECT_THAT(broken.message(), HasSubstr("vertex.json"));
@@ -209,7 +212,7 @@ TEST(VertexJobRecordTest, CancelAsksTheServiceAndRecordsUntilTerminal) {
       ::testing::ElementsAre(JobState::kRunning, JobState::kCancelling, JobState::kCancelled));
   // A terminal record is not sent again.
   const size_t requests = transport->requests().size();
-  ASSERT_TRUE(CancelRecordedVertexJob(store, "123", client, absl::Seconds(1)).ok());
+  ASSERT_THAT(CancelRecordedVertexJob(store, "123", client, absl::Seconds(1)), IsOk());
   EXPECT_EQ(transport->requests().size(), requests);
   EXPECT_EQ(CancelRecordedVertexJob(store, "nope", client, absl::Seconds(1)).status().code(),
             absl::StatusCode::kNotFound);

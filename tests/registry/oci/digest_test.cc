@@ -7,6 +7,9 @@
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/hashing_writer.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::oci {
 namespace {
@@ -114,8 +117,8 @@ class StringSink : public ByteSink {
 TEST(HashingWriterTest, HashesCountsAndForwards) {
   StringSink sink;
   HashingWriter writer(&sink);
-  ASSERT_TRUE(writer.Write("ab").ok());
-  ASSERT_TRUE(writer.Write("c").ok());
+  ASSERT_THAT(writer.Write("ab"), IsOk());
+  ASSERT_THAT(writer.Write("c"), IsOk());
   EXPECT_EQ(writer.size(), 3);
   EXPECT_EQ(sink.bytes, "abc");
   EXPECT_EQ(writer.Finish().ToString(), kSha256Abc);
@@ -125,7 +128,7 @@ TEST(HashingWriterTest, ChainsAndHashesOnlyAcceptedBytes) {
   StringSink sink;
   HashingWriter inner(&sink);
   HashingWriter outer(&inner);
-  ASSERT_TRUE(outer.Write("abc").ok());
+  ASSERT_THAT(outer.Write("abc"), IsOk());
   sink.fail = true;
   absl::Status failed = outer.Write("more");
   EXPECT_EQ(failed.code(), absl::StatusCode::kUnavailable);
@@ -135,7 +138,7 @@ TEST(HashingWriterTest, ChainsAndHashesOnlyAcceptedBytes) {
 
 TEST(HashingWriterTest, HashOnlyWithoutNext) {
   HashingWriter writer;
-  ASSERT_TRUE(writer.Write("").ok());
+  ASSERT_THAT(writer.Write(""), IsOk());
   EXPECT_EQ(writer.Finish().ToString(), kSha256Empty);
 }
 

@@ -11,6 +11,9 @@
 #include "registry/oci/image_index.h"
 #include "registry/oci/image_manifest.h"
 #include "registry/oci/media_types.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::oci {
 namespace {
@@ -52,7 +55,7 @@ TEST(ImageManifestJsonTest, RoundTrip) {
   auto parsed = ParseImageManifest(kManifestGolden);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(*parsed, SampleManifest());
-  EXPECT_TRUE(ValidateImageManifest(*parsed).ok());
+  EXPECT_THAT(ValidateImageManifest(*parsed), IsOk());
   EXPECT_EQ(SerializeImageManifest(*parsed), kManifestGolden);
 }
 
@@ -98,7 +101,7 @@ TEST(ImageManifestJsonTest, EscapesLikeGo) {
   EXPECT_THAT(SerializeImageManifest(manifest),
               HasSubstr(R"("annotations":{"k":"a\u003cb\u003e\u0026c\u2028"}})"));
   auto parsed = ParseImageManifest(SerializeImageManifest(manifest));
-  ASSERT_TRUE(parsed.ok());
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(parsed->annotations.at("k"), "a<b>&c\xe2\x80\xa8");
 }
 
@@ -159,7 +162,7 @@ TEST(ImageIndexJsonTest, GoldenBytesAndRoundTrip) {
   auto parsed = ParseImageIndex(golden);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(*parsed, SampleIndex());
-  EXPECT_TRUE(ValidateImageIndex(*parsed).ok());
+  EXPECT_THAT(ValidateImageIndex(*parsed), IsOk());
   EXPECT_EQ(
       SerializeImageIndex(ImageIndex{}),
       R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]})");

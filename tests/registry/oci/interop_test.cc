@@ -23,6 +23,9 @@
 #include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::oci {
 namespace {
@@ -164,18 +167,18 @@ BuiltImage BuildImage(const Layout& layout) {
   // diff_id on the uncompressed side, digest on the compressed side, the
   // compressed bytes streamed into the layout.
   HashingWriter diff_id;
-  EXPECT_TRUE(diff_id.Write(tar).ok());
+  EXPECT_THAT(diff_id.Write(tar), IsOk());
   built.diff_id = diff_id.Finish();
   auto blob_writer = layout.NewBlobWriter();
-  EXPECT_TRUE(blob_writer.ok());
+  EXPECT_THAT(blob_writer, IsOk());
   HashingWriter compressed(&*blob_writer);
-  EXPECT_TRUE(compressed.Write(gz).ok());
+  EXPECT_THAT(compressed.Write(gz), IsOk());
   Descriptor layer;
   layer.media_type = media_types::kOciLayerGzip;
   layer.size = compressed.size();
   layer.digest = compressed.Finish();
   auto committed = blob_writer->Commit();
-  EXPECT_TRUE(committed.ok());
+  EXPECT_THAT(committed, IsOk());
   EXPECT_EQ(committed->digest, layer.digest);
   built.layer_digest = layer.digest;
 
@@ -194,22 +197,22 @@ BuiltImage BuildImage(const Layout& layout) {
                     {.created = "2026-11-22T00:00:00Z",
                      .created_by = "ENTRYPOINT [\"/app/run.sh\"]",
                      .empty_layer = true}};
-  EXPECT_TRUE(ValidateImageConfig(config).ok());
+  EXPECT_THAT(ValidateImageConfig(config), IsOk());
   built.config_bytes = SerializeImageConfig(config);
   auto config_descriptor = layout.WriteBlob(built.config_bytes, media_types::kOciImageConfig);
-  EXPECT_TRUE(config_descriptor.ok());
+  EXPECT_THAT(config_descriptor, IsOk());
 
   ImageManifest manifest;
   manifest.config = *config_descriptor;
   manifest.layers = {layer};
   manifest.annotations = ProvenanceAnnotations({.created = "2026-11-22T00:00:00Z"});
-  EXPECT_TRUE(ValidateImageManifest(manifest).ok());
-  EXPECT_TRUE(ValidateImage(manifest, config).ok());
+  EXPECT_THAT(ValidateImageManifest(manifest), IsOk());
+  EXPECT_THAT(ValidateImage(manifest, config), IsOk());
   built.manifest_bytes = SerializeImageManifest(manifest);
   auto manifest_descriptor = layout.WriteBlob(built.manifest_bytes, media_types::kOciImageManifest);
-  EXPECT_TRUE(manifest_descriptor.ok());
+  EXPECT_THAT(manifest_descriptor, IsOk());
   built.manifest = *manifest_descriptor;
-  EXPECT_TRUE(layout.Tag(built.manifest, "v1").ok());
+  EXPECT_THAT(layout.Tag(built.manifest, "v1"), IsOk());
   return built;
 }
 
@@ -244,7 +247,7 @@ TEST_F(InteropTest, SkopeoReadsOurManifestAndConfig) {
 
 TEST_F(InteropTest, SkopeoCopyOfOurLayoutReadsBackIdentical) {
   auto layout = Layout::Create(dir_ / "img");
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   BuiltImage built = BuildImage(*layout);
   MustRun("skopeo copy " + Quote("oci:" + (dir_ / "img").string() + ":v1") + " " +
           Quote("oci:" + (dir_ / "copy").string() + ":copied"));
@@ -255,12 +258,12 @@ TEST_F(InteropTest, SkopeoCopyOfOurLayoutReadsBackIdentical) {
   EXPECT_EQ(image->descriptor.digest, built.manifest.digest);
   EXPECT_EQ(image->manifest_bytes, built.manifest_bytes);
   EXPECT_TRUE(image->missing_blobs.empty());
-  EXPECT_TRUE(copy->ReadBlob(image->manifest.layers[0]).ok());
+  EXPECT_THAT(copy->ReadBlob(image->manifest.layers[0]), IsOk());
 }
 
 TEST_F(InteropTest, UmociUnpacksOurImage) {
   auto layout = Layout::Create(dir_ / "img");
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   BuildImage(*layout);
   std::filesystem::path bundle = dir_ / "bundle";
   MustRun("umoci unpack --rootless --image " + Quote((dir_ / "img").string() + ":v1") + " " +

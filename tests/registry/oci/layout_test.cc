@@ -15,6 +15,9 @@
 #include "registry/oci/layout_reference.h"
 #include "registry/oci/media_types.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::oci {
 namespace {
@@ -46,19 +49,19 @@ class LayoutTest : public ::testing::Test {
     Descriptor base = DescribeContent("base-layer", media_types::kOciLayerGzip);
     Descriptor app = DescribeContent("app-layer", media_types::kOciLayerGzip);
     if (with_layers) {
-      EXPECT_TRUE(layout.WriteBlob(base, "base-layer").ok());
+      EXPECT_THAT(layout.WriteBlob(base, "base-layer"), IsOk());
     }
-    EXPECT_TRUE(layout.WriteBlob(app, "app-layer").ok());
+    EXPECT_THAT(layout.WriteBlob(app, "app-layer"), IsOk());
     auto config_descriptor =
         layout.WriteBlob(SerializeImageConfig(config), media_types::kOciImageConfig);
-    EXPECT_TRUE(config_descriptor.ok());
+    EXPECT_THAT(config_descriptor, IsOk());
     ImageManifest manifest;
     manifest.config = *config_descriptor;
     manifest.layers = {base, app};
     auto descriptor =
         layout.WriteBlob(SerializeImageManifest(manifest), media_types::kOciImageManifest);
-    EXPECT_TRUE(descriptor.ok());
-    EXPECT_TRUE(layout.Tag(*descriptor, tag).ok());
+    EXPECT_THAT(descriptor, IsOk());
+    EXPECT_THAT(layout.Tag(*descriptor, tag), IsOk());
     return *descriptor;
   }
 
@@ -74,9 +77,9 @@ TEST_F(LayoutTest, CreateWritesTheSkeleton) {
       R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]})");
   EXPECT_TRUE(std::filesystem::is_directory(dir_ / "img" / "blobs"));
   // Create on an existing layout keeps it.
-  ASSERT_TRUE(layout->Tag(DescribeContent("m", media_types::kOciImageManifest), "v1").ok());
+  ASSERT_THAT(layout->Tag(DescribeContent("m", media_types::kOciImageManifest), "v1"), IsOk());
   auto again = Layout::Create(dir_ / "img");
-  ASSERT_TRUE(again.ok());
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(again->ListTags()->size(), 1u);
 }
 
@@ -94,9 +97,9 @@ TEST_F(LayoutTest, OpenRejectsWhatIsNotALayout) {
 
 TEST_F(LayoutTest, BlobsAreStoredByDigestAndVerified) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   auto descriptor = layout->WriteBlob("abc", "application/octet-stream");
-  ASSERT_TRUE(descriptor.ok());
+  ASSERT_THAT(descriptor, IsOk());
   EXPECT_EQ(descriptor->digest, Sha256Digest("abc"));
   EXPECT_EQ(descriptor->size, 3);
   std::filesystem::path path = dir_ / "blobs" / "sha256" / descriptor->digest.hex();
@@ -105,7 +108,7 @@ TEST_F(LayoutTest, BlobsAreStoredByDigestAndVerified) {
   EXPECT_TRUE(layout->HasBlob(descriptor->digest));
   EXPECT_EQ(*layout->ReadBlob(*descriptor), "abc");
   // Writing it again is a no-op.
-  EXPECT_TRUE(layout->WriteBlob("abc", "application/octet-stream").ok());
+  EXPECT_THAT(layout->WriteBlob("abc", "application/octet-stream"), IsOk());
 
   // No temporary files are left behind.
   EXPECT_EQ(::trainpkg::testing::CountEntries(dir_ / "blobs" / "sha256"), 1);
@@ -117,7 +120,7 @@ TEST_F(LayoutTest, BlobsAreStoredByDigestAndVerified) {
 
 TEST_F(LayoutTest, WriteBlobRefusesContentThatIsNotTheDescriptor) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   Descriptor expected = DescribeContent("abc", "application/octet-stream");
   absl::Status status = layout->WriteBlob(expected, "abd");
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
@@ -128,9 +131,9 @@ TEST_F(LayoutTest, WriteBlobRefusesContentThatIsNotTheDescriptor) {
 
 TEST_F(LayoutTest, CorruptedBlobIsDetected) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   auto descriptor = layout->WriteBlob("original", "application/octet-stream");
-  ASSERT_TRUE(descriptor.ok());
+  ASSERT_THAT(descriptor, IsOk());
   std::ofstream(layout->BlobPath(descriptor->digest), std::ios::trunc) << "tampered";
   auto read = layout->ReadBlob(*descriptor);
   EXPECT_EQ(read.status().code(), absl::StatusCode::kDataLoss);
@@ -142,13 +145,13 @@ TEST_F(LayoutTest, CorruptedBlobIsDetected) {
 
 TEST_F(LayoutTest, StreamingBlobWriter) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   std::string data(1 << 20, 'z');
   {
     auto writer = layout->NewBlobWriter();
     ASSERT_TRUE(writer.ok()) << writer.status();
-    ASSERT_TRUE(writer->Write(std::string_view(data).substr(0, 1000)).ok());
-    ASSERT_TRUE(writer->Write(std::string_view(data).substr(1000)).ok());
+    ASSERT_THAT(writer->Write(std::string_view(data).substr(0, 1000)), IsOk());
+    ASSERT_THAT(writer->Write(std::string_view(data).substr(1000)), IsOk());
     EXPECT_EQ(writer->size(), static_cast<int64_t>(data.size()));
     auto blob = writer->CommitExpecting(Sha256Digest(data), static_cast<int64_t>(data.size()));
     ASSERT_TRUE(blob.ok()) << blob.status();
@@ -157,16 +160,16 @@ TEST_F(LayoutTest, StreamingBlobWriter) {
   }
   {
     auto writer = layout->NewBlobWriter();
-    ASSERT_TRUE(writer.ok());
-    ASSERT_TRUE(writer->Write("not what was promised").ok());
+    ASSERT_THAT(writer, IsOk());
+    ASSERT_THAT(writer->Write("not what was promised"), IsOk());
     auto blob = writer->CommitExpecting(Sha256Digest("promised"));
     EXPECT_EQ(blob.status().code(), absl::StatusCode::kDataLoss);
     EXPECT_FALSE(layout->HasBlob(Sha256Digest("not what was promised")));
   }
   {
     auto writer = layout->NewBlobWriter();
-    ASSERT_TRUE(writer.ok());
-    ASSERT_TRUE(writer->Write("abandoned").ok());
+    ASSERT_THAT(writer, IsOk());
+    ASSERT_THAT(writer->Write("abandoned"), IsOk());
   }
   // Only the committed blob remains: failed and abandoned writers cleaned up.
   std::vector<std::string> names;
@@ -179,14 +182,14 @@ TEST_F(LayoutTest, StreamingBlobWriter) {
 TEST_F(LayoutTest, StreamingBlobWriterKeepsEveryByteAcrossWritebackChunks) {
   // 20 MiB in uneven writes: writeback starts twice (every 8 MiB) mid-blob.
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   std::string data(20 << 20, '\0');
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>((i * 2654435761u) >> 13);
   auto writer = layout->NewBlobWriter();
   ASSERT_TRUE(writer.ok()) << writer.status();
   const size_t kWrite = 777'777;
   for (size_t off = 0; off < data.size(); off += kWrite) {
-    ASSERT_TRUE(writer->Write(std::string_view(data).substr(off, kWrite)).ok());
+    ASSERT_THAT(writer->Write(std::string_view(data).substr(off, kWrite)), IsOk());
   }
   auto blob = writer->Commit();
   ASSERT_TRUE(blob.ok()) << blob.status();
@@ -197,7 +200,7 @@ TEST_F(LayoutTest, StreamingBlobWriterKeepsEveryByteAcrossWritebackChunks) {
 
 TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   Descriptor one = WriteImage(*layout, true, "v1");
   auto resolved = layout->Resolve("");
   ASSERT_TRUE(resolved.ok()) << resolved.status();
@@ -205,10 +208,10 @@ TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
   EXPECT_EQ(resolved->annotations.at(std::string(annotations::kRefName)), "v1");
 
   Descriptor other = DescribeContent("other manifest", media_types::kOciImageManifest);
-  ASSERT_TRUE(layout->Tag(other, "latest").ok());
-  ASSERT_TRUE(layout->Tag(one, "stable").ok());
+  ASSERT_THAT(layout->Tag(other, "latest"), IsOk());
+  ASSERT_THAT(layout->Tag(one, "stable"), IsOk());
   auto tags = layout->ListTags();
-  ASSERT_TRUE(tags.ok());
+  ASSERT_THAT(tags, IsOk());
   ASSERT_EQ(tags->size(), 3u);
   EXPECT_EQ((*tags)[0].tag, "v1");
   EXPECT_EQ((*tags)[1].tag, "latest");
@@ -217,13 +220,13 @@ TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
   // Tagging again as it is leaves index.json alone (no rewrite, same inode).
   struct stat before, after;
   ASSERT_EQ(::stat((dir_ / "index.json").c_str(), &before), 0);
-  ASSERT_TRUE(layout->Tag(one, "stable").ok());
+  ASSERT_THAT(layout->Tag(one, "stable"), IsOk());
   ASSERT_EQ(::stat((dir_ / "index.json").c_str(), &after), 0);
   EXPECT_EQ(before.st_ino, after.st_ino);
   EXPECT_EQ(layout->ListTags()->size(), 3u);
 
   // Re-pointing a tag replaces its entry.
-  ASSERT_TRUE(layout->Tag(one, "latest").ok());
+  ASSERT_THAT(layout->Tag(one, "latest"), IsOk());
   tags = layout->ListTags();
   ASSERT_EQ(tags->size(), 3u);
   EXPECT_EQ((*tags)[2].tag, "latest");
@@ -243,7 +246,7 @@ TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
 
 TEST_F(LayoutTest, ReadImage) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   Descriptor descriptor = WriteImage(*layout, true, "v1");
   auto image = layout->ReadImage("v1");
   ASSERT_TRUE(image.ok()) << image.status();
@@ -252,15 +255,15 @@ TEST_F(LayoutTest, ReadImage) {
   ASSERT_TRUE(image->config.has_value());
   EXPECT_EQ(image->config->config.entrypoint, std::vector<std::string>{"/bin/app"});
   EXPECT_TRUE(image->missing_blobs.empty());
-  EXPECT_TRUE(ValidateImage(image->manifest, *image->config).ok());
+  EXPECT_THAT(ValidateImage(image->manifest, *image->config), IsOk());
 }
 
 TEST_F(LayoutTest, AbsentBaseBlobsAreReportedNotFatal) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   Descriptor descriptor = WriteImage(*layout, false, "shallow");
   auto reopened = Layout::Open(dir_);
-  ASSERT_TRUE(reopened.ok());
+  ASSERT_THAT(reopened, IsOk());
   auto image = reopened->ReadImage("shallow");
   ASSERT_TRUE(image.ok()) << image.status();
   ASSERT_EQ(image->missing_blobs.size(), 1u);
@@ -268,7 +271,7 @@ TEST_F(LayoutTest, AbsentBaseBlobsAreReportedNotFatal) {
   EXPECT_TRUE(image->config.has_value());
 
   auto missing = reopened->MissingBlobs(descriptor);
-  ASSERT_TRUE(missing.ok());
+  ASSERT_THAT(missing, IsOk());
   ASSERT_EQ(missing->size(), 1u);
   EXPECT_EQ((*missing)[0].digest, Sha256Digest("base-layer"));
 
@@ -278,22 +281,22 @@ TEST_F(LayoutTest, AbsentBaseBlobsAreReportedNotFatal) {
 
   // A tag whose manifest is absent: ReadImage fails, MissingBlobs names it.
   Descriptor ghost = DescribeContent("ghost", media_types::kOciImageManifest);
-  ASSERT_TRUE(reopened->Tag(ghost, "ghost").ok());
+  ASSERT_THAT(reopened->Tag(ghost, "ghost"), IsOk());
   EXPECT_EQ(reopened->ReadImage("ghost").status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(*reopened->MissingBlobs(ghost), ElementsAre(ghost));
 }
 
 TEST_F(LayoutTest, ReadImageThroughAnIndex) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   Descriptor amd64 = WriteImage(*layout, true, "amd64");
   amd64.platform = Platform{.architecture = "amd64", .os = "linux"};
   ImageIndex index;
   index.manifests = {amd64};
   auto index_descriptor =
       layout->WriteBlob(SerializeImageIndex(index), media_types::kOciImageIndex);
-  ASSERT_TRUE(index_descriptor.ok());
-  ASSERT_TRUE(layout->Tag(*index_descriptor, "multi").ok());
+  ASSERT_THAT(index_descriptor, IsOk());
+  ASSERT_THAT(layout->Tag(*index_descriptor, "multi"), IsOk());
 
   auto no_platform = layout->ReadImage("multi");
   EXPECT_THAT(Message(no_platform.status()), HasSubstr("is an image index; choose a platform"));
@@ -308,7 +311,7 @@ TEST_F(LayoutTest, ReadImageThroughAnIndex) {
 
 TEST_F(LayoutTest, MalformedIndexJsonNamesTheFile) {
   auto layout = Layout::Create(dir_);
-  ASSERT_TRUE(layout.ok());
+  ASSERT_THAT(layout, IsOk());
   std::ofstream(dir_ / "index.json", std::ios::trunc) << R"({"schemaVersion":2,"manifests":{}})";
   auto tags = layout->ListTags();
   EXPECT_EQ(tags.status().code(), absl::StatusCode::kInvalidArgument);
@@ -318,15 +321,15 @@ TEST_F(LayoutTest, MalformedIndexJsonNamesTheFile) {
 
 TEST(LayoutReferenceTest, Parse) {
   auto plain = ParseLayoutReference("oci:/tmp/img");
-  ASSERT_TRUE(plain.ok());
+  ASSERT_THAT(plain, IsOk());
   EXPECT_EQ(*plain, (LayoutReference{"/tmp/img", ""}));
   auto tagged = ParseLayoutReference("oci:out/img:v1.2-rc_1");
-  ASSERT_TRUE(tagged.ok());
+  ASSERT_THAT(tagged, IsOk());
   EXPECT_EQ(*tagged, (LayoutReference{"out/img", "v1.2-rc_1"}));
   EXPECT_EQ(FormatLayoutReference(*tagged), "oci:out/img:v1.2-rc_1");
   EXPECT_EQ(FormatLayoutReference(*plain), "oci:/tmp/img");
   auto colon_tag = ParseLayoutReference("oci:img:a:b");
-  ASSERT_TRUE(colon_tag.ok());
+  ASSERT_THAT(colon_tag, IsOk());
   EXPECT_EQ(colon_tag->tag, "a:b");
 
   for (std::string_view bad : {"docker://x", "oci:", "oci::tag", "oci:dir:", "oci:dir:-x",

@@ -8,6 +8,9 @@
 #include "registry/oci/host_platform.h"
 #include "registry/oci/image_index.h"
 #include "registry/oci/media_types.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::oci {
 namespace {
@@ -78,7 +81,7 @@ TEST(PlatformTest, SelectManifestTakesTheFirstMatch) {
   ASSERT_TRUE(selected.ok()) << selected.status();
   EXPECT_EQ(selected->digest, arm64_a.digest);
   selected = SelectManifest(index, P("linux/amd64"));
-  ASSERT_TRUE(selected.ok());
+  ASSERT_THAT(selected, IsOk());
   EXPECT_EQ(selected->digest, amd64.digest);
 
   auto none = SelectManifest(index, P("linux/s390x"));

@@ -9,6 +9,9 @@
 #include "registry/oci/image_index.h"
 #include "registry/oci/image_manifest.h"
 #include "registry/oci/media_types.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::oci {
 namespace {
@@ -54,7 +57,7 @@ TEST(ValidateManifestTest, AcceptsBothFamilies) {
   EXPECT_TRUE(ValidateImageManifest(DockerImage()).ok()) << ValidateImageManifest(DockerImage());
   ImageManifest no_media_type = OciImage();
   no_media_type.media_type.clear();
-  EXPECT_TRUE(ValidateImageManifest(no_media_type).ok());
+  EXPECT_THAT(ValidateImageManifest(no_media_type), IsOk());
   EXPECT_EQ(ManifestFamily(no_media_type), MediaTypeFamily::kOci);
 }
 
@@ -113,7 +116,7 @@ TEST(ValidateManifestTest, SpecRules) {
   manifest.layers = {DescribeContent("sbom", "application/spdx+json")};
   EXPECT_THAT(Message(ValidateImageManifest(manifest)), HasSubstr("artifactType: required"));
   manifest.artifact_type = "application/vnd.example.sbom";
-  EXPECT_TRUE(ValidateImageManifest(manifest).ok());
+  EXPECT_THAT(ValidateImageManifest(manifest), IsOk());
 
   manifest = DockerImage();
   manifest.subject = DescribeContent("m", media_types::kDockerManifest);
@@ -130,14 +133,14 @@ TEST(ValidateImageTest, LayersMatchDiffIds) {
   EXPECT_THAT(Message(status), HasSubstr("the manifest has 2 layers but the config's "
                                          "rootfs.diff_ids has 1"));
   config.rootfs.diff_ids.push_back(Digest());
-  EXPECT_TRUE(ValidateImage(OciImage(), config).ok());
+  EXPECT_THAT(ValidateImage(OciImage(), config), IsOk());
 }
 
 TEST(ValidateConfigTest, SpecRules) {
   ImageConfig config;
   config.architecture = "amd64";
   config.os = "linux";
-  EXPECT_TRUE(ValidateImageConfig(config).ok());
+  EXPECT_THAT(ValidateImageConfig(config), IsOk());
 
   ImageConfig bad = config;
   bad.os.clear();
@@ -162,7 +165,7 @@ TEST(ValidateConfigTest, SpecRules) {
               HasSubstr("history: 2 entries made a layer (empty_layer not true) but "
                         "rootfs.diff_ids has 1"));
   bad.history[1].empty_layer = true;
-  EXPECT_TRUE(ValidateImageConfig(bad).ok());
+  EXPECT_THAT(ValidateImageConfig(bad), IsOk());
 }
 
 TEST(ValidateIndexTest, Rules) {
@@ -170,7 +173,7 @@ TEST(ValidateIndexTest, Rules) {
   Descriptor entry = DescribeContent("m", media_types::kOciImageManifest);
   entry.platform = Platform{.architecture = "amd64", .os = "linux"};
   index.manifests = {entry};
-  EXPECT_TRUE(ValidateImageIndex(index).ok());
+  EXPECT_THAT(ValidateImageIndex(index), IsOk());
 
   ImageIndex mixed = index;
   mixed.manifests.push_back(DescribeContent("d", media_types::kDockerManifest));

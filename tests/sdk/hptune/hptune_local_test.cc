@@ -13,6 +13,9 @@
 #include "sdk/job_store.h"
 #include "tests/sdk/hptune/timeline_study.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -106,7 +109,7 @@ TEST(HptuneLocalTest, CancelThroughTheStoreLeavesNoProcess) {
   absl::StatusOr<HyperparameterTuningJob> job =
       HyperparameterTuningJob::Create(Study(4, 2, "60", timeline), Options(dir.path()));
   ASSERT_TRUE(job.ok()) << job.status().message();
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job->Submit(), IsOk());
   ASSERT_TRUE(testing::WaitFor(
       [&] {
         return std::filesystem::exists(timeline / "pid-1") &&
@@ -121,7 +124,7 @@ TEST(HptuneLocalTest, CancelThroughTheStoreLeavesNoProcess) {
     pids.push_back(pid);
   }
   // As `trainpkg jobs cancel <id>` does, from another process.
-  ASSERT_TRUE(hptune::TuningJobStore(dir.path()).RequestCancel(job->job_id()).ok());
+  ASSERT_THAT(hptune::TuningJobStore(dir.path()).RequestCancel(job->job_id()), IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Wait();
   ASSERT_TRUE(done.ok()) << done.status().message();
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);

@@ -17,6 +17,9 @@
 #include "sdk/vertex/vertex_client.h"
 #include "tests/sdk/hptune/timeline_study.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -157,7 +160,7 @@ TEST_F(HptuneServeTest, CancelOverRestStopsTheStudy) {
   ASSERT_TRUE(
       testing::WaitFor([&] { return std::filesystem::exists(dir_.path() / "timeline" / "pid-2"); },
                        absl::Seconds(20)));
-  ASSERT_TRUE(client.CancelHyperparameterTuningJob(created->name).ok());
+  ASSERT_THAT(client.CancelHyperparameterTuningJob(created->name), IsOk());
   const vertex::HyperparameterTuningJobDocument done = WaitTerminal(client, created->name);
   EXPECT_EQ(done.state, jobspec::JobState::kCancelled);
   ASSERT_TRUE(done.error.has_value());

@@ -12,6 +12,9 @@
 #include "gtest/gtest.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -63,7 +66,7 @@ TEST(MetricFileTest, AbsentFileIsNoMeasurementsAndErrorsNameTheFile) {
   sdk::testing::TempDir dir;
   absl::StatusOr<std::vector<jobspec::Measurement>> none =
       ReadHypertuneMetrics(dir.path() / "absent", "accuracy");
-  ASSERT_TRUE(none.ok());
+  ASSERT_THAT(none, IsOk());
   EXPECT_TRUE(none->empty());
   std::ofstream(dir.path() / "bad") << "[1]\n";
   absl::StatusOr<std::vector<jobspec::Measurement>> bad =

@@ -6,6 +6,9 @@
 #include "sdk/hptune/metric_plot.h"
 #include "sdk/hptune/tuning_job_store.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -79,7 +82,7 @@ TEST(ResultsTableTest, NoSucceededTrial) {
 
 TEST(ResultsTableTest, WriteResultsWritesThreeFiles) {
   sdk::testing::TempDir dir;
-  ASSERT_TRUE(WriteResults(Job(jobspec::GoalType::kMaximize), dir.path() / "out").ok());
+  ASSERT_THAT(WriteResults(Job(jobspec::GoalType::kMaximize), dir.path() / "out"), IsOk());
   for (const char* name : {"results.json", "results.svg", "results.txt"}) {
     EXPECT_TRUE(std::filesystem::exists(dir.path() / "out" / name)) << name;
   }
@@ -92,16 +95,16 @@ TEST(TuningJobStoreTest, RecordsReadsListsAndCancels) {
   job.name = "projects/local/locations/local/hyperparameterTuningJobs/42";
   EXPECT_EQ(store.ReadJob("42").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(store.RequestCancel("42").code(), absl::StatusCode::kNotFound);
-  ASSERT_TRUE(store.CreateJobDir("42").ok());
+  ASSERT_THAT(store.CreateJobDir("42"), IsOk());
   EXPECT_EQ(store.CreateJobDir("42").code(), absl::StatusCode::kAlreadyExists);
-  ASSERT_TRUE(store.WriteJob("42", job).ok());
+  ASSERT_THAT(store.WriteJob("42", job), IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> read = store.ReadJob("42");
   ASSERT_TRUE(read.ok()) << read.status().message();
   EXPECT_EQ(read->trials.size(), 3u);
   EXPECT_EQ(read->trials[2].final_measurement, job.trials[2].final_measurement);
   EXPECT_EQ(*store.ListJobIds(), std::vector<std::string>{"42"});
   EXPECT_FALSE(store.CancelRequested("42"));
-  ASSERT_TRUE(store.RequestCancel("42").ok());
+  ASSERT_THAT(store.RequestCancel("42"), IsOk());
   EXPECT_TRUE(store.CancelRequested("42"));
 }
 

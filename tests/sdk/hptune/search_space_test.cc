@@ -4,6 +4,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::hptune::internal {
 namespace {
@@ -86,7 +89,7 @@ TEST(SearchSpaceTest, EncodeInvertsDecodeOnFeasiblePoints) {
                                                            {"units", 7.0},
                                                            {"opt", std::string("sgd")},
                                                            {"momentum", 0.99}});
-  ASSERT_TRUE(point.ok());
+  ASSERT_THAT(point, IsOk());
   Point again = space.Decode(space.Encode(*point));
   EXPECT_NEAR(std::get<double>(*again[0]), 1e-3, 1e-15);
   EXPECT_NEAR(std::get<double>(*again[1]), 0.99, 1e-15);

@@ -4,6 +4,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -43,7 +46,7 @@ TEST(TrialArgsTest, DoublesRoundTrip) {
   const jobspec::ParameterSpec& lr = Study().parameters[0];
   for (double value : {0.1, 1e-4, 1.0 / 3.0, 2.5e-7, 1.0, 12345.678901234567}) {
     absl::StatusOr<std::string> text = FormatParameterValue(lr, value);
-    ASSERT_TRUE(text.ok());
+    ASSERT_THAT(text, IsOk());
     EXPECT_EQ(std::stod(*text), value) << *text;
   }
   EXPECT_EQ(*FormatParameterValue(lr, 1.0), "1.0");

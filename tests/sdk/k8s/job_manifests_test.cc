@@ -18,6 +18,9 @@
 #include "jobspec/cluster_env.h"
 #include "sdk/k8s/internal/pod_template.h"
 #include "tests/sdk/k8s/k8s_test_jobs.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::k8s {
 namespace {
@@ -35,7 +38,7 @@ void ExpectGolden(WorkloadKind kind) {
   const std::string rendered = manifests->List().dump(2) + "\n";
   const std::filesystem::path path = Golden(WorkloadKindName(kind));
   if (std::getenv("TRAINPKG_UPDATE_GOLDEN") != nullptr) {
-    ASSERT_TRUE(base::WriteFileAtomic(path, rendered).ok());
+    ASSERT_THAT(base::WriteFileAtomic(path, rendered), IsOk());
   }
   absl::StatusOr<std::string> golden = base::ReadFile(path);
   ASSERT_TRUE(golden.ok()) << golden.status();
@@ -169,7 +172,7 @@ TEST(JobManifestsTest, TfJobLeavesTfConfigToTheOperatorAndAddressesItsServices) 
 TEST(JobManifestsTest, MachineSpecBecomesGpuLimitAndNodeSelectors) {
   RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
   absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
-  ASSERT_TRUE(manifests.ok());
+  ASSERT_THAT(manifests, IsOk());
   const json& pod =
       manifests->workload["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
   EXPECT_EQ(pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "2");
@@ -179,7 +182,7 @@ TEST(JobManifestsTest, MachineSpecBecomesGpuLimitAndNodeSelectors) {
 
   request.node_selectors = false;
   manifests = RenderJobManifests(request);
-  ASSERT_TRUE(manifests.ok());
+  ASSERT_THAT(manifests, IsOk());
   const json& bare =
       manifests->workload["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
   EXPECT_FALSE(bare.contains("nodeSelector"));
@@ -190,7 +193,7 @@ TEST(JobManifestsTest, MachineSpecBecomesGpuLimitAndNodeSelectors) {
 TEST(JobManifestsTest, PullSecretHoldsDockerConfigJsonForTheImagesRegistry) {
   absl::StatusOr<JobManifests> manifests =
       RenderJobManifests(testing::GoldenRequest(WorkloadKind::kJobSet));
-  ASSERT_TRUE(manifests.ok());
+  ASSERT_THAT(manifests, IsOk());
   ASSERT_TRUE(manifests->pull_secret.has_value());
   EXPECT_EQ((*manifests->pull_secret)["type"], "kubernetes.io/dockerconfigjson");
   std::string config;
@@ -202,7 +205,7 @@ TEST(JobManifestsTest, PullSecretHoldsDockerConfigJsonForTheImagesRegistry) {
   RenderRequest anonymous = testing::GoldenRequest(WorkloadKind::kJobSet);
   anonymous.pull_credentials.clear();
   manifests = RenderJobManifests(anonymous);
-  ASSERT_TRUE(manifests.ok());
+  ASSERT_THAT(manifests, IsOk());
   EXPECT_FALSE(manifests->pull_secret.has_value());
   EXPECT_THAT(manifests->workload.dump(), ::testing::Not(HasSubstr("imagePullSecrets")));
 }
@@ -227,7 +230,7 @@ TEST(JobManifestsTest, PullSecretCanBeLeftOutAndOnlyNamed) {
 
   request.include_pull_secret = true;  // what the k8s backend sends to the API server
   manifests = RenderJobManifests(request);
-  ASSERT_TRUE(manifests.ok());
+  ASSERT_THAT(manifests, IsOk());
   EXPECT_TRUE(manifests->pull_secret.has_value());
   EXPECT_EQ(manifests->pull_secret_name, "digits-1-registry");
 }
@@ -244,7 +247,7 @@ TEST(JobManifestsTest, CredentialsAreCollectedPerRegistryFromTheKeychain) {
 
   registry::StaticKeychain token_only({.identity_token = "refresh"});
   credentials = CollectRegistryCredentials(job.job_spec, token_only);
-  ASSERT_TRUE(credentials.ok());
+  ASSERT_THAT(credentials, IsOk());
   absl::StatusOr<std::optional<json>> secret = MakeImagePullSecret("s", "ns", *credentials);
   EXPECT_EQ(secret.status().code(), absl::StatusCode::kFailedPrecondition);
 }

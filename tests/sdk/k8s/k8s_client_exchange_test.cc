@@ -19,6 +19,9 @@
 #include "tests/registry/run_tool.h"
 #include "tests/sdk/k8s/k8s_test_jobs.h"
 #include "tests/sdk/k8s/recorded_api_server.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::k8s {
 namespace {
@@ -72,7 +75,7 @@ class K8sExchangeTest : public ::testing::Test {
         "clusters:\n- name: test\n  cluster: {server: '",
         server_.server(), "', ", cluster_extra, "}\nusers:\n- name: test\n  user: ", user, "\n");
     std::filesystem::path path = dir_ / "kubeconfig";
-    EXPECT_TRUE(base::WriteFileAtomic(path, text).ok());
+    EXPECT_THAT(base::WriteFileAtomic(path, text), IsOk());
     return path;
   }
 
@@ -117,7 +120,7 @@ TEST_F(K8sExchangeTest, BearerTokenAndCaFileGetDeleteAndServerErrors) {
   absl::StatusOr<json> got = client->Get(ref);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ((*got)["metadata"]["name"], "digits-1");
-  EXPECT_TRUE(client->Delete(ref).ok());
+  EXPECT_THAT(client->Delete(ref), IsOk());
   absl::Status missing = client->Get(ref).status();
   EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(missing.message(), HasSubstr("HTTP 404 NotFound: jobsets.jobset.x-k8s.io"));

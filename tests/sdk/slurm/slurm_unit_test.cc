@@ -15,6 +15,9 @@
 #include "sdk/slurm/internal/slurm_resources.h"
 #include "sdk/slurm/internal/task_manifest.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::slurm::internal {
 namespace {
@@ -178,7 +181,7 @@ TEST(TaskManifestTest, RoundTrips) {
 TEST(ReplicaExitRecordTest, OldestFirstSkippingTemporaryFiles) {
   testing::TempDir dir;
   const absl::Time now = absl::Now();
-  ASSERT_TRUE(WriteReplicaExitRecord(dir.path(), {"workerpool1-0", {.code = 0}, now}).ok());
+  ASSERT_THAT(WriteReplicaExitRecord(dir.path(), {"workerpool1-0", {.code = 0}, now}), IsOk());
   ASSERT_TRUE(
       WriteReplicaExitRecord(dir.path(), {"workerpool1-1", {.signal = 15}, now - absl::Seconds(1)})
           .ok());
@@ -204,13 +207,13 @@ TEST(SlurmBackendFlagsTest, SlurmFlagsSetTheOptionsAndNeedTheSlurmBackend) {
   flags.partition = "gpu";
   flags.sbatch_args = {"--account=ml"};
   sdk::CustomJobOptions options;
-  ASSERT_TRUE(ApplyBackendFlags(flags, no_config, options).ok());
+  ASSERT_THAT(ApplyBackendFlags(flags, no_config, options), IsOk());
   EXPECT_EQ(options.backend, sdk::JobBackendKind::kSlurm);
   EXPECT_EQ(options.slurm.partition, "gpu");
   EXPECT_THAT(options.slurm.sbatch_args, ::testing::ElementsAre("--account=ml"));
   EXPECT_EQ(options.slurm.submit, sdk::slurm::SlurmSubmit::kSbatch);
   flags.slurm_submit = "salloc";
-  ASSERT_TRUE(ApplyBackendFlags(flags, no_config, options).ok());
+  ASSERT_THAT(ApplyBackendFlags(flags, no_config, options), IsOk());
   EXPECT_EQ(options.slurm.submit, sdk::slurm::SlurmSubmit::kSalloc);
   flags.partition.clear();
   flags.sbatch_args.clear();
