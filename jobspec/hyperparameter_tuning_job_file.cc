@@ -5,6 +5,7 @@
 
 #include "base/closest_match.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -101,8 +102,7 @@ absl::StatusOr<HyperparameterTuningJob> LoadHyperparameterTuningJobFile(
   TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(path));
   absl::StatusOr<HyperparameterTuningJob> job = ParseHyperparameterTuningJobFile(text);
   if (!job.ok()) {
-    return absl::Status(job.status().code(),
-                        fmt::format("{}: {}", path.string(), std::string(job.status().message())));
+    return base::WithContext(job.status(), path.string());
   }
   return job;
 }

@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "base/file_util.h"
 #include "base/json_parse.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "base/utf8.h"
 #include "fmt/format.h"
@@ -414,8 +415,7 @@ absl::StatusOr<CustomJob> LoadJobFile(const std::filesystem::path& path) {
   TP_ASSIGN_OR_RETURN(std::string text, base::ReadFile(path));
   absl::StatusOr<CustomJob> job = ParseJobFile(text);
   if (!job.ok()) {
-    return absl::Status(job.status().code(),
-                        fmt::format("{}: {}", path.string(), std::string(job.status().message())));
+    return base::WithContext(job.status(), path.string());
   }
   return job;
 }

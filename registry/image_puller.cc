@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "base/log.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/internal/bounded_parallel.h"
@@ -54,9 +55,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
   }
   absl::StatusOr<oci::DigestAndSize> stored = writer->CommitExpecting(blob.digest, blob.size);
   if (!stored.ok()) {
-    return absl::Status(stored.status().code(),
-                        fmt::format("pulling blob {} from {}: {}", blob.digest.ToString(),
-                                    repo.Name(), std::string(stored.status().message())));
+    return base::WithContext(stored.status(), fmt::format("pulling blob {} from {}",
+                                                          blob.digest.ToString(), repo.Name()));
   }
   return absl::OkStatus();
 }
@@ -81,9 +81,7 @@ absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference
     TP_ASSIGN_OR_RETURN(oci::ImageIndex index, oci::ParseImageIndex(top.bytes));
     absl::StatusOr<oci::Descriptor> entry = oci::SelectManifest(index, options.platform);
     if (!entry.ok()) {
-      return absl::Status(
-          entry.status().code(),
-          fmt::format("pulling {}: {}", source.String(), std::string(entry.status().message())));
+      return base::WithContext(entry.status(), fmt::format("pulling {}", source.String()));
     }
     Reference pinned = source;
     pinned.digest = entry->digest;

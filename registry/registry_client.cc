@@ -5,6 +5,7 @@
 
 #include "base/json_parse.h"
 #include "base/log.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -23,15 +24,6 @@ std::string ShortDigest(const oci::Digest& digest) {
   return text.substr(0, std::min<size_t>(text.size(), 19)) + "…";
 }
 
-// `status` with `context` in front of its message; payloads (the transport
-// failure kind, the OCI error code) are kept.
-absl::Status WithContext(const absl::Status& status, std::string_view context) {
-  absl::Status out(status.code(), fmt::format("{}: {}", context, std::string(status.message())));
-  status.ForEachPayload(
-      [&](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
-  return out;
-}
-
 // The session a response's Location names, resolved against `request_url`.
 absl::StatusOr<UploadSession> SessionFrom(const HttpResponse& response,
                                           std::string_view request_url, std::string_view context) {
@@ -40,7 +32,7 @@ absl::StatusOr<UploadSession> SessionFrom(const HttpResponse& response,
     return absl::InternalError(fmt::format("{}: the registry sent no upload Location", context));
   }
   absl::StatusOr<uint64_t> held = internal::UploadedBytes(response.headers.Get("Range"));
-  if (!held.ok()) return WithContext(held.status(), context);
+  if (!held.ok()) return base::WithContext(held.status(), context);
   return UploadSession{internal::ResolveUrl(request_url, *location), *held};
 }
 
@@ -149,8 +141,7 @@ absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string
       (insecure && failure == TransportFailure::kTlsVerify)) {
     return settle("http");
   }
-  return absl::Status(answer.status().code(), fmt::format("reaching registry {}: {}", registry,
-                                                          std::string(answer.status().message())));
+  return base::WithContext(answer.status(), fmt::format("reaching registry {}", registry));
 }
 
 absl::StatusOr<HttpResponse> RegistryClient::Send(const Endpoint& endpoint,
@@ -177,7 +168,7 @@ absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repositor
   std::string context = fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name());
   // A push's first request: where no probe ran, it meets connection errors.
   absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
-  if (!response.ok()) return WithContext(response.status(), context);
+  if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status == 404) return std::nullopt;
   if (response->status != 200) return StatusFromResponse(*response, context);
   BlobInfo info{.digest = digest, .size = 0};
@@ -205,7 +196,7 @@ absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
   };
   std::string context = fmt::format("pulling blob {} from {}", ShortDigest(digest), repo.Name());
   absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
-  if (!response.ok()) return WithContext(response.status(), context);
+  if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status != 200 && response->status != 206) {
     return StatusFromResponse(*response, context);
   }
@@ -253,7 +244,7 @@ absl::StatusOr<UploadSession> RegistryClient::StartUpload(const Repository& repo
   HttpRequest start = MakeRequest(
       "POST", fmt::format("{}/v2/{}/blobs/uploads/", endpoint.base_url, repo.path), true);
   absl::StatusOr<HttpResponse> started = Send(endpoint, PushScopes(repo.path), start);
-  if (!started.ok()) return WithContext(started.status(), context);
+  if (!started.ok()) return base::WithContext(started.status(), context);
   if (started->status != 202) return StatusFromResponse(*started, context);
   return SessionFrom(*started, start.url, context);
 }
@@ -272,7 +263,7 @@ absl::StatusOr<MountResult> RegistryClient::MountBlob(const Repository& repo,
       true);
   absl::StatusOr<HttpResponse> response =
       Send(endpoint, PushScopes(repo.path, {source.path}), post);
-  if (!response.ok()) return WithContext(response.status(), context);
+  if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status == 201) return MountResult{.mounted = true, .session = {}};
   if (response->status != 202) return StatusFromResponse(*response, context);
   TP_ASSIGN_OR_RETURN(UploadSession session, SessionFrom(*response, post.url, context));
@@ -294,7 +285,7 @@ absl::StatusOr<UploadSession> RegistryClient::PatchUpload(const Repository& repo
   patch.headers.Add("Content-Type", "application/octet-stream");
   patch.headers.Add("Content-Range", internal::ContentRange(session.offset, *length));
   absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), patch);
-  if (!response.ok()) return WithContext(response.status(), context);
+  if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status != 202) return StatusFromResponse(*response, context);
   return SessionFrom(*response, patch.url, context);
 }
@@ -306,7 +297,7 @@ absl::StatusOr<UploadSession> RegistryClient::GetUploadStatus(const Repository& 
                                     internal::UrlForDisplay(url));
   HttpRequest get = MakeRequest("GET", std::string(url), true);
   absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), get);
-  if (!response.ok()) return WithContext(response.status(), context);
+  if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status != 204) return StatusFromResponse(*response, context);
   return SessionFrom(*response, url, context);
 }
@@ -320,7 +311,7 @@ absl::Status RegistryClient::CompleteUpload(const Repository& repo, std::string_
   put.body = body != nullptr ? body : &empty;
   put.headers.Add("Content-Type", "application/octet-stream");
   absl::StatusOr<HttpResponse> done = Send(endpoint, PushScopes(repo.path), put);
-  if (!done.ok()) return WithContext(done.status(), context);
+  if (!done.ok()) return base::WithContext(done.status(), context);
   if (done->status != 201) return StatusFromResponse(*done, context);
   std::optional<std::string> stored = done->headers.Get("Docker-Content-Digest");
   if (stored.has_value() && *stored != digest.ToString()) {
@@ -335,7 +326,7 @@ absl::Status RegistryClient::CancelUpload(const Repository& repo, std::string_vi
   absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), del);
   std::string context =
       fmt::format("cancelling upload {} to {}", internal::UrlForDisplay(url), repo.Name());
-  if (!response.ok()) return WithContext(response.status(), context);
+  if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status == 204 || response->status == 202 || response->status == 200 ||
       response->status == 404) {
     return absl::OkStatus();
@@ -404,8 +395,7 @@ absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
   for (const std::string& type : accept) get.headers.Add("Accept", type);
   absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(ref.repository.path), get);
   if (!response.ok()) {
-    return absl::Status(response.status().code(),
-                        fmt::format("{}: {}", context, std::string(response.status().message())));
+    return base::WithContext(response.status(), context);
   }
   if (response->status != 200) return StatusFromResponse(*response, context);
   manifest.media_type = MediaTypeOf(*response);

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/environment.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "base/temp_dir.h"
 #include "fmt/format.h"
@@ -157,9 +158,8 @@ absl::StatusOr<AutopackagedImage> Autopackage(const jobspec::Autopackaging& spec
   const std::string body = internal::AutopackageDockerfileBody(spec, layout);
   absl::StatusOr<BuildContext> context = ScanPackage(dir);
   if (!context.ok()) {
-    return absl::Status(context.status().code(),
-                        fmt::format("{}: {}", Field("local-package-path", spec.local_package_path),
-                                    std::string(context.status().message())));
+    return base::WithContext(context.status(),
+                             Field("local-package-path", spec.local_package_path));
   }
   TP_ASSIGN_OR_RETURN(std::string tag, ImageTag(executor.image.descriptor.digest, body, *context,
                                                 internal::CopiedPaths(spec, layout)));
@@ -190,10 +190,9 @@ absl::StatusOr<AutopackagedImage> Autopackage(const jobspec::Autopackaging& spec
         .log = options.log,
     });
     if (!built.ok()) {
-      return absl::Status(built.code(),
-                          fmt::format("{}: building the image: {}",
-                                      Field("local-package-path", spec.local_package_path),
-                                      std::string(built.message())));
+      return base::WithContext(built,
+                               fmt::format("{}: building the image",
+                                           Field("local-package-path", spec.local_package_path)));
     }
     image.built = true;
   }
@@ -201,10 +200,9 @@ absl::StatusOr<AutopackagedImage> Autopackage(const jobspec::Autopackaging& spec
     log(fmt::format("Pushing {} to {}", tag, spec.output_image_uri));
     absl::StatusOr<std::string> pushed = Push(tag, spec.output_image_uri, options);
     if (!pushed.ok()) {
-      return absl::Status(
-          pushed.status().code(),
-          fmt::format("{}: pushing the image: {}", Field("output-image-uri", spec.output_image_uri),
-                      std::string(pushed.status().message())));
+      return base::WithContext(
+          pushed.status(),
+          fmt::format("{}: pushing the image", Field("output-image-uri", spec.output_image_uri)));
     }
     log(fmt::format("Pushed {}@{}", spec.output_image_uri, *pushed));
     image.image_uri = spec.output_image_uri;

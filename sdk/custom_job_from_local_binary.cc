@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "base/environment.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/validation.h"
@@ -81,9 +82,7 @@ absl::StatusOr<CustomJob> CustomJob::FromLocalBinary(const LocalBinaryJobOptions
   absl::StatusOr<registry::TransferResult> pushed =
       PushStoredImage(*environment, built.tags.at(0), client, *target, {});
   if (!pushed.ok()) {
-    return absl::Status(
-        pushed.status().code(),
-        fmt::format("pushing {}: {}", request.image_uri, std::string(pushed.status().message())));
+    return base::WithContext(pushed.status(), fmt::format("pushing {}", request.image_uri));
   }
   return Create(std::move(job), std::move(options));
 }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -162,9 +163,7 @@ absl::StatusOr<std::string> TagImage(const base::Environment& environment, std::
   TP_ASSIGN_OR_RETURN(oci::Descriptor manifest, opened.store.layout().Resolve(images[0].name));
   absl::StatusOr<std::string> tagged = opened.store.Tag(manifest, target);
   if (!tagged.ok()) {
-    return absl::Status(
-        tagged.status().code(),
-        fmt::format("target {}: {}", target, std::string(tagged.status().message())));
+    return base::WithContext(tagged.status(), fmt::format("target {}", target));
   }
   return tagged;
 }

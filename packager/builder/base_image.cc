@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/media_types.h"
@@ -34,15 +35,11 @@ absl::StatusOr<ResolvedBase> ResolveBase(const dockerfile::BaseImage& base,
           fmt::format("oci:{}{}", base.oci_dir, base.oci_ref.empty() ? "" : ":" + base.oci_ref);
       auto layout = oci::Layout::Open(base.oci_dir);
       if (!layout.ok()) {
-        return absl::Status(
-            layout.status().code(),
-            fmt::format("base image {}: {}", name, std::string(layout.status().message())));
+        return base::WithContext(layout.status(), fmt::format("base image {}", name));
       }
       auto image = layout->ReadImage(base.oci_ref, platform);
       if (!image.ok()) {
-        return absl::Status(
-            image.status().code(),
-            fmt::format("base image {}: {}", name, std::string(image.status().message())));
+        return base::WithContext(image.status(), fmt::format("base image {}", name));
       }
       if (!image->config.has_value()) {
         return absl::FailedPreconditionError(

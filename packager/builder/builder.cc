@@ -10,12 +10,14 @@
 
 #include "absl/time/time.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/builder/build_context.h"
 #include "packager/builder/context_copy.h"
 #include "packager/builder/file_digest_cache.h"
 #include "packager/builder/heredoc_copy.h"
+#include "packager/builder/image_blobs.h"
 #include "packager/builder/layer_cache.h"
 #include "packager/builder/layer_key.h"
 #include "packager/builder/run_step.h"
@@ -25,7 +27,6 @@
 #include "packager/dockerfile/dockerignore.h"
 #include "packager/layer/layer_writer.h"
 #include "packager/unpack/rootfs_cache.h"
-#include "packager/builder/image_blobs.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 
@@ -107,9 +108,8 @@ std::string ProgressText(const std::string& step_text) {
 
 absl::Status AtLine(const df::Dockerfile& file, const df::Instruction& instruction,
                     const absl::Status& status) {
-  return absl::Status(status.code(),
-                      fmt::format("{}:{}: {}: {}", file.path, instruction.lines.first_line,
-                                  instruction.keyword, std::string(status.message())));
+  return base::WithContext(status, fmt::format("{}:{}: {}", file.path, instruction.lines.first_line,
+                                               instruction.keyword));
 }
 
 std::vector<std::string> SplitLines(const std::string& text) {
@@ -229,8 +229,7 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
       request.dockerfile.empty() ? request.context_dir / "Dockerfile" : request.dockerfile;
   auto text = base::ReadFile(dockerfile_path);
   if (!text.ok()) {
-    return absl::Status(text.status().code(), fmt::format("reading the Dockerfile: {}",
-                                                          std::string(text.status().message())));
+    return base::WithContext(text.status(), "reading the Dockerfile");
   }
   const std::string display_path =
       request.dockerfile.empty() ? "Dockerfile" : request.dockerfile.string();

@@ -8,15 +8,16 @@
 
 #include "absl/time/time.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "packager/builder/image_blobs.h"
 #include "packager/builder/stage_config.h"
 #include "packager/dockerfile/change_instruction.h"
 #include "packager/dockerfile/expand.h"
 #include "packager/dockerfile/var_scope.h"
 #include "packager/layer/layer_writer.h"
 #include "packager/layer/tar_archive.h"
-#include "packager/builder/image_blobs.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 #include "registry/oci/platform.h"
@@ -134,9 +135,7 @@ absl::StatusOr<BuiltImage> Import(const ImportRequest& request, const oci::Layou
 absl::StatusOr<BuiltImage> ImportImage(const ImportRequest& request, const oci::Layout& store) {
   absl::StatusOr<BuiltImage> built = Import(request, store);
   if (!built.ok()) {
-    return absl::Status(built.status().code(),
-                        fmt::format("importing {}: {}", request.source.string(),
-                                    std::string(built.status().message())));
+    return base::WithContext(built.status(), fmt::format("importing {}", request.source.string()));
   }
   return built;
 }

@@ -1,6 +1,7 @@
 #include "packager/builder/registry_base_source.h"
 
 #include "absl/strings/str_join.h"
+#include "base/status_context.h"
 #include "fmt/format.h"
 #include "registry/oci/image_index.h"
 #include "registry/oci/image_manifest.h"
@@ -10,8 +11,7 @@ namespace trainpkg::packager::builder {
 namespace {
 
 absl::Status Context(const absl::Status& status, std::string_view reference) {
-  return absl::Status(status.code(),
-                      fmt::format("base image {}: {}", reference, std::string(status.message())));
+  return base::WithContext(status, fmt::format("base image {}", reference));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "packager/builder/store_gc.h"
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/image_index.h"
@@ -77,10 +78,9 @@ absl::StatusOr<CollectedBlobs> CollectBlobs(const oci::Layout& layout,
   for (const oci::Descriptor& entry : index.manifests) {
     absl::Status status = Mark(layout, entry, &marked);
     if (!status.ok()) {
-      return absl::Status(status.code(),
-                          fmt::format("reading {} (tagged in {}), so nothing was deleted: {}",
-                                      entry.digest.ToString(), layout.root().string(),
-                                      std::string(status.message())));
+      return base::WithContext(status,
+                               fmt::format("reading {} (tagged in {}), so nothing was deleted",
+                                           entry.digest.ToString(), layout.root().string()));
     }
   }
   CollectedBlobs collected;

@@ -7,13 +7,14 @@
 
 #include "absl/time/time.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "base/temp_dir.h"
 #include "fmt/format.h"
+#include "packager/builder/image_blobs.h"
 #include "packager/bundle/bundle_layers.h"
 #include "packager/bundle/etc_files.h"
 #include "packager/layer/layer_writer.h"
-#include "packager/builder/image_blobs.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/media_types.h"
 
@@ -123,9 +124,7 @@ absl::StatusOr<builder::BuiltImage> BuildBundle(const BundleRequest& request,
                                                 const oci::Layout& store) {
   absl::StatusOr<builder::BuiltImage> built = Build(request, store);
   if (!built.ok()) {
-    return absl::Status(built.status().code(),
-                        fmt::format("bundling {}: {}", request.binary.string(),
-                                    std::string(built.status().message())));
+    return base::WithContext(built.status(), fmt::format("bundling {}", request.binary.string()));
   }
   return built;
 }

@@ -1,6 +1,7 @@
 #include "packager/bundle/etc_files.h"
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 
@@ -31,9 +32,7 @@ absl::Status WriteEtcFiles(const std::filesystem::path& dir, const std::string& 
   if (!ca_bundle.empty()) {
     auto certs = base::ReadFile(ca_bundle);
     if (!certs.ok()) {
-      return absl::Status(
-          certs.status().code(),
-          fmt::format("CA certificates {}: {}", ca_bundle, std::string(certs.status().message())));
+      return base::WithContext(certs.status(), fmt::format("CA certificates {}", ca_bundle));
     }
     fs::create_directories(dir / "etc/ssl/certs", ec);
     if (ec) return base::ErrnoToStatus(ec.value(), "creating etc/ssl/certs");

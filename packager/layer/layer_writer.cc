@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/layer/internal/layer_plan.h"
@@ -134,8 +135,7 @@ std::string_view LayerMediaType(LayerCompression compression) {
 }
 
 absl::Status Prefixed(const absl::Status& status) {
-  return absl::Status(status.code(),
-                      fmt::format("writing layer: {}", std::string(status.message())));
+  return base::WithContext(status, "writing layer");
 }
 
 absl::StatusOr<LayerResult> WriteLayer(const LayerSource& source, const LayerOptions& options,
@@ -179,8 +179,7 @@ class TeeSink final : public oci::ByteSink {
 absl::StatusOr<LayerResult> CompressLayerBlob(const oci::Layout& layout, const oci::Digest& tar,
                                               const LayerOptions& options, oci::ByteSink* copy) {
   auto fail = [&](const absl::Status& status) {
-    return absl::Status(status.code(), fmt::format("compressing layer {}: {}", tar.ToString(),
-                                                   std::string(status.message())));
+    return base::WithContext(status, fmt::format("compressing layer {}", tar.ToString()));
   };
   if (options.compression == LayerCompression::kNone) {
     return fail(absl::InvalidArgumentError("no compression was chosen (gzip or zstd)"));

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 
@@ -101,8 +102,7 @@ std::optional<uint32_t> Numeric(std::string_view text) {
 }
 
 absl::Status InUser(const std::string& spec, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      fmt::format("User \"{}\": {}", spec, std::string(status.message())));
+  return base::WithContext(status, fmt::format("User \"{}\"", spec));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/unpack/internal/layer_applier.h"
@@ -14,8 +15,7 @@ namespace trainpkg::packager::unpack {
 namespace {
 
 absl::Status InLayer(const oci::Descriptor& layer, const absl::Status& status) {
-  return absl::Status(status.code(), fmt::format("layer {}: {}", layer.digest.ToString(),
-                                                 std::string(status.message())));
+  return base::WithContext(status, fmt::format("layer {}", layer.digest.ToString()));
 }
 
 absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier& applier,
@@ -36,8 +36,7 @@ absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier&
     absl::Status applied = applier.Apply(tar, entry);
     if (!stream.budget_status().ok()) return stream.budget_status();
     if (!applied.ok()) {
-      return absl::Status(applied.code(), fmt::format("entry {}: {}", name == nullptr ? "" : name,
-                                                      std::string(applied.message())));
+      return base::WithContext(applied, fmt::format("entry {}", name == nullptr ? "" : name));
     }
   }
 }

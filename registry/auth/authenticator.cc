@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "base/json_parse.h"
 #include "base/log.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -46,9 +47,8 @@ absl::StatusOr<Credential> Authenticator::CredentialLocked() {
   if (!credential_.has_value()) {
     absl::StatusOr<Credential> resolved = keychain_->Resolve(registry_);
     if (!resolved.ok()) {
-      return absl::Status(resolved.status().code(),
-                          fmt::format("finding credentials for {}: {}", registry_,
-                                      std::string(resolved.status().message())));
+      return base::WithContext(resolved.status(),
+                               fmt::format("finding credentials for {}", registry_));
     }
     credential_ = *resolved;
   }

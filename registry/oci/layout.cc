@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/annotations.h"
@@ -27,10 +28,6 @@ namespace {
 constexpr std::string_view kLayoutFile = "oci-layout";
 constexpr std::string_view kIndexFile = "index.json";
 constexpr std::string_view kLayoutHeader = R"({"imageLayoutVersion":"1.0.0"})";
-
-absl::Status WithContext(const absl::Status& status, std::string_view context) {
-  return absl::Status(status.code(), fmt::format("{}: {}", context, std::string(status.message())));
-}
 
 absl::Status CreateDirectories(const std::filesystem::path& dir) {
   std::error_code ec;
@@ -92,7 +89,7 @@ absl::StatusOr<Layout> Layout::Open(const std::filesystem::path& root) {
         reader.ok() ? reader->ReadString("imageLayoutVersion", &version) : reader.status();
     if (!read.ok()) json = read;
   }
-  if (!json.ok()) return WithContext(json.status(), header_path.string());
+  if (!json.ok()) return base::WithContext(json.status(), header_path.string());
   if (version.substr(0, 2) != "1.") {
     return absl::FailedPreconditionError(
         fmt::format("{}: unsupported imageLayoutVersion \"{}\" (expected 1.0.0)",
@@ -172,7 +169,7 @@ absl::StatusOr<ImageIndex> Layout::ReadIndex() const {
   std::filesystem::path path = root_ / kIndexFile;
   TP_ASSIGN_OR_RETURN(std::string bytes, base::ReadFile(path));
   absl::StatusOr<ImageIndex> index = ParseImageIndex(bytes);
-  if (!index.ok()) return WithContext(index.status(), path.string());
+  if (!index.ok()) return base::WithContext(index.status(), path.string());
   return index;
 }
 
@@ -268,20 +265,20 @@ absl::StatusOr<LayoutImage> Layout::ReadImage(std::string_view tag,
     absl::StatusOr<std::string> bytes = ReadBlob(image.descriptor);
     absl::StatusOr<ImageIndex> index =
         bytes.ok() ? ParseImageIndex(*bytes) : absl::StatusOr<ImageIndex>(bytes.status());
-    if (!index.ok()) return WithContext(index.status(), context);
+    if (!index.ok()) return base::WithContext(index.status(), context);
     if (!platform.has_value()) {
       return absl::InvalidArgumentError(fmt::format("{}: {} is an image index; choose a platform",
                                                     context, image.descriptor.digest.ToString()));
     }
     absl::StatusOr<Descriptor> selected = SelectManifest(*index, *platform);
-    if (!selected.ok()) return WithContext(selected.status(), context);
+    if (!selected.ok()) return base::WithContext(selected.status(), context);
     image.descriptor = *std::move(selected);
   }
   absl::StatusOr<std::string> bytes = ReadBlob(image.descriptor);
-  if (!bytes.ok()) return WithContext(bytes.status(), context);
+  if (!bytes.ok()) return base::WithContext(bytes.status(), context);
   image.manifest_bytes = *std::move(bytes);
   absl::StatusOr<ImageManifest> manifest = ParseImageManifest(image.manifest_bytes);
-  if (!manifest.ok()) return WithContext(manifest.status(), context);
+  if (!manifest.ok()) return base::WithContext(manifest.status(), context);
   image.manifest = *std::move(manifest);
   if (!HasBlob(image.manifest.config.digest)) {
     image.missing_blobs.push_back(image.manifest.config);
@@ -290,7 +287,7 @@ absl::StatusOr<LayoutImage> Layout::ReadImage(std::string_view tag,
     absl::StatusOr<ImageConfig> config = config_bytes.ok()
                                              ? ParseImageConfig(*config_bytes)
                                              : absl::StatusOr<ImageConfig>(config_bytes.status());
-    if (!config.ok()) return WithContext(config.status(), context);
+    if (!config.ok()) return base::WithContext(config.status(), context);
     image.config = *std::move(config);
   }
   for (const Descriptor& layer : image.manifest.layers) {

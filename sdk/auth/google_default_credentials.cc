@@ -4,6 +4,7 @@
 
 #include "base/file_util.h"
 #include "base/json_parse.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -78,9 +79,7 @@ absl::StatusOr<std::shared_ptr<Credentials>> MakeGoogleDefaultCredentials(
       path.has_value() && !path->empty()) {
     absl::StatusOr<std::shared_ptr<Credentials>> credentials = CredentialsFromFile(*path, options);
     if (!credentials.ok()) {
-      return absl::Status(credentials.status().code(),
-                          fmt::format("GOOGLE_APPLICATION_CREDENTIALS: {}",
-                                      std::string(credentials.status().message())));
+      return base::WithContext(credentials.status(), "GOOGLE_APPLICATION_CREDENTIALS");
     }
     return credentials;
   }

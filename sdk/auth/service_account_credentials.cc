@@ -1,6 +1,7 @@
 #include "sdk/auth/service_account_credentials.h"
 
 #include "absl/strings/str_join.h"
+#include "base/status_context.h"
 #include "fmt/format.h"
 #include "sdk/auth/internal/token_response.h"
 #include "sdk/auth/jwt.h"
@@ -61,8 +62,7 @@ absl::StatusOr<AccessToken> ServiceAccountCredentials::GetToken(absl::Time now) 
                               {"scope", scope}};
     absl::StatusOr<std::string> jwt = MakeRs256Jwt(header, payload, key_.private_key);
     if (!jwt.ok()) {
-      return absl::Status(jwt.status().code(), fmt::format("signing a JWT for {}: {}", Describe(),
-                                                           std::string(jwt.status().message())));
+      return base::WithContext(jwt.status(), fmt::format("signing a JWT for {}", Describe()));
     }
     return AccessToken{.token = *std::move(jwt), .expiration = absl::FromUnixSeconds(exp)};
   }
@@ -73,9 +73,8 @@ absl::StatusOr<AccessToken> ServiceAccountCredentials::GetToken(absl::Time now) 
                             {"exp", exp}};
   absl::StatusOr<std::string> assertion = MakeRs256Jwt(header, payload, key_.private_key);
   if (!assertion.ok()) {
-    return absl::Status(assertion.status().code(),
-                        fmt::format("signing a JWT assertion for {}: {}", Describe(),
-                                    std::string(assertion.status().message())));
+    return base::WithContext(assertion.status(),
+                             fmt::format("signing a JWT assertion for {}", Describe()));
   }
   std::string form = sdk::internal::EncodeQuery(
       {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"}, {"assertion", *assertion}});

@@ -4,11 +4,12 @@
 #include <map>
 
 #include "absl/status/status.h"
+#include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/layer/layer_options.h"
 #include "sdk/cli/exit_codes.h"
-#include "base/file_util.h"
 #include "sdk/image_builder.h"
 
 namespace trainpkg::cli {
@@ -262,10 +263,8 @@ int RunBuildCommand(const BuildFlags& flags, std::ostream& out, std::ostream& er
     // As docker writes it: the ID alone, no newline.
     absl::Status written = base::WriteFileAtomic(flags.iidfile, built->image_id);
     if (!written.ok()) {
-      return ReportError(err,
-                         absl::Status(written.code(), fmt::format("--iidfile {}: {}", flags.iidfile,
-                                                                  std::string(written.message()))),
-                         kExitFailed);
+      return ReportError(
+          err, base::WithContext(written, fmt::format("--iidfile {}", flags.iidfile)), kExitFailed);
     }
   }
   if (quiet) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/run/container_bundle.h"
@@ -23,8 +24,7 @@ using packager::run::WriteContainerBundle;
 constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 absl::Status InField(const ReplicaPlan& plan, const absl::Status& status) {
-  return absl::Status(status.code(), fmt::format("{} (\"{}\"): {}", plan.program_field,
-                                                 plan.image_uri, std::string(status.message())));
+  return base::WithContext(status, fmt::format("{} (\"{}\")", plan.program_field, plan.image_uri));
 }
 
 // Lets `user` use the job's /dev/shm directory: root needs nothing; the

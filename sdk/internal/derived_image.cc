@@ -1,6 +1,7 @@
 #include "sdk/internal/derived_image.h"
 
 #include "absl/strings/str_split.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/builder/builder.h"
@@ -14,7 +15,7 @@ namespace {
 constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 absl::Status InField(std::string_view field, const absl::Status& status) {
-  return absl::Status(status.code(), fmt::format("{}: {}", field, std::string(status.message())));
+  return base::WithContext(status, field);
 }
 
 // The image's PATH (Docker's default when it sets none).
@@ -55,9 +56,8 @@ absl::StatusOr<ResolvedImage> ResolvePythonExecutor(const ImageResolver& resolve
   if (!executor.ok()) return InField(field, executor.status());
   absl::StatusOr<std::filesystem::path> root = rootfs.Get(executor->layout, executor->image);
   if (!root.ok()) {
-    return InField(field, absl::Status(root.status().code(),
-                                       fmt::format("unpacking \"{}\": {}", image_uri,
-                                                   std::string(root.status().message()))));
+    return InField(field,
+                   base::WithContext(root.status(), fmt::format("unpacking \"{}\"", image_uri)));
   }
   TP_RETURN_IF_ERROR(CheckPython(field, image_uri, executor->image.config->config, *root));
   return executor;

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "base/environment.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/builder/store_lock.h"
@@ -17,8 +18,7 @@ namespace {
 constexpr std::string_view kOciScheme = "oci:";
 
 absl::Status WithUri(std::string_view uri, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      fmt::format("image \"{}\": {}", uri, std::string(status.message())));
+  return base::WithContext(status, fmt::format("image \"{}\"", uri));
 }
 
 absl::StatusOr<ResolvedImage> Complete(oci::Layout layout, oci::LayoutImage image,

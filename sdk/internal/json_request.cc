@@ -2,8 +2,7 @@
 
 #include <optional>
 
-#include "absl/strings/cord.h"
-#include "fmt/format.h"
+#include "base/status_context.h"
 
 namespace trainpkg::sdk::internal {
 
@@ -24,13 +23,8 @@ absl::StatusOr<registry::HttpResponse> SendJsonRequest(registry::HttpTransport& 
   }
   absl::StatusOr<registry::HttpResponse> response = transport.Send(request);
   if (!response.ok()) {
-    absl::Status status(response.status().code(),
-                        fmt::format("{}: {}", what, std::string(response.status().message())));
     // Keeps the transport's payloads (registry::TransportFailureOf).
-    response.status().ForEachPayload([&](absl::string_view type_url, const absl::Cord& payload) {
-      status.SetPayload(type_url, payload);
-    });
-    return status;
+    return base::WithContext(response.status(), what);
   }
   return response;
 }

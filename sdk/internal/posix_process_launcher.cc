@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "base/log.h"
+#include "base/status_context.h"
 #include "sdk/internal/find_executable.h"
 
 namespace trainpkg::sdk::internal {
@@ -114,8 +115,7 @@ absl::StatusOr<std::unique_ptr<Process>> PosixProcessLauncher::Start(const Proce
   absl::StatusOr<std::string> path =
       FindExecutable(spec.program, path_it == spec.env.end() ? kDefaultPath : path_it->second);
   if (!path.ok()) {
-    return absl::Status(path.status().code(),
-                        absl::StrCat("starting ", spec.name, ": ", path.status().message()));
+    return base::WithContext(path.status(), absl::StrCat("starting ", spec.name));
   }
   std::vector<std::string> argv_strings = spec.argv;
   std::vector<std::string> env_strings;

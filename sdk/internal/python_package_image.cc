@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "base/temp_dir.h"
 #include "fmt/format.h"
@@ -35,7 +36,7 @@ constexpr std::string_view kInstallCommand[] = {"python3", "-m", "pip", "install
 std::string PoolField(int pool) { return absl::StrCat("jobSpec.workerPoolSpecs[", pool, "]"); }
 
 absl::Status InField(std::string_view field, const absl::Status& status) {
-  return absl::Status(status.code(), fmt::format("{}: {}", field, std::string(status.message())));
+  return base::WithContext(status, field);
 }
 
 absl::StatusOr<oci::Digest> FileDigest(const std::filesystem::path& path) {
@@ -122,10 +123,9 @@ class ImagePreparer {
                     plan.image_uri, tag));
     absl::Status built = Build(executor.layout_reference, packages, tag);
     if (!built.ok()) {
-      return absl::Status(built.code(), fmt::format("{}.pythonPackageSpec: installing the packages "
-                                                    "into \"{}\": {}",
-                                                    PoolField(plan.ref.pool), plan.image_uri,
-                                                    std::string(built.message())));
+      return base::WithContext(
+          built, fmt::format("{}.pythonPackageSpec: installing the packages into \"{}\"",
+                             PoolField(plan.ref.pool), plan.image_uri));
     }
     return tag;
   }

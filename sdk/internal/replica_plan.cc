@@ -1,6 +1,7 @@
 #include "sdk/internal/replica_plan.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/status_context.h"
 #include "sdk/internal/find_executable.h"
 
 namespace trainpkg::sdk::internal {
@@ -98,8 +99,7 @@ absl::Status CheckExecutables(const std::vector<ReplicaPlan>& plans, std::string
     if (!plan.image_uri.empty()) continue;
     absl::StatusOr<std::string> found = FindExecutable(plan.program, path_env);
     if (!found.ok()) {
-      return absl::Status(found.status().code(),
-                          absl::StrCat(plan.program_field, ": ", found.status().message()));
+      return base::WithContext(found.status(), plan.program_field);
     }
   }
   return absl::OkStatus();

@@ -5,6 +5,7 @@
 #include "base/file_util.h"
 #include "base/json_parse.h"
 #include "base/private_file.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
@@ -160,8 +161,7 @@ absl::StatusOr<jobspec::CustomJob> CancelRecordedK8sJob(const JobStore& store, s
   if (jobspec::IsTerminal(job.state)) return job;
   if (absl::Status deleted = client.Delete(record.workload);
       !deleted.ok() && !absl::IsNotFound(deleted)) {
-    return absl::Status(deleted.code(), absl::StrCat("deleting ", Describe(record.workload), ": ",
-                                                     deleted.message()));
+    return base::WithContext(deleted, absl::StrCat("deleting ", Describe(record.workload)));
   }
   const absl::Time deadline = absl::Now() + timeout;
   for (;;) {

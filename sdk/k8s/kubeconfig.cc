@@ -7,6 +7,7 @@
 #include "absl/strings/strip.h"
 #include "base/bounded_file.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "jobspec/job_file.h"
 #include "nlohmann/json.hpp"
@@ -59,8 +60,7 @@ absl::StatusOr<std::string> Pem(const json& object, const std::string& key,
   absl::StatusOr<std::string> content = base::ReadRegularFile(
       path, base::BoundedReadOptions{.max_bytes = kMaxCredentialFileBytes, .what = "a PEM file"});
   if (!content.ok()) {
-    return absl::Status(content.status().code(),
-                        absl::StrCat(field, ".", key, ": ", content.status().message()));
+    return base::WithContext(content.status(), absl::StrCat(field, ".", key));
   }
   return content;
 }
@@ -123,8 +123,7 @@ absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
         path,
         base::BoundedReadOptions{.max_bytes = kMaxCredentialFileBytes, .what = "a token file"});
     if (!token.ok()) {
-      return absl::Status(token.status().code(),
-                          absl::StrCat(user_field, ".tokenFile: ", token.status().message()));
+      return base::WithContext(token.status(), absl::StrCat(user_field, ".tokenFile"));
     }
     access.token = std::string(absl::StripAsciiWhitespace(*token));
   }
@@ -146,8 +145,7 @@ absl::StatusOr<ClusterAccess> LoadKubeconfig(const std::filesystem::path& path,
                                                            .what = "a kubeconfig"}));
   absl::StatusOr<ClusterAccess> access = ParseKubeconfig(text, path.parent_path(), context);
   if (!access.ok()) {
-    return absl::Status(access.status().code(),
-                        absl::StrCat(path.string(), ": ", access.status().message()));
+    return base::WithContext(access.status(), path.string());
   }
   return access;
 }

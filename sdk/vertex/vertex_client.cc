@@ -2,6 +2,7 @@
 
 #include "absl/strings/match.h"
 #include "base/json_parse.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
@@ -53,9 +54,8 @@ absl::StatusOr<nlohmann::json> VertexClient::Call(std::string_view method, std::
   registry::Clock& clock = options_.clock != nullptr ? *options_.clock : registry::RealClock();
   absl::StatusOr<auth::AccessToken> token = options_.credentials->GetToken(clock.Now());
   if (!token.ok()) {
-    return absl::Status(token.status().code(), fmt::format("{}: getting credentials ({}): {}", what,
-                                                           options_.credentials->Describe(),
-                                                           std::string(token.status().message())));
+    return base::WithContext(token.status(), fmt::format("{}: getting credentials ({})", what,
+                                                         options_.credentials->Describe()));
   }
   std::string url = fmt::format("{}/v1/{}", options_.endpoint, path);
   if (!query.empty()) url += fmt::format("?{}", query);

@@ -5,15 +5,18 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
+#include "registry/reference.h"
 #include "tests/registry/fakes.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
+using ::trainpkg::testing::StatusIs;
 
 namespace trainpkg::registry {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using testing::RecordedRequest;
 using testing::Response;
 using testing::ScriptedTransport;
@@ -112,6 +115,40 @@ TEST_F(SchemeTest, ALoopbackRegistryThatCannotBeReachedIsNamed) {
   EXPECT_THAT(std::string(stat.status().message()),
               ::testing::HasSubstr("reaching registry 127.0.0.1:5000"));
   EXPECT_EQ(transport_->requests().size(), 1u) << "no plain-HTTP attempt after a failed connect";
+}
+
+// What a caller reads to decide whether to try again (IsTransientTransportFailure)
+// survives the context the client puts in front of the message: the probe's
+// and the manifest fetch's wraps used to drop it.
+absl::Status ManifestFetchFailing(std::string_view reference, TransportFailure failure,
+                                  std::string_view message) {
+  auto transport = std::make_shared<ScriptedTransport>();
+  testing::FakeClock clock;
+  RegistryClientOptions options;
+  options.transport = transport;
+  options.clock = &clock;
+  options.retry.max_attempts = 1;
+  RegistryClient client(options);
+  transport->Push(
+      MakeTransportError(failure, absl::StatusCode::kUnavailable, std::string(message)));
+  return client.GetManifest(*ParseReference(reference)).status();
+}
+
+TEST(TransportFailureTest, SurvivesTheClientsContext) {
+  struct Case {
+    std::string reference;  // a loopback one is probed first, an https-only one is not
+    TransportFailure failure;
+    std::string message;
+  };
+  for (const Case& c : {Case{"127.0.0.1:5000/app:v1", TransportFailure::kConnect,
+                             "reaching registry 127.0.0.1:5000: refused"},
+                        Case{"reg.test/app:v1", TransportFailure::kReset,
+                             "pulling manifest reg.test/app:v1: refused"}}) {
+    absl::Status status = ManifestFetchFailing(c.reference, c.failure, "refused");
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnavailable, HasSubstr(c.message)));
+    EXPECT_EQ(TransportFailureOf(status), c.failure) << c.reference;
+    EXPECT_TRUE(IsTransientTransportFailure(status)) << c.reference;
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "base/status_context.h"
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/coordination/internal/grpc_status.h"
@@ -187,9 +188,7 @@ class GrpcCoordinationClient final : public CoordinationClient {
       absl::Status failure = WaitForJobFailure(FailureDetectionBound());
       if (!failure.ok()) return failure;
     }
-    return absl::Status(status.code(),
-                        fmt::format("{} at coordinator {}: {}", what, CoordinatorName(),
-                                    std::string(status.message())));
+    return base::WithContext(status, fmt::format("{} at coordinator {}", what, CoordinatorName()));
   }
 
   void HeartbeatLoop() {

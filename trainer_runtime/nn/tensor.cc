@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "base/check.h"
+#include "base/status_context.h"
 #include "fmt/format.h"
 #include "trainer_runtime/nn/cuda/device_memory.h"
 
@@ -77,9 +78,8 @@ absl::StatusOr<Tensor> Tensor::Zeros(Shape shape, Device device) {
   const int64_t n = NumElements(shape);
   absl::StatusOr<void*> data = cuda::Allocate(static_cast<size_t>(n) * sizeof(float));
   if (!data.ok()) {
-    return absl::Status(data.status().code(),
-                        fmt::format("a {} tensor on the GPU: {}", ShapeToString(shape),
-                                    std::string(data.status().message())));
+    return base::WithContext(data.status(),
+                             fmt::format("a {} tensor on the GPU", ShapeToString(shape)));
   }
   Tensor t;
   t.shape_ = std::move(shape);

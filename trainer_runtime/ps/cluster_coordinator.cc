@@ -4,6 +4,7 @@
 
 #include "base/check.h"
 #include "base/log.h"
+#include "base/status_context.h"
 #include "fmt/format.h"
 
 namespace trainpkg::ps {
@@ -94,8 +95,7 @@ void ClusterCoordinator::Serve(size_t worker) {
       return;
     } else if (error_.ok()) {
       error_ =
-          absl::Status(result.status().code(), fmt::format("step {} on {}: {}", step, runner.name(),
-                                                           std::string(result.status().message())));
+          base::WithContext(result.status(), fmt::format("step {} on {}", step, runner.name()));
     }
     cv_.notify_all();
   }

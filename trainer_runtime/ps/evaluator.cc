@@ -9,6 +9,7 @@
 #include "base/file_util.h"
 #include "base/json_parse.h"
 #include "base/log.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -60,9 +61,7 @@ absl::StatusOr<int> RunEvaluator(const EvaluatorOptions& options,
       if (!bundle.ok()) return bundle.status();
       absl::StatusOr<EvalMetrics> metrics = evaluate(*bundle);
       if (!metrics.ok()) {
-        return absl::Status(metrics.status().code(),
-                            fmt::format("evaluating {}: {}", path.string(),
-                                        std::string(metrics.status().message())));
+        return base::WithContext(metrics.status(), fmt::format("evaluating {}", path.string()));
       }
       nlohmann::ordered_json line = {{"step", step},
                                      {"checkpoint", path.filename().string()},

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
@@ -83,8 +84,7 @@ absl::Status VariableClient::TaskError(int ps, const absl::Status& status) const
     return absl::AbortedError(
         fmt::format("ps {} ({}) unreachable: {}", ps, address, std::string(status.message())));
   }
-  return absl::Status(status.code(),
-                      fmt::format("ps {} ({}): {}", ps, address, std::string(status.message())));
+  return base::WithContext(status, fmt::format("ps {} ({})", ps, address));
 }
 
 absl::Status VariableClient::ForEachTask(const std::function<absl::Status(int)>& fn) {

@@ -8,6 +8,7 @@
 #include <cerrno>
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 
@@ -58,8 +59,7 @@ absl::Status ArchiveReader::Error(std::string_view what) const {
 
 absl::Status ArchiveReader::InArchive(const absl::Status& status) const {
   if (status.ok()) return status;
-  return absl::Status(status.code(),
-                      fmt::format("{}: {}", path_.string(), std::string(status.message())));
+  return base::WithContext(status, path_.string());
 }
 
 absl::Status ArchiveReader::ChargeStream() {

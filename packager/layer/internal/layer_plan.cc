@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/layer/internal/archive_reader.h"
@@ -283,8 +284,7 @@ class Planner {
       const bool is_file = node.entry.type == TarEntry::Type::kFile;
       absl::Status inserted = Insert(std::move(node));
       if (!inserted.ok()) {
-        return absl::Status(inserted.code(),
-                            fmt::format("{}: {}", what, std::string(inserted.message())));
+        return base::WithContext(inserted, what);
       }
       if (is_file) {
         staged_files[name] = &nodes_.at(name);
@@ -342,8 +342,7 @@ class Planner {
       copied = base::ErrnoToStatus(errno, fmt::format("writing {}", path.string()));
     }
     if (!copied.ok()) {
-      return absl::Status(copied.code(),
-                          fmt::format("{}: {}", what, std::string(copied.message())));
+      return base::WithContext(copied, what);
     }
     if (st.st_size != member.size) {
       return absl::InvalidArgumentError(fmt::format(

@@ -1,6 +1,7 @@
 #include "sdk/auth/internal/token_response.h"
 
 #include "base/json_parse.h"
+#include "base/status_context.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -48,8 +49,7 @@ absl::StatusOr<AccessToken> PostTokenForm(registry::HttpTransport& transport,
   request.body = &body;
   absl::StatusOr<registry::HttpResponse> response = transport.Send(request);
   if (!response.ok()) {
-    return absl::Status(response.status().code(),
-                        fmt::format("{}: {}", what, std::string(response.status().message())));
+    return base::WithContext(response.status(), what);
   }
   return ParseTokenResponse(*response, now, what);
 }

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_context.h"
 #include "sdk/internal/find_executable.h"
 #include "sdk/slurm/internal/slurm_resources.h"
 
@@ -38,8 +39,7 @@ absl::Status CheckSlurmJob(const jobspec::CustomJobSpec& spec,
   absl::StatusOr<std::string> found =
       sdk::internal::FindExecutable(options.task_program.string(), "");
   if (!found.ok()) {
-    return absl::Status(found.status().code(),
-                        absl::StrCat("the Slurm task launcher: ", found.status().message()));
+    return base::WithContext(found.status(), "the Slurm task launcher");
   }
   return absl::OkStatus();
 }

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
 #include "jobspec/job_secret.h"
 #include "sdk/internal/env_expansion.h"
@@ -151,8 +152,7 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
   absl::StatusOr<std::string> program = sdk::internal::FindExecutable(
       spec.program, path == spec.env.end() ? std::string() : path->second);
   if (!program.ok()) {
-    return absl::Status(program.status().code(),
-                        absl::StrCat(plan->program_field, ": ", program.status().message()));
+    return base::WithContext(program.status(), plan->program_field);
   }
   spec.program = *std::move(program);
   return spec;
