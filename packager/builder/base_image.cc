@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "base/status_context.h"
 #include "base/status_macros.h"
@@ -33,24 +34,21 @@ absl::StatusOr<ResolvedBase> ResolveBase(const dockerfile::BaseImage& base,
     case Kind::kOciLayout: {
       std::string name =
           fmt::format("oci:{}{}", base.oci_dir, base.oci_ref.empty() ? "" : ":" + base.oci_ref);
-      auto layout = oci::Layout::Open(base.oci_dir);
-      if (!layout.ok()) {
-        return base::WithContext(layout.status(), fmt::format("base image {}", name));
-      }
-      auto image = layout->ReadImage(base.oci_ref, platform);
-      if (!image.ok()) {
-        return base::WithContext(image.status(), fmt::format("base image {}", name));
-      }
-      if (!image->config.has_value()) {
+      const std::string context = fmt::format("base image {}", name);
+      TP_ASSIGN_OR_RETURN_WITH_CONTEXT(oci::Layout layout, oci::Layout::Open(base.oci_dir),
+                                       context);
+      TP_ASSIGN_OR_RETURN_WITH_CONTEXT(auto image, layout.ReadImage(base.oci_ref, platform),
+                                       context);
+      if (!image.config.has_value()) {
         return absl::FailedPreconditionError(
-            fmt::format("base image {}: its config blob {} is absent from the layout", name,
-                        image->manifest.config.digest.ToString()));
+            fmt::format("{}: its config blob {} is absent from the layout", context,
+                        image.manifest.config.digest.ToString()));
       }
-      out.config = *image->config;
-      out.layers = ToOciLayers(image->manifest.layers);
-      out.manifest_digest = image->descriptor.digest;
-      out.config_digest = image->manifest.config.digest;
-      out.layout = *layout;
+      out.config = *image.config;
+      out.layers = ToOciLayers(image.manifest.layers);
+      out.manifest_digest = image.descriptor.digest;
+      out.config_digest = image.manifest.config.digest;
+      out.layout = std::move(layout);
       return out;
     }
     case Kind::kRegistry:
