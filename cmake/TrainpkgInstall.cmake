@@ -72,6 +72,7 @@ trainpkg_install_export(trainpkgTargets
 # of the trainer runtime, with gRPC, protobuf, Gloo, OpenBLAS (and in CUDA
 # builds the CUDA runtime and NCCL) as their dependencies.
 set(_trainpkg_training
+  trainpkg_grpc_status grpc_status
   trainpkg_rpc_auth rpc_auth
   trainpkg_coordination_proto coordination_proto
   trainpkg_coordination coordination

@@ -8,10 +8,10 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "base/grpc_status.h"
 #include "base/status_context.h"
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
-#include "trainer_runtime/coordination/internal/grpc_status.h"
 #include "trainer_runtime/coordination/proto/coordination.grpc.pb.h"
 #include "trainer_runtime/rpc_auth/job_auth.h"
 
@@ -142,11 +142,8 @@ class GrpcCoordinationClient final : public CoordinationClient {
     grpc::ClientContext context;
     context.set_deadline(absl::ToChronoTime(absl::Now() + options_.heartbeat_timeout));
     const grpc::Status result = stub_->Goodbye(&context, request, &response);
-    const absl::Status status =
-        result.ok() ? absl::OkStatus()
-                    : absl::Status(static_cast<absl::StatusCode>(result.error_code()),
-                                   fmt::format("goodbye to coordinator {}: {}", CoordinatorName(),
-                                               result.error_message()));
+    const absl::Status status = base::WithContext(
+        base::FromGrpcStatus(result), fmt::format("goodbye to coordinator {}", CoordinatorName()));
     absl::MutexLock lock(&mu_);
     said_goodbye_ = true;
     return status;
@@ -178,7 +175,7 @@ class GrpcCoordinationClient final : public CoordinationClient {
       in_flight_.erase(&context);
     }
     if (result.ok()) return absl::OkStatus();
-    const absl::Status status = internal::FromGrpcStatus(result);
+    const absl::Status status = base::FromGrpcStatus(result);
     if (absl::IsAborted(status)) {
       RecordFailure(status);
       return status;

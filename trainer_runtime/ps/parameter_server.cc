@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "absl/synchronization/notification.h"
+#include "base/grpc_status.h"
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/ps/internal/chunks.h"
 #include "trainer_runtime/ps/internal/element_range.h"
-#include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
 #include "trainer_runtime/ps/internal/optimizer_proto.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
@@ -19,7 +19,7 @@
 namespace trainpkg::ps {
 namespace {
 
-using internal::ToGrpcStatus;
+using base::ToGrpcStatus;
 
 class Service final : public proto::ParameterServer::Service {
  public:

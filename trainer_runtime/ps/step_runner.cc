@@ -3,9 +3,9 @@
 #include <chrono>
 #include <utility>
 
+#include "base/grpc_status.h"
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
-#include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
 
@@ -38,7 +38,7 @@ absl::StatusOr<StepResult> GrpcStepRunner::RunStep(int64_t step) {
   proto::RunStepRequest request;
   request.set_step(step);
   proto::RunStepResponse response;
-  absl::Status s = internal::FromGrpcStatus(stub_->stub->RunStep(&context, request, &response));
+  absl::Status s = base::FromGrpcStatus(stub_->stub->RunStep(&context, request, &response));
   if (!s.ok()) return s;
   return StepResult{response.loss(), response.correct(), response.examples()};
 }
@@ -48,7 +48,7 @@ absl::Status GrpcStepRunner::Shutdown() {
   context.set_deadline(After(absl::Seconds(5)));
   proto::ShutdownRequest request;
   proto::ShutdownResponse response;
-  return internal::FromGrpcStatus(stub_->stub->Shutdown(&context, request, &response));
+  return base::FromGrpcStatus(stub_->stub->Shutdown(&context, request, &response));
 }
 
 absl::Status GrpcStepRunner::WaitUntilReady(absl::Duration timeout) {

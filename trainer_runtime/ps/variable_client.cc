@@ -7,13 +7,13 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/grpc_status.h"
 #include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "grpcpp/grpcpp.h"
 #include "trainer_runtime/ps/internal/chunks.h"
 #include "trainer_runtime/ps/internal/element_range.h"
-#include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
 
@@ -124,7 +124,7 @@ absl::Status VariableClient::Configure(const OptimizerConfig& optimizer) {
     proto::ConfigureResponse response;
     sent_ += internal::WireBytes(request);
     grpc::Status s = tasks_[static_cast<size_t>(ps)]->stub->Configure(&context, request, &response);
-    return internal::FromGrpcStatus(s);
+    return base::FromGrpcStatus(s);
   });
 }
 
@@ -176,7 +176,7 @@ absl::Status VariableClient::Assign(const VariableState& state) {
       }
     }
     if (ok) writer->WritesDone();
-    return internal::FromGrpcStatus(writer->Finish());
+    return base::FromGrpcStatus(writer->Finish());
   });
 }
 
@@ -214,7 +214,7 @@ absl::Status VariableClient::Pull(std::span<nn::Parameter* const> parameters) {
       nn::Parameter* p = parameters[static_cast<size_t>(shard.variable)];
       std::memcpy(p->value.data() + shard.offset + chunk.offset(), bytes.data(), bytes.size());
     }
-    TP_RETURN_IF_ERROR(internal::FromGrpcStatus(reader->Finish()));
+    TP_RETURN_IF_ERROR(base::FromGrpcStatus(reader->Finish()));
     return bad;
   });
 }
@@ -239,7 +239,7 @@ absl::Status VariableClient::Push(std::span<nn::Parameter* const> parameters) {
       ok = ok && internal::ForEachChunk(id, 0, 0, grad, options_.chunk_bytes, write);
     }
     if (ok) writer->WritesDone();
-    return internal::FromGrpcStatus(writer->Finish());
+    return base::FromGrpcStatus(writer->Finish());
   });
 }
 
@@ -292,7 +292,7 @@ absl::StatusOr<VariableState> VariableClient::PullState() {
       std::memcpy(dest + shard.offset + chunk.offset(), chunk.values().data(),
                   chunk.values().size());
     }
-    TP_RETURN_IF_ERROR(internal::FromGrpcStatus(reader->Finish()));
+    TP_RETURN_IF_ERROR(base::FromGrpcStatus(reader->Finish()));
     return bad;
   });
   if (!pulled.ok()) return pulled;
@@ -305,7 +305,7 @@ absl::Status VariableClient::ShutdownAll() {
     SetDeadline(context, absl::Seconds(5));
     proto::ShutdownRequest request;
     proto::ShutdownResponse response;
-    return internal::FromGrpcStatus(
+    return base::FromGrpcStatus(
         tasks_[static_cast<size_t>(ps)]->stub->Shutdown(&context, request, &response));
   });
 }

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/synchronization/notification.h"
+#include "base/grpc_status.h"
 #include "grpcpp/grpcpp.h"
-#include "trainer_runtime/ps/internal/grpc_status.h"
 #include "trainer_runtime/ps/internal/listen.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
 
@@ -25,7 +25,7 @@ class Service final : public proto::Worker::Service {
     if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     std::lock_guard<std::mutex> lock(mu_);
     absl::StatusOr<StepResult> result = step_(request->step());
-    if (!result.ok()) return internal::ToGrpcStatus(result.status());
+    if (!result.ok()) return base::ToGrpcStatus(result.status());
     response->set_loss(result->loss);
     response->set_correct(result->correct);
     response->set_examples(result->examples);

@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "base/grpc_status.h"
 #include "fmt/format.h"
-#include "trainer_runtime/coordination/internal/grpc_status.h"
 
 namespace trainpkg::coordination::internal {
 
@@ -12,11 +12,11 @@ grpc::Status CoordinationService::Register(grpc::ServerContext* context,
                                            proto::RegisterResponse*) {
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   if (request->world_size() != state_.world_size()) {
-    return ToGrpcStatus(absl::InvalidArgumentError(
+    return base::ToGrpcStatus(absl::InvalidArgumentError(
         fmt::format("rank {} believes the job has {} ranks; the coordinator has {}",
                     request->rank(), request->world_size(), state_.world_size())));
   }
-  return ToGrpcStatus(state_.Register(request->rank()));
+  return base::ToGrpcStatus(state_.Register(request->rank()));
 }
 
 grpc::Status CoordinationService::Heartbeat(grpc::ServerContext* context,
@@ -24,7 +24,7 @@ grpc::Status CoordinationService::Heartbeat(grpc::ServerContext* context,
                                             proto::HeartbeatResponse* response) {
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   absl::Status job = state_.Heartbeat(request->rank());
-  if (absl::IsInvalidArgument(job)) return ToGrpcStatus(job);
+  if (absl::IsInvalidArgument(job)) return base::ToGrpcStatus(job);
   response->set_job_error_code(static_cast<int>(job.code()));
   response->set_job_error_message(std::string(job.message()));
   return grpc::Status::OK;
@@ -34,7 +34,7 @@ grpc::Status CoordinationService::KeySet(grpc::ServerContext* context,
                                          const proto::KeySetRequest* request,
                                          proto::KeySetResponse*) {
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
-  return ToGrpcStatus(state_.Set(request->rank(), request->key(), request->value()));
+  return base::ToGrpcStatus(state_.Set(request->rank(), request->key(), request->value()));
 }
 
 grpc::Status CoordinationService::KeyGet(grpc::ServerContext* context,
@@ -43,7 +43,7 @@ grpc::Status CoordinationService::KeyGet(grpc::ServerContext* context,
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   auto value =
       state_.Get(request->rank(), request->key(), absl::Milliseconds(request->timeout_ms()));
-  if (!value.ok()) return ToGrpcStatus(value.status());
+  if (!value.ok()) return base::ToGrpcStatus(value.status());
   response->set_value(*std::move(value));
   return grpc::Status::OK;
 }
@@ -53,7 +53,7 @@ grpc::Status CoordinationService::KeyAdd(grpc::ServerContext* context,
                                          proto::KeyAddResponse* response) {
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
   auto value = state_.Add(request->rank(), request->key(), request->delta());
-  if (!value.ok()) return ToGrpcStatus(value.status());
+  if (!value.ok()) return base::ToGrpcStatus(value.status());
   response->set_value(*value);
   return grpc::Status::OK;
 }
@@ -62,7 +62,7 @@ grpc::Status CoordinationService::Barrier(grpc::ServerContext* context,
                                           const proto::BarrierRequest* request,
                                           proto::BarrierResponse*) {
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
-  return ToGrpcStatus(
+  return base::ToGrpcStatus(
       state_.Barrier(request->rank(), request->name(), absl::Milliseconds(request->timeout_ms())));
 }
 
@@ -70,7 +70,7 @@ grpc::Status CoordinationService::Goodbye(grpc::ServerContext* context,
                                           const proto::GoodbyeRequest* request,
                                           proto::GoodbyeResponse*) {
   if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
-  return ToGrpcStatus(state_.Goodbye(request->rank()));
+  return base::ToGrpcStatus(state_.Goodbye(request->rank()));
 }
 
 }  // namespace trainpkg::coordination::internal

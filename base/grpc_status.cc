@@ -1,8 +1,8 @@
-#include "trainer_runtime/coordination/internal/grpc_status.h"
+#include "base/grpc_status.h"
 
 #include <string>
 
-namespace trainpkg::coordination::internal {
+namespace trainpkg::base {
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
@@ -14,4 +14,4 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
 }
 
-}  // namespace trainpkg::coordination::internal
+}  // namespace trainpkg::base
