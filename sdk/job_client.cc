@@ -9,12 +9,11 @@
 #include "fmt/format.h"
 #include "jobspec/job_state.h"
 #include "sdk/backend_table.h"
+#include "sdk/internal/job_errors.h"
 
 namespace trainpkg::sdk {
 namespace {
 
-constexpr int kCodeCancelled = 1;
-constexpr int kCodeInternal = 13;
 constexpr auto kCancelPollInterval = std::chrono::milliseconds(50);
 
 // The job and its backend's part of the record, whichever backend claims it
@@ -44,11 +43,11 @@ absl::Status Repair(const JobStore& store, JobInfo& info, bool cancelling) {
   absl::Time now = absl::Now();
   if (cancelling && was_running) {
     info.job.state = jobspec::JobState::kCancelled;
-    info.job.error = jobspec::RpcStatus{.code = kCodeCancelled, .message = "CANCELLED"};
+    info.job.error = internal::CancelledError();
   } else {
     info.job.state = jobspec::JobState::kFailed;
     info.job.error = jobspec::RpcStatus{
-        .code = kCodeInternal,
+        .code = internal::kCodeInternal,
         .message = absl::StrCat("The job supervisor (pid ", info.local.supervisor.pid,
                                 ") exited before the job finished")};
   }
