@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "base/check.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "jobspec/validation.h"
@@ -22,7 +23,9 @@ absl::StatusOr<CustomJob> CustomJob::Create(jobspec::CustomJob job, CustomJobOpt
 }
 
 CustomJob::CustomJob(std::shared_ptr<CustomJobConnection> connection)
-    : connection_(std::move(connection)) {}
+    : connection_(std::move(connection)) {
+  TP_CHECK(connection_ != nullptr, "a CustomJob needs a connection");
+}
 
 absl::StatusOr<jobspec::CustomJob> CustomJob::Run() {
   TP_RETURN_IF_ERROR(Submit());

@@ -169,6 +169,7 @@ class CustomJob {
   // A job that forwards every call to `connection`: how tests of code that
   // submits jobs run none (sdk/custom_job_connection.h). Create() builds
   // the connection of options.backend's driver (sdk/backend_driver.h).
+  // REQUIRES: connection is not null.
   explicit CustomJob(std::shared_ptr<CustomJobConnection> connection);
 
   // Validates `job` (jobspec::ValidateCustomJob, the job id, and that every
