@@ -5,7 +5,9 @@ Every #include of a project header is mapped to the module that owns it, and
 must be allowed for the including file's module. Also enforced:
   * `<module>/internal/` headers are private to their module (tests excepted);
   * trainer_runtime/ never includes libcurl, libarchive or the sdk;
-  * samples/ use public headers only.
+  * samples/ use public headers only;
+  * the sdk's backends (sdk/vertex, sdk/k8s, sdk/slurm) never include each
+    other: what two of them share lives beside the driver (sdk/, sdk/internal/).
 Usage: check_deps.py [ROOT]   (default: the repository holding this script)
 Exits 1 listing every violation as file:line, 0 when the graph is clean.
 """
@@ -35,6 +37,18 @@ MODULES = sorted(ALLOWED, key=len, reverse=True)
 FORBIDDEN_SYSTEM = {
     "trainer_runtime": [r"^curl/", r"^archive\.h$", r"^archive_entry\.h$"],
 }
+
+# The sdk's backend folders (sdk/backend_driver.h); each may use the sdk's
+# shared plumbing but no other backend's folder.
+SDK_BACKENDS = ["sdk/vertex", "sdk/k8s", "sdk/slurm"]
+
+
+def backend_of(rel_path: str):
+    for backend in SDK_BACKENDS:
+        if rel_path.startswith(backend + "/"):
+            return backend
+    return None
+
 
 SOURCE_SUFFIXES = {".h", ".hpp", ".cc", ".cpp", ".cu", ".cuh"}
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -69,6 +83,11 @@ def check_file(path: pathlib.Path, violations: list):
             violations.append(f"{where}: {target} is internal to {target_module}/")
         if owner == "samples" and "/internal/" in target:
             violations.append(f"{where}: samples use public headers only, not {target}")
+        backend, target_backend = backend_of(rel), backend_of(target) if kind == '"' else None
+        if backend and target_backend and target_backend != backend:
+            violations.append(
+                f"{where}: {backend}/ may not include {target} ({target_backend}/): backends "
+                f"never include each other; share it beside the driver in sdk/ or sdk/internal/")
         if allowed is None or target_module == owner or target_module in allowed:
             continue
         violations.append(

@@ -111,6 +111,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "jobspec/custom_job.h"
+#include "sdk/custom_job_connection.h"
 #include "sdk/k8s/k8s_backend_options.h"
 #include "sdk/process_launcher.h"
 #include "sdk/slurm/slurm_backend_options.h"
@@ -147,8 +148,11 @@ struct CustomJobOptions {
   bool host_network = false;
   std::string project_id = "local";  // the "projects/<p>" of the resource name
   std::string location = "local";    // the "locations/<l>" of the resource name
-  // "" generates a numeric id like Vertex's (epoch millis + 3 random digits);
-  // otherwise it must pass jobspec::ValidateJobId.
+  // "" generates a numeric id like Vertex's (epoch millis + 3 random digits;
+  // kK8s: "tp-<numeric id>"); otherwise it must pass the backend's job id
+  // rule (BackendDriver::CheckJobId): jobspec::ValidateJobId for kLocal and
+  // kSlurm, a DNS-1035 label for kK8s; kVertex takes none (the service
+  // assigns the id).
   std::string job_id;
   // Seams. The environment replicas inherit (and home is read from); nullopt
   // means this process's environment, read at Create().
@@ -162,9 +166,18 @@ struct CustomJobOptions {
 // waits for the replicas to stop.
 class CustomJob {
  public:
+  // A job that forwards every call to `connection`: how tests of code that
+  // submits jobs run none (sdk/custom_job_connection.h). Create() builds
+  // the connection of options.backend's driver (sdk/backend_driver.h).
+  // REQUIRES: connection is not null.
+  explicit CustomJob(std::shared_ptr<CustomJobConnection> connection);
+
   // Validates `job` (jobspec::ValidateCustomJob, the job id, and that every
   // pool has a containerSpec) before anything runs: InvalidArgument listing
-  // each field path and reason.
+  // each field path and reason; a job id the backend does not take is
+  // InvalidArgument "job_id: ..." (the backend's rule: jobspec::ValidateJobId
+  // locally and on Slurm, a DNS-1035 label on Kubernetes, none at all on
+  // Vertex AI, which assigns it).
   // Nothing is written or started. kVertex: only
   // ValidateCustomJob, plus InvalidArgument without project or location and
   // the credential file errors of ADC (sdk/auth/google_default_credentials.h).
@@ -224,10 +237,7 @@ class CustomJob {
   const std::filesystem::path& job_dir() const;
 
  private:
-  class Impl;
-  static absl::StatusOr<CustomJob> CreateOnK8s(jobspec::CustomJob job, CustomJobOptions options);
-  explicit CustomJob(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
-  std::shared_ptr<Impl> impl_;
+  std::shared_ptr<CustomJobConnection> connection_;
 };
 
 }  // namespace trainpkg::sdk

@@ -9,10 +9,11 @@
 // stays RUNNING forever. A Slurm job (sdk/slurm) of such a record is
 // scancelled.
 //
-// Jobs the Vertex and Kubernetes backends submitted
+// Each job's backend is the driver that claims its record
+// (sdk/backend_table.h). Jobs the Vertex and Kubernetes backends submitted
 // (sdk/vertex/vertex_job_record.h, sdk/k8s/k8s_job_record.h) are listed and
 // read with their last recorded state; reaching the service or cluster
-// (refresh, cancel, logs) is those headers', with credentials.
+// (refresh, cancel, logs) is their driver's (sdk/backend_driver.h).
 #ifndef TRAINPKG_SDK_JOB_CLIENT_H_
 #define TRAINPKG_SDK_JOB_CLIENT_H_
 
@@ -38,7 +39,9 @@ struct JobInfo {
   LocalJobDetails local;
   std::filesystem::path job_dir;
   bool supervisor_running = false;
-  std::string backend;                            // "local", "slurm", "vertex" or "k8s"
+  // The name of its backend's driver (sdk/backend_table.h): "local",
+  // "slurm", "vertex" or "k8s".
+  std::string backend;
   std::string slurm_job_id;                       // backend "slurm", once sbatch accepted it
   std::optional<vertex::VertexJobRecord> vertex;  // backend "vertex"
   std::optional<k8s::K8sJobRecord> k8s;           // backend "k8s"
@@ -57,6 +60,9 @@ class JobClient {
 
   // NotFound when there is no job `id`.
   absl::StatusOr<JobInfo> GetJob(std::string_view id) const;
+  // Like GetJob, but an orphaned job is returned as recorded, not repaired
+  // (what cancelling it reads first, so that it ends CANCELLED).
+  absl::StatusOr<JobInfo> ReadJob(std::string_view id) const;
 
   // Asks the job's supervisor to cancel it and waits up to `timeout` for the
   // job to become terminal; the supervisor stops the replicas (SIGTERM, then
@@ -65,8 +71,8 @@ class JobClient {
   // groups are killed here and the job is marked CANCELLED (or FAILED with
   // the supervisor message when no replica was running).
   // DeadlineExceeded when the job is still not terminal after `timeout`;
-  // FailedPrecondition for a Vertex or Kubernetes job (use
-  // CancelRecordedVertexJob / CancelRecordedK8sJob).
+  // FailedPrecondition for a Vertex or Kubernetes job (their driver's
+  // BackendDriver::Cancel reaches the service or cluster).
   absl::StatusOr<jobspec::CustomJob> CancelJob(std::string_view id, absl::Duration timeout) const;
 
  private:

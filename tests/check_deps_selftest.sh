@@ -20,10 +20,14 @@ expect_fail jobspec/a.h '#include "trainer_runtime/cluster_info.h"' "jobspec/ ma
 expect_fail registry/oci/a.cc '#include "registry/client.h"' "registry/oci/ may not include"
 expect_fail sdk/cli/main.cc '#include "sdk/internal/x.h"' "internal to sdk/"
 expect_fail samples/x/main.cc '#include "jobspec/internal/y.h"' "public headers only"
+expect_fail sdk/k8s/k8s_client.cc '#include "sdk/vertex/rpc_error.h"' "backends never include each other"
 
 rm -rf "$tmp/tree" && mkdir -p "$tmp/tree/sdk" "$tmp/tree/trainer_runtime"
 echo '#include "jobspec/custom_job.h"' > "$tmp/tree/sdk/a.cc"
 echo '#include "sdk/internal/x.h"' > "$tmp/tree/sdk/b.cc"
+mkdir -p "$tmp/tree/sdk/k8s"
+echo '#include "sdk/internal/line_stream.h"' > "$tmp/tree/sdk/k8s/d.cc"
+echo '#include "sdk/vertex/vertex_driver.h"' > "$tmp/tree/sdk/backend_table.cc"
 echo '#include "jobspec/cluster_env.h"' > "$tmp/tree/trainer_runtime/c.cc"
 python3 "$script" "$tmp/tree" >/dev/null || { echo "FAIL: clean tree rejected"; exit 1; }
-echo "check_deps self-test: 7 cases passed"
+echo "check_deps self-test: 8 cases passed"

@@ -1,6 +1,7 @@
 #include "sdk/cli/backend_flags.h"
 
 #include <iostream>
+#include <map>
 #include <optional>
 #include <span>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "sdk/auth/credentials.h"
+#include "sdk/backend_table.h"
 #include "sdk/cli/gcloud_config.h"
 #include "sdk/vertex/vertex_resource_ids.h"
 
@@ -194,13 +196,35 @@ absl::Status ApplyVertexFlags(const BackendFlags& flags, const base::Environment
   absl::StatusOr<std::shared_ptr<sdk::auth::Credentials>> credentials =
       AccessTokenCredentialsFromFlags(flags.access_token, env, std::cin);
   if (!credentials.ok()) return credentials.status();
-  options.backend = sdk::JobBackendKind::kVertex;
   options.vertex.project = project.value;
   options.vertex.location = region.value;
   options.vertex.endpoint = flags.endpoint;
   options.vertex.credentials = *std::move(credentials);
   return absl::OkStatus();
 }
+
+absl::Status ApplySlurmFlags(const BackendFlags& flags, const base::Environment&,
+                             const UserConfig&, sdk::CustomJobOptions& options) {
+  options.slurm.partition = flags.partition;
+  options.slurm.sbatch_args = flags.sbatch_args;
+  options.slurm.submit = flags.slurm_submit == "salloc" ? sdk::slurm::SlurmSubmit::kSalloc
+                                                        : sdk::slurm::SlurmSubmit::kSbatch;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyK8sBackendFlags(const BackendFlags& flags, const base::Environment&,
+                                  const UserConfig&, sdk::CustomJobOptions& options) {
+  return ApplyK8sFlags(flags.k8s, options.k8s);
+}
+
+// The options each backend takes from its flags (the local backend has none).
+using ApplyFlags = absl::Status (*)(const BackendFlags&, const base::Environment&,
+                                    const UserConfig&, sdk::CustomJobOptions&);
+const std::map<sdk::JobBackendKind, ApplyFlags> kApplyFlags = {
+    {sdk::JobBackendKind::kVertex, ApplyVertexFlags},
+    {sdk::JobBackendKind::kK8s, ApplyK8sBackendFlags},
+    {sdk::JobBackendKind::kSlurm, ApplySlurmFlags},
+};
 
 }  // namespace
 
@@ -224,21 +248,10 @@ absl::Status ApplyBackendFlags(const BackendFlags& flags, const base::Environmen
                      "do); give --backend"));
   }
   if (absl::Status status = RejectForeignFlags(flags, backend); !status.ok()) return status;
-  if (backend == "k8s") {
-    options.backend = sdk::JobBackendKind::kK8s;
-    return ApplyK8sFlags(flags.k8s, options.k8s);
-  }
-  if (backend == "slurm") {
-    options.backend = sdk::JobBackendKind::kSlurm;
-    options.slurm.partition = flags.partition;
-    options.slurm.sbatch_args = flags.sbatch_args;
-    options.slurm.submit = flags.slurm_submit == "salloc" ? sdk::slurm::SlurmSubmit::kSalloc
-                                                          : sdk::slurm::SlurmSubmit::kSbatch;
-    return absl::OkStatus();
-  }
-  if (backend == "vertex") return ApplyVertexFlags(flags, env, user, options);
-  options.backend = sdk::JobBackendKind::kLocal;
-  return absl::OkStatus();
+  TP_ASSIGN_OR_RETURN(const sdk::BackendDriver* driver, sdk::BackendDriverNamed(backend));
+  options.backend = driver->kind();
+  auto apply = kApplyFlags.find(driver->kind());
+  return apply == kApplyFlags.end() ? absl::OkStatus() : apply->second(flags, env, user, options);
 }
 
 }  // namespace trainpkg::cli

@@ -7,7 +7,7 @@
 #include "base/status_macros.h"
 #include "base/terminal_text.h"
 #include "jobspec/job_state.h"
-#include "sdk/auth/credentials.h"
+#include "sdk/backend_table.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/job_id_resolver.h"
 #include "sdk/cli/job_view.h"
@@ -15,10 +15,6 @@
 #include "sdk/hptune/tuning_job_store.h"
 #include "sdk/job_client.h"
 #include "sdk/job_logs.h"
-#include "sdk/k8s/job_manifests.h"
-#include "sdk/k8s/k8s_job_record.h"
-#include "sdk/vertex/vertex_client_factory.h"
-#include "sdk/vertex/vertex_job_record.h"
 
 namespace trainpkg::cli {
 namespace {
@@ -42,35 +38,30 @@ absl::Status CancelTuningJob(const sdk::hptune::TuningJobStore& store, const std
   return absl::OkStatus();
 }
 
-// A client for the service that runs recorded Vertex job `record`.
-absl::StatusOr<std::shared_ptr<sdk::vertex::VertexClient>> VertexClientFor(
-    const sdk::vertex::VertexJobRecord& record, const JobsFlags& flags) {
-  sdk::vertex::VertexBackendOptions options;
-  options.project = record.project;
-  options.location = record.location;
-  options.endpoint = record.endpoint;
-  TP_ASSIGN_OR_RETURN(
-      options.credentials,
-      AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(), std::cin));
-  return sdk::vertex::MakeVertexClient(options, base::ProcessEnvironment());
+// Credentials for a recorded job's service, read from the flags only when
+// its driver asks.
+sdk::RecordAccess AccessFromFlags(const JobsFlags& flags) {
+  return sdk::RecordAccess{.credentials = [&flags] {
+    return AccessTokenCredentialsFromFlags(flags.access_token, base::ProcessEnvironment(),
+                                           std::cin);
+  }};
 }
 
-// The recorded job, refreshed from the service when it is not terminal;
-// a refresh that fails leaves the record as it was and is noted below it.
-absl::Status DescribeVertexJob(const sdk::JobClient& client, sdk::JobInfo info,
-                               const JobsFlags& flags, std::ostream& out) {
+// The recorded job, refreshed from where its backend runs it when it is not
+// terminal; a refresh that fails leaves the record as it was and is noted
+// below it.
+absl::Status DescribeJob(const sdk::JobClient& client, sdk::JobInfo info, const JobsFlags& flags,
+                         std::ostream& out) {
+  const sdk::BackendDriver& driver = sdk::JobDriver(info);
   std::string note;
   if (!jobspec::IsTerminal(info.job.state)) {
-    absl::StatusOr<jobspec::CustomJob> job = [&]() -> absl::StatusOr<jobspec::CustomJob> {
-      TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::vertex::VertexClient> vertex,
-                          VertexClientFor(*info.vertex, flags));
-      return sdk::vertex::RefreshRecordedVertexJob(client.store(), info.id, *vertex);
-    }();
+    absl::StatusOr<jobspec::CustomJob> job =
+        driver.Refresh(client.store(), info, AccessFromFlags(flags));
     if (job.ok()) {
       info.job = *std::move(job);
-    } else {
+    } else if (std::optional<sdk::RemotePlace> remote = driver.remote()) {
       note = absl::StrCat(
-          "  Not refreshed from the service: ",
+          "  Not refreshed from ", std::string(remote->source), ": ",
           base::TerminalSafe(std::string(job.status().message()), base::TextLayout::kMultiLine),
           "\n");
     }
@@ -79,74 +70,18 @@ absl::Status DescribeVertexJob(const sdk::JobClient& client, sdk::JobInfo info,
   return absl::OkStatus();
 }
 
-absl::Status CancelVertexJob(const sdk::JobClient& client,
-                             const sdk::vertex::VertexJobRecord& record, const JobsFlags& flags,
-                             std::ostream& out) {
-  TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::vertex::VertexClient> vertex,
-                      VertexClientFor(record, flags));
-  TP_ASSIGN_OR_RETURN(
-      jobspec::CustomJob job,
-      sdk::vertex::CancelRecordedVertexJob(client.store(), flags.id, *vertex, kCancelTimeout));
-  out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
-  return absl::OkStatus();
+sdk::JobLogsOptions LogsOptions(const JobsFlags& flags) {
+  return sdk::JobLogsOptions{.replica = flags.replica, .follow = flags.follow};
 }
 
-// The recorded job, refreshed from the cluster when it is not terminal; a
-// refresh that fails leaves the record as it was and is noted below it.
-absl::Status DescribeK8sJob(const sdk::JobClient& client, sdk::JobInfo info, std::ostream& out) {
-  std::string note;
-  if (!jobspec::IsTerminal(info.job.state)) {
-    absl::StatusOr<jobspec::CustomJob> job = [&]() -> absl::StatusOr<jobspec::CustomJob> {
-      TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::k8s::K8sClient> k8s,
-                          sdk::k8s::MakeK8sClientFor(*info.k8s));
-      return sdk::k8s::RefreshRecordedK8sJob(client.store(), info.id, *k8s);
-    }();
-    if (job.ok()) {
-      info.job = *std::move(job);
-    } else {
-      note = absl::StrCat(
-          "  Not refreshed from the cluster: ",
-          base::TerminalSafe(std::string(job.status().message()), base::TextLayout::kMultiLine),
-          "\n");
-    }
-  }
-  out << FormatJobDescription(info, client.store()) << note;
-  return absl::OkStatus();
-}
-
-absl::Status CancelK8sJob(const sdk::JobClient& client, const sdk::k8s::K8sJobRecord& record,
-                          const JobsFlags& flags, std::ostream& out) {
-  TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::k8s::K8sClient> k8s, sdk::k8s::MakeK8sClientFor(record));
-  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, sdk::k8s::CancelRecordedK8sJob(
-                                                  client.store(), flags.id, *k8s, kCancelTimeout));
-  out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
-  return absl::OkStatus();
-}
-
-absl::Status WriteK8sJobLogs(const sdk::JobClient& client, const sdk::k8s::K8sJobRecord& record,
-                             const JobsFlags& flags, std::ostream& out) {
-  if (flags.follow) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "--follow reads local replica logs; job ", flags.id,
-        " runs on Kubernetes: run kubectl logs -f -n ", record.workload.kubernetes_namespace,
-        " -l ", sdk::k8s::kJobLabel, "=", record.workload.name, " --prefix"));
-  }
-  TP_ASSIGN_OR_RETURN(std::shared_ptr<sdk::k8s::K8sClient> k8s, sdk::k8s::MakeK8sClientFor(record));
-  return sdk::k8s::WriteRecordedK8sJobLogs(client.store(), flags.id, *k8s, flags.replica, out);
-}
-
-// FailedPrecondition when `jobs logs` names a Vertex job.
-absl::Status CheckLogsAreLocal(const JobsFlags& flags) {
+// FailedPrecondition when the job's backend cannot print its logs as asked
+// (a Vertex AI job's are in Cloud Logging).
+absl::Status CheckLogsHere(const JobsFlags& flags) {
   absl::StatusOr<std::filesystem::path> home = sdk::DefaultJobStoreHome(base::ProcessEnvironment());
   if (!home.ok()) return absl::OkStatus();  // Run() reports it
-  absl::StatusOr<sdk::vertex::VertexJobRecord> record =
-      sdk::vertex::ReadVertexJobRecord(sdk::JobStore(*home), flags.id);
-  if (!record.ok()) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      "job ", flags.id, " runs on Vertex AI, which keeps replica logs in Cloud Logging, not here: ",
-      "see the job's logs in the Cloud console, or run gcloud logging read "
-      "'resource.type=\"ml_job\" AND resource.labels.job_id=\"",
-      flags.id, "\"' --project ", record->project));
+  absl::StatusOr<sdk::JobInfo> info = sdk::JobClient(sdk::JobStore(*home)).GetJob(flags.id);
+  if (!info.ok()) return absl::OkStatus();  // Run() reports it
+  return sdk::JobDriver(*info).CheckLogs(*info, LogsOptions(flags));
 }
 
 absl::StatusOr<std::string> ResolveIdInDefaultHome(const std::string& id) {
@@ -198,32 +133,18 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
   }
   if (commands.describe->parsed()) {
     TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.GetJob(flags.id));
-    if (info.vertex.has_value()) return DescribeVertexJob(client, std::move(info), flags, out);
-    if (info.k8s.has_value()) return DescribeK8sJob(client, std::move(info), out);
-    out << FormatJobDescription(info, client.store());
-    return absl::OkStatus();
+    return DescribeJob(client, std::move(info), flags, out);
   }
   if (commands.logs->parsed()) {
-    if (absl::StatusOr<sdk::k8s::K8sJobRecord> record =
-            sdk::k8s::ReadK8sJobRecord(client.store(), flags.id);
-        record.ok()) {
-      return WriteK8sJobLogs(client, *record, flags, out);
-    }
-    return sdk::WriteJobLogs(client, flags.id,
-                             sdk::JobLogsOptions{.replica = flags.replica, .follow = flags.follow},
-                             out);
+    TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.GetJob(flags.id));
+    return sdk::JobDriver(info).WriteLogs(client.store(), info, LogsOptions(flags), out);
   }
-  if (absl::StatusOr<sdk::vertex::VertexJobRecord> record =
-          sdk::vertex::ReadVertexJobRecord(client.store(), flags.id);
-      record.ok()) {
-    return CancelVertexJob(client, *record, flags, out);
-  }
-  if (absl::StatusOr<sdk::k8s::K8sJobRecord> record =
-          sdk::k8s::ReadK8sJobRecord(client.store(), flags.id);
-      record.ok()) {
-    return CancelK8sJob(client, *record, flags, out);
-  }
-  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, client.CancelJob(flags.id, kCancelTimeout));
+  // Not GetJob: an orphaned job is repaired by the cancel, as CANCELLED.
+  TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.ReadJob(flags.id));
+  const sdk::BackendDriver& driver = sdk::JobDriver(info);
+  TP_ASSIGN_OR_RETURN(
+      jobspec::CustomJob job,
+      driver.Cancel(client.store(), info, AccessFromFlags(flags), kCancelTimeout));
   out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
   return absl::OkStatus();
 }
@@ -295,7 +216,7 @@ int RunJobsCommand(const JobsCommands& commands, const JobsFlags& given, std::os
     flags.id = *std::move(id);
   }
   if (commands.logs->parsed()) {
-    if (absl::Status status = CheckLogsAreLocal(flags); !status.ok()) {
+    if (absl::Status status = CheckLogsHere(flags); !status.ok()) {
       return ReportError(err, status, kExitUsage);
     }
   }

@@ -8,8 +8,8 @@
 #include "base/status_macros.h"
 #include "base/terminal_text.h"
 #include "jobspec/custom_job_json.h"
-#include "jobspec/validation.h"
 #include "sdk/autopackage.h"
+#include "sdk/backend_table.h"
 #include "sdk/cli/detach.h"
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/scale_tier_flags.h"
@@ -177,23 +177,19 @@ int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream&
       !status.ok()) {
     return ReportError(err, status, kExitUsage);
   }
-  // k8s: a DNS-1035 label, checked later.
-  if (!flags.job_id.empty() && options.backend != sdk::JobBackendKind::kK8s) {
-    if (absl::Status status = jobspec::ValidateJobId(flags.job_id); !status.ok()) {
+  // The backend's job id rule, as CustomJob::Create applies it, checked
+  // before anything is built.
+  const sdk::BackendDriver& driver = sdk::BackendDriverFor(options.backend);
+  if (!flags.job_id.empty()) {
+    if (absl::Status status = driver.CheckJobId(flags.job_id); !status.ok()) {
       return ReportError(err,
                          absl::InvalidArgumentError(absl::StrCat("--job-id: ", status.message())),
                          kExitUsage);
     }
   }
-  if (options.backend == sdk::JobBackendKind::kVertex && !flags.job_id.empty()) {
-    return ReportError(
-        err, absl::InvalidArgumentError("--job-id: Vertex AI assigns the id; drop the flag"),
-        kExitUsage);
-  }
-  // Vertex and Kubernetes jobs live on the service or cluster; local and Slurm
-  // ones have a supervisor here and a record in the job store.
-  const bool remote = options.backend == sdk::JobBackendKind::kVertex ||
-                      options.backend == sdk::JobBackendKind::kK8s;
+  // Remote jobs live on the service or cluster; local and Slurm ones have a
+  // supervisor here and a record in the job store.
+  const bool remote = driver.remote().has_value();
   if (flag_job->autopackaging.has_value()) {
     absl::Status status = BuildAutopackagedImage(*flag_job->autopackaging, remote, flag_job->job,
                                                  flags.detach ? err : out);

@@ -1,6 +1,8 @@
-// The seam between the public CustomJob and where a job actually runs (this
-// release: local processes; later runc containers, Vertex, Slurm). A backend
-// reports progress through the JobRecorder it was given.
+// The engine that runs one job on a backend (LocalProcessBackend,
+// SlurmBackend, VertexBackend, K8sBackend), driven by that backend's
+// BackendJob (sdk/backend_driver.h), which adds the job's result, current
+// state and identity. A local or Slurm engine reports progress through the
+// JobRecorder it was given.
 #ifndef TRAINPKG_SDK_INTERNAL_JOB_BACKEND_H_
 #define TRAINPKG_SDK_INTERNAL_JOB_BACKEND_H_
 

@@ -20,6 +20,7 @@
 #include "sdk/internal/env_expansion.h"
 #include "sdk/internal/gpu_inventory.h"
 #include "sdk/internal/image_resolver.h"
+#include "sdk/internal/job_errors.h"
 #include "sdk/internal/port_reservation.h"
 #include "sdk/internal/restart_policy.h"
 #include "sdk/internal/runc_container_launcher.h"
@@ -29,11 +30,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kCodeCancelled = 1;
-constexpr int kCodeInvalidArgument = 3;
-constexpr int kCodeReplicaFailed = 3;
-constexpr int kCodeDeadlineExceeded = 4;
-constexpr int kCodeInternal = 13;
 constexpr int kParameterServerPool = 2;
 
 // Durations beyond this (e.g. absl::InfiniteDuration()) mean "never".
@@ -164,8 +160,7 @@ void LocalProcessBackend::Supervise() {
       recorder_->SetState(jobspec::JobState::kFailed, failure);
       break;
     case Outcome::kCancelled:
-      recorder_->SetState(jobspec::JobState::kCancelled,
-                          jobspec::RpcStatus{.code = kCodeCancelled, .message = "CANCELLED"});
+      recorder_->SetState(jobspec::JobState::kCancelled, CancelledError());
       break;
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -424,13 +419,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
     }
     if (first_failed != nullptr) {
       const std::string& name = first_failed->details.name;
-      failure =
-          jobspec::RpcStatus{.code = kCodeReplicaFailed,
-                             .message = absl::StrCat(
-                                 "The replica ", name, " ", DescribeExitStatus(*first_failed->exit),
-                                 ". To find out more about why your job exited please check the "
-                                 "logs: ",
-                                 config_.store.LogFile(config_.job_id, name).string())};
+      failure = ReplicaFailedError(name, *first_failed->exit,
+                                   config_.store.LogFile(config_.job_id, name));
       return Outcome::kFailed;
     }
     if (std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
@@ -440,11 +430,7 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
     }
     if (cancel_) return Outcome::kCancelled;
     if (Clock::now() >= deadline) {
-      failure =
-          jobspec::RpcStatus{.code = kCodeDeadlineExceeded,
-                             .message = absl::StrCat("The job exceeded its timeout of ",
-                                                     jobspec::FormatDuration(*timeout),
-                                                     " (scheduling.timeout) and was stopped.")};
+      failure = TimeoutError(*timeout);
       return Outcome::kFailed;
     }
     cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.cancel_poll_interval)));

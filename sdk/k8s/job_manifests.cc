@@ -45,12 +45,8 @@ std::string Address(const RenderRequest& r, int pool, int64_t index) {
 }
 
 absl::Status CheckJob(const RenderRequest& r) {
-  static const std::regex kDns1035("[a-z]([-a-z0-9]*[a-z0-9])?");
-  if (!std::regex_match(r.name, kDns1035) || r.name.size() > 63) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "name: \"", r.name,
-        "\" is not a DNS-1035 label (lowercase letters, digits and '-', starting with a letter, "
-        "ending with a letter or digit, at most 63 characters)"));
+  if (absl::Status status = CheckWorkloadName(r.name); !status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("name: ", status.message()));
   }
   const auto& pools = r.job.job_spec.worker_pool_specs;
   for (int p = 0; p < static_cast<int>(pools.size()); ++p) {
@@ -109,6 +105,17 @@ nlohmann::json HeadlessService(const RenderRequest& r) {
 }
 
 }  // namespace
+
+absl::Status CheckWorkloadName(std::string_view name) {
+  static const std::regex kDns1035("[a-z]([-a-z0-9]*[a-z0-9])?");
+  if (!std::regex_match(name.begin(), name.end(), kDns1035) || name.size() > 63) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "\"", std::string(name),
+        "\" is not a DNS-1035 label (lowercase letters, digits and '-', starting with a letter, "
+        "ending with a letter or digit, at most 63 characters)"));
+  }
+  return absl::OkStatus();
+}
 
 std::string DefaultJobName(absl::Time now) {
   return absl::StrCat("tp-", sdk::internal::GenerateJobId(now));

@@ -31,6 +31,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -97,6 +98,10 @@ struct JobManifests {
 // "tp-<numeric id>" (sdk::CustomJob's generated id): the name of a job
 // given none.
 std::string DefaultJobName(absl::Time now);
+
+// InvalidArgument, quoting `name`, when it cannot be the objects'
+// metadata.name: not a DNS-1035 label (the job id rule of this backend).
+absl::Status CheckWorkloadName(std::string_view name);
 
 // InvalidArgument naming the field (name, workerPoolSpecs[i]...) when the job
 // cannot run as `kind`: a local: image, a name that is not a DNS-1035 label or

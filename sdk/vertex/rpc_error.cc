@@ -1,6 +1,7 @@
 #include "sdk/vertex/rpc_error.h"
 
 #include "base/json_parse.h"
+#include "sdk/internal/http_status_code.h"
 #include "fmt/format.h"
 
 namespace trainpkg::sdk::vertex {
@@ -52,36 +53,8 @@ int HttpStatusForCode(absl::StatusCode code) {
   }
 }
 
-absl::StatusCode CodeForHttpStatus(int http_status) {
-  switch (http_status) {
-    case 400:
-      return absl::StatusCode::kInvalidArgument;
-    case 401:
-      return absl::StatusCode::kUnauthenticated;
-    case 403:
-      return absl::StatusCode::kPermissionDenied;
-    case 404:
-      return absl::StatusCode::kNotFound;
-    case 409:
-      return absl::StatusCode::kAborted;
-    case 429:
-      return absl::StatusCode::kResourceExhausted;
-    case 499:
-      return absl::StatusCode::kCancelled;
-    case 501:
-      return absl::StatusCode::kUnimplemented;
-    case 503:
-      return absl::StatusCode::kUnavailable;
-    case 504:
-      return absl::StatusCode::kDeadlineExceeded;
-    default:
-      return http_status >= 400 && http_status < 500 ? absl::StatusCode::kFailedPrecondition
-                                                     : absl::StatusCode::kInternal;
-  }
-}
-
 absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::string_view what) {
-  absl::StatusCode code = CodeForHttpStatus(http_status);
+  absl::StatusCode code = sdk::internal::CodeForHttpStatus(http_status);
   std::string message;
   nlohmann::json json = base::ParseJson(body).value_or(nlohmann::json::value_t::discarded);
   const nlohmann::json* error = nullptr;

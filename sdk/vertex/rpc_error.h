@@ -24,16 +24,11 @@ std::optional<absl::StatusCode> StatusCodeFromName(std::string_view name);
 // 400 for INVALID_ARGUMENT, FAILED_PRECONDITION and OUT_OF_RANGE, 404
 // NOT_FOUND, 409 ALREADY_EXISTS/ABORTED, 501 UNIMPLEMENTED, ... (code.proto).
 int HttpStatusForCode(absl::StatusCode code);
-// For replies without a google.rpc.Status body: 400 → InvalidArgument, 401
-// → Unauthenticated, 403 → PermissionDenied, 404 → NotFound, 409 →
-// Aborted, 429 → ResourceExhausted, 501 → Unimplemented, 503 →
-// Unavailable, 504 → DeadlineExceeded, other 4xx → FailedPrecondition, other
-// 5xx → Internal.
-absl::StatusCode CodeForHttpStatus(int http_status);
 
 // A non-2xx reply as a Status: the code from the body's "status" (else from
-// the HTTP status), message "<what>: HTTP <n> <STATUS>: <message>". A body
-// that is not a google.rpc.Status contributes its first 200 bytes.
+// the HTTP status: sdk/internal/http_status_code.h), message "<what>: HTTP
+// <n> <STATUS>: <message>". A body that is not a google.rpc.Status
+// contributes its first 200 bytes.
 absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::string_view what);
 
 struct FieldViolation {

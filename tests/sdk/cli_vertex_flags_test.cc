@@ -180,6 +180,31 @@ TEST_F(CliVertexFlagsTest, RegionThatNamesAnotherHostIsRefusedBeforeAnyRequest) 
   EXPECT_THAT(project.output, HasSubstr("--project: \"p/../../x?\" is not a Google Cloud project"));
 }
 
+// Issue 19: --job-id is checked by the backend's driver, the rule
+// CustomJob::Create applies: Vertex AI assigns the id, a Kubernetes job's is
+// a DNS-1035 label (refused before anything is built or sent).
+TEST_F(CliVertexFlagsTest, JobIdFollowsTheBackendsRule) {
+  TokenRecorder server;
+  std::vector<std::string> args = VertexRun("us-central1", server.endpoint());
+  args.insert(args.end(), {"--job-id", "my_job"});
+  CliResult vertex = Run(args, {{"CLOUDSDK_AUTH_ACCESS_TOKEN", "t"}});
+  EXPECT_EQ(vertex.exit_code, 2) << vertex.output;
+  EXPECT_THAT(vertex.output, HasSubstr("--job-id: Vertex AI assigns the job id"));
+  EXPECT_THAT(server.authorizations(), ::testing::IsEmpty());
+
+  CliResult k8s = Run({"run", "--backend", "k8s", "--kubeconfig",
+                       (dir_.path() / "no-kubeconfig").string(), "--job-id", "Not_A_Label",
+                       "--worker-pool-spec=machine-type=n1-standard-4,container-image-uri=reg/x:1"});
+  EXPECT_EQ(k8s.exit_code, 2) << k8s.output;
+  EXPECT_THAT(k8s.output, HasSubstr("--job-id: \"Not_A_Label\" is not a DNS-1035 label"));
+
+  CliResult local = Run({"run", "--job-id", "9-not-valid",
+                         "--worker-pool-spec=machine-type=n1-standard-4,"
+                         "container-image-uri=local:/bin/true"});
+  EXPECT_EQ(local.exit_code, 2) << local.output;
+  EXPECT_THAT(local.output, HasSubstr("--job-id: job ID '9-not-valid' must start with a letter"));
+}
+
 // gcloud pushes the image it autopackages; Vertex cannot pull from this
 // machine's store, so local-package-path needs output-image-uri there.
 TEST_F(CliVertexFlagsTest, AutopackagingWithoutOutputImageUriIsRefusedBeforeAnyRequest) {

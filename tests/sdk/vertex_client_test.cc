@@ -246,6 +246,26 @@ TEST(VertexBackendTest, CreateWithoutProjectIsInvalid) {
   EXPECT_THAT(job.status().message(), HasSubstr("project"));
 }
 
+// Issue 19: Vertex AI assigns the job id, so a caller's job_id is refused
+// (it was silently dropped), by the same rule `trainpkg run --job-id` uses.
+TEST(VertexBackendTest, CallersJobIdIsRefusedNamingTheField) {
+  auto transport = std::make_shared<registry::testing::ScriptedTransport>();
+  CustomJobOptions options;
+  options.backend = JobBackendKind::kVertex;
+  options.environment = std::map<std::string, std::string>{};
+  options.vertex.project = "p";
+  options.vertex.location = "us-central1";
+  options.vertex.transport = transport;
+  options.vertex.credentials = std::make_shared<auth::AccessTokenCredentials>("tok");
+  options.job_id = "my_job";
+  absl::StatusOr<CustomJob> job =
+      CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(job.status().message(),
+              HasSubstr("job_id: \"my_job\": Vertex AI assigns the job id"));
+  EXPECT_THAT(transport->requests(), ::testing::IsEmpty());
+}
+
 // Finding 18 of issue 16: the location becomes part of the host name.
 TEST(VertexResourceIdsTest, RegionsAndProjectsOfTheirDocumentedForm) {
   for (const char* region : {"us-central1", "europe-west4", "local", "l1", "local-1"}) {

@@ -26,6 +26,7 @@
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_secret.h"
 #include "sdk/internal/find_executable.h"
+#include "sdk/internal/job_errors.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
 #include "sdk/slurm/internal/slurm_command.h"
@@ -34,11 +35,10 @@
 namespace trainpkg::sdk::slurm::internal {
 namespace {
 
-constexpr int kCodeCancelled = 1;
-constexpr int kCodeReplicaFailed = 3;
-constexpr int kCodeInvalidArgument = 3;
-constexpr int kCodeDeadlineExceeded = 4;
-constexpr int kCodeInternal = 13;
+using sdk::internal::kCodeDeadlineExceeded;
+using sdk::internal::kCodeInternal;
+using sdk::internal::kCodeInvalidArgument;
+using sdk::internal::kCodeReplicaFailed;
 // scontrol failures in a row (other than "Invalid job id") before the job
 // is given up as FAILED: about a minute at the default poll interval.
 constexpr int kMaxQueryErrors = 300;
@@ -319,7 +319,7 @@ absl::StatusOr<std::vector<SlurmComponent>> SlurmBackend::Follow(const std::stri
 
 std::pair<jobspec::JobState, std::optional<jobspec::RpcStatus>> SlurmBackend::Outcome(
     const std::string& slurm_id, const std::vector<SlurmComponent>& components) {
-  const jobspec::RpcStatus cancelled{.code = kCodeCancelled, .message = "CANCELLED"};
+  const jobspec::RpcStatus cancelled = sdk::internal::CancelledError();
   if (components.empty()) {
     // The controller forgot the job: judge it by what the replicas recorded.
     if (std::optional<jobspec::RpcStatus> failure = ReplicaFailure(); failure.has_value()) {
@@ -346,16 +346,16 @@ std::pair<jobspec::JobState, std::optional<jobspec::RpcStatus>> SlurmBackend::Ou
       return {jobspec::JobState::kFailed, failure};
     }
     case SlurmPhase::kTimedOut: {
-      std::string message = absl::StrCat("Slurm job ", slurm_id, " reached its time limit (",
-                                         leader.state, ") and was stopped.");
       if (config_.job.spec.scheduling.has_value() &&
           config_.job.spec.scheduling->timeout.has_value()) {
-        message = absl::StrCat("The job exceeded its timeout of ",
-                               jobspec::FormatDuration(*config_.job.spec.scheduling->timeout),
-                               " (scheduling.timeout) and was stopped.");
+        return {jobspec::JobState::kFailed,
+                sdk::internal::TimeoutError(*config_.job.spec.scheduling->timeout)};
       }
       return {jobspec::JobState::kFailed,
-              jobspec::RpcStatus{.code = kCodeDeadlineExceeded, .message = message}};
+              jobspec::RpcStatus{
+                  .code = kCodeDeadlineExceeded,
+                  .message = absl::StrCat("Slurm job ", slurm_id, " reached its time limit (",
+                                          leader.state, ") and was stopped.")}};
     }
     default:
       return {jobspec::JobState::kFailed,
@@ -369,12 +369,9 @@ std::pair<jobspec::JobState, std::optional<jobspec::RpcStatus>> SlurmBackend::Ou
 std::optional<jobspec::RpcStatus> SlurmBackend::ReplicaFailure() {
   for (const ReplicaExitRecord& record : ReadReplicaExitRecords(files_.exits_dir())) {
     if (record.status.ok()) continue;
-    return jobspec::RpcStatus{
-        .code = kCodeReplicaFailed,
-        .message =
-            absl::StrCat("The replica ", record.replica, " ", DescribeExitStatus(record.status),
-                         ". To find out more about why your job exited please check the logs: ",
-                         config_.job.store.LogFile(config_.job.job_id, record.replica).string())};
+    return sdk::internal::ReplicaFailedError(
+        record.replica, record.status,
+        config_.job.store.LogFile(config_.job.job_id, record.replica));
   }
   return std::nullopt;
 }

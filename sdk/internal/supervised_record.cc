@@ -1,0 +1,64 @@
+#include "sdk/internal/supervised_record.h"
+
+#include <signal.h>
+
+#include "base/environment.h"
+#include "sdk/internal/proc_stat.h"
+#include "sdk/internal/runc_container_launcher.h"
+#include "sdk/internal/supervised_job.h"
+#include "sdk/process_launcher.h"
+
+namespace trainpkg::sdk::internal {
+
+absl::Status SupervisedDriver::CheckJobId(std::string_view id) const {
+  return CheckSupervisedJobId(id);
+}
+
+absl::Status SupervisedDriver::ReadRecord(const JobStore& store, JobInfo& info) const {
+  absl::StatusOr<LocalJobDetails> local = store.ReadLocalDetails(info.id);
+  if (!local.ok()) return absl::OkStatus();
+  info.local = *std::move(local);
+  info.supervisor_running =
+      IsProcessAlive(info.local.supervisor.pid, info.local.supervisor.start_time);
+  return absl::OkStatus();
+}
+
+bool SupervisedDriver::StopOrphan(const JobStore& store, const JobInfo& info) const {
+  bool running = false;
+  for (const ReplicaDetails& replica : info.local.replicas) {
+    if (replica.pgid <= 0) continue;
+    running = running || !replica.exit_status.has_value();
+    SignalProcessGroup(replica.pgid, replica.start_time, SIGKILL);
+    if (!replica.container_id.empty()) {
+      DeleteRuncContainer(
+          *DefaultProcessLauncher(),
+          RuncContainer{.id = replica.container_id,
+                        .bundle_dir = store.ContainerBundleDir(info.id, replica.name),
+                        .env = base::SnapshotProcessEnvironment()});
+    }
+  }
+  return running;
+}
+
+absl::StatusOr<jobspec::CustomJob> SupervisedDriver::Refresh(const JobStore&, const JobInfo& info,
+                                                             const RecordAccess&) const {
+  return info.job;
+}
+
+absl::StatusOr<jobspec::CustomJob> SupervisedDriver::Cancel(const JobStore& store,
+                                                            const JobInfo& info,
+                                                            const RecordAccess&,
+                                                            absl::Duration timeout) const {
+  return JobClient(store).CancelJob(info.id, timeout);
+}
+
+absl::Status SupervisedDriver::CheckLogs(const JobInfo&, const JobLogsOptions&) const {
+  return absl::OkStatus();
+}
+
+absl::Status SupervisedDriver::WriteLogs(const JobStore& store, const JobInfo& info,
+                                         const JobLogsOptions& options, std::ostream& out) const {
+  return WriteJobLogs(JobClient(store), info.id, options, out);
+}
+
+}  // namespace trainpkg::sdk::internal
