@@ -16,9 +16,9 @@ using base::DescribeJson;
 using internal::FieldError;
 using internal::JsonObjectReader;
 using internal::MessageFields;
-using nlohmann::json;
+using Json = nlohmann::json;
 
-absl::StatusOr<EnvVar> EnvVarFromJson(const json& value, const std::string& path) {
+absl::StatusOr<EnvVar> EnvVarFromJson(const Json& value, const std::string& path) {
   static const MessageFields kFields{{"name", "value"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
   EnvVar var;
@@ -28,14 +28,14 @@ absl::StatusOr<EnvVar> EnvVarFromJson(const json& value, const std::string& path
 }
 
 absl::Status ReadEnv(const JsonObjectReader& reader, std::vector<EnvVar>* env) {
-  return reader.ForEachElement("env", [env](const json& value, const std::string& path) {
+  return reader.ForEachElement("env", [env](const Json& value, const std::string& path) {
     TP_ASSIGN_OR_RETURN(EnvVar var, EnvVarFromJson(value, path));
     env->push_back(std::move(var));
     return absl::OkStatus();
   });
 }
 
-absl::StatusOr<ContainerSpec> ContainerSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<ContainerSpec> ContainerSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"imageUri", "command", "args", "env"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
@@ -47,7 +47,7 @@ absl::StatusOr<ContainerSpec> ContainerSpecFromJson(const json& value, std::stri
   return spec;
 }
 
-absl::StatusOr<PythonPackageSpec> PythonPackageSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<PythonPackageSpec> PythonPackageSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{
       {"executorImageUri", "packageUris", "pythonModule", "args", "env"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
@@ -61,7 +61,7 @@ absl::StatusOr<PythonPackageSpec> PythonPackageSpecFromJson(const json& value, s
   return spec;
 }
 
-absl::StatusOr<ReservationAffinity> ReservationAffinityFromJson(const json& value,
+absl::StatusOr<ReservationAffinity> ReservationAffinityFromJson(const Json& value,
                                                                 std::string path) {
   static const MessageFields kFields{{"reservationAffinityType", "key", "values"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
@@ -75,7 +75,7 @@ absl::StatusOr<ReservationAffinity> ReservationAffinityFromJson(const json& valu
   return affinity;
 }
 
-absl::StatusOr<MachineSpec> MachineSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<MachineSpec> MachineSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"machineType", "acceleratorType", "acceleratorCount",
                                       "gpuPartitionSize", "tpuTopology", "reservationAffinity"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
@@ -87,7 +87,7 @@ absl::StatusOr<MachineSpec> MachineSpecFromJson(const json& value, std::string p
   TP_RETURN_IF_ERROR(reader.ReadInt32("acceleratorCount", &spec.accelerator_count));
   TP_RETURN_IF_ERROR(reader.ReadString("gpuPartitionSize", &spec.gpu_partition_size));
   TP_RETURN_IF_ERROR(reader.ReadString("tpuTopology", &spec.tpu_topology));
-  if (const json* affinity = reader.Find("reservationAffinity")) {
+  if (const Json* affinity = reader.Find("reservationAffinity")) {
     TP_ASSIGN_OR_RETURN(
         spec.reservation_affinity,
         ReservationAffinityFromJson(*affinity, reader.PathOf("reservationAffinity")));
@@ -95,7 +95,7 @@ absl::StatusOr<MachineSpec> MachineSpecFromJson(const json& value, std::string p
   return spec;
 }
 
-absl::StatusOr<DiskSpec> DiskSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<DiskSpec> DiskSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"bootDiskType", "bootDiskSizeGb"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
@@ -105,7 +105,7 @@ absl::StatusOr<DiskSpec> DiskSpecFromJson(const json& value, std::string path) {
   return spec;
 }
 
-absl::StatusOr<NfsMount> NfsMountFromJson(const json& value, std::string path) {
+absl::StatusOr<NfsMount> NfsMountFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"server", "path", "mountPoint"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
@@ -116,7 +116,7 @@ absl::StatusOr<NfsMount> NfsMountFromJson(const json& value, std::string path) {
   return mount;
 }
 
-absl::StatusOr<Scheduling> SchedulingFromJson(const json& value, std::string path) {
+absl::StatusOr<Scheduling> SchedulingFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{
       {"timeout", "restartJobOnWorkerRestart", "strategy", "disableRetries", "maxWaitDuration"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
@@ -135,7 +135,7 @@ absl::StatusOr<Scheduling> SchedulingFromJson(const json& value, std::string pat
 // GcsDestination {outputUriPrefix}. A bare string is a common mistake
 // (python-aiplatform issue #3273), so it gets an error that shows the fix.
 absl::Status ReadBaseOutputDirectory(const JsonObjectReader& reader, std::string* out) {
-  const json* value = reader.Find("baseOutputDirectory");
+  const Json* value = reader.Find("baseOutputDirectory");
   if (value == nullptr) return absl::OkStatus();
   const std::string path = reader.PathOf("baseOutputDirectory");
   if (value->is_string()) {
@@ -151,7 +151,7 @@ absl::Status ReadBaseOutputDirectory(const JsonObjectReader& reader, std::string
   return destination.ReadString("outputUriPrefix", out);
 }
 
-absl::StatusOr<RpcStatus> RpcStatusFromJson(const json& value, std::string path) {
+absl::StatusOr<RpcStatus> RpcStatusFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{.known = {"code", "message"}, .ignored = {"details"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
@@ -162,7 +162,7 @@ absl::StatusOr<RpcStatus> RpcStatusFromJson(const json& value, std::string path)
 }
 
 absl::Status ReadJobState(const JsonObjectReader& reader, JobState* state) {
-  const json* value = reader.Find("state");
+  const Json* value = reader.Find("state");
   if (value == nullptr) return absl::OkStatus();
   absl::StatusOr<JobState> parsed;
   if (value->is_string()) {
@@ -185,7 +185,7 @@ absl::Status ReadJobState(const JsonObjectReader& reader, JobState* state) {
 template <typename T, typename ReadFn>
 absl::Status ReadMessage(const JsonObjectReader& reader, std::string_view name, ReadFn read,
                          std::optional<T>* out) {
-  const json* value = reader.Find(name);
+  const Json* value = reader.Find(name);
   if (value == nullptr) return absl::OkStatus();
   TP_ASSIGN_OR_RETURN(*out, read(*value, reader.PathOf(name)));
   return absl::OkStatus();
@@ -193,7 +193,7 @@ absl::Status ReadMessage(const JsonObjectReader& reader, std::string_view name, 
 
 }  // namespace
 
-absl::StatusOr<WorkerPoolSpec> WorkerPoolSpecFromJson(const json& json_value,
+absl::StatusOr<WorkerPoolSpec> WorkerPoolSpecFromJson(const Json& json_value,
                                                       std::string_view path) {
   static const MessageFields kFields{.known = {"containerSpec", "pythonPackageSpec", "machineSpec",
                                                "replicaCount", "nfsMounts", "diskSpec"},
@@ -210,7 +210,7 @@ absl::StatusOr<WorkerPoolSpec> WorkerPoolSpecFromJson(const json& json_value,
   TP_RETURN_IF_ERROR(ReadMessage(reader, "machineSpec", MachineSpecFromJson, &pool.machine_spec));
   TP_RETURN_IF_ERROR(reader.ReadInt64("replicaCount", &pool.replica_count));
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("nfsMounts", [&pool](const json& value, const std::string& at) {
+      reader.ForEachElement("nfsMounts", [&pool](const Json& value, const std::string& at) {
         TP_ASSIGN_OR_RETURN(NfsMount mount, NfsMountFromJson(value, at));
         pool.nfs_mounts.push_back(std::move(mount));
         return absl::OkStatus();
@@ -219,7 +219,7 @@ absl::StatusOr<WorkerPoolSpec> WorkerPoolSpecFromJson(const json& json_value,
   return pool;
 }
 
-absl::StatusOr<CustomJobSpec> CustomJobSpecFromJson(const json& json_value, std::string_view path) {
+absl::StatusOr<CustomJobSpec> CustomJobSpecFromJson(const Json& json_value, std::string_view path) {
   static const MessageFields kFields{
       .known = {"persistentResourceId", "workerPoolSpecs", "scheduling", "serviceAccount",
                 "network", "reservedIpRanges", "baseOutputDirectory", "protectedArtifactLocationId",
@@ -231,7 +231,7 @@ absl::StatusOr<CustomJobSpec> CustomJobSpecFromJson(const json& json_value, std:
   CustomJobSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadString("persistentResourceId", &spec.persistent_resource_id));
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("workerPoolSpecs", [&spec](const json& value, const std::string& at) {
+      reader.ForEachElement("workerPoolSpecs", [&spec](const Json& value, const std::string& at) {
         TP_ASSIGN_OR_RETURN(WorkerPoolSpec pool, WorkerPoolSpecFromJson(value, at));
         spec.worker_pool_specs.push_back(std::move(pool));
         return absl::OkStatus();
@@ -252,7 +252,7 @@ absl::StatusOr<CustomJobSpec> CustomJobSpecFromJson(const json& json_value, std:
   return spec;
 }
 
-absl::StatusOr<CustomJob> CustomJobFromJson(const json& json_value, std::string_view path) {
+absl::StatusOr<CustomJob> CustomJobFromJson(const Json& json_value, std::string_view path) {
   static const MessageFields kFields{
       .known = {"name", "displayName", "jobSpec", "state", "createTime", "startTime", "endTime",
                 "updateTime", "error", "labels", "encryptionSpec", "webAccessUris"},
@@ -262,7 +262,7 @@ absl::StatusOr<CustomJob> CustomJobFromJson(const json& json_value, std::string_
   CustomJob job;
   TP_RETURN_IF_ERROR(reader.ReadString("name", &job.name));
   TP_RETURN_IF_ERROR(reader.ReadString("displayName", &job.display_name));
-  if (const json* spec = reader.Find("jobSpec")) {
+  if (const Json* spec = reader.Find("jobSpec")) {
     TP_ASSIGN_OR_RETURN(job.job_spec, CustomJobSpecFromJson(*spec, reader.PathOf("jobSpec")));
   }
   TP_RETURN_IF_ERROR(ReadJobState(reader, &job.state));
@@ -272,7 +272,7 @@ absl::StatusOr<CustomJob> CustomJobFromJson(const json& json_value, std::string_
   TP_RETURN_IF_ERROR(reader.ReadTimestamp("updateTime", &job.update_time));
   TP_RETURN_IF_ERROR(ReadMessage(reader, "error", RpcStatusFromJson, &job.error));
   TP_RETURN_IF_ERROR(reader.ReadStringMap("labels", &job.labels));
-  if (const json* encryption = reader.Find("encryptionSpec")) {
+  if (const Json* encryption = reader.Find("encryptionSpec")) {
     static const MessageFields kEncryptionFields{{"kmsKeyName"}};
     TP_ASSIGN_OR_RETURN(
         JsonObjectReader encryption_reader,

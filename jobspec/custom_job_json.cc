@@ -12,38 +12,38 @@
 namespace trainpkg::jobspec {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // Proto3 JSON omits fields that hold their default value.
-void PutString(json& object, const char* name, const std::string& value) {
+void PutString(Json& object, const char* name, const std::string& value) {
   if (!value.empty()) object[name] = value;
 }
 
-void PutBool(json& object, const char* name, bool value) {
+void PutBool(Json& object, const char* name, bool value) {
   if (value) object[name] = true;
 }
 
-void PutStrings(json& object, const char* name, const std::vector<std::string>& values) {
+void PutStrings(Json& object, const char* name, const std::vector<std::string>& values) {
   if (!values.empty()) object[name] = values;
 }
 
-void PutStringMap(json& object, const char* name, const std::map<std::string, std::string>& map) {
+void PutStringMap(Json& object, const char* name, const std::map<std::string, std::string>& map) {
   if (!map.empty()) object[name] = map;
 }
 
-void PutTime(json& object, const char* name, const std::optional<absl::Time>& time) {
+void PutTime(Json& object, const char* name, const std::optional<absl::Time>& time) {
   if (time.has_value()) object[name] = FormatTimestamp(*time);
 }
 
-void PutDuration(json& object, const char* name, const std::optional<absl::Duration>& duration) {
+void PutDuration(Json& object, const char* name, const std::optional<absl::Duration>& duration) {
   if (duration.has_value()) object[name] = jobspec::FormatDuration(*duration);
 }
 
-void PutEnv(json& object, const std::vector<EnvVar>& env) {
+void PutEnv(Json& object, const std::vector<EnvVar>& env) {
   if (env.empty()) return;
-  json list = json::array();
+  Json list = Json::array();
   for (const EnvVar& var : env) {
-    json item = json::object();
+    Json item = Json::object();
     PutString(item, "name", var.name);
     PutString(item, "value", var.value);
     list.push_back(std::move(item));
@@ -51,8 +51,8 @@ void PutEnv(json& object, const std::vector<EnvVar>& env) {
   object["env"] = std::move(list);
 }
 
-json ContainerSpecToJson(const ContainerSpec& spec) {
-  json object = json::object();
+Json ContainerSpecToJson(const ContainerSpec& spec) {
+  Json object = Json::object();
   PutString(object, "imageUri", spec.image_uri);
   PutStrings(object, "command", spec.command);
   PutStrings(object, "args", spec.args);
@@ -60,8 +60,8 @@ json ContainerSpecToJson(const ContainerSpec& spec) {
   return object;
 }
 
-json PythonPackageSpecToJson(const PythonPackageSpec& spec) {
-  json object = json::object();
+Json PythonPackageSpecToJson(const PythonPackageSpec& spec) {
+  Json object = Json::object();
   PutString(object, "executorImageUri", spec.executor_image_uri);
   PutStrings(object, "packageUris", spec.package_uris);
   PutString(object, "pythonModule", spec.python_module);
@@ -70,16 +70,16 @@ json PythonPackageSpecToJson(const PythonPackageSpec& spec) {
   return object;
 }
 
-json ReservationAffinityToJson(const ReservationAffinity& affinity) {
-  json object = json::object();
+Json ReservationAffinityToJson(const ReservationAffinity& affinity) {
+  Json object = Json::object();
   PutString(object, "reservationAffinityType", affinity.reservation_affinity_type);
   PutString(object, "key", affinity.key);
   PutStrings(object, "values", affinity.values);
   return object;
 }
 
-json MachineSpecToJson(const MachineSpec& spec) {
-  json object = json::object();
+Json MachineSpecToJson(const MachineSpec& spec) {
+  Json object = Json::object();
   PutString(object, "machineType", spec.machine_type);
   PutString(object, "acceleratorType", spec.accelerator_type);
   if (spec.accelerator_count != 0) object["acceleratorCount"] = spec.accelerator_count;
@@ -91,23 +91,23 @@ json MachineSpecToJson(const MachineSpec& spec) {
   return object;
 }
 
-json DiskSpecToJson(const DiskSpec& spec) {
-  json object = json::object();
+Json DiskSpecToJson(const DiskSpec& spec) {
+  Json object = Json::object();
   PutString(object, "bootDiskType", spec.boot_disk_type);
   if (spec.boot_disk_size_gb != 0) object["bootDiskSizeGb"] = spec.boot_disk_size_gb;
   return object;
 }
 
-json NfsMountToJson(const NfsMount& mount) {
-  json object = json::object();
+Json NfsMountToJson(const NfsMount& mount) {
+  Json object = Json::object();
   PutString(object, "server", mount.server);
   PutString(object, "path", mount.path);
   PutString(object, "mountPoint", mount.mount_point);
   return object;
 }
 
-json SchedulingToJson(const Scheduling& scheduling) {
-  json object = json::object();
+Json SchedulingToJson(const Scheduling& scheduling) {
+  Json object = Json::object();
   PutDuration(object, "timeout", scheduling.timeout);
   PutBool(object, "restartJobOnWorkerRestart", scheduling.restart_job_on_worker_restart);
   PutString(object, "strategy", scheduling.strategy);
@@ -116,8 +116,8 @@ json SchedulingToJson(const Scheduling& scheduling) {
   return object;
 }
 
-json RpcStatusToJson(const RpcStatus& status) {
-  json object = json::object();
+Json RpcStatusToJson(const RpcStatus& status) {
+  Json object = Json::object();
   if (status.code != 0) object["code"] = status.code;
   PutString(object, "message", status.message);
   return object;
@@ -125,8 +125,8 @@ json RpcStatusToJson(const RpcStatus& status) {
 
 }  // namespace
 
-json WorkerPoolSpecToJson(const WorkerPoolSpec& pool) {
-  json object = json::object();
+Json WorkerPoolSpecToJson(const WorkerPoolSpec& pool) {
+  Json object = Json::object();
   if (pool.container_spec.has_value()) {
     object["containerSpec"] = ContainerSpecToJson(*pool.container_spec);
   }
@@ -137,7 +137,7 @@ json WorkerPoolSpecToJson(const WorkerPoolSpec& pool) {
   // int64 is a JSON string in proto3 JSON.
   if (pool.replica_count != 0) object["replicaCount"] = fmt::format("{}", pool.replica_count);
   if (!pool.nfs_mounts.empty()) {
-    json mounts = json::array();
+    Json mounts = Json::array();
     for (const NfsMount& mount : pool.nfs_mounts) mounts.push_back(NfsMountToJson(mount));
     object["nfsMounts"] = std::move(mounts);
   }
@@ -145,11 +145,11 @@ json WorkerPoolSpecToJson(const WorkerPoolSpec& pool) {
   return object;
 }
 
-json CustomJobSpecToJson(const CustomJobSpec& spec) {
-  json object = json::object();
+Json CustomJobSpecToJson(const CustomJobSpec& spec) {
+  Json object = Json::object();
   PutString(object, "persistentResourceId", spec.persistent_resource_id);
   if (!spec.worker_pool_specs.empty()) {
-    json pools = json::array();
+    Json pools = Json::array();
     for (const WorkerPoolSpec& pool : spec.worker_pool_specs) {
       pools.push_back(WorkerPoolSpecToJson(pool));
     }
@@ -172,8 +172,8 @@ json CustomJobSpecToJson(const CustomJobSpec& spec) {
   return object;
 }
 
-json CustomJobToJson(const CustomJob& job) {
-  json object = json::object();
+Json CustomJobToJson(const CustomJob& job) {
+  Json object = Json::object();
   PutString(object, "name", job.name);
   PutString(object, "displayName", job.display_name);
   object["jobSpec"] = CustomJobSpecToJson(job.job_spec);
@@ -192,12 +192,12 @@ json CustomJobToJson(const CustomJob& job) {
 }
 
 absl::StatusOr<CustomJob> ParseCustomJobJson(std::string_view text) {
-  TP_ASSIGN_OR_RETURN(json parsed, base::ParseJson(text));
+  TP_ASSIGN_OR_RETURN(Json parsed, base::ParseJson(text));
   return CustomJobFromJson(parsed);
 }
 
 std::string FormatCustomJobJson(const CustomJob& job) {
-  return CustomJobToJson(job).dump(2, ' ', false, json::error_handler_t::replace);
+  return CustomJobToJson(job).dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace trainpkg::jobspec

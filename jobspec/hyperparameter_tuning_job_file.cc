@@ -18,22 +18,22 @@ namespace trainpkg::jobspec {
 namespace {
 
 using internal::FieldError;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // gcloud accepts a single mapping where the list of worker pools belongs.
-void WrapSingleWorkerPool(json& spec) {
+void WrapSingleWorkerPool(Json& spec) {
   if (!spec.is_object()) return;
   for (const char* key : {"workerPoolSpecs", "worker_pool_specs"}) {
     auto it = spec.find(key);
-    if (it != spec.end() && it->is_object()) *it = json::array({*it});
+    if (it != spec.end() && it->is_object()) *it = Json::array({*it});
   }
 }
 
-bool IsPythonForm(const json& document) {
+bool IsPythonForm(const Json& document) {
   return document.contains("metric_spec") || document.contains("parameter_spec");
 }
 
-absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const json& document) {
+absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const Json& document) {
   static constexpr std::array<std::string_view, 10> kKeys = {
       "display_name",     "metric_spec",           "parameter_spec",
       "max_trial_count",  "parallel_trial_count",  "max_failed_trial_count",
@@ -49,7 +49,7 @@ absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const json& document) {
     }
   }
   // Everything but the study goes through the REST reader, in snake_case.
-  json rest = json::object();
+  Json rest = Json::object();
   for (const char* key : {"display_name", "max_trial_count", "parallel_trial_count",
                           "max_failed_trial_count", "labels", "trial_job_spec"}) {
     if (auto it = document.find(key); it != document.end()) rest[key] = *it;
@@ -78,7 +78,7 @@ absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const json& document) {
 }  // namespace
 
 absl::StatusOr<HyperparameterTuningJob> ParseHyperparameterTuningJobFile(std::string_view text) {
-  TP_ASSIGN_OR_RETURN(json document, ParseJsonOrYaml(text));
+  TP_ASSIGN_OR_RETURN(Json document, ParseJsonOrYaml(text));
   if (document.is_null()) {
     return absl::InvalidArgumentError(
         "the tuning job file is empty; expected a HyperparameterTuningJob {displayName, "

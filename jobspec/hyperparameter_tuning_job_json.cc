@@ -23,7 +23,7 @@ using base::DescribeJson;
 using internal::FieldError;
 using internal::JsonObjectReader;
 using internal::MessageFields;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // The fields a tuning job shares with a CustomJob (same names, same JSON
 // forms). They are written and read through the CustomJob functions so both
@@ -69,17 +69,17 @@ bool IsEnvelopeField(std::string_view key) {
          key == "end_time" || key == "update_time" || key == "encryption_spec";
 }
 
-json ParameterValueToJson(const ParameterValueType& value) {
+Json ParameterValueToJson(const ParameterValueType& value) {
   if (const auto* text = std::get_if<std::string>(&value)) return *text;
   return std::get<double>(value);
 }
 
-absl::StatusOr<TrialParameter> TrialParameterFromJson(const json& value, const std::string& path) {
+absl::StatusOr<TrialParameter> TrialParameterFromJson(const Json& value, const std::string& path) {
   static const MessageFields kFields{{"parameterId", "value"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
   TrialParameter parameter;
   TP_RETURN_IF_ERROR(reader.ReadString("parameterId", &parameter.parameter_id));
-  const json* parameter_value = reader.Find("value");
+  const Json* parameter_value = reader.Find("value");
   if (parameter_value == nullptr) {
     return FieldError(reader.PathOf("value"), "required: a number or a string");
   }
@@ -94,7 +94,7 @@ absl::StatusOr<TrialParameter> TrialParameterFromJson(const json& value, const s
   return parameter;
 }
 
-absl::StatusOr<MeasurementMetric> MetricFromJson(const json& value, const std::string& path) {
+absl::StatusOr<MeasurementMetric> MetricFromJson(const Json& value, const std::string& path) {
   static const MessageFields kFields{{"metricId", "value"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
   MeasurementMetric metric;
@@ -105,15 +105,15 @@ absl::StatusOr<MeasurementMetric> MetricFromJson(const json& value, const std::s
 
 }  // namespace
 
-json MeasurementToJson(const Measurement& measurement) {
-  json object = json::object();
+Json MeasurementToJson(const Measurement& measurement) {
+  Json object = Json::object();
   if (measurement.elapsed_duration) {
     object["elapsedDuration"] = jobspec::FormatDuration(*measurement.elapsed_duration);
   }
   if (measurement.step_count != 0)
     object["stepCount"] = internal::Int64Json(measurement.step_count);
   if (!measurement.metrics.empty()) {
-    json metrics = json::array();
+    Json metrics = Json::array();
     for (const MeasurementMetric& metric : measurement.metrics) {
       metrics.push_back({{"metricId", metric.metric_id}, {"value", metric.value}});
     }
@@ -122,14 +122,14 @@ json MeasurementToJson(const Measurement& measurement) {
   return object;
 }
 
-json TrialToJson(const Trial& trial) {
-  json object = json::object();
+Json TrialToJson(const Trial& trial) {
+  Json object = Json::object();
   if (!trial.id.empty()) object["id"] = trial.id;
   if (trial.state != TrialState::kUnspecified) {
     object["state"] = std::string(TrialStateName(trial.state));
   }
   if (!trial.parameters.empty()) {
-    json parameters = json::array();
+    Json parameters = Json::array();
     for (const TrialParameter& parameter : trial.parameters) {
       parameters.push_back({{"parameterId", parameter.parameter_id},
                             {"value", ParameterValueToJson(parameter.value)}});
@@ -139,7 +139,7 @@ json TrialToJson(const Trial& trial) {
   if (trial.final_measurement)
     object["finalMeasurement"] = MeasurementToJson(*trial.final_measurement);
   if (!trial.measurements.empty()) {
-    json measurements = json::array();
+    Json measurements = Json::array();
     for (const Measurement& measurement : trial.measurements) {
       measurements.push_back(MeasurementToJson(measurement));
     }
@@ -153,8 +153,8 @@ json TrialToJson(const Trial& trial) {
   return object;
 }
 
-json HyperparameterTuningJobToJson(const HyperparameterTuningJob& job) {
-  json object = CustomJobToJson(EnvelopeOf(job));
+Json HyperparameterTuningJobToJson(const HyperparameterTuningJob& job) {
+  Json object = CustomJobToJson(EnvelopeOf(job));
   object.erase("jobSpec");
   object["studySpec"] = StudySpecToJson(job.study_spec);
   if (job.max_trial_count != 0) object["maxTrialCount"] = job.max_trial_count;
@@ -162,14 +162,14 @@ json HyperparameterTuningJobToJson(const HyperparameterTuningJob& job) {
   if (job.max_failed_trial_count != 0) object["maxFailedTrialCount"] = job.max_failed_trial_count;
   object["trialJobSpec"] = CustomJobSpecToJson(job.trial_job_spec);
   if (!job.trials.empty()) {
-    json trials = json::array();
+    Json trials = Json::array();
     for (const Trial& trial : job.trials) trials.push_back(TrialToJson(trial));
     object["trials"] = std::move(trials);
   }
   return object;
 }
 
-absl::StatusOr<Measurement> MeasurementFromJson(const json& value, std::string_view path) {
+absl::StatusOr<Measurement> MeasurementFromJson(const Json& value, std::string_view path) {
   static const MessageFields kFields{{"elapsedDuration", "stepCount", "metrics"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::string(path), kFields));
@@ -177,7 +177,7 @@ absl::StatusOr<Measurement> MeasurementFromJson(const json& value, std::string_v
   TP_RETURN_IF_ERROR(reader.ReadDuration("elapsedDuration", &measurement.elapsed_duration));
   TP_RETURN_IF_ERROR(reader.ReadInt64("stepCount", &measurement.step_count));
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("metrics", [&measurement](const json& item, const std::string& at) {
+      reader.ForEachElement("metrics", [&measurement](const Json& item, const std::string& at) {
         TP_ASSIGN_OR_RETURN(MeasurementMetric metric, MetricFromJson(item, at));
         measurement.metrics.push_back(std::move(metric));
         return absl::OkStatus();
@@ -185,7 +185,7 @@ absl::StatusOr<Measurement> MeasurementFromJson(const json& value, std::string_v
   return measurement;
 }
 
-absl::StatusOr<Trial> TrialFromJson(const json& value, std::string_view path) {
+absl::StatusOr<Trial> TrialFromJson(const Json& value, std::string_view path) {
   static const MessageFields kFields{
       .known = {"id", "state", "parameters", "finalMeasurement", "measurements", "startTime",
                 "endTime", "customJob", "infeasibleReason", "webAccessUris"},
@@ -198,17 +198,17 @@ absl::StatusOr<Trial> TrialFromJson(const json& value, std::string_view path) {
   TP_RETURN_IF_ERROR(internal::ReadStrictEnum(reader, "state", internal::TrialStateEnum(), &state));
   trial.state = static_cast<TrialState>(state);
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("parameters", [&trial](const json& item, const std::string& at) {
+      reader.ForEachElement("parameters", [&trial](const Json& item, const std::string& at) {
         TP_ASSIGN_OR_RETURN(TrialParameter parameter, TrialParameterFromJson(item, at));
         trial.parameters.push_back(std::move(parameter));
         return absl::OkStatus();
       }));
-  if (const json* final_measurement = reader.Find("finalMeasurement")) {
+  if (const Json* final_measurement = reader.Find("finalMeasurement")) {
     TP_ASSIGN_OR_RETURN(trial.final_measurement,
                         MeasurementFromJson(*final_measurement, reader.PathOf("finalMeasurement")));
   }
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("measurements", [&trial](const json& item, const std::string& at) {
+      reader.ForEachElement("measurements", [&trial](const Json& item, const std::string& at) {
         TP_ASSIGN_OR_RETURN(Measurement measurement, MeasurementFromJson(item, at));
         trial.measurements.push_back(std::move(measurement));
         return absl::OkStatus();
@@ -221,14 +221,14 @@ absl::StatusOr<Trial> TrialFromJson(const json& value, std::string_view path) {
   return trial;
 }
 
-absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const json& value,
+absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const Json& value,
                                                                         std::string_view path) {
   if (!value.is_object()) {
     return FieldError(path, fmt::format("expected an object, got {}", DescribeJson(value)));
   }
   // The envelope fields go through CustomJobFromJson; the rest is read here.
-  json envelope = json::object();
-  json rest = json::object();
+  Json envelope = Json::object();
+  Json rest = Json::object();
   for (const auto& [key, item] : value.items()) {
     (IsEnvelopeField(key) ? envelope : rest)[key] = item;
   }
@@ -240,18 +240,18 @@ absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const js
   HyperparameterTuningJob job;
   TP_ASSIGN_OR_RETURN(CustomJob envelope_job, CustomJobFromJson(envelope, path));
   SetEnvelope(envelope_job, job);
-  if (const json* study = reader.Find("studySpec")) {
+  if (const Json* study = reader.Find("studySpec")) {
     TP_ASSIGN_OR_RETURN(job.study_spec, StudySpecFromJson(*study, reader.PathOf("studySpec")));
   }
   TP_RETURN_IF_ERROR(reader.ReadInt32("maxTrialCount", &job.max_trial_count));
   TP_RETURN_IF_ERROR(reader.ReadInt32("parallelTrialCount", &job.parallel_trial_count));
   TP_RETURN_IF_ERROR(reader.ReadInt32("maxFailedTrialCount", &job.max_failed_trial_count));
-  if (const json* spec = reader.Find("trialJobSpec")) {
+  if (const Json* spec = reader.Find("trialJobSpec")) {
     TP_ASSIGN_OR_RETURN(job.trial_job_spec,
                         CustomJobSpecFromJson(*spec, reader.PathOf("trialJobSpec")));
   }
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("trials", [&job](const json& item, const std::string& at) {
+      reader.ForEachElement("trials", [&job](const Json& item, const std::string& at) {
         TP_ASSIGN_OR_RETURN(Trial trial, TrialFromJson(item, at));
         job.trials.push_back(std::move(trial));
         return absl::OkStatus();
@@ -260,12 +260,12 @@ absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const js
 }
 
 absl::StatusOr<HyperparameterTuningJob> ParseHyperparameterTuningJobJson(std::string_view text) {
-  TP_ASSIGN_OR_RETURN(json parsed, base::ParseJson(text));
+  TP_ASSIGN_OR_RETURN(Json parsed, base::ParseJson(text));
   return HyperparameterTuningJobFromJson(parsed);
 }
 
 std::string FormatHyperparameterTuningJobJson(const HyperparameterTuningJob& job) {
-  return HyperparameterTuningJobToJson(job).dump(2, ' ', false, json::error_handler_t::replace);
+  return HyperparameterTuningJobToJson(job).dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace trainpkg::jobspec

@@ -27,7 +27,7 @@
 namespace trainpkg::jobspec {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // Limits of YamlToJson (see JsonBuilder); the depth is JSON's, so a
 // converted document is as safe to use as a parsed one.
@@ -51,7 +51,7 @@ std::optional<bool> YamlBool(const std::string& s) {
   return std::nullopt;
 }
 
-bool AllDigits(std::string_view s) {
+bool AllDecimalDigits(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
     if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return false;
@@ -60,26 +60,26 @@ bool AllDigits(std::string_view s) {
 }
 
 // An integer in the YAML 1.2 core schema: [-+]?[0-9]+, 0o[0-7]+, 0x[0-9a-fA-F]+.
-std::optional<json> YamlInteger(std::string_view s) {
+std::optional<Json> YamlInteger(std::string_view s) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o')) {
     std::optional<uint64_t> value =
         internal::ParseNumber<uint64_t>(s.substr(2), s[1] == 'x' ? 16 : 8);
     if (!value.has_value()) return std::nullopt;
-    return json(*value);
+    return Json(*value);
   }
   std::string_view magnitude = s;
   if (s.starts_with('-') || s.starts_with('+')) magnitude.remove_prefix(1);
-  if (!AllDigits(magnitude)) return std::nullopt;
+  if (!AllDecimalDigits(magnitude)) return std::nullopt;
   std::string_view digits = s.starts_with('+') ? magnitude : s;  // from_chars takes no '+'
-  if (std::optional<int64_t> value = internal::ParseNumber<int64_t>(digits)) return json(*value);
-  if (std::optional<uint64_t> value = internal::ParseNumber<uint64_t>(digits)) return json(*value);
+  if (std::optional<int64_t> value = internal::ParseNumber<int64_t>(digits)) return Json(*value);
+  if (std::optional<uint64_t> value = internal::ParseNumber<uint64_t>(digits)) return Json(*value);
   // Too long for 64 bits: keep the magnitude, as a JSON parser would.
-  if (std::optional<double> value = internal::ParseNumber<double>(digits)) return json(*value);
+  if (std::optional<double> value = internal::ParseNumber<double>(digits)) return Json(*value);
   return std::nullopt;
 }
 
 // A float in the YAML 1.2 core schema, including .inf and .nan.
-std::optional<json> YamlFloat(std::string_view s) {
+std::optional<Json> YamlFloat(std::string_view s) {
   std::string_view body = s;
   bool negative = false;
   if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
@@ -88,10 +88,10 @@ std::optional<json> YamlFloat(std::string_view s) {
   }
   if (body == ".inf" || body == ".Inf" || body == ".INF") {
     double inf = std::numeric_limits<double>::infinity();
-    return json(negative ? -inf : inf);
+    return Json(negative ? -inf : inf);
   }
   if (s == ".nan" || s == ".NaN" || s == ".NAN") {
-    return json(std::numeric_limits<double>::quiet_NaN());
+    return Json(std::numeric_limits<double>::quiet_NaN());
   }
   // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
   size_t i = 0;
@@ -111,21 +111,21 @@ std::optional<json> YamlFloat(std::string_view s) {
   if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
     ++i;
     if (i < body.size() && (body[i] == '-' || body[i] == '+')) ++i;
-    if (!AllDigits(body.substr(i))) return std::nullopt;
+    if (!AllDecimalDigits(body.substr(i))) return std::nullopt;
     i = body.size();
   }
   if (i != body.size()) return std::nullopt;
   std::optional<double> value = internal::ParseNumber<double>(body);
   if (!value.has_value()) return std::nullopt;
-  return json(negative ? -*value : *value);
+  return Json(negative ? -*value : *value);
 }
 
 // Types a plain scalar the way the YAML 1.2 core schema resolves it.
-json PlainScalar(const std::string& s) {
+Json PlainScalar(const std::string& s) {
   if (IsYamlNull(s)) return nullptr;
   if (std::optional<bool> b = YamlBool(s)) return *b;
-  if (std::optional<json> i = YamlInteger(s)) return *i;
-  if (std::optional<json> f = YamlFloat(s)) return *f;
+  if (std::optional<Json> i = YamlInteger(s)) return *i;
+  if (std::optional<Json> f = YamlFloat(s)) return *f;
   return s;
 }
 
@@ -133,7 +133,7 @@ json PlainScalar(const std::string& s) {
 // double-quoted scalars as the lone bytes 0x85 and 0xA0, not as UTF-8. The
 // text was checked to be UTF-8 before parsing, so such bytes come only from
 // these escapes: encode them as UTF-8. Any other byte that is not UTF-8 is
-// refused (json::dump would throw on it).
+// refused (Json::dump would throw on it).
 std::string Utf8Scalar(const YAML::Mark& mark, const std::string& value) {
   if (!base::FirstInvalidUtf8(value).has_value()) return value;
   std::string out;
@@ -172,7 +172,7 @@ std::string Where(const YAML::Mark& mark) {
 // written, alias copies and the copies kept for anchors included.
 class JsonBuilder : public YAML::EventHandler {
  public:
-  json TakeRoot() && { return std::move(root_); }
+  Json TakeRoot() && { return std::move(root_); }
 
   void OnDocumentStart(const YAML::Mark& /*mark*/) override {}
   void OnDocumentEnd() override {}
@@ -191,7 +191,7 @@ class JsonBuilder : public YAML::EventHandler {
     const std::string value = Utf8Scalar(mark, raw_value);
     Spend(mark, 1, value.size());
     // Plain scalars, and explicit tags such as !!int, are typed by their text.
-    json typed = tag == kQuotedScalarTag || tag == kStrTag ? json(value) : PlainScalar(value);
+    Json typed = tag == kQuotedScalarTag || tag == kStrTag ? Json(value) : PlainScalar(value);
     Emit(mark, anchor, Node{std::move(typed), value, 0, 1, value.size()});
   }
 
@@ -212,20 +212,20 @@ class JsonBuilder : public YAML::EventHandler {
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value /*style*/) override {
-    Open(mark, anchor, json::array());
+    Open(mark, anchor, Json::array());
   }
   void OnSequenceEnd() override { Close(); }
 
   void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value /*style*/) override {
-    Open(mark, anchor, json::object());
+    Open(mark, anchor, Json::object());
   }
   void OnMapEnd() override { Close(); }
 
  private:
   // A finished value with what it costs to copy.
   struct Node {
-    json value;
+    Json value;
     std::optional<std::string> scalar_text;  // as written, for mapping keys
     size_t height = 0;                       // nesting: 0 for a scalar, 1 for [1]
     size_t nodes = 0;
@@ -269,7 +269,7 @@ class JsonBuilder : public YAML::EventHandler {
     }
   }
 
-  void Open(const YAML::Mark& mark, YAML::anchor_t anchor, json empty) {
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor, Json empty) {
     CheckDepth(mark, stack_.size() + 1);
     Spend(mark, 1, 0);
     NameAnchor(anchor);
@@ -320,7 +320,7 @@ class JsonBuilder : public YAML::EventHandler {
     parent.key.reset();
   }
 
-  json root_;
+  Json root_;
   std::vector<Frame> stack_;
   std::map<YAML::anchor_t, Node> anchors_;
   std::map<YAML::anchor_t, std::string> anchor_names_;
@@ -331,14 +331,14 @@ class JsonBuilder : public YAML::EventHandler {
 
 // gcloud's --config accepts a single mapping where a list of worker pools
 // belongs; make it a one-element list.
-void WrapSingleWorkerPool(json& spec) {
+void WrapSingleWorkerPool(Json& spec) {
   for (const char* key : {"workerPoolSpecs", "worker_pool_specs"}) {
     auto it = spec.find(key);
-    if (it != spec.end() && it->is_object()) *it = json::array({*it});
+    if (it != spec.end() && it->is_object()) *it = Json::array({*it});
   }
 }
 
-bool IsWholeCustomJob(const json& document) {
+bool IsWholeCustomJob(const Json& document) {
   for (const char* key : {"jobSpec", "job_spec", "displayName", "display_name"}) {
     if (document.contains(key)) return true;
   }
@@ -347,7 +347,7 @@ bool IsWholeCustomJob(const json& document) {
 
 }  // namespace
 
-absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
+absl::StatusOr<Json> YamlToJson(std::string_view yaml_text) {
   if (yaml_text.size() > kMaxYamlBytes) {
     return absl::InvalidArgumentError(
         fmt::format("invalid YAML: the text is {} bytes; the limit is {} bytes", yaml_text.size(),
@@ -359,7 +359,7 @@ absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
   }
   // YAML text never holds NUL, and yaml-cpp takes NUL bytes among the first
   // four for UTF-16 or UTF-32 ("a\0\0\0" reads as UTF-32LE), decoding the
-  // rest into scalars that are not UTF-8 (json::dump then throws).
+  // rest into scalars that are not UTF-8 (Json::dump then throws).
   if (size_t nul = yaml_text.find('\0'); nul != std::string_view::npos) {
     return absl::InvalidArgumentError(fmt::format(
         "invalid YAML: byte {} is NUL (YAML files must be UTF-8 text, which has no NUL bytes; "
@@ -377,18 +377,18 @@ absl::StatusOr<json> YamlToJson(std::string_view yaml_text) {
   return std::move(builder).TakeRoot();
 }
 
-absl::StatusOr<json> ParseJsonOrYaml(std::string_view text) {
+absl::StatusOr<Json> ParseJsonOrYaml(std::string_view text) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
     // JSON is YAML, but the JSON parser is faster and types numbers as JSON does.
-    absl::StatusOr<json> document = base::ParseJson(text);
+    absl::StatusOr<Json> document = base::ParseJson(text);
     if (document.ok()) return document;
   }
   return YamlToJson(text);
 }
 
 absl::StatusOr<CustomJob> ParseJobFile(std::string_view text) {
-  TP_ASSIGN_OR_RETURN(json document, ParseJsonOrYaml(text));
+  TP_ASSIGN_OR_RETURN(Json document, ParseJsonOrYaml(text));
   if (document.is_null()) {
     return absl::InvalidArgumentError(
         "the job file is empty; expected a CustomJob or CustomJobSpec");

@@ -58,7 +58,7 @@ TierTable FixedTier(ScaleTier tier) {
   return {};
 }
 
-WorkerPoolSpec PoolOf(const Replicas& replicas) {
+WorkerPoolSpec PoolForReplicas(const Replicas& replicas) {
   WorkerPoolSpec pool;
   if (replicas.count == 0) return pool;
   pool.replica_count = replicas.count;
@@ -105,10 +105,10 @@ absl::StatusOr<std::vector<WorkerPoolSpec>> CustomPools(const CustomTierMachines
                      machines.evaluator_count),
   };
   std::vector<WorkerPoolSpec> pools = {
-      PoolOf(Replicas{.count = 1, .machine_type = machines.master_machine_type})};
+      PoolForReplicas(Replicas{.count = 1, .machine_type = machines.master_machine_type})};
   for (absl::StatusOr<Replicas>& replicas : others) {
     if (!replicas.ok()) return replicas.status();
-    pools.push_back(PoolOf(*replicas));
+    pools.push_back(PoolForReplicas(*replicas));
   }
   while (pools.back().IsEmpty()) pools.pop_back();
   return pools;
@@ -176,7 +176,7 @@ absl::StatusOr<std::vector<WorkerPoolSpec>> ScaleTierPools(ScaleTier tier,
         FirstCustomFlag(machines), ScaleTierName(tier)));
   }
   std::vector<WorkerPoolSpec> pools;
-  for (const Replicas& replicas : FixedTier(tier)) pools.push_back(PoolOf(replicas));
+  for (const Replicas& replicas : FixedTier(tier)) pools.push_back(PoolForReplicas(replicas));
   while (pools.back().IsEmpty()) pools.pop_back();
   return pools;
 }

@@ -19,37 +19,37 @@ using internal::FieldError;
 using internal::Int64Json;
 using internal::JsonObjectReader;
 using internal::MessageFields;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // ---- To JSON ----
 
-json Int64ListJson(const std::vector<int64_t>& values) {
-  json list = json::array();
+Json Int64ListJson(const std::vector<int64_t>& values) {
+  Json list = Json::array();
   for (int64_t value : values) list.push_back(Int64Json(value));
   return list;
 }
 
-void ValueSpecToJson(const ParameterValueSpec& spec, json& parameter) {
+void ValueSpecToJson(const ParameterValueSpec& spec, Json& parameter) {
   if (const auto* d = std::get_if<DoubleValueSpec>(&spec)) {
-    json object = {{"minValue", d->min_value}, {"maxValue", d->max_value}};
+    Json object = {{"minValue", d->min_value}, {"maxValue", d->max_value}};
     if (d->default_value) object["defaultValue"] = *d->default_value;
     parameter["doubleValueSpec"] = std::move(object);
   } else if (const auto* i = std::get_if<IntegerValueSpec>(&spec)) {
-    json object = {{"minValue", Int64Json(i->min_value)}, {"maxValue", Int64Json(i->max_value)}};
+    Json object = {{"minValue", Int64Json(i->min_value)}, {"maxValue", Int64Json(i->max_value)}};
     if (i->default_value) object["defaultValue"] = Int64Json(*i->default_value);
     parameter["integerValueSpec"] = std::move(object);
   } else if (const auto* c = std::get_if<CategoricalValueSpec>(&spec)) {
-    json object = {{"values", c->values}};
+    Json object = {{"values", c->values}};
     if (c->default_value) object["defaultValue"] = *c->default_value;
     parameter["categoricalValueSpec"] = std::move(object);
   } else if (const auto* v = std::get_if<DiscreteValueSpec>(&spec)) {
-    json object = {{"values", v->values}};
+    Json object = {{"values", v->values}};
     if (v->default_value) object["defaultValue"] = *v->default_value;
     parameter["discreteValueSpec"] = std::move(object);
   }
 }
 
-void ParentValuesToJson(const ParentValueCondition& condition, json& object) {
+void ParentValuesToJson(const ParentValueCondition& condition, Json& object) {
   if (const auto* d = std::get_if<ParentDiscreteValues>(&condition)) {
     object["parentDiscreteValues"] = {{"values", d->values}};
   } else if (const auto* i = std::get_if<ParentIntValues>(&condition)) {
@@ -61,7 +61,7 @@ void ParentValuesToJson(const ParentValueCondition& condition, json& object) {
 
 // ---- From JSON ----
 
-absl::StatusOr<DoubleValueSpec> DoubleValueSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<DoubleValueSpec> DoubleValueSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"minValue", "maxValue", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
@@ -72,7 +72,7 @@ absl::StatusOr<DoubleValueSpec> DoubleValueSpecFromJson(const json& value, std::
   return spec;
 }
 
-absl::StatusOr<IntegerValueSpec> IntegerValueSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<IntegerValueSpec> IntegerValueSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"minValue", "maxValue", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
@@ -83,7 +83,7 @@ absl::StatusOr<IntegerValueSpec> IntegerValueSpecFromJson(const json& value, std
   return spec;
 }
 
-absl::StatusOr<CategoricalValueSpec> CategoricalValueSpecFromJson(const json& value,
+absl::StatusOr<CategoricalValueSpec> CategoricalValueSpecFromJson(const Json& value,
                                                                   std::string path) {
   static const MessageFields kFields{{"values", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
@@ -94,12 +94,12 @@ absl::StatusOr<CategoricalValueSpec> CategoricalValueSpecFromJson(const json& va
   return spec;
 }
 
-absl::StatusOr<DiscreteValueSpec> DiscreteValueSpecFromJson(const json& value, std::string path) {
+absl::StatusOr<DiscreteValueSpec> DiscreteValueSpecFromJson(const Json& value, std::string path) {
   static const MessageFields kFields{{"values", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
   DiscreteValueSpec spec;
-  if (const json* values = reader.Find("values")) {
+  if (const Json* values = reader.Find("values")) {
     TP_ASSIGN_OR_RETURN(spec.values, internal::DoubleList(*values, reader.PathOf("values")));
   }
   TP_RETURN_IF_ERROR(internal::ReadOptionalDouble(reader, "defaultValue", &spec.default_value));
@@ -107,12 +107,12 @@ absl::StatusOr<DiscreteValueSpec> DiscreteValueSpecFromJson(const json& value, s
 }
 
 // The `values` list of a parent*Values message.
-absl::StatusOr<json> ParentValuesList(const json& value, std::string path) {
+absl::StatusOr<Json> ParentValuesList(const Json& value, std::string path) {
   static const MessageFields kFields{{"values"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
                       JsonObjectReader::Create(value, std::move(path), kFields));
-  const json* values = reader.Find("values");
-  return values == nullptr ? json::array() : *values;
+  const Json* values = reader.Find("values");
+  return values == nullptr ? Json::array() : *values;
 }
 
 // Reads one member of a oneof, failing when another member was already set.
@@ -126,26 +126,26 @@ absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectRea
   constexpr std::string_view kMembers =
       "parentDiscreteValues, parentIntValues and parentCategoricalValues";
   ParentValueCondition condition;
-  if (const json* value = reader.Find("parentDiscreteValues")) {
+  if (const Json* value = reader.Find("parentDiscreteValues")) {
     const std::string path = reader.PathOf("parentDiscreteValues");
-    TP_ASSIGN_OR_RETURN(json list, ParentValuesList(*value, path));
+    TP_ASSIGN_OR_RETURN(Json list, ParentValuesList(*value, path));
     TP_ASSIGN_OR_RETURN(std::vector<double> values,
                         internal::DoubleList(list, internal::FieldPath(path, "values")));
     condition = ParentDiscreteValues{std::move(values)};
   }
-  if (const json* value = reader.Find("parentIntValues")) {
+  if (const Json* value = reader.Find("parentIntValues")) {
     TP_RETURN_IF_ERROR(CheckOneof(condition.index() != 0, reader, "parentIntValues", kMembers));
     const std::string path = reader.PathOf("parentIntValues");
-    TP_ASSIGN_OR_RETURN(json list, ParentValuesList(*value, path));
+    TP_ASSIGN_OR_RETURN(Json list, ParentValuesList(*value, path));
     TP_ASSIGN_OR_RETURN(std::vector<int64_t> values,
                         internal::Int64List(list, internal::FieldPath(path, "values")));
     condition = ParentIntValues{std::move(values)};
   }
-  if (const json* value = reader.Find("parentCategoricalValues")) {
+  if (const Json* value = reader.Find("parentCategoricalValues")) {
     TP_RETURN_IF_ERROR(
         CheckOneof(condition.index() != 0, reader, "parentCategoricalValues", kMembers));
     const std::string path = reader.PathOf("parentCategoricalValues");
-    TP_ASSIGN_OR_RETURN(json list, ParentValuesList(*value, path));
+    TP_ASSIGN_OR_RETURN(Json list, ParentValuesList(*value, path));
     const std::string values_path = internal::FieldPath(path, "values");
     if (!list.is_array()) {
       return FieldError(values_path,
@@ -162,14 +162,14 @@ absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectRea
   return condition;
 }
 
-absl::StatusOr<ConditionalParameterSpec> ConditionalFromJson(const json& value,
+absl::StatusOr<ConditionalParameterSpec> ConditionalFromJson(const Json& value,
                                                              const std::string& path) {
   static const MessageFields kFields{
       {"parameterSpec", "parentDiscreteValues", "parentIntValues", "parentCategoricalValues"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
   ConditionalParameterSpec conditional;
   TP_ASSIGN_OR_RETURN(conditional.parent_values, ParentConditionFromJson(reader));
-  const json* spec = reader.Find("parameterSpec");
+  const Json* spec = reader.Find("parameterSpec");
   if (spec == nullptr) {
     return FieldError(reader.PathOf("parameterSpec"), "required: the child parameter's spec");
   }
@@ -178,7 +178,7 @@ absl::StatusOr<ConditionalParameterSpec> ConditionalFromJson(const json& value,
   return conditional;
 }
 
-absl::StatusOr<MetricSpec> MetricSpecFromJson(const json& value, const std::string& path) {
+absl::StatusOr<MetricSpec> MetricSpecFromJson(const Json& value, const std::string& path) {
   static const MessageFields kFields{.known = {"metricId", "goal"},
                                      .unsupported = {"safetyConfig"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
@@ -193,7 +193,7 @@ absl::StatusOr<MetricSpec> MetricSpecFromJson(const json& value, const std::stri
 template <typename Spec>
 absl::Status ReadStoppingSpec(const JsonObjectReader& reader, std::string_view name,
                               std::optional<Spec>* out) {
-  const json* value = reader.Find(name);
+  const Json* value = reader.Find(name);
   if (value == nullptr) return absl::OkStatus();
   static const MessageFields kFields{{"useElapsedDuration"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader spec_reader,
@@ -206,17 +206,17 @@ absl::Status ReadStoppingSpec(const JsonObjectReader& reader, std::string_view n
 
 }  // namespace
 
-json ParameterSpecToJson(const ParameterSpec& parameter) {
-  json object = json::object();
+Json ParameterSpecToJson(const ParameterSpec& parameter) {
+  Json object = Json::object();
   if (!parameter.parameter_id.empty()) object["parameterId"] = parameter.parameter_id;
   ValueSpecToJson(parameter.value_spec, object);
   if (parameter.scale_type != ScaleType::kUnspecified) {
     object["scaleType"] = std::string(ScaleTypeName(parameter.scale_type));
   }
   if (!parameter.conditional_parameter_specs.empty()) {
-    json list = json::array();
+    Json list = Json::array();
     for (const ConditionalParameterSpec& child : parameter.conditional_parameter_specs) {
-      json item = json::object();
+      Json item = Json::object();
       ParentValuesToJson(child.parent_values, item);
       item["parameterSpec"] = ParameterSpecToJson(child.parameter_spec);
       list.push_back(std::move(item));
@@ -226,18 +226,18 @@ json ParameterSpecToJson(const ParameterSpec& parameter) {
   return object;
 }
 
-json StudySpecToJson(const StudySpec& spec) {
-  json object = json::object();
-  json metrics = json::array();
+Json StudySpecToJson(const StudySpec& spec) {
+  Json object = Json::object();
+  Json metrics = Json::array();
   for (const MetricSpec& metric : spec.metrics) {
-    json item = json::object();
+    Json item = Json::object();
     if (!metric.metric_id.empty()) item["metricId"] = metric.metric_id;
     if (metric.goal != GoalType::kUnspecified)
       item["goal"] = std::string(GoalTypeName(metric.goal));
     metrics.push_back(std::move(item));
   }
   if (!metrics.empty()) object["metrics"] = std::move(metrics);
-  json parameters = json::array();
+  Json parameters = Json::array();
   for (const ParameterSpec& parameter : spec.parameters) {
     parameters.push_back(ParameterSpecToJson(parameter));
   }
@@ -250,7 +250,7 @@ json StudySpecToJson(const StudySpec& spec) {
         std::string(MeasurementSelectionName(spec.measurement_selection_type));
   }
   auto stopping = [](bool use_elapsed_duration) {
-    json item = json::object();
+    Json item = Json::object();
     if (use_elapsed_duration) item["useElapsedDuration"] = true;
     return item;
   };
@@ -265,7 +265,7 @@ json StudySpecToJson(const StudySpec& spec) {
   return object;
 }
 
-absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const json& json_value, std::string_view path) {
+absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const Json& json_value, std::string_view path) {
   static const MessageFields kFields{{"parameterId", "doubleValueSpec", "integerValueSpec",
                                       "categoricalValueSpec", "discreteValueSpec", "scaleType",
                                       "conditionalParameterSpecs"}};
@@ -276,7 +276,7 @@ absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const json& json_value, std:
   ParameterSpec parameter;
   TP_RETURN_IF_ERROR(reader.ReadString("parameterId", &parameter.parameter_id));
   auto read_member = [&](std::string_view name, auto read) -> absl::Status {
-    const json* value = reader.Find(name);
+    const Json* value = reader.Find(name);
     if (value == nullptr) return absl::OkStatus();
     TP_RETURN_IF_ERROR(CheckOneof(parameter.value_spec.index() != 0, reader, name, kMembers));
     TP_ASSIGN_OR_RETURN(auto spec, read(*value, reader.PathOf(name)));
@@ -292,7 +292,7 @@ absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const json& json_value, std:
       internal::ReadStrictEnum(reader, "scaleType", internal::ScaleTypeEnum(), &scale));
   parameter.scale_type = static_cast<ScaleType>(scale);
   TP_RETURN_IF_ERROR(reader.ForEachElement(
-      "conditionalParameterSpecs", [&parameter](const json& value, const std::string& at) {
+      "conditionalParameterSpecs", [&parameter](const Json& value, const std::string& at) {
         TP_ASSIGN_OR_RETURN(ConditionalParameterSpec child, ConditionalFromJson(value, at));
         parameter.conditional_parameter_specs.push_back(std::move(child));
         return absl::OkStatus();
@@ -300,7 +300,7 @@ absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const json& json_value, std:
   return parameter;
 }
 
-absl::StatusOr<StudySpec> StudySpecFromJson(const json& json_value, std::string_view path) {
+absl::StatusOr<StudySpec> StudySpecFromJson(const Json& json_value, std::string_view path) {
   static const MessageFields kFields{
       .known = {"metrics", "parameters", "algorithm", "measurementSelectionType",
                 "decayCurveStoppingSpec", "medianAutomatedStoppingSpec"},
@@ -309,13 +309,13 @@ absl::StatusOr<StudySpec> StudySpecFromJson(const json& json_value, std::string_
                       JsonObjectReader::Create(json_value, std::string(path), kFields));
   StudySpec spec;
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("metrics", [&spec](const json& value, const std::string& at) {
+      reader.ForEachElement("metrics", [&spec](const Json& value, const std::string& at) {
         TP_ASSIGN_OR_RETURN(MetricSpec metric, MetricSpecFromJson(value, at));
         spec.metrics.push_back(std::move(metric));
         return absl::OkStatus();
       }));
   TP_RETURN_IF_ERROR(
-      reader.ForEachElement("parameters", [&spec](const json& value, const std::string& at) {
+      reader.ForEachElement("parameters", [&spec](const Json& value, const std::string& at) {
         TP_ASSIGN_OR_RETURN(ParameterSpec parameter, ParameterSpecFromJson(value, at));
         spec.parameters.push_back(std::move(parameter));
         return absl::OkStatus();

@@ -20,10 +20,10 @@ namespace {
 using base::DescribeJson;
 using internal::FieldError;
 using internal::FieldPath;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // One word from a fixed set, case-insensitive; the index into `words`.
-absl::StatusOr<size_t> Word(const json& value, std::string_view path,
+absl::StatusOr<size_t> Word(const Json& value, std::string_view path,
                             absl::Span<const std::string_view> words) {
   if (!value.is_string()) {
     return FieldError(path, fmt::format("expected one of {}, got {}", fmt::join(words, ", "),
@@ -39,7 +39,7 @@ absl::StatusOr<size_t> Word(const json& value, std::string_view path,
                     fmt::format("unknown value '{}'{}", value.get<std::string>(), suggestion));
 }
 
-absl::StatusOr<ScaleType> Scale(const json* value, std::string_view path) {
+absl::StatusOr<ScaleType> Scale(const Json* value, std::string_view path) {
   if (value == nullptr || value->is_null()) return ScaleType::kUnspecified;
   static constexpr std::array<std::string_view, 4> kWords = {"unspecified", "linear", "log",
                                                              "reverse_log"};
@@ -49,14 +49,14 @@ absl::StatusOr<ScaleType> Scale(const json* value, std::string_view path) {
 
 // Categorical values: strings; YAML scalars that parsed as numbers or bools
 // are taken as the text a user wrote (best effort: JSON's text of them).
-absl::StatusOr<std::vector<std::string>> CategoricalValues(const json& values,
+absl::StatusOr<std::vector<std::string>> CategoricalValues(const Json& values,
                                                            std::string_view path) {
   if (!values.is_array()) {
     return FieldError(path, fmt::format("expected a list, got {}", DescribeJson(values)));
   }
   std::vector<std::string> out;
   for (size_t i = 0; i < values.size(); ++i) {
-    const json& item = values[i];
+    const Json& item = values[i];
     if (item.is_string()) {
       out.push_back(item.get<std::string>());
     } else if (item.is_number() || item.is_boolean()) {
@@ -69,12 +69,12 @@ absl::StatusOr<std::vector<std::string>> CategoricalValues(const json& values,
   return out;
 }
 
-absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const json& value,
+absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Json& value,
                                                  const std::string& path);
 
 // conditional_parameter_spec of `parent`, whose type decides the kind of
 // parent condition.
-absl::Status ReadConditionals(const json& conditionals, const std::string& path,
+absl::Status ReadConditionals(const Json& conditionals, const std::string& path,
                               ParameterSpec& parent) {
   if (!conditionals.is_object()) {
     return FieldError(path, fmt::format("expected a mapping of parameter id to spec, got {}",
@@ -86,13 +86,13 @@ absl::Status ReadConditionals(const json& conditionals, const std::string& path,
       return FieldError(child_path,
                         fmt::format("expected a mapping, got {}", DescribeJson(child_value)));
     }
-    json child_spec = child_value;
+    Json child_spec = child_value;
     auto parent_values = child_spec.find("parent_values");
     if (parent_values == child_spec.end()) {
       return FieldError(FieldPath(child_path, "parent_values"),
                         "required: the parent values that activate this parameter");
     }
-    const json values = *parent_values;
+    const Json values = *parent_values;
     child_spec.erase(parent_values);
     const std::string values_path = FieldPath(child_path, "parent_values");
     ConditionalParameterSpec conditional;
@@ -119,7 +119,7 @@ absl::Status ReadConditionals(const json& conditionals, const std::string& path,
 
 // Checks that `spec` has only `allowed` keys (plus type and
 // conditional_parameter_spec).
-absl::Status CheckKeys(const json& spec, const std::string& path,
+absl::Status CheckKeys(const Json& spec, const std::string& path,
                        std::vector<std::string_view> allowed) {
   allowed.push_back("type");
   allowed.push_back("conditional_parameter_spec");
@@ -136,7 +136,7 @@ absl::Status CheckKeys(const json& spec, const std::string& path,
   return absl::OkStatus();
 }
 
-absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const json& value,
+absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Json& value,
                                                  const std::string& path) {
   if (!value.is_object()) {
     return FieldError(path, fmt::format("expected a mapping like {{type: double, min: 0.001, "
@@ -153,12 +153,12 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const js
   TP_ASSIGN_OR_RETURN(size_t kind, Word(*type, FieldPath(path, "type"), kTypes));
   ParameterSpec parameter;
   parameter.parameter_id = id;
-  auto find = [&value](std::string_view key) -> const json* {
+  auto find = [&value](std::string_view key) -> const Json* {
     auto it = value.find(key);
     return it == value.end() ? nullptr : &*it;
   };
-  auto required = [&](std::string_view key) -> absl::StatusOr<const json*> {
-    const json* item = find(key);
+  auto required = [&](std::string_view key) -> absl::StatusOr<const Json*> {
+    const Json* item = find(key);
     if (item == nullptr || item->is_null()) {
       return FieldError(FieldPath(path, key),
                         fmt::format("required for a {} parameter", kTypes[kind]));
@@ -169,8 +169,8 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const js
     case 0: {
       TP_RETURN_IF_ERROR(CheckKeys(value, path, {"min", "max", "scale"}));
       DoubleValueSpec spec;
-      TP_ASSIGN_OR_RETURN(const json* min, required("min"));
-      TP_ASSIGN_OR_RETURN(const json* max, required("max"));
+      TP_ASSIGN_OR_RETURN(const Json* min, required("min"));
+      TP_ASSIGN_OR_RETURN(const Json* max, required("max"));
       TP_ASSIGN_OR_RETURN(spec.min_value, internal::DoubleValue(*min, FieldPath(path, "min")));
       TP_ASSIGN_OR_RETURN(spec.max_value, internal::DoubleValue(*max, FieldPath(path, "max")));
       TP_ASSIGN_OR_RETURN(parameter.scale_type, Scale(find("scale"), FieldPath(path, "scale")));
@@ -180,8 +180,8 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const js
     case 1: {
       TP_RETURN_IF_ERROR(CheckKeys(value, path, {"min", "max", "scale"}));
       IntegerValueSpec spec;
-      TP_ASSIGN_OR_RETURN(const json* min, required("min"));
-      TP_ASSIGN_OR_RETURN(const json* max, required("max"));
+      TP_ASSIGN_OR_RETURN(const Json* min, required("min"));
+      TP_ASSIGN_OR_RETURN(const Json* max, required("max"));
       TP_ASSIGN_OR_RETURN(spec.min_value, internal::Int64Value(*min, FieldPath(path, "min")));
       TP_ASSIGN_OR_RETURN(spec.max_value, internal::Int64Value(*max, FieldPath(path, "max")));
       TP_ASSIGN_OR_RETURN(parameter.scale_type, Scale(find("scale"), FieldPath(path, "scale")));
@@ -191,7 +191,7 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const js
     case 2: {
       TP_RETURN_IF_ERROR(CheckKeys(value, path, {"values"}));
       CategoricalValueSpec spec;
-      TP_ASSIGN_OR_RETURN(const json* values, required("values"));
+      TP_ASSIGN_OR_RETURN(const Json* values, required("values"));
       TP_ASSIGN_OR_RETURN(spec.values, CategoricalValues(*values, FieldPath(path, "values")));
       parameter.value_spec = spec;
       break;
@@ -199,14 +199,14 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const js
     default: {
       TP_RETURN_IF_ERROR(CheckKeys(value, path, {"values", "scale"}));
       DiscreteValueSpec spec;
-      TP_ASSIGN_OR_RETURN(const json* values, required("values"));
+      TP_ASSIGN_OR_RETURN(const Json* values, required("values"));
       TP_ASSIGN_OR_RETURN(spec.values, internal::DoubleList(*values, FieldPath(path, "values")));
       TP_ASSIGN_OR_RETURN(parameter.scale_type, Scale(find("scale"), FieldPath(path, "scale")));
       parameter.value_spec = spec;
       break;
     }
   }
-  if (const json* conditionals = find("conditional_parameter_spec")) {
+  if (const Json* conditionals = find("conditional_parameter_spec")) {
     TP_RETURN_IF_ERROR(
         ReadConditionals(*conditionals, FieldPath(path, "conditional_parameter_spec"), parameter));
   }
@@ -215,7 +215,7 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const js
 
 }  // namespace
 
-absl::StatusOr<std::vector<MetricSpec>> MetricSpecsFromPythonForm(const json& metric_spec,
+absl::StatusOr<std::vector<MetricSpec>> MetricSpecsFromPythonForm(const Json& metric_spec,
                                                                   std::string_view path) {
   if (!metric_spec.is_object()) {
     return FieldError(path, fmt::format("expected a mapping like {{loss: minimize}}, got {}",
@@ -230,7 +230,7 @@ absl::StatusOr<std::vector<MetricSpec>> MetricSpecsFromPythonForm(const json& me
   return metrics;
 }
 
-absl::StatusOr<std::vector<ParameterSpec>> ParameterSpecsFromPythonForm(const json& parameter_spec,
+absl::StatusOr<std::vector<ParameterSpec>> ParameterSpecsFromPythonForm(const Json& parameter_spec,
                                                                         std::string_view path) {
   if (!parameter_spec.is_object()) {
     return FieldError(path, fmt::format("expected a mapping of parameter id to spec, got {}",
@@ -245,7 +245,7 @@ absl::StatusOr<std::vector<ParameterSpec>> ParameterSpecsFromPythonForm(const js
   return parameters;
 }
 
-absl::StatusOr<SearchAlgorithm> SearchAlgorithmFromPythonForm(const json& value,
+absl::StatusOr<SearchAlgorithm> SearchAlgorithmFromPythonForm(const Json& value,
                                                               std::string_view path) {
   if (value.is_null()) return SearchAlgorithm::kUnspecified;
   static constexpr std::array<std::string_view, 2> kWords = {"grid", "random"};
@@ -253,7 +253,7 @@ absl::StatusOr<SearchAlgorithm> SearchAlgorithmFromPythonForm(const json& value,
   return index == 0 ? SearchAlgorithm::kGridSearch : SearchAlgorithm::kRandomSearch;
 }
 
-absl::StatusOr<MeasurementSelection> MeasurementSelectionFromPythonForm(const json& value,
+absl::StatusOr<MeasurementSelection> MeasurementSelectionFromPythonForm(const Json& value,
                                                                         std::string_view path) {
   static constexpr std::array<std::string_view, 2> kWords = {"best", "last"};
   TP_ASSIGN_OR_RETURN(size_t index, Word(value, path, kWords));

@@ -15,23 +15,23 @@
 namespace trainpkg::sdk {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
-json ReplicaToJson(const ReplicaDetails& replica) {
-  json out = {{"name", replica.name},       {"pid", replica.pid},
+Json ReplicaToJson(const ReplicaDetails& replica) {
+  Json out = {{"name", replica.name},       {"pid", replica.pid},
               {"pgid", replica.pgid},       {"startTime", replica.start_time},
               {"address", replica.address}, {"argv", replica.argv}};
   if (!replica.container_id.empty()) out["containerId"] = replica.container_id;
   if (replica.exit_status.has_value()) {
     out["exitStatus"] = replica.exit_status->signal != 0
-                            ? json{{"signal", replica.exit_status->signal}}
-                            : json{{"code", replica.exit_status->code}};
+                            ? Json{{"signal", replica.exit_status->signal}}
+                            : Json{{"code", replica.exit_status->code}};
   }
   return out;
 }
 
 // Errors name the field by its path in local.json ("replicas[1].address").
-absl::Status Expected(std::string_view path, std::string_view what, const json& got) {
+absl::Status Expected(std::string_view path, std::string_view what, const Json& got) {
   return absl::InvalidArgumentError(
       fmt::format("{}: expected {}, got {}", path, what, base::DescribeJson(got)));
 }
@@ -41,7 +41,7 @@ absl::Status Expected(std::string_view path, std::string_view what, const json& 
 class ObjectReader {
  public:
   // `path` names `object` in messages ("" for the document itself).
-  ObjectReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {}
+  ObjectReader(const Json& object, std::string path) : object_(object), path_(std::move(path)) {}
 
   absl::Status CheckObject() const {
     if (object_.is_object()) return absl::OkStatus();
@@ -49,7 +49,7 @@ class ObjectReader {
   }
 
   // The member `key`: nullptr when absent, an error when absent but required.
-  absl::StatusOr<const json*> Member(const char* key, bool required) const {
+  absl::StatusOr<const Json*> Member(const char* key, bool required) const {
     auto it = object_.find(key);
     if (it != object_.end()) return &*it;
     if (required) return absl::InvalidArgumentError(absl::StrCat(PathOf(key), ": missing"));
@@ -57,7 +57,7 @@ class ObjectReader {
   }
 
   absl::Status String(const char* key, std::string* out, bool required = false) const {
-    TP_ASSIGN_OR_RETURN(const json* value, Member(key, required));
+    TP_ASSIGN_OR_RETURN(const Json* value, Member(key, required));
     if (value == nullptr) return absl::OkStatus();
     if (!value->is_string()) return Expected(PathOf(key), "a string", *value);
     *out = value->get<std::string>();
@@ -68,7 +68,7 @@ class ObjectReader {
   // codes and signals are never negative).
   template <typename Int>
   absl::Status Count(const char* key, Int* out, bool required = false) const {
-    TP_ASSIGN_OR_RETURN(const json* value, Member(key, required));
+    TP_ASSIGN_OR_RETURN(const Json* value, Member(key, required));
     if (value == nullptr) return absl::OkStatus();
     constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<Int>::max());
     // nlohmann parses a whole number >= 0 as number_unsigned.
@@ -80,12 +80,12 @@ class ObjectReader {
   }
 
   absl::Status Strings(const char* key, std::vector<std::string>* out) const {
-    TP_ASSIGN_OR_RETURN(const json* value, Member(key, /*required=*/false));
+    TP_ASSIGN_OR_RETURN(const Json* value, Member(key, /*required=*/false));
     if (value == nullptr) return absl::OkStatus();
     if (!value->is_array()) return Expected(PathOf(key), "a list of strings", *value);
     out->clear();
     for (size_t i = 0; i < value->size(); ++i) {
-      const json& item = (*value)[i];
+      const Json& item = (*value)[i];
       if (!item.is_string()) {
         return Expected(absl::StrCat(PathOf(key), "[", i, "]"), "a string", item);
       }
@@ -99,11 +99,11 @@ class ObjectReader {
   }
 
  private:
-  const json& object_;
+  const Json& object_;
   std::string path_;
 };
 
-absl::StatusOr<ReplicaDetails> ReplicaFromJson(const json& in, const std::string& path) {
+absl::StatusOr<ReplicaDetails> ReplicaFromJson(const Json& in, const std::string& path) {
   const ObjectReader reader(in, path);
   TP_RETURN_IF_ERROR(reader.CheckObject());
   ReplicaDetails replica;
@@ -114,7 +114,7 @@ absl::StatusOr<ReplicaDetails> ReplicaFromJson(const json& in, const std::string
   TP_RETURN_IF_ERROR(reader.String("address", &replica.address));
   TP_RETURN_IF_ERROR(reader.Strings("argv", &replica.argv));
   TP_RETURN_IF_ERROR(reader.String("containerId", &replica.container_id));
-  TP_ASSIGN_OR_RETURN(const json* exit, reader.Member("exitStatus", /*required=*/false));
+  TP_ASSIGN_OR_RETURN(const Json* exit, reader.Member("exitStatus", /*required=*/false));
   if (exit != nullptr) {
     const ObjectReader status(*exit, reader.PathOf("exitStatus"));
     TP_RETURN_IF_ERROR(status.CheckObject());
@@ -126,16 +126,16 @@ absl::StatusOr<ReplicaDetails> ReplicaFromJson(const json& in, const std::string
   return replica;
 }
 
-absl::StatusOr<LocalJobDetails> DetailsFromJson(const json& in) {
+absl::StatusOr<LocalJobDetails> DetailsFromJson(const Json& in) {
   const ObjectReader reader(in, "");
   TP_RETURN_IF_ERROR(reader.CheckObject());
   LocalJobDetails details;
-  TP_ASSIGN_OR_RETURN(const json* supervisor, reader.Member("supervisor", /*required=*/true));
+  TP_ASSIGN_OR_RETURN(const Json* supervisor, reader.Member("supervisor", /*required=*/true));
   const ObjectReader process(*supervisor, "supervisor");
   TP_RETURN_IF_ERROR(process.CheckObject());
   TP_RETURN_IF_ERROR(process.Count("pid", &details.supervisor.pid, /*required=*/true));
   TP_RETURN_IF_ERROR(process.Count("startTime", &details.supervisor.start_time, /*required=*/true));
-  TP_ASSIGN_OR_RETURN(const json* replicas, reader.Member("replicas", /*required=*/false));
+  TP_ASSIGN_OR_RETURN(const Json* replicas, reader.Member("replicas", /*required=*/false));
   if (replicas == nullptr) return details;
   if (!replicas->is_array()) return Expected("replicas", "a list", *replicas);
   for (size_t i = 0; i < replicas->size(); ++i) {
@@ -149,16 +149,16 @@ absl::StatusOr<LocalJobDetails> DetailsFromJson(const json& in) {
 }  // namespace
 
 std::string FormatLocalJobDetails(const LocalJobDetails& details) {
-  json replicas = json::array();
+  Json replicas = Json::array();
   for (const ReplicaDetails& replica : details.replicas) replicas.push_back(ReplicaToJson(replica));
-  json out = {{"supervisor",
+  Json out = {{"supervisor",
                {{"pid", details.supervisor.pid}, {"startTime", details.supervisor.start_time}}},
               {"replicas", replicas}};
   return out.dump(2) + "\n";
 }
 
 absl::StatusOr<LocalJobDetails> ParseLocalJobDetails(std::string_view text) {
-  absl::StatusOr<json> in = base::ParseJson(text);
+  absl::StatusOr<Json> in = base::ParseJson(text);
   absl::StatusOr<LocalJobDetails> details =
       in.ok() ? DetailsFromJson(*in) : absl::StatusOr<LocalJobDetails>(in.status());
   if (details.ok()) return details;

@@ -18,29 +18,29 @@ std::filesystem::path WithoutTrailingSlash(std::string_view path) {
   return std::filesystem::path(path);
 }
 
-absl::Status Invalid(std::string_view uri, std::string_view what) {
+absl::Status InvalidUri(std::string_view uri, std::string_view what) {
   return absl::InvalidArgumentError(fmt::format("output location \"{}\": {}", uri, what));
 }
 
 }  // namespace
 
 absl::StatusOr<std::filesystem::path> LocalPathForUri(std::string_view uri) {
-  if (uri.empty()) return Invalid(uri, "empty");
+  if (uri.empty()) return InvalidUri(uri, "empty");
   if (uri.starts_with("gs://")) {
     std::string_view rest = uri.substr(5);
-    if (rest.empty() || rest.starts_with('/')) return Invalid(uri, "no bucket");
+    if (rest.empty() || rest.starts_with('/')) return InvalidUri(uri, "no bucket");
     return WithoutTrailingSlash(fmt::format("{}{}", kGcsFuseRoot, rest));
   }
   if (uri.starts_with("file://")) {
     std::string_view rest = uri.substr(7);
     if (rest.starts_with("localhost/")) rest.remove_prefix(9);
     if (!rest.starts_with('/')) {
-      return Invalid(uri, "a file:// URI needs an absolute path on this host (file:///path)");
+      return InvalidUri(uri, "a file:// URI needs an absolute path on this host (file:///path)");
     }
     return WithoutTrailingSlash(rest);
   }
   if (size_t scheme = uri.find("://"); scheme != std::string_view::npos) {
-    return Invalid(uri, fmt::format("unsupported scheme \"{}\" (use a path, file:// or gs://)",
+    return InvalidUri(uri, fmt::format("unsupported scheme \"{}\" (use a path, file:// or gs://)",
                                     uri.substr(0, scheme)));
   }
   return WithoutTrailingSlash(uri);

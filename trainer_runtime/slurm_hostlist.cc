@@ -13,7 +13,7 @@ constexpr size_t kMaxDigits = 18;  // fits int64_t
 // All the host names of one list together (a million names of 64 bytes).
 constexpr size_t kMaxBytes = size_t{64} << 20;
 
-absl::Status Invalid(std::string_view part, std::string_view what) {
+absl::Status InvalidHostlist(std::string_view part, std::string_view what) {
   return absl::InvalidArgumentError(fmt::format("\"{}\": {}", part, what));
 }
 
@@ -63,11 +63,11 @@ absl::StatusOr<std::vector<std::string>> ExpandRanges(std::string_view body, siz
     int64_t lo = 0;
     int64_t hi = 0;
     if (!ParseDigits(lo_text, lo) || !ParseDigits(hi_text, hi)) {
-      return Invalid(range, "expected a number or a range like 1-4");
+      return InvalidHostlist(range, "expected a number or a range like 1-4");
     }
-    if (lo > hi) return Invalid(range, "range runs backwards");
+    if (lo > hi) return InvalidHostlist(range, "range runs backwards");
     if (out.size() >= max_count || static_cast<uint64_t>(hi - lo) >= max_count - out.size()) {
-      return Invalid(range, fmt::format("more than {} hosts", kMaxHosts));
+      return InvalidHostlist(range, fmt::format("more than {} hosts", kMaxHosts));
     }
     for (int64_t n = lo; n <= hi; ++n) {
       out.push_back(fmt::format("{:0{}}", n, lo_text.size()));
@@ -91,11 +91,11 @@ absl::Status ExpandName(std::string_view name, std::vector<std::string>& out, si
   for (size_t open = name.find('['); open != std::string_view::npos;
        open = name.find('[', at)) {
     std::string_view literal = name.substr(at, open - at);
-    if (literal.find(']') != std::string_view::npos) return Invalid(name, "unbalanced ']'");
+    if (literal.find(']') != std::string_view::npos) return InvalidHostlist(name, "unbalanced ']'");
     size_t close = name.find(']', open);
-    if (close == std::string_view::npos) return Invalid(name, "unbalanced '['");
+    if (close == std::string_view::npos) return InvalidHostlist(name, "unbalanced '['");
     std::string_view body = name.substr(open + 1, close - open - 1);
-    if (body.find('[') != std::string_view::npos) return Invalid(name, "nested '['");
+    if (body.find('[') != std::string_view::npos) return InvalidHostlist(name, "nested '['");
     absl::StatusOr<std::vector<std::string>> numbers =
         ExpandRanges(body, (kMaxHosts - out.size()) / count);
     if (!numbers.ok()) return numbers.status();
@@ -108,13 +108,13 @@ absl::Status ExpandName(std::string_view name, std::vector<std::string>& out, si
     at = close + 1;
   }
   std::string_view tail = name.substr(at);
-  if (tail.find(']') != std::string_view::npos) return Invalid(name, "unbalanced ']'");
+  if (tail.find(']') != std::string_view::npos) return InvalidHostlist(name, "unbalanced ']'");
   longest += tail.size();
   if (count > kMaxHosts - out.size()) {
-    return Invalid(name, fmt::format("more than {} hosts", kMaxHosts));
+    return InvalidHostlist(name, fmt::format("more than {} hosts", kMaxHosts));
   }
   if (longest > 0 && count > (kMaxBytes - bytes) / longest) {
-    return Invalid(name, fmt::format("expands to more than {} MiB of host names",
+    return InvalidHostlist(name, fmt::format("expands to more than {} MiB of host names",
                                      kMaxBytes >> 20));
   }
   std::vector<size_t> digit(groups.size(), 0);  // an odometer over the groups
@@ -142,7 +142,7 @@ absl::StatusOr<std::vector<std::string>> ExpandHostlist(std::string_view hostlis
   std::vector<std::string> hosts;
   size_t bytes = 0;
   for (std::string_view name : SplitTopLevel(hostlist)) {
-    if (name.empty()) return Invalid(hostlist, "empty host name");
+    if (name.empty()) return InvalidHostlist(hostlist, "empty host name");
     if (absl::Status s = ExpandName(name, hosts, bytes); !s.ok()) return s;
   }
   return hosts;
@@ -159,12 +159,12 @@ absl::StatusOr<std::vector<int64_t>> ExpandTasksPerNode(std::string_view text) {
       if (!repeat_text.ends_with(')') ||
           !ParseDigits(repeat_text.substr(0, repeat_text.size() - 1), repeat) || repeat < 1 ||
           static_cast<size_t>(repeat) > kMaxHosts - counts.size()) {
-        return Invalid(entry, "expected N or N(xM)");
+        return InvalidHostlist(entry, "expected N or N(xM)");
       }
     }
     int64_t count = 0;
     if (!ParseDigits(count_text, count) || count < 1) {
-      return Invalid(entry, "expected N or N(xM)");
+      return InvalidHostlist(entry, "expected N or N(xM)");
     }
     counts.insert(counts.end(), static_cast<size_t>(repeat), count);
   }

@@ -16,7 +16,7 @@
 namespace trainpkg::packager::bundle {
 namespace {
 
-std::string DirName(const std::string& path) {
+std::string DirectoryOf(const std::string& path) {
   size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
@@ -105,7 +105,7 @@ class Resolver {
     // objects_[0] is the executable; loader_[i] is the index of the object that loaded i.
     objects_.push_back(&closure.executable);
     loaders_.push_back(-1);
-    origins_.push_back(DirName(closure.executable.walk.target));
+    origins_.push_back(DirectoryOf(closure.executable.walk.target));
     std::deque<ResolvedObject> libraries;  // stable addresses for objects_
     for (size_t i = 0; i < objects_.size(); ++i) {
       const std::vector<std::string> needed = objects_[i]->elf.needed;
@@ -118,7 +118,7 @@ class Resolver {
         libraries.push_back(std::move(object));
         objects_.push_back(&libraries.back());
         loaders_.push_back(static_cast<int>(i));
-        origins_.push_back(DirName(libraries.back().path));
+        origins_.push_back(DirectoryOf(libraries.back().path));
       }
     }
     closure.libraries.assign(libraries.begin(), libraries.end());
@@ -225,7 +225,7 @@ absl::Status ReadConfInto(const std::filesystem::path& root, const std::string& 
     if (words.empty() || words[0] == "hwcap") continue;
     if (words[0] == "include") {
       for (size_t i = 1; i < words.size(); ++i) {
-        std::string pattern = words[i][0] == '/' ? words[i] : JoinDir(DirName(conf), words[i]);
+        std::string pattern = words[i][0] == '/' ? words[i] : JoinDir(DirectoryOf(conf), words[i]);
         const std::string host_pattern = HostPath(root, pattern).string();
         glob_t matches{};
         if (::glob(host_pattern.c_str(), 0, nullptr, &matches) == 0) {

@@ -15,7 +15,7 @@
 namespace trainpkg::packager::run {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 constexpr uint64_t kMaxNoFile = 1048576;
 
@@ -41,15 +41,15 @@ std::vector<std::string> Capabilities(bool protect_host_files) {
   return caps;
 }
 
-json Mount(std::string destination, std::string type, std::string source,
+Json Mount(std::string destination, std::string type, std::string source,
            std::vector<std::string> options) {
-  return json{{"destination", std::move(destination)},
+  return Json{{"destination", std::move(destination)},
               {"type", std::move(type)},
               {"source", std::move(source)},
               {"options", std::move(options)}};
 }
 
-absl::StatusOr<json> Device(const std::filesystem::path& path) {
+absl::StatusOr<Json> Device(const std::filesystem::path& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     return base::ErrnoToStatus(errno, fmt::format("device {}", path.string()));
@@ -57,7 +57,7 @@ absl::StatusOr<json> Device(const std::filesystem::path& path) {
   if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
     return absl::InvalidArgumentError(fmt::format("{} is not a device node", path.string()));
   }
-  return json{{"path", path.string()},
+  return Json{{"path", path.string()},
               {"type", S_ISCHR(st.st_mode) ? "c" : "b"},
               {"major", major(st.st_rdev)},
               {"minor", minor(st.st_rdev)},
@@ -81,9 +81,9 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
   }
 
   const std::vector<std::string> caps = Capabilities(bundle.protect_host_files);
-  json user{{"uid", bundle.user.uid}, {"gid", bundle.user.gid}};
+  Json user{{"uid", bundle.user.uid}, {"gid", bundle.user.gid}};
   if (!bundle.user.additional_gids.empty()) user["additionalGids"] = bundle.user.additional_gids;
-  json process{
+  Json process{
       {"terminal", false},
       {"user", user},
       {"args", bundle.args},
@@ -91,11 +91,11 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
       {"cwd", bundle.cwd},
       {"capabilities", {{"bounding", caps}, {"effective", caps}, {"permitted", caps}}},
       {"rlimits",
-       json::array(
+       Json::array(
            {{{"type", "RLIMIT_NOFILE"}, {"hard", NoFileLimit()}, {"soft", NoFileLimit()}}})},
       {"noNewPrivileges", true},
   };
-  json mounts = json::array({
+  Json mounts = Json::array({
       Mount("/proc", "proc", "proc", {}),
       Mount("/dev", "tmpfs", "tmpfs", {"nosuid", "strictatime", "mode=755", "size=65536k"}),
       Mount("/dev/pts", "devpts", "devpts",
@@ -119,10 +119,10 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
     mounts.push_back(
         Mount(file.destination, "bind", file.source.string(), {"bind", "ro", "nosuid", "nodev"}));
   }
-  json devices = json::array();
-  json allowed = json::array({{{"allow", false}, {"access", "rwm"}}});
+  Json devices = Json::array();
+  Json allowed = Json::array({{{"allow", false}, {"access", "rwm"}}});
   for (const std::filesystem::path& path : bundle.devices) {
-    TP_ASSIGN_OR_RETURN(json device, Device(path));
+    TP_ASSIGN_OR_RETURN(Json device, Device(path));
     allowed.push_back({{"allow", true},
                        {"type", device["type"]},
                        {"major", device["major"]},
@@ -130,12 +130,12 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
                        {"access", "rwm"}});
     devices.push_back(std::move(device));
   }
-  json namespaces =
-      json::array({{{"type", "pid"}}, {{"type", "ipc"}}, {{"type", "mount"}}, {{"type", "uts"}}});
+  Json namespaces =
+      Json::array({{{"type", "pid"}}, {{"type", "ipc"}}, {{"type", "mount"}}, {{"type", "uts"}}});
   if (!bundle.network_namespace.empty()) {
     namespaces.push_back({{"type", "network"}, {"path", bundle.network_namespace.string()}});
   }
-  json config{
+  Json config{
       {"ociVersion", "1.0.2"},
       {"hostname", bundle.hostname},
       {"process", process},

@@ -99,7 +99,7 @@ struct Record {
   HostResource resource;
 };
 
-std::vector<Record> ReadRecords(const fs::path& owner) {
+std::vector<Record> ReadLedgerRecords(const fs::path& owner) {
   std::vector<Record> records;
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(owner, ec)) {
@@ -177,7 +177,7 @@ void Remove(const HostResource& resource) {
 // Removes what `owner` recorded, then its directory. Returns how many
 // resources were recorded.
 size_t RemoveOwner(const fs::path& owner) {
-  const std::vector<Record> records = ReadRecords(owner);
+  const std::vector<Record> records = ReadLedgerRecords(owner);
   for (const Record& record : records) {
     Remove(record.resource);
     ::unlink(record.file.c_str());

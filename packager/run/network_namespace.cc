@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool ValidName(const std::string& name) {
+bool ValidNamespaceName(const std::string& name) {
   if (name.empty() || name[0] == '.' || name.size() > 200) return false;
   for (char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
@@ -74,7 +74,7 @@ absl::Status MakeNamespace(const fs::path& path) {
 }  // namespace
 
 absl::StatusOr<NetworkNamespace> NetworkNamespace::Create(const std::string& name) {
-  if (!ValidName(name)) {
+  if (!ValidNamespaceName(name)) {
     return absl::InvalidArgumentError(fmt::format(
         "network namespace name \"{}\": use 1 to 200 of [A-Za-z0-9._-], not starting with '.'",
         name));

@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool IsOpaque(const fs::path& dir) {
+bool IsOpaqueDir(const fs::path& dir) {
   char value[2] = {0, 0};
   ssize_t n = ::lgetxattr(dir.c_str(), "trusted.overlay.opaque", value, sizeof(value));
   return n == 1 && value[0] == 'y';
@@ -41,7 +41,7 @@ absl::StatusOr<LayerSource> OverlayDiff(const fs::path& upper) {
       whiteouts.push_back(path);
       markers.push_back(LayerEntry::Whiteout(image_path));
     } else if (S_ISDIR(st.st_mode)) {
-      if (IsOpaque(path)) markers.push_back(LayerEntry::OpaqueWhiteout(image_path));
+      if (IsOpaqueDir(path)) markers.push_back(LayerEntry::OpaqueWhiteout(image_path));
     } else if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
       return absl::InvalidArgumentError(
           fmt::format("the command created {}, a device, FIFO or socket; a layer holds files, "

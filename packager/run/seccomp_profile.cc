@@ -8,7 +8,7 @@
 namespace trainpkg::packager::run {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 constexpr uint64_t kSetIdBits = 06000;  // S_ISUID | S_ISGID
 // CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET.
@@ -111,35 +111,35 @@ constexpr ModeCall kModeCalls[] = {
     {"open", 2},  {"openat", 3}, {"mknod", 1},    {"mknodat", 2},
 };
 
-json Arg(unsigned index, uint64_t value, uint64_t value_two, const char* op) {
-  return json{{"index", index}, {"value", value}, {"valueTwo", value_two}, {"op", op}};
+Json Arg(unsigned index, uint64_t value, uint64_t value_two, const char* op) {
+  return Json{{"index", index}, {"value", value}, {"valueTwo", value_two}, {"op", op}};
 }
 
-json Allow(std::vector<std::string> names, json args = json::array()) {
-  json rule{{"names", std::move(names)}, {"action", "SCMP_ACT_ALLOW"}};
+Json Allow(std::vector<std::string> names, Json args = Json::array()) {
+  Json rule{{"names", std::move(names)}, {"action", "SCMP_ACT_ALLOW"}};
   if (!args.empty()) rule["args"] = std::move(args);
   return rule;
 }
 
-json Architectures() {
+Json Architectures() {
 #if defined(__x86_64__) || defined(__i386__)
-  return json::array({"SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"});
+  return Json::array({"SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"});
 #elif defined(__aarch64__)
-  return json::array({"SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM"});
+  return Json::array({"SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM"});
 #else
-  return json::array();  // the native architecture only
+  return Json::array();  // the native architecture only
 #endif
 }
 
 }  // namespace
 
-json SeccompProfile(const SeccompOptions& options) {
-  json rules = json::array();
+Json SeccompProfile(const SeccompOptions& options) {
+  Json rules = Json::array();
   rules.push_back(Allow(AlwaysAllowed()));
   for (const ModeCall& call : kModeCalls) {
     if (options.forbid_set_id_modes) {
       rules.push_back(
-          Allow({call.name}, json::array({Arg(call.index, kSetIdBits, 0, "SCMP_CMP_MASKED_EQ")})));
+          Allow({call.name}, Json::array({Arg(call.index, kSetIdBits, 0, "SCMP_CMP_MASKED_EQ")})));
     } else {
       rules.push_back(Allow({call.name}));
     }
@@ -148,18 +148,18 @@ json SeccompProfile(const SeccompOptions& options) {
   // callers fall back to openat when set-id modes are refused.
   if (options.forbid_set_id_modes) {
     rules.push_back(
-        json{{"names", {"openat2"}}, {"action", "SCMP_ACT_ERRNO"}, {"errnoRet", ENOSYS}});
+        Json{{"names", {"openat2"}}, {"action", "SCMP_ACT_ERRNO"}, {"errnoRet", ENOSYS}});
   } else {
     rules.push_back(Allow({"openat2"}));
   }
   rules.push_back(
-      Allow({"clone"}, json::array({Arg(0, kNamespaceFlags, 0, "SCMP_CMP_MASKED_EQ")})));
+      Allow({"clone"}, Json::array({Arg(0, kNamespaceFlags, 0, "SCMP_CMP_MASKED_EQ")})));
   for (uint64_t persona : {0x0ULL, 0x8ULL, 0x20000ULL, 0x20008ULL, 0xffffffffULL}) {
-    rules.push_back(Allow({"personality"}, json::array({Arg(0, persona, 0, "SCMP_CMP_EQ")})));
+    rules.push_back(Allow({"personality"}, Json::array({Arg(0, persona, 0, "SCMP_CMP_EQ")})));
   }
-  rules.push_back(Allow({"socket"}, json::array({Arg(0, kAfVsock, 0, "SCMP_CMP_NE")})));
-  rules.push_back(json{{"names", {"clone3"}}, {"action", "SCMP_ACT_ERRNO"}, {"errnoRet", ENOSYS}});
-  return json{{"defaultAction", "SCMP_ACT_ERRNO"},
+  rules.push_back(Allow({"socket"}, Json::array({Arg(0, kAfVsock, 0, "SCMP_CMP_NE")})));
+  rules.push_back(Json{{"names", {"clone3"}}, {"action", "SCMP_ACT_ERRNO"}, {"errnoRet", ENOSYS}});
+  return Json{{"defaultAction", "SCMP_ACT_ERRNO"},
               {"defaultErrnoRet", EPERM},
               {"architectures", Architectures()},
               {"syscalls", std::move(rules)}};

@@ -13,7 +13,7 @@
 namespace trainpkg::packager::run {
 namespace {
 
-constexpr int kExecFailed = 127;
+constexpr int kSlirpExecFailed = 127;
 constexpr int kReadyFd = 3;
 constexpr int kExitFd = 4;
 constexpr size_t kLogTail = 2048;
@@ -65,7 +65,7 @@ absl::StatusOr<SlirpNetwork> SlirpNetwork::Start(const std::string& name,
     ::dup2(ready[1], kReadyFd);
     ::dup2(exit[0], kExitFd);
     ::execvp(args[0], args.data());
-    ::_exit(kExecFailed);
+    ::_exit(kSlirpExecFailed);
   }
   const int fork_errno = errno;
   for (int fd : {log_fd, ready[1], exit[0]}) ::close(fd);
@@ -84,7 +84,7 @@ absl::StatusOr<SlirpNetwork> SlirpNetwork::Start(const std::string& name,
   if (n == 1) return SlirpNetwork(*std::move(netns), exit[1], pid);
   ::close(exit[1]);
   const int code = internal::WaitChildExit(pid);
-  if (code == kExecFailed) {
+  if (code == kSlirpExecFailed) {
     return absl::NotFoundError(fmt::format(
         "cannot execute {}: RUN needs it for its network (scripts/install-deps.sh)", slirp4netns));
   }

@@ -22,7 +22,7 @@
 namespace trainpkg::sdk::internal {
 namespace {
 
-constexpr char kDefaultPath[] = "/usr/local/bin:/usr/bin:/bin";
+constexpr char kExecDefaultPath[] = "/usr/local/bin:/usr/bin:/bin";
 
 class PosixProcess final : public Process {
  public:
@@ -113,7 +113,7 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 absl::StatusOr<std::unique_ptr<Process>> PosixProcessLauncher::Start(const ProcessSpec& spec) {
   auto path_it = spec.env.find("PATH");
   absl::StatusOr<std::string> path =
-      FindExecutable(spec.program, path_it == spec.env.end() ? kDefaultPath : path_it->second);
+      FindExecutable(spec.program, path_it == spec.env.end() ? kExecDefaultPath : path_it->second);
   if (!path.ok()) {
     return base::WithContext(path.status(), absl::StrCat("starting ", spec.name));
   }

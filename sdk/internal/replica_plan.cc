@@ -9,7 +9,7 @@ namespace {
 
 constexpr char kLocalScheme[] = "local:";
 
-std::string PoolField(size_t pool) { return absl::StrCat("jobSpec.workerPoolSpecs[", pool, "]"); }
+std::string PoolFieldPath(size_t pool) { return absl::StrCat("jobSpec.workerPoolSpecs[", pool, "]"); }
 
 }  // namespace
 
@@ -27,7 +27,7 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
     if (pool_spec.python_package_spec.has_value()) {
       const jobspec::PythonPackageSpec& python = *pool_spec.python_package_spec;
       ReplicaPlan plan;
-      plan.program_field = absl::StrCat(PoolField(pool), ".pythonPackageSpec.executorImageUri");
+      plan.program_field = absl::StrCat(PoolFieldPath(pool), ".pythonPackageSpec.executorImageUri");
       plan.env = python.env;
       plan.image_uri = python.executor_image_uri;
       plan.command = {"python3", "-m", python.python_module};
@@ -44,13 +44,13 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
     }
     if (!pool_spec.container_spec.has_value()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(PoolField(pool), ": containerSpec is required"));
+          absl::StrCat(PoolFieldPath(pool), ": containerSpec is required"));
     }
     const jobspec::ContainerSpec& container = *pool_spec.container_spec;
     std::optional<std::string_view> executable = LocalImagePath(container.image_uri);
     if (executable.has_value() && executable->empty()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(PoolField(pool),
+          absl::StrCat(PoolFieldPath(pool),
                        ".containerSpec.imageUri: \"local:\" needs the path of an executable, e.g. "
                        "\"local:/usr/bin/trainer\""));
     }
@@ -59,16 +59,16 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
       plan.accelerator_count = pool_spec.machine_spec->accelerator_count;
     }
     if (!executable.has_value()) {
-      plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.imageUri");
+      plan.program_field = absl::StrCat(PoolFieldPath(pool), ".containerSpec.imageUri");
       plan.image_uri = container.image_uri;
       plan.command = container.command;
       plan.args = container.args;
     } else if (container.command.empty()) {
-      plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.imageUri");
+      plan.program_field = absl::StrCat(PoolFieldPath(pool), ".containerSpec.imageUri");
       plan.program = std::string(*executable);
       plan.argv = {plan.program};
     } else {
-      plan.program_field = absl::StrCat(PoolField(pool), ".containerSpec.command[0]");
+      plan.program_field = absl::StrCat(PoolFieldPath(pool), ".containerSpec.command[0]");
       plan.program = container.command[0];
       plan.argv = container.command;
     }

@@ -17,7 +17,7 @@ namespace {
 
 using internal::Text;
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 std::string ObjectPath(const ObjectRef& ref) {
   return absl::StrCat(CollectionPath(ref), "/", ref.name);
@@ -46,7 +46,7 @@ absl::Status StatusFromKubernetesReply(int http_status, std::string_view body,
       {"Unauthorized", absl::StatusCode::kUnauthenticated},
       {"Conflict", absl::StatusCode::kAborted},
   };
-  json reply = base::ParseJson(body).value_or(json::value_t::discarded);
+  Json reply = base::ParseJson(body).value_or(Json::value_t::discarded);
   std::string reason;
   std::string message;
   if (reply.is_object() && Text(reply, "kind") == "Status") {
@@ -65,7 +65,7 @@ absl::Status StatusFromKubernetesReply(int http_status, std::string_view body,
 K8sClient::K8sClient(K8sClientOptions options) : options_(std::move(options)) {}
 
 absl::StatusOr<std::string> K8sClient::Call(std::string_view method, std::string_view path,
-                                            std::string_view query, const json* body,
+                                            std::string_view query, const Json* body,
                                             bool idempotent, std::string_view what) {
   std::string url = fmt::format("{}{}", options_.server, path);
   if (!query.empty()) url += fmt::format("?{}", query);
@@ -80,11 +80,11 @@ absl::StatusOr<std::string> K8sClient::Call(std::string_view method, std::string
   return std::move(response.body);
 }
 
-absl::StatusOr<json> K8sClient::CallJson(std::string_view method, std::string_view path,
-                                         std::string_view query, const json* body, bool idempotent,
+absl::StatusOr<Json> K8sClient::CallJson(std::string_view method, std::string_view path,
+                                         std::string_view query, const Json* body, bool idempotent,
                                          std::string_view what) {
   TP_ASSIGN_OR_RETURN(std::string text, Call(method, path, query, body, idempotent, what));
-  json reply = base::ParseJson(text).value_or(json::value_t::discarded);
+  Json reply = base::ParseJson(text).value_or(Json::value_t::discarded);
   if (reply.is_discarded() || !reply.is_object()) {
     return absl::InvalidArgumentError(
         fmt::format("{}: the reply is not a JSON object: {}", what, text.substr(0, 200)));
@@ -92,7 +92,7 @@ absl::StatusOr<json> K8sClient::CallJson(std::string_view method, std::string_vi
   return reply;
 }
 
-absl::StatusOr<json> K8sClient::Create(const json& object) {
+absl::StatusOr<Json> K8sClient::Create(const Json& object) {
   ObjectRef ref;
   if (object.is_object()) {
     ref = {.api_version = Text(object, "apiVersion"),
@@ -114,7 +114,7 @@ absl::StatusOr<json> K8sClient::Create(const json& object) {
                   absl::StrCat("creating ", Describe(ref)));
 }
 
-absl::StatusOr<json> K8sClient::Get(const ObjectRef& ref) {
+absl::StatusOr<Json> K8sClient::Get(const ObjectRef& ref) {
   return CallJson("GET", ObjectPath(ref), "", nullptr, /*idempotent=*/true,
                   absl::StrCat("getting ", Describe(ref)));
 }
@@ -125,21 +125,21 @@ absl::Status K8sClient::Delete(const ObjectRef& ref) {
       .status();
 }
 
-absl::StatusOr<std::vector<json>> K8sClient::ListPods(std::string_view kubernetes_namespace,
+absl::StatusOr<std::vector<Json>> K8sClient::ListPods(std::string_view kubernetes_namespace,
                                                       std::string_view label_selector) {
   ObjectRef pods{.api_version = "v1",
                  .kind = "Pod",
                  .kubernetes_namespace = std::string(kubernetes_namespace),
                  .name = ""};
   TP_ASSIGN_OR_RETURN(
-      json list,
+      Json list,
       CallJson("GET", CollectionPath(pods),
                sdk::internal::EncodeQuery({{"labelSelector", std::string(label_selector)}}),
                nullptr, /*idempotent=*/true,
                fmt::format("listing pods {} in {}", label_selector, kubernetes_namespace)));
-  std::vector<json> items;
+  std::vector<Json> items;
   if (list.contains("items") && list["items"].is_array()) {
-    for (json& item : list["items"]) items.push_back(std::move(item));
+    for (Json& item : list["items"]) items.push_back(std::move(item));
   }
   return items;
 }

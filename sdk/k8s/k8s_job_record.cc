@@ -19,7 +19,7 @@
 namespace trainpkg::sdk::k8s {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // k8s.json's keys and the fields they hold.
 struct Field {
@@ -43,7 +43,7 @@ absl::StatusOr<WorkloadKind> KindOf(const ObjectRef& ref) {
       fmt::format("kind \"{}\" is not JobSet, TFJob or PyTorchJob", ref.kind));
 }
 
-std::string Describe(const ObjectRef& ref) {
+std::string DescribeObject(const ObjectRef& ref) {
   return fmt::format("{} {}/{}", ref.kind, ref.kubernetes_namespace, ref.name);
 }
 
@@ -69,13 +69,13 @@ bool K8sJobRecord::operator==(const K8sJobRecord& other) const {
 
 std::string FormatK8sJobRecord(const K8sJobRecord& record) {
   K8sJobRecord copy = record;
-  json out = json::object();
+  Json out = Json::object();
   for (const Field& field : kFields) out[field.key] = *field.of(copy);
   return out.dump(2) + "\n";
 }
 
 absl::StatusOr<K8sJobRecord> ParseK8sJobRecord(std::string_view text) {
-  json in = base::ParseJson(text).value_or(json::value_t::discarded);
+  Json in = base::ParseJson(text).value_or(Json::value_t::discarded);
   if (!in.is_object()) return absl::InvalidArgumentError("not a JSON object");
   K8sJobRecord record;
   for (const Field& field : kFields) {
@@ -141,7 +141,7 @@ absl::StatusOr<jobspec::CustomJob> RefreshRecordedK8sJob(const JobStore& store, 
   if (jobspec::IsTerminal(job.state))
     return job;  // what happens to the workload later is not the job's
   TP_ASSIGN_OR_RETURN(WorkloadKind kind, KindOf(record.workload));
-  absl::StatusOr<json> got = client.Get(record.workload);
+  absl::StatusOr<Json> got = client.Get(record.workload);
   if (absl::IsNotFound(got.status())) {
     return RecordState(store, id, std::move(job), jobspec::JobState::kCancelled, kDeleted);
   }
@@ -161,7 +161,7 @@ absl::StatusOr<jobspec::CustomJob> CancelRecordedK8sJob(const JobStore& store, s
   if (jobspec::IsTerminal(job.state)) return job;
   if (absl::Status deleted = client.Delete(record.workload);
       !deleted.ok() && !absl::IsNotFound(deleted)) {
-    return base::WithContext(deleted, absl::StrCat("deleting ", Describe(record.workload)));
+    return base::WithContext(deleted, absl::StrCat("deleting ", DescribeObject(record.workload)));
   }
   const absl::Time deadline = absl::Now() + timeout;
   for (;;) {
@@ -169,7 +169,7 @@ absl::StatusOr<jobspec::CustomJob> CancelRecordedK8sJob(const JobStore& store, s
     if (jobspec::IsTerminal(job.state)) return job;
     if (absl::Now() >= deadline) {
       return absl::DeadlineExceededError(fmt::format(
-          "{} is still there after {}", Describe(record.workload), absl::FormatDuration(timeout)));
+          "{} is still there after {}", DescribeObject(record.workload), absl::FormatDuration(timeout)));
     }
     absl::SleepFor(poll_interval);
   }
@@ -184,8 +184,8 @@ absl::Status WriteRecordedK8sJobLogs(const JobStore& store, std::string_view id,
   if (logs.empty()) {
     return absl::NotFoundError(
         replica.empty()
-            ? fmt::format("{} has no pods (yet, or any more)", Describe(record.workload))
-            : fmt::format("{} has no pod of replica {}", Describe(record.workload), replica));
+            ? fmt::format("{} has no pods (yet, or any more)", DescribeObject(record.workload))
+            : fmt::format("{} has no pod of replica {}", DescribeObject(record.workload), replica));
   }
   for (const PodLog& pod : logs) {
     const std::string prefix = replica.empty() ? absl::StrCat("[", pod.pod, "] ") : "";

@@ -23,13 +23,13 @@ using internal::Text;
 constexpr size_t kMaxCredentialFileBytes = size_t{1} << 20;
 constexpr size_t kMaxKubeconfigBytes = size_t{16} << 20;
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // The entry of list `key` ("clusters") called `name`, or InvalidArgument.
-absl::StatusOr<json> Named(const json& config, const char* key, const std::string& name,
+absl::StatusOr<Json> Named(const Json& config, const char* key, const std::string& name,
                            const char* member) {
   if (config.contains(key) && config[key].is_array()) {
-    for (const json& entry : config[key]) {
+    for (const Json& entry : config[key]) {
       if (entry.is_object() && Text(entry, "name") == name) {
         if (!entry.contains(member) || !entry[member].is_object()) {
           return absl::InvalidArgumentError(
@@ -43,7 +43,7 @@ absl::StatusOr<json> Named(const json& config, const char* key, const std::strin
 }
 
 // "<key>-data" (base64) or "<key>" (a file path); "" when neither is set.
-absl::StatusOr<std::string> Pem(const json& object, const std::string& key,
+absl::StatusOr<std::string> Pem(const Json& object, const std::string& key,
                                 const std::filesystem::path& base_dir, const std::string& field) {
   std::string data = Text(object, (key + "-data").c_str());
   if (!data.empty()) {
@@ -82,19 +82,19 @@ absl::StatusOr<std::filesystem::path> KubeconfigPath(const base::Environment& en
 absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
                                               const std::filesystem::path& base_dir,
                                               std::string_view context) {
-  TP_ASSIGN_OR_RETURN(json config, jobspec::YamlToJson(text));
+  TP_ASSIGN_OR_RETURN(Json config, jobspec::YamlToJson(text));
   if (!config.is_object()) return absl::InvalidArgumentError("not a kubeconfig: not a mapping");
   ClusterAccess access;
   access.context = context.empty() ? Text(config, "current-context") : std::string(context);
   if (access.context.empty()) {
     return absl::InvalidArgumentError("current-context: not set; name a context (--context)");
   }
-  TP_ASSIGN_OR_RETURN(json ctx, Named(config, "contexts", access.context, "context"));
+  TP_ASSIGN_OR_RETURN(Json ctx, Named(config, "contexts", access.context, "context"));
   const std::string cluster_name = Text(ctx, "cluster");
   const std::string user_name = Text(ctx, "user");
   access.kubernetes_namespace = Text(ctx, "namespace");
 
-  TP_ASSIGN_OR_RETURN(json cluster, Named(config, "clusters", cluster_name, "cluster"));
+  TP_ASSIGN_OR_RETURN(Json cluster, Named(config, "clusters", cluster_name, "cluster"));
   const std::string cluster_field = absl::StrCat("clusters[", cluster_name, "].cluster");
   access.server = std::string(absl::StripSuffix(Text(cluster, "server"), "/"));
   if (access.server.empty()) {
@@ -106,7 +106,7 @@ absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
       cluster.contains("insecure-skip-tls-verify") && cluster["insecure-skip-tls-verify"] == true;
 
   if (user_name.empty()) return access;  // anonymous
-  TP_ASSIGN_OR_RETURN(json user, Named(config, "users", user_name, "user"));
+  TP_ASSIGN_OR_RETURN(Json user, Named(config, "users", user_name, "user"));
   const std::string user_field = absl::StrCat("users[", user_name, "].user");
   for (const char* plugin : {"exec", "auth-provider"}) {
     if (user.contains(plugin)) {

@@ -10,17 +10,17 @@
 namespace trainpkg::sdk::k8s {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
-std::string Label(const json& pod, const char* name) {
-  const json labels = pod.value(json::json_pointer("/metadata/labels"), json::object());
+std::string Label(const Json& pod, const char* name) {
+  const Json labels = pod.value(Json::json_pointer("/metadata/labels"), Json::object());
   auto it = labels.find(name);
   return it != labels.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace
 
-std::string ReplicaOfPod(const json& pod) {
+std::string ReplicaOfPod(const Json& pod) {
   const std::string pool = Label(pod, kPoolLabel);
   if (pool.empty()) return "";
   std::string index = Label(pod, kJobSetIndexLabel);
@@ -33,15 +33,15 @@ absl::StatusOr<std::vector<PodLog>> ReadJobPodLogs(K8sClient& client,
                                                    std::string_view job_name,
                                                    std::string_view replica) {
   TP_ASSIGN_OR_RETURN(
-      std::vector<json> pods,
+      std::vector<Json> pods,
       client.ListPods(kubernetes_namespace, absl::StrCat(kJobLabel, "=", std::string(job_name))));
   struct Container {
     std::string pod, container, replica;
   };
   std::vector<Container> containers;
-  for (const json& pod : pods) {
-    const json first = pod.value(json::json_pointer("/spec/containers/0"), json::object());
-    const std::string name = pod.value(json::json_pointer("/metadata/name"), std::string());
+  for (const Json& pod : pods) {
+    const Json first = pod.value(Json::json_pointer("/spec/containers/0"), Json::object());
+    const std::string name = pod.value(Json::json_pointer("/metadata/name"), std::string());
     const std::string container = internal::Text(first, "name");
     if (name.empty() || container.empty()) continue;
     std::string of = ReplicaOfPod(pod);

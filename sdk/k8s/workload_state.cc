@@ -11,34 +11,34 @@ namespace {
 
 using internal::Text;
 using jobspec::JobState;
-using nlohmann::json;
+using Json = nlohmann::json;
 
-const json& Status(const json& object) {
-  static const json kEmpty = json::object();
+const Json& Status(const Json& object) {
+  static const Json kEmpty = Json::object();
   auto it = object.find("status");
   return it != object.end() && it->is_object() ? *it : kEmpty;
 }
 
 // object[key] when `object` is an object holding a whole number there, else
 // 0: a reply's count of another type counts nothing (and never throws).
-int64_t Count(const json& object, const char* key) {
+int64_t Count(const Json& object, const char* key) {
   if (!object.is_object()) return 0;
   auto it = object.find(key);
   return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
 }
 
 // The True conditions of `status`, in order.
-std::vector<json> TrueConditions(const json& status) {
-  std::vector<json> conditions;
+std::vector<Json> TrueConditions(const Json& status) {
+  std::vector<Json> conditions;
   auto it = status.find("conditions");
   if (it == status.end() || !it->is_array()) return conditions;
-  for (const json& c : *it) {
+  for (const Json& c : *it) {
     if (c.is_object() && Text(c, "status") == "True") conditions.push_back(c);
   }
   return conditions;
 }
 
-WorkloadState Failed(const json& condition) {
+WorkloadState Failed(const Json& condition) {
   const bool deadline = Text(condition, "reason") == "DeadlineExceeded";
   std::string message = Text(condition, "message");
   if (message.empty()) message = "the workload failed";
@@ -46,20 +46,20 @@ WorkloadState Failed(const json& condition) {
           .error = jobspec::RpcStatus{.code = deadline ? 4 : 3, .message = message}};
 }
 
-WorkloadState JobSetState(const json& status) {
+WorkloadState JobSetState(const Json& status) {
   const std::string terminal = Text(status, "terminalState");
-  std::vector<json> conditions = TrueConditions(status);
-  for (const json& c : conditions) {
+  std::vector<Json> conditions = TrueConditions(status);
+  for (const Json& c : conditions) {
     if (Text(c, "type") == "Failed") return Failed(c);
   }
-  if (terminal == "Failed") return Failed(json::object());
-  for (const json& c : conditions) {
+  if (terminal == "Failed") return Failed(Json::object());
+  for (const Json& c : conditions) {
     if (Text(c, "type") == "Completed") return {.state = JobState::kSucceeded, .error = {}};
   }
   if (terminal == "Completed") return {.state = JobState::kSucceeded, .error = {}};
   auto jobs = status.find("replicatedJobsStatus");
   if (jobs != status.end() && jobs->is_array()) {
-    for (const json& j : *jobs) {
+    for (const Json& j : *jobs) {
       if (Count(j, "active") > 0 || Count(j, "ready") > 0 || Count(j, "succeeded") > 0) {
         return {.state = JobState::kRunning, .error = {}};
       }
@@ -68,10 +68,10 @@ WorkloadState JobSetState(const json& status) {
   return {.state = JobState::kPending, .error = {}};
 }
 
-WorkloadState KubeflowState(const json& status) {
-  std::vector<json> conditions = TrueConditions(status);
+WorkloadState KubeflowState(const Json& status) {
+  std::vector<Json> conditions = TrueConditions(status);
   if (conditions.empty()) return {.state = JobState::kQueued, .error = {}};
-  const json& last = conditions.back();
+  const Json& last = conditions.back();
   const std::string type = Text(last, "type");
   if (type == "Succeeded") return {.state = JobState::kSucceeded, .error = {}};
   if (type == "Failed") return Failed(last);
@@ -81,7 +81,7 @@ WorkloadState KubeflowState(const json& status) {
 
 }  // namespace
 
-WorkloadState ReadWorkloadState(WorkloadKind kind, const json& object) {
+WorkloadState ReadWorkloadState(WorkloadKind kind, const Json& object) {
   return kind == WorkloadKind::kJobSet ? JobSetState(Status(object))
                                        : KubeflowState(Status(object));
 }

@@ -14,7 +14,7 @@
 namespace trainpkg::sdk::serve {
 namespace {
 
-RestReply Error(const absl::Status& status,
+RestReply ErrorReply(const absl::Status& status,
                 const std::vector<vertex::FieldViolation>& violations = {}) {
   return RestReply{vertex::HttpStatusForCode(status.code()), vertex::ErrorJson(status, violations)};
 }
@@ -47,25 +47,25 @@ RestReply LocalTuningJobService::Create(std::string_view project, std::string_vi
                                         std::string_view body) {
   absl::StatusOr<nlohmann::json> parsed = base::ParseJson(body);
   if (!parsed.ok()) {
-    return Error(absl::InvalidArgumentError(
+    return ErrorReply(absl::InvalidArgumentError(
         absl::StrCat("the request body is not valid JSON: ", parsed.status().message())));
   }
   const nlohmann::json& json = *parsed;
   absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
       jobspec::HyperparameterTuningJobFromJson(json);
-  if (!spec.ok()) return Error(spec.status());
+  if (!spec.ok()) return ErrorReply(spec.status());
   spec->trials.clear();
   vertex::FieldViolation refused;
   if (absl::Status allowed = CheckJobImages(spec->trial_job_spec, "trialJobSpec", options_.images,
                                             options_.home, refused);
       !allowed.ok()) {
-    return Error(allowed, {refused});
+    return ErrorReply(allowed, {refused});
   }
   {
     std::lock_guard lock(mu_);
     ReapFinished();
     if (static_cast<int>(running_.size()) + starting_ >= options_.max_running_jobs) {
-      return Error(absl::ResourceExhaustedError(fmt::format(
+      return ErrorReply(absl::ResourceExhaustedError(fmt::format(
           "{} hyperparameter tuning jobs are running, the most this service runs at once "
           "(trainpkg serve --max-running-jobs); retry when one has finished",
           options_.max_running_jobs)));
@@ -86,8 +86,8 @@ RestReply LocalTuningJobService::Create(std::string_view project, std::string_vi
   options.poll_interval = options_.poll_interval;
   absl::StatusOr<HyperparameterTuningJob> job =
       HyperparameterTuningJob::Create(*std::move(spec), std::move(options));
-  if (!job.ok()) return Error(job.status());
-  if (absl::Status status = job->Submit(); !status.ok()) return Error(status);
+  if (!job.ok()) return ErrorReply(job.status());
+  if (absl::Status status = job->Submit(); !status.ok()) return ErrorReply(status);
   const jobspec::HyperparameterTuningJob created = job->job();
   std::lock_guard lock(mu_);
   ReapFinished();
@@ -100,7 +100,7 @@ RestReply LocalTuningJobService::Get(std::string_view project, std::string_view 
   const hptune::TuningJobStore store(options_.home);
   absl::StatusOr<jobspec::HyperparameterTuningJob> job = store.ReadJob(id);
   if (!job.ok() || job->name != Parent(project, location) + std::string(id)) {
-    return Error(absl::NotFoundError(
+    return ErrorReply(absl::NotFoundError(
         fmt::format("HyperparameterTuningJob {}{} not found", Parent(project, location), id)));
   }
   return RestReply{200, jobspec::HyperparameterTuningJobToJson(*job)};
@@ -109,7 +109,7 @@ RestReply LocalTuningJobService::Get(std::string_view project, std::string_view 
 RestReply LocalTuningJobService::List(std::string_view project, std::string_view location) {
   const hptune::TuningJobStore store(options_.home);
   absl::StatusOr<std::vector<std::string>> ids = store.ListJobIds();
-  if (!ids.ok()) return Error(ids.status());
+  if (!ids.ok()) return ErrorReply(ids.status());
   std::vector<jobspec::HyperparameterTuningJob> jobs;
   for (const std::string& id : *ids) {
     absl::StatusOr<jobspec::HyperparameterTuningJob> job = store.ReadJob(id);
@@ -131,7 +131,7 @@ RestReply LocalTuningJobService::Cancel(std::string_view project, std::string_vi
   RestReply found = Get(project, location, id);
   if (found.status != 200) return found;
   const hptune::TuningJobStore store(options_.home);
-  if (absl::Status status = store.RequestCancel(id); !status.ok()) return Error(status);
+  if (absl::Status status = store.RequestCancel(id); !status.ok()) return ErrorReply(status);
   return RestReply{200, nlohmann::json::object()};
 }
 

@@ -19,7 +19,7 @@ constexpr int kUnsupportedMediaType = 415;
 constexpr int kPayloadTooLarge = 413;
 constexpr int kLengthRequired = 411;
 
-RestReply Refuse(const absl::Status& status, int http_status = 0) {
+RestReply RefuseRequest(const absl::Status& status, int http_status = 0) {
   nlohmann::json body = vertex::ErrorJson(status);
   if (http_status == 0) http_status = vertex::HttpStatusForCode(status.code());
   body["error"]["code"] = http_status;
@@ -57,7 +57,7 @@ std::optional<RestReply> RequestGuard::Check(const HeaderValues& headers) const 
   for (const char* name :
        {"Host", "Origin", "Authorization", "Content-Encoding", "Content-Length", "Content-Type"}) {
     if (headers(name).size() > 1) {
-      return Refuse(absl::InvalidArgumentError(
+      return RefuseRequest(absl::InvalidArgumentError(
           fmt::format("the request has more than one {} header; send it once", name)));
     }
   }
@@ -70,7 +70,7 @@ std::optional<RestReply> RequestGuard::CheckHostAndOrigin(const HeaderValues& he
   const std::vector<std::string> host = headers("Host");
   if (host.empty() ||
       std::find(hosts_.begin(), hosts_.end(), absl::AsciiStrToLower(host[0])) == hosts_.end()) {
-    return Refuse(absl::PermissionDeniedError(fmt::format(
+    return RefuseRequest(absl::PermissionDeniedError(fmt::format(
         "Host {} is not this server's address (expected {}); requests for another name are "
         "refused so that a web page cannot reach this service through DNS rebinding",
         host.empty() ? "(missing)" : Quote(host[0]), absl::StrJoin(hosts_, " or "))));
@@ -81,7 +81,7 @@ std::optional<RestReply> RequestGuard::CheckHostAndOrigin(const HeaderValues& he
     const bool own = value.starts_with("http://") &&
                      std::find(hosts_.begin(), hosts_.end(), value.substr(7)) != hosts_.end();
     if (!own) {
-      return Refuse(absl::PermissionDeniedError(fmt::format(
+      return RefuseRequest(absl::PermissionDeniedError(fmt::format(
           "Origin {} is not this server (http://{}); requests that web pages of other origins "
           "make are refused",
           Quote(origin[0]), hosts_[0])));
@@ -97,20 +97,20 @@ std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers) c
       "serve printed at start{}",
       options_.token_hint.empty() ? "" : "; " + options_.token_hint);
   if (authorization.empty()) {
-    return Refuse(absl::UnauthenticatedError(fmt::format("no Authorization header: {}", how)));
+    return RefuseRequest(absl::UnauthenticatedError(fmt::format("no Authorization header: {}", how)));
   }
   std::string_view value = authorization[0];
   constexpr std::string_view kBearer = "bearer ";
   if (value.size() < kBearer.size() ||
       !absl::EqualsIgnoreCase(std::string(value.substr(0, kBearer.size())), std::string(kBearer))) {
-    return Refuse(absl::UnauthenticatedError(
+    return RefuseRequest(absl::UnauthenticatedError(
         fmt::format("the Authorization header is not a bearer token: {}", how)));
   }
   const std::string given(absl::StripAsciiWhitespace(std::string(value.substr(kBearer.size()))));
   const std::string& token = options_.token;
   if (given.size() != token.size() ||
       CRYPTO_memcmp(given.data(), token.data(), token.size()) != 0) {
-    return Refuse(absl::UnauthenticatedError(
+    return RefuseRequest(absl::UnauthenticatedError(
         fmt::format("the bearer token is not this server's (it changes each time serve starts): "
                     "{}",
                     how)));
@@ -122,14 +122,14 @@ std::optional<RestReply> RequestGuard::CheckBody(const HeaderValues& headers) co
   const std::vector<std::string> encoding = headers("Content-Encoding");
   if (!encoding.empty() &&
       !absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(encoding[0]), "identity")) {
-    return Refuse(absl::InvalidArgumentError(fmt::format(
+    return RefuseRequest(absl::InvalidArgumentError(fmt::format(
                       "Content-Encoding {} is not accepted: send the request body uncompressed",
                       Quote(encoding[0]))),
                   kUnsupportedMediaType);
   }
   // cpp-httplib does not bound chunked bodies: a body must state its length.
   if (!headers("Transfer-Encoding").empty()) {
-    return Refuse(absl::InvalidArgumentError(
+    return RefuseRequest(absl::InvalidArgumentError(
                       "Transfer-Encoding is not accepted: send the body with a Content-Length"),
                   kLengthRequired);
   }
@@ -138,11 +138,11 @@ std::optional<RestReply> RequestGuard::CheckBody(const HeaderValues& headers) co
   if (!length.empty()) {
     uint64_t bytes = 0;
     if (!absl::SimpleAtoi(length[0], &bytes)) {
-      return Refuse(absl::InvalidArgumentError(
+      return RefuseRequest(absl::InvalidArgumentError(
           fmt::format("Content-Length {} is not a number of bytes", Quote(length[0]))));
     }
     if (bytes > options_.max_body_bytes) {
-      return Refuse(absl::InvalidArgumentError(fmt::format(
+      return RefuseRequest(absl::InvalidArgumentError(fmt::format(
                         "the request body has {} bytes; this service accepts at most {} ({} MiB)",
                         bytes, options_.max_body_bytes, options_.max_body_bytes >> 20)),
                     kPayloadTooLarge);
@@ -154,7 +154,7 @@ std::optional<RestReply> RequestGuard::CheckBody(const HeaderValues& headers) co
   std::string_view media =
       type.empty() ? std::string_view() : std::string_view(type[0]).substr(0, type[0].find(';'));
   if (!absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(std::string(media)), "application/json")) {
-    return Refuse(absl::InvalidArgumentError(
+    return RefuseRequest(absl::InvalidArgumentError(
                       fmt::format("Content-Type {} is not accepted: request bodies must be "
                                   "\"application/json\" (a charset parameter may follow)",
                                   type.empty() ? "(missing)" : Quote(type[0]))),

@@ -11,15 +11,15 @@
 namespace trainpkg::packager::dockerfile::internal {
 namespace {
 
-bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+bool IsBlankChar(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
 
 std::string_view TrimLeft(std::string_view s) {
-  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsBlankChar(s.front())) s.remove_prefix(1);
   return s;
 }
 
 std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
+  while (!s.empty() && IsBlankChar(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -116,7 +116,7 @@ std::vector<std::string_view> PhysicalLines(std::string_view text) {
 std::pair<std::string_view, std::string_view> FirstWord(std::string_view s) {
   s = TrimLeft(s);
   size_t end = 0;
-  while (end < s.size() && !IsBlank(s[end])) ++end;
+  while (end < s.size() && !IsBlankChar(s[end])) ++end;
   return {s.substr(0, end), s.substr(end)};
 }
 

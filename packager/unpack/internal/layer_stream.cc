@@ -16,7 +16,7 @@ namespace {
 
 constexpr size_t kBufferSize = 1 << 16;
 
-std::string ArchiveError(struct archive* a) {
+std::string ArchiveErrorText(struct archive* a) {
   const char* text = ::archive_error_string(a);
   return text != nullptr ? text : "unknown libarchive error";
 }
@@ -92,12 +92,12 @@ absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesy
   if (::archive_read_open(stream->raw_, stream.get(), nullptr, &LayerStream::ReadCompressed,
                           nullptr) != ARCHIVE_OK) {
     return absl::InvalidArgumentError(
-        fmt::format("not a {} blob: {}", layer.media_type, ArchiveError(stream->raw_)));
+        fmt::format("not a {} blob: {}", layer.media_type, ArchiveErrorText(stream->raw_)));
   }
   struct archive_entry* raw_entry = nullptr;
   if (::archive_read_next_header(stream->raw_, &raw_entry) != ARCHIVE_OK) {
     return absl::InvalidArgumentError(
-        fmt::format("reading the blob: {}", ArchiveError(stream->raw_)));
+        fmt::format("reading the blob: {}", ArchiveErrorText(stream->raw_)));
   }
   // With only that decompressor enabled, other data passes through raw.
   std::string_view found = SniffCompression(stream->fd_.get());
@@ -114,7 +114,7 @@ absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesy
       ARCHIVE_OK) {
     if (!stream->budget_status_.ok()) return stream->budget_status_;
     std::string why =
-        stream->decompress_error_.empty() ? ArchiveError(stream->tar_) : stream->decompress_error_;
+        stream->decompress_error_.empty() ? ArchiveErrorText(stream->tar_) : stream->decompress_error_;
     return absl::InvalidArgumentError(fmt::format("not a tar archive: {}", why));
   }
   return stream;
@@ -141,7 +141,7 @@ la_ssize_t LayerStream::ReadTar(struct archive* a, void* self, const void** buff
   la_ssize_t n =
       ::archive_read_data(stream->raw_, stream->tar_buffer_.data(), stream->tar_buffer_.size());
   if (n < 0) {
-    stream->decompress_error_ = fmt::format("decompressing: {}", ArchiveError(stream->raw_));
+    stream->decompress_error_ = fmt::format("decompressing: {}", ArchiveErrorText(stream->raw_));
     ::archive_set_error(a, EIO, "%s", stream->decompress_error_.c_str());
     return -1;
   }
