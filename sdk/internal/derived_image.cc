@@ -14,10 +14,6 @@ namespace {
 
 constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-absl::Status InField(std::string_view field, const absl::Status& status) {
-  return base::WithContext(status, field);
-}
-
 // The image's PATH (Docker's default when it sets none).
 std::string ImagePath(const oci::ContainerConfig& config) {
   for (const std::string& entry : config.env) {
@@ -53,11 +49,11 @@ absl::StatusOr<ResolvedImage> ResolvePythonExecutor(const ImageResolver& resolve
                                                     std::string_view image_uri,
                                                     std::string_view field) {
   absl::StatusOr<ResolvedImage> executor = resolver.Resolve(image_uri);
-  if (!executor.ok()) return InField(field, executor.status());
+  if (!executor.ok()) return base::WithContext(executor.status(), field);
   absl::StatusOr<std::filesystem::path> root = rootfs.Get(executor->layout, executor->image);
   if (!root.ok()) {
-    return InField(field,
-                   base::WithContext(root.status(), fmt::format("unpacking \"{}\"", image_uri)));
+    return base::WithContext(
+        base::WithContext(root.status(), fmt::format("unpacking \"{}\"", image_uri)), field);
   }
   TP_RETURN_IF_ERROR(CheckPython(field, image_uri, executor->image.config->config, *root));
   return executor;

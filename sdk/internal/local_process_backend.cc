@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/log.h"
+#include "base/status_context.h"
 #include "jobspec/cluster_env.h"
 #include "jobspec/custom_job_json.h"
 #include "packager/run/hosts_file.h"
@@ -56,18 +57,12 @@ absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
   packager::unpack::RootfsCache cache(home / "rootfs");
   for (const ReplicaPlan& plan : plans) {
     if (plan.image_uri.empty() || images.contains(plan.image_uri)) continue;
-    absl::StatusOr<ResolvedImage> resolved = resolver.Resolve(plan.image_uri);
-    if (!resolved.ok()) {
-      return absl::Status(resolved.status().code(),
-                          absl::StrCat(plan.program_field, ": ", resolved.status().message()));
-    }
-    absl::StatusOr<std::filesystem::path> rootfs = cache.Get(resolved->layout, resolved->image);
-    if (!rootfs.ok()) {
-      return absl::Status(rootfs.status().code(),
-                          absl::StrCat(plan.program_field, ": unpacking \"", plan.image_uri,
-                                       "\": ", rootfs.status().message()));
-    }
-    images.emplace(plan.image_uri, JobImage{*resolved->image.config, *rootfs});
+    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(ResolvedImage resolved, resolver.Resolve(plan.image_uri),
+                                     plan.program_field);
+    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(
+        std::filesystem::path rootfs, cache.Get(resolved.layout, resolved.image),
+        absl::StrCat(plan.program_field, ": unpacking \"", plan.image_uri, "\""));
+    images.emplace(plan.image_uri, JobImage{*resolved.image.config, std::move(rootfs)});
   }
   return images;
 }

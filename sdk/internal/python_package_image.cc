@@ -35,10 +35,6 @@ constexpr std::string_view kInstallCommand[] = {"python3", "-m", "pip", "install
 
 std::string PoolField(int pool) { return absl::StrCat("jobSpec.workerPoolSpecs[", pool, "]"); }
 
-absl::Status InField(std::string_view field, const absl::Status& status) {
-  return base::WithContext(status, field);
-}
-
 absl::StatusOr<oci::Digest> FileDigest(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(fmt::format("reading {}", path.string()));
@@ -110,7 +106,7 @@ class ImagePreparer {
             path.filename().string()));
       }
       absl::StatusOr<oci::Digest> digest = FileDigest(path);
-      if (!digest.ok()) return InField(field, digest.status());
+      if (!digest.ok()) return base::WithContext(digest.status(), field);
       packages.push_back(Package{path, *digest});
     }
     const std::string tag = ImageTag(executor.image.descriptor.digest, packages);
