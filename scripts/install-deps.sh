@@ -11,6 +11,7 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates clang-format python3
+  lld  # links much faster than GNU ld (cmake/TrainpkgLinker.cmake)
   ccache  # rebuilds and other worktrees reuse unchanged objects (cmake/TrainpkgCcache.cmake)
   clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: the libFuzzer + ASan/UBSan build of every fuzz target
   # libraries
