@@ -40,7 +40,11 @@ FORBIDDEN_SYSTEM = {
 
 # The sdk's backend folders (sdk/backend_driver.h); each may use the sdk's
 # shared plumbing but no other backend's folder.
-SDK_BACKENDS = ["sdk/vertex", "sdk/k8s", "sdk/slurm"]
+SDK_BACKENDS = ["sdk/local", "sdk/vertex", "sdk/k8s", "sdk/slurm"]
+
+# The sdk's core (the target trainpkg_sdk_core): what the backends build on,
+# so it never includes a backend's folder.
+SDK_CORE = ["sdk/internal", "sdk/auth"]
 
 
 def backend_of(rel_path: str):
@@ -88,6 +92,10 @@ def check_file(path: pathlib.Path, violations: list):
             violations.append(
                 f"{where}: {backend}/ may not include {target} ({target_backend}/): backends "
                 f"never include each other; share it beside the driver in sdk/ or sdk/internal/")
+        if target_backend and any(rel.startswith(core + "/") for core in SDK_CORE):
+            violations.append(
+                f"{where}: {rel.rsplit('/', 1)[0]}/ is the sdk's core, which the backends build "
+                f"on; it may not include {target} ({target_backend}/)")
         if allowed is None or target_module == owner or target_module in allowed:
             continue
         violations.append(

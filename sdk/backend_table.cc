@@ -6,7 +6,7 @@
 #include "base/check.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
-#include "sdk/internal/local_driver.h"
+#include "sdk/local/local_driver.h"
 #include "sdk/k8s/k8s_driver.h"
 #include "sdk/slurm/slurm_driver.h"
 #include "sdk/vertex/vertex_driver.h"
@@ -26,7 +26,7 @@ std::array<Row, 4>& Rows() {
       {JobBackendKind::kVertex, &vertex::VertexDriver()},
       {JobBackendKind::kK8s, &k8s::K8sDriver()},
       {JobBackendKind::kSlurm, &slurm::SlurmDriver()},
-      {JobBackendKind::kLocal, &internal::LocalDriver()},
+      {JobBackendKind::kLocal, &local::LocalDriver()},
   }};
   return rows;
 }

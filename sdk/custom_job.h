@@ -12,7 +12,7 @@
 // entrypoint, as on Vertex) or [executable], followed by containerSpec.args.
 // Any other imageUri (a registry reference, pulled into the local image
 // store when absent, or oci:DIR[:TAG]) runs in container mode: each replica
-// is a runc container of the image (sdk/internal/container_replica.h), with
+// is a runc container of the image (sdk/local/internal/container_replica.h), with
 // the base output directory mounted at the same path (nosuid,nodev), the
 // replica's name as host name, and the job's own network namespace, shared
 // by its replicas and holding only loopback (CustomJobOptions::host_network

@@ -112,7 +112,7 @@ absl::Status SupervisedJob::Start() {
   log_->WriteLine(
       "", absl::StrCat("To use this CustomJob in another session:\ntrainpkg jobs describe ", id_));
   std::unique_ptr<JobBackend> engine = make_engine_(
-      LocalProcessBackendConfig{
+      SupervisedJobConfig{
           .job_id = id_,
           .project_id = options_.project_id,
           .spec = job.job_spec,

@@ -18,14 +18,14 @@
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
-#include "sdk/internal/local_process_backend.h"
+#include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
 
 namespace trainpkg::sdk::internal {
 
 // Makes the engine of a recorded (QUEUED) job.
 using SupervisedEngineFactory = std::function<std::unique_ptr<JobBackend>(
-    LocalProcessBackendConfig config, std::shared_ptr<JobRecorder> recorder)>;
+    SupervisedJobConfig config, std::shared_ptr<JobRecorder> recorder)>;
 
 // The job id rule of supervised jobs: jobspec::ValidateJobId.
 absl::Status CheckSupervisedJobId(std::string_view id);

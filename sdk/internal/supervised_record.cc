@@ -2,11 +2,9 @@
 
 #include <signal.h>
 
-#include "base/environment.h"
 #include "sdk/internal/proc_stat.h"
-#include "sdk/internal/runc_container_launcher.h"
+#include "sdk/internal/recorded_job.h"
 #include "sdk/internal/supervised_job.h"
-#include "sdk/process_launcher.h"
 
 namespace trainpkg::sdk::internal {
 
@@ -23,19 +21,12 @@ absl::Status SupervisedDriver::ReadRecord(const JobStore& store, JobInfo& info) 
   return absl::OkStatus();
 }
 
-bool SupervisedDriver::StopOrphan(const JobStore& store, const JobInfo& info) const {
+bool SupervisedDriver::StopOrphan(const JobStore&, const JobInfo& info) const {
   bool running = false;
   for (const ReplicaDetails& replica : info.local.replicas) {
     if (replica.pgid <= 0) continue;
     running = running || !replica.exit_status.has_value();
     SignalProcessGroup(replica.pgid, replica.start_time, SIGKILL);
-    if (!replica.container_id.empty()) {
-      DeleteRuncContainer(
-          *DefaultProcessLauncher(),
-          RuncContainer{.id = replica.container_id,
-                        .bundle_dir = store.ContainerBundleDir(info.id, replica.name),
-                        .env = base::SnapshotProcessEnvironment()});
-    }
   }
   return running;
 }
@@ -49,7 +40,7 @@ absl::StatusOr<jobspec::CustomJob> SupervisedDriver::Cancel(const JobStore& stor
                                                             const JobInfo& info,
                                                             const RecordAccess&,
                                                             absl::Duration timeout) const {
-  return JobClient(store).CancelJob(info.id, timeout);
+  return CancelSupervisedJob(*this, store, info.id, timeout);
 }
 
 absl::Status SupervisedDriver::CheckLogs(const JobInfo&, const JobLogsOptions&) const {
@@ -58,7 +49,9 @@ absl::Status SupervisedDriver::CheckLogs(const JobInfo&, const JobLogsOptions&) 
 
 absl::Status SupervisedDriver::WriteLogs(const JobStore& store, const JobInfo& info,
                                          const JobLogsOptions& options, std::ostream& out) const {
-  return WriteJobLogs(JobClient(store), info.id, options, out);
+  return WriteReplicaLogs(store, info.id, options, out, [this, &store, &info] {
+    return LoadAndRepairRecordedJob(*this, store, info.id, /*cancelling=*/false);
+  });
 }
 
 }  // namespace trainpkg::sdk::internal

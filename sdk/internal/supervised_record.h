@@ -1,9 +1,7 @@
 // The record side shared by the backends whose jobs a supervisor on this
 // machine follows (local, Slurm): what JobClient and `trainpkg jobs` do with
 // such a job in the job store (sdk/backend_driver.h). StopOrphan kills what
-// is left of each replica's process group and deletes each container-mode
-// replica's runc container (its processes are in a session of their own, so
-// killing runc's group does not stop them).
+// is left of each replica's process group.
 #ifndef TRAINPKG_SDK_INTERNAL_SUPERVISED_RECORD_H_
 #define TRAINPKG_SDK_INTERNAL_SUPERVISED_RECORD_H_
 
@@ -24,8 +22,9 @@ namespace trainpkg::sdk::internal {
 
 // What the drivers of supervised backends share: no remote place, the job id
 // rule of CheckSupervisedJobId, the record read by JobClient (refresh is the
-// record as read), cancelling through the job store (JobClient::CancelJob),
-// and the logs in the job directory (WriteJobLogs).
+// record as read), cancelling through the job store (CancelSupervisedJob),
+// and the logs in the job directory (WriteReplicaLogs); all in
+// sdk/internal/recorded_job.h.
 class SupervisedDriver : public BackendDriver {
  public:
   std::optional<RemotePlace> remote() const override { return std::nullopt; }

@@ -35,7 +35,7 @@ class Driver final : public sdk::internal::SupervisedDriver {
     SlurmBackendOptions slurm = options.slurm;
     return sdk::internal::PrepareSupervisedJob(
         std::move(job), std::move(options), log,
-        [slurm](sdk::internal::LocalProcessBackendConfig config,
+        [slurm](sdk::internal::SupervisedJobConfig config,
                 std::shared_ptr<sdk::internal::JobRecorder> recorder) {
           return std::make_unique<internal::SlurmBackend>(
               internal::SlurmBackendConfig{.job = std::move(config), .options = slurm},

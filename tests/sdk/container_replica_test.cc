@@ -1,6 +1,6 @@
 // Container mode's pure parts: args and env rules, User resolution, GPU
 // slices, the runtime bundle's config.json.
-#include "sdk/internal/container_replica.h"
+#include "sdk/local/internal/container_replica.h"
 
 #include <errno.h>
 
@@ -14,14 +14,14 @@
 #include "packager/run/container_bundle.h"
 #include "packager/run/container_user.h"
 #include "packager/run/seccomp_profile.h"
-#include "sdk/internal/gpu_inventory.h"
-#include "sdk/internal/restart_policy.h"
+#include "sdk/local/internal/gpu_inventory.h"
+#include "sdk/local/internal/restart_policy.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 namespace {
 
 using packager::run::ContainerBundle;
@@ -42,8 +42,8 @@ void Write(const fs::path& path, const std::string& content) {
   std::ofstream(path) << content;
 }
 
-ReplicaPlan Plan(std::vector<std::string> command, std::vector<std::string> args) {
-  ReplicaPlan plan;
+sdk::internal::ReplicaPlan Plan(std::vector<std::string> command, std::vector<std::string> args) {
+  sdk::internal::ReplicaPlan plan;
   plan.program_field = "jobSpec.workerPoolSpecs[0].containerSpec.imageUri";
   plan.image_uri = "trainer:1";
   plan.command = std::move(command);
@@ -70,7 +70,7 @@ TEST(ContainerArgsTest, CommandReplacesEntrypointArgsReplaceCmd) {
 TEST(ContainerEnvTest, ImageThenContainerSpecThenClusterEnv) {
   oci::ContainerConfig image;
   image.env = {"A=image", "B=image", "TF_CONFIG=image"};
-  ReplicaPlan plan = Plan({}, {});
+  sdk::internal::ReplicaPlan plan = Plan({}, {});
   plan.env = {{"B", "spec-$(A)"}, {"C", "c"}};
   std::vector<std::string> env = ContainerEnv(plan, image, {{"TF_CONFIG", "{}"}});
   EXPECT_THAT(env, ElementsAre("A=image", "B=spec-image", "C=c",
@@ -128,7 +128,7 @@ TEST(GpuInventoryTest, CudaVisibleDevicesOrTheDriversList) {
 }
 
 TEST(GpuInventoryTest, AssignsDisjointSlicesAndRefusesTooMany) {
-  std::vector<ReplicaPlan> plans(3);
+  std::vector<sdk::internal::ReplicaPlan> plans(3);
   plans[0].ref = {.pool = 0, .index = 0};
   plans[0].accelerator_count = 2;
   plans[1].ref = {.pool = 1, .index = 0};
@@ -261,4 +261,4 @@ TEST(RestartPolicyTest, BoundedAndOffWithDisableRetries) {
 }
 
 }  // namespace
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

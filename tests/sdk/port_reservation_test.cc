@@ -1,4 +1,4 @@
-#include "sdk/internal/port_reservation.h"
+#include "sdk/local/internal/port_reservation.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -12,7 +12,7 @@
 
 using ::trainpkg::testing::IsOk;
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 namespace {
 
 bool CanBind(int port) {
@@ -47,4 +47,4 @@ TEST(PortReservationTest, ZeroPortsIsEmpty) {
 }
 
 }  // namespace
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

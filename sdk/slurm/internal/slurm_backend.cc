@@ -56,7 +56,7 @@ std::string Tail(const std::filesystem::path& path, size_t count) {
 // which Slurm hands on to the batch script and srun (--export=ALL) to every
 // task, where PrepareSlurmTask puts it in the replica's cluster env.
 std::map<std::string, std::string> SubmitEnvironment(
-    const sdk::internal::LocalProcessBackendConfig& job) {
+    const sdk::internal::SupervisedJobConfig& job) {
   std::map<std::string, std::string> env = job.environment;
   env.insert_or_assign(jobspec::kJobSecretEnv, job.job_secret);
   return env;

@@ -23,7 +23,7 @@
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
-#include "sdk/internal/local_process_backend.h"
+#include "sdk/internal/supervised_job_config.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/slurm_job_files.h"
 #include "sdk/slurm/internal/slurm_job_state.h"
@@ -36,7 +36,7 @@ struct SlurmBackendConfig {
   // plans, the environment of Slurm's commands and of the job, the grace
   // period the batch script gives stopped steps, the launcher of sbatch,
   // scontrol and scancel, the store and the live output stream.
-  sdk::internal::LocalProcessBackendConfig job;
+  sdk::internal::SupervisedJobConfig job;
   SlurmBackendOptions options;  // task_program absolute
 };
 

@@ -24,7 +24,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/internal/subprocess.h"
-#include "sdk/internal/port_reservation.h"
+#include "sdk/local/internal/port_reservation.h"
 #include "tests/registry/run_tool.h"
 
 extern char** environ;
@@ -162,7 +162,7 @@ absl::Status SlurmCluster::Start(const SlurmClusterOptions& options) {
     return absl::DeadlineExceededError("munged did not create its socket:\n" + Logs());
   }
 
-  TP_ASSIGN_OR_RETURN(internal::PortReservation ports, internal::PortReservation::Reserve(3));
+  TP_ASSIGN_OR_RETURN(local::internal::PortReservation ports, local::internal::PortReservation::Reserve(3));
   const int ctld = ports.ports()[0], n1 = ports.ports()[1], n2 = ports.ports()[2];
   ports.Release();
   TP_RETURN_IF_ERROR(base::WriteFileAtomic(conf(), SlurmConf(dir_, ctld, n1, n2, options)));

@@ -1,6 +1,6 @@
-#include "sdk/internal/restart_policy.h"
+#include "sdk/local/internal/restart_policy.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 int JobRestartBudget(const jobspec::CustomJobSpec& spec) {
   if (!spec.scheduling.has_value()) return 0;
@@ -9,4 +9,4 @@ int JobRestartBudget(const jobspec::CustomJobSpec& spec) {
   return kMaxJobRestarts;
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

@@ -2,15 +2,15 @@
 // (by a socket of this process, closed on exec) until Release(), so the ports
 // of one reservation are distinct and no other process can take them before
 // the replicas start.
-#ifndef TRAINPKG_SDK_INTERNAL_PORT_RESERVATION_H_
-#define TRAINPKG_SDK_INTERNAL_PORT_RESERVATION_H_
+#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_PORT_RESERVATION_H_
+#define TRAINPKG_SDK_LOCAL_INTERNAL_PORT_RESERVATION_H_
 
 #include <cstddef>
 #include <vector>
 
 #include "absl/status/statusor.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 class PortReservation {
  public:
@@ -31,6 +31,6 @@ class PortReservation {
   std::vector<int> ports_;
 };
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal
 
-#endif  // TRAINPKG_SDK_INTERNAL_PORT_RESERVATION_H_
+#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_PORT_RESERVATION_H_

@@ -1,11 +1,11 @@
-#include "sdk/internal/runc_container_launcher.h"
+#include "sdk/local/internal/runc_container_launcher.h"
 
 #include <unistd.h>
 
 #include "base/log.h"
 #include "packager/run/host_resource_ledger.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 namespace {
 
 class RuncProcess final : public Process {
@@ -89,4 +89,4 @@ void DeleteRuncContainer(ProcessLauncher& launcher, const RuncContainer& contain
   if (ec) TP_LOG(WARNING, "removing {}: {}", container.bundle_dir.string(), ec.message());
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

@@ -14,8 +14,8 @@
 // (the job's /etc/hosts and /etc/resolv.conf) and cannot leave set-id
 // files or file capabilities in the directories it writes
 // (packager/run/container_bundle.h).
-#ifndef TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
-#define TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
+#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_CONTAINER_REPLICA_H_
+#define TRAINPKG_SDK_LOCAL_INTERNAL_CONTAINER_REPLICA_H_
 
 #include <filesystem>
 #include <map>
@@ -26,16 +26,16 @@
 #include "packager/run/container_bundle.h"
 #include "registry/oci/image_config.h"
 #include "sdk/internal/replica_plan.h"
-#include "sdk/internal/runc_container_launcher.h"
+#include "sdk/local/internal/runc_container_launcher.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 struct ContainerReplicaRequest {
-  const ReplicaPlan* plan = nullptr;        // REQUIRES: plan->image_uri non-empty
-  const oci::ImageConfig* image = nullptr;  // the image's config
-  std::filesystem::path rootfs;             // its unpacked rootfs (RootfsCache)
-  std::string container_id;                 // unique per job and replica
-  std::filesystem::path bundle_dir;         // created here
+  const sdk::internal::ReplicaPlan* plan = nullptr;  // REQUIRES: plan->image_uri non-empty
+  const oci::ImageConfig* image = nullptr;           // the image's config
+  std::filesystem::path rootfs;                      // its unpacked rootfs (RootfsCache)
+  std::string container_id;                          // unique per job and replica
+  std::filesystem::path bundle_dir;                  // created here
   std::map<std::string, std::string> cluster_env;
   std::vector<std::filesystem::path> bind_mounts;           // e.g. the base output directory
   std::vector<std::filesystem::path> devices;               // e.g. /dev/nvidia0
@@ -51,17 +51,18 @@ struct ContainerReplicaRequest {
 
 // The process args for `plan` on `image` (see above). InvalidArgument,
 // naming the field, when they come out empty.
-absl::StatusOr<std::vector<std::string>> ContainerArgs(const ReplicaPlan& plan,
+absl::StatusOr<std::vector<std::string>> ContainerArgs(const sdk::internal::ReplicaPlan& plan,
                                                        const oci::ContainerConfig& image);
 
 // The container environment as NAME=value, in name order.
-std::vector<std::string> ContainerEnv(const ReplicaPlan& plan, const oci::ContainerConfig& image,
+std::vector<std::string> ContainerEnv(const sdk::internal::ReplicaPlan& plan,
+                                      const oci::ContainerConfig& image,
                                       const std::map<std::string, std::string>& cluster_env);
 
 // Writes the bundle; returns the container to start with RuncRunSpec.
 // Errors name the replica's imageUri field.
 absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequest& request);
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal
 
-#endif  // TRAINPKG_SDK_INTERNAL_CONTAINER_REPLICA_H_
+#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_CONTAINER_REPLICA_H_

@@ -1,4 +1,4 @@
-#include "sdk/internal/port_reservation.h"
+#include "sdk/local/internal/port_reservation.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -10,7 +10,7 @@
 
 #include "base/file_util.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 absl::StatusOr<PortReservation> PortReservation::Reserve(size_t count) {
   PortReservation reservation;
@@ -53,4 +53,4 @@ void PortReservation::Release() {
   fds_.clear();
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

@@ -1,4 +1,4 @@
-#include "sdk/internal/gpu_inventory.h"
+#include "sdk/local/internal/gpu_inventory.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "fmt/format.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 std::vector<std::string> LocalGpus(const std::map<std::string, std::string>& environment,
                                    const std::filesystem::path& proc_gpus) {
@@ -28,9 +28,10 @@ std::vector<std::string> LocalGpus(const std::map<std::string, std::string>& env
 }
 
 absl::StatusOr<std::vector<std::vector<std::string>>> AssignGpus(
-    const std::vector<ReplicaPlan>& plans, const std::vector<std::string>& gpus) {
+    const std::vector<sdk::internal::ReplicaPlan>& plans, const std::vector<std::string>& gpus) {
   int64_t wanted = 0;
-  for (const ReplicaPlan& plan : plans) wanted += std::max(plan.accelerator_count, 0);
+  for (const sdk::internal::ReplicaPlan& plan : plans)
+    wanted += std::max(plan.accelerator_count, 0);
   std::vector<std::vector<std::string>> slices(plans.size());
   size_t next = 0;
   for (size_t i = 0; i < plans.size(); ++i) {
@@ -66,4 +67,4 @@ std::vector<std::filesystem::path> GpuDevices(const std::vector<std::string>& sl
   return devices;
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

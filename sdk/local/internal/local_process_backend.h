@@ -4,8 +4,8 @@
 // One supervisor thread per job starts the replicas (so that their
 // PR_SET_PDEATHSIG is bound to a thread that lives until the job ends),
 // watches them and stops them; a reaper thread and a log pump per replica.
-#ifndef TRAINPKG_SDK_INTERNAL_LOCAL_PROCESS_BACKEND_H_
-#define TRAINPKG_SDK_INTERNAL_LOCAL_PROCESS_BACKEND_H_
+#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_LOCAL_PROCESS_BACKEND_H_
+#define TRAINPKG_SDK_LOCAL_INTERNAL_LOCAL_PROCESS_BACKEND_H_
 
 #include <condition_variable>
 #include <map>
@@ -24,34 +24,17 @@
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/replica_plan.h"
-#include "sdk/internal/running_replica.h"
+#include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
+#include "sdk/local/internal/running_replica.h"
 #include "sdk/process_launcher.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
-struct LocalProcessBackendConfig {
-  std::string job_id;
-  std::string project_id;
-  jobspec::CustomJobSpec spec;                     // as recorded (absolute paths, output dir set)
-  std::vector<ReplicaPlan> plans;                  // PlanReplicas(spec)
-  std::map<std::string, std::string> environment;  // inherited by every replica
-  // TRAINPKG_JOB_SECRET of every replica (jobspec::NewJobSecret, one per job).
-  std::string job_secret;
-  absl::Duration grace_period;
-  std::shared_ptr<ProcessLauncher> launcher;
-  JobStore store;
-  LineStream* live = nullptr;  // replica output; not owned, may be null
-  // Container mode: the containers share the host's network instead of one
-  // network namespace per job (loopback only).
-  bool host_network = false;
-  // How often the supervisor looks for a cancel request from another process.
-  absl::Duration cancel_poll_interval = absl::Milliseconds(100);
-};
-
-class LocalProcessBackend final : public JobBackend {
+class LocalProcessBackend final : public sdk::internal::JobBackend {
  public:
-  LocalProcessBackend(LocalProcessBackendConfig config, std::shared_ptr<JobRecorder> recorder);
+  LocalProcessBackend(sdk::internal::SupervisedJobConfig config,
+                      std::shared_ptr<sdk::internal::JobRecorder> recorder);
   ~LocalProcessBackend() override;
 
   absl::Status Start() override;
@@ -60,7 +43,7 @@ class LocalProcessBackend final : public JobBackend {
 
  private:
   struct Replica {
-    const ReplicaPlan* plan;
+    const sdk::internal::ReplicaPlan* plan;
     ReplicaDetails details;
     std::unique_ptr<RunningReplica> running;
     std::optional<ExitStatus> exit;  // guarded by mu_
@@ -94,8 +77,8 @@ class LocalProcessBackend final : public JobBackend {
   bool CancelRequested();
   void OnExit(size_t index, ExitStatus status);
 
-  const LocalProcessBackendConfig config_;
-  const std::shared_ptr<JobRecorder> recorder_;
+  const sdk::internal::SupervisedJobConfig config_;
+  const std::shared_ptr<sdk::internal::JobRecorder> recorder_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Replica> replicas_;  // the vector is only resized before the reapers start
@@ -119,6 +102,6 @@ class LocalProcessBackend final : public JobBackend {
   std::thread supervisor_;
 };
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal
 
-#endif  // TRAINPKG_SDK_INTERNAL_LOCAL_PROCESS_BACKEND_H_
+#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_LOCAL_PROCESS_BACKEND_H_

@@ -1,4 +1,4 @@
-#include "sdk/internal/container_replica.h"
+#include "sdk/local/internal/container_replica.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include "packager/run/container_user.h"
 #include "sdk/internal/env_expansion.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 namespace {
 
 using packager::run::ContainerBundle;
@@ -23,7 +23,7 @@ using packager::run::WriteContainerBundle;
 
 constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-absl::Status InField(const ReplicaPlan& plan, const absl::Status& status) {
+absl::Status InField(const sdk::internal::ReplicaPlan& plan, const absl::Status& status) {
   return base::WithContext(status, fmt::format("{} (\"{}\")", plan.program_field, plan.image_uri));
 }
 
@@ -52,7 +52,7 @@ absl::Status ShareShmWith(const std::filesystem::path& dir, const ContainerUser&
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> ContainerArgs(const ReplicaPlan& plan,
+absl::StatusOr<std::vector<std::string>> ContainerArgs(const sdk::internal::ReplicaPlan& plan,
                                                        const oci::ContainerConfig& image) {
   std::vector<std::string> args = plan.command.empty() ? image.entrypoint : plan.command;
   const std::vector<std::string>& tail =
@@ -66,7 +66,8 @@ absl::StatusOr<std::vector<std::string>> ContainerArgs(const ReplicaPlan& plan,
   return args;
 }
 
-std::vector<std::string> ContainerEnv(const ReplicaPlan& plan, const oci::ContainerConfig& image,
+std::vector<std::string> ContainerEnv(const sdk::internal::ReplicaPlan& plan,
+                                      const oci::ContainerConfig& image,
                                       const std::map<std::string, std::string>& cluster_env) {
   std::map<std::string, std::string> env;
   for (const std::string& entry : image.env) {
@@ -75,7 +76,7 @@ std::vector<std::string> ContainerEnv(const ReplicaPlan& plan, const oci::Contai
     env.insert_or_assign(entry.substr(0, eq), entry.substr(eq + 1));
   }
   env.try_emplace("PATH", kDefaultPath);
-  ApplyEnvVars(plan.env, env);
+  sdk::internal::ApplyEnvVars(plan.env, env);
   for (const auto& [name, value] : cluster_env) env.insert_or_assign(name, value);
   std::vector<std::string> out;
   for (const auto& [name, value] : env) out.push_back(name + "=" + value);
@@ -83,7 +84,7 @@ std::vector<std::string> ContainerEnv(const ReplicaPlan& plan, const oci::Contai
 }
 
 absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequest& request) {
-  const ReplicaPlan& plan = *request.plan;
+  const sdk::internal::ReplicaPlan& plan = *request.plan;
   const oci::ContainerConfig& image = request.image->config;
   TP_ASSIGN_OR_RETURN(std::vector<std::string> args, ContainerArgs(plan, image));
   absl::StatusOr<ContainerUser> user = ResolveContainerUser(request.rootfs, image.user);
@@ -116,4 +117,4 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .id = request.container_id, .bundle_dir = request.bundle_dir, .env = request.runc_env};
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal

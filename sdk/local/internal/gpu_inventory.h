@@ -6,8 +6,8 @@
 // "0", "1", ... Replicas get disjoint slices, in plan order, of
 // machineSpec.acceleratorCount GPUs each, as CUDA_VISIBLE_DEVICES; replicas
 // asking for none get no CUDA_VISIBLE_DEVICES from here.
-#ifndef TRAINPKG_SDK_INTERNAL_GPU_INVENTORY_H_
-#define TRAINPKG_SDK_INTERNAL_GPU_INVENTORY_H_
+#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_GPU_INVENTORY_H_
+#define TRAINPKG_SDK_LOCAL_INTERNAL_GPU_INVENTORY_H_
 
 #include <filesystem>
 #include <map>
@@ -17,7 +17,7 @@
 #include "absl/status/statusor.h"
 #include "sdk/internal/replica_plan.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 // `proc_gpus` is a seam for tests.
 std::vector<std::string> LocalGpus(
@@ -28,7 +28,7 @@ std::vector<std::string> LocalGpus(
 // the first replica that does not fit, how many GPUs the job asks for and
 // how many exist.
 absl::StatusOr<std::vector<std::vector<std::string>>> AssignGpus(
-    const std::vector<ReplicaPlan>& plans, const std::vector<std::string>& gpus);
+    const std::vector<sdk::internal::ReplicaPlan>& plans, const std::vector<std::string>& gpus);
 
 // The host device nodes a container needs for `slice`: /dev/nvidia<i> for
 // each numeric index, plus /dev/nvidiactl, /dev/nvidia-uvm and
@@ -36,6 +36,6 @@ absl::StatusOr<std::vector<std::vector<std::string>>> AssignGpus(
 std::vector<std::filesystem::path> GpuDevices(const std::vector<std::string>& slice,
                                               const std::filesystem::path& dev = "/dev");
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal
 
-#endif  // TRAINPKG_SDK_INTERNAL_GPU_INVENTORY_H_
+#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_GPU_INVENTORY_H_

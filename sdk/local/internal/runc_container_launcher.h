@@ -8,8 +8,8 @@
 // bundle behind. The container is recorded in this process's
 // HostResourceLedger (packager/run/host_resource_ledger.h): when this
 // process dies, its watchdog deletes it.
-#ifndef TRAINPKG_SDK_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
-#define TRAINPKG_SDK_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
+#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
+#define TRAINPKG_SDK_LOCAL_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
 
 #include <filesystem>
 #include <map>
@@ -18,7 +18,7 @@
 
 #include "sdk/process_launcher.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 
 struct RuncContainer {
   std::string id;                          // unique on this host while it runs
@@ -48,6 +48,6 @@ class RuncContainerLauncher final : public ProcessLauncher {
 // are logged (cleanup is best effort, and idempotent).
 void DeleteRuncContainer(ProcessLauncher& launcher, const RuncContainer& container);
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal
 
-#endif  // TRAINPKG_SDK_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_
+#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_RUNC_CONTAINER_LAUNCHER_H_

@@ -1,4 +1,4 @@
-#include "sdk/internal/local_process_backend.h"
+#include "sdk/local/internal/local_process_backend.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -17,16 +17,16 @@
 #include "packager/run/hosts_file.h"
 #include "packager/run/resolv_conf.h"
 #include "packager/unpack/rootfs_cache.h"
-#include "sdk/internal/container_replica.h"
 #include "sdk/internal/env_expansion.h"
-#include "sdk/internal/gpu_inventory.h"
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_errors.h"
-#include "sdk/internal/port_reservation.h"
-#include "sdk/internal/restart_policy.h"
-#include "sdk/internal/runc_container_launcher.h"
+#include "sdk/local/internal/container_replica.h"
+#include "sdk/local/internal/gpu_inventory.h"
+#include "sdk/local/internal/port_reservation.h"
+#include "sdk/local/internal/restart_policy.h"
+#include "sdk/local/internal/runc_container_launcher.h"
 
-namespace trainpkg::sdk::internal {
+namespace trainpkg::sdk::local::internal {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -50,15 +50,15 @@ struct JobImage {
 };
 
 absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
-    const std::vector<ReplicaPlan>& plans, const std::filesystem::path& home,
+    const std::vector<sdk::internal::ReplicaPlan>& plans, const std::filesystem::path& home,
     const std::map<std::string, std::string>& environment) {
   std::map<std::string, JobImage> images;
-  ImageResolver resolver(home, RegistryImagePuller(environment));
+  sdk::internal::ImageResolver resolver(home, sdk::internal::RegistryImagePuller(environment));
   packager::unpack::RootfsCache cache(home / "rootfs");
-  for (const ReplicaPlan& plan : plans) {
+  for (const sdk::internal::ReplicaPlan& plan : plans) {
     if (plan.image_uri.empty() || images.contains(plan.image_uri)) continue;
-    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(ResolvedImage resolved, resolver.Resolve(plan.image_uri),
-                                     plan.program_field);
+    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(sdk::internal::ResolvedImage resolved,
+                                     resolver.Resolve(plan.image_uri), plan.program_field);
     TP_ASSIGN_OR_RETURN_WITH_CONTEXT(
         std::filesystem::path rootfs, cache.Get(resolved.layout, resolved.image),
         absl::StrCat(plan.program_field, ": unpacking \"", plan.image_uri, "\""));
@@ -77,8 +77,8 @@ std::string ContainerId(const std::string& job_id, const std::string& replica) {
 
 }  // namespace
 
-LocalProcessBackend::LocalProcessBackend(LocalProcessBackendConfig config,
-                                         std::shared_ptr<JobRecorder> recorder)
+LocalProcessBackend::LocalProcessBackend(sdk::internal::SupervisedJobConfig config,
+                                         std::shared_ptr<sdk::internal::JobRecorder> recorder)
     : config_(std::move(config)), recorder_(std::move(recorder)) {}
 
 LocalProcessBackend::~LocalProcessBackend() {
@@ -123,8 +123,8 @@ void LocalProcessBackend::Supervise() {
       break;
     }
     outcome = CancelRequested() ? Outcome::kCancelled : Monitor(failure);
-    const bool replica_failed =
-        outcome == Outcome::kFailed && failure.has_value() && failure->code == kCodeReplicaFailed;
+    const bool replica_failed = outcome == Outcome::kFailed && failure.has_value() &&
+                                failure->code == sdk::internal::kCodeReplicaFailed;
     if (!replica_failed || restarts >= restart_budget) break;
     // restartJobOnWorkerRestart: stop every replica and start the job again.
     std::string line = absl::StrCat(failure->message, " Restarting all replicas (restart ",
@@ -155,7 +155,7 @@ void LocalProcessBackend::Supervise() {
       recorder_->SetState(jobspec::JobState::kFailed, failure);
       break;
     case Outcome::kCancelled:
-      recorder_->SetState(jobspec::JobState::kCancelled, CancelledError());
+      recorder_->SetState(jobspec::JobState::kCancelled, sdk::internal::CancelledError());
       break;
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -164,15 +164,17 @@ void LocalProcessBackend::Supervise() {
 }
 
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
-  const std::vector<ReplicaPlan>& plans = config_.plans;
-  const auto container = std::find_if(
-      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return !plan.image_uri.empty(); });
-  const auto process = std::find_if(plans.begin(), plans.end(),
-                                    [](const ReplicaPlan& plan) { return plan.image_uri.empty(); });
+  const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
+  const auto container =
+      std::find_if(plans.begin(), plans.end(),
+                   [](const sdk::internal::ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+  const auto process =
+      std::find_if(plans.begin(), plans.end(),
+                   [](const sdk::internal::ReplicaPlan& plan) { return plan.image_uri.empty(); });
   if (netns_.has_value() || config_.host_network || container == plans.end()) return std::nullopt;
   if (process != plans.end()) {
     return jobspec::RpcStatus{
-        .code = kCodeInvalidArgument,
+        .code = sdk::internal::kCodeInvalidArgument,
         .message = absl::StrCat(
             process->program_field, " runs a local executable on the host network, but ",
             container->program_field,
@@ -183,7 +185,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
   absl::StatusOr<packager::run::NetworkNamespace> netns = packager::run::NetworkNamespace::Create(
       absl::StrCat("trainpkg-", config_.job_id, "-", ::getpid()));
   if (!netns.ok()) {
-    return jobspec::RpcStatus{.code = kCodeInternal,
+    return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
                               .message = absl::StrCat("Creating the job's network namespace: ",
                                                       netns.status().message())};
   }
@@ -192,8 +194,9 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
 }
 
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
-  const std::vector<ReplicaPlan>& plans = config_.plans;
-  if (!etc_files_.empty() || std::none_of(plans.begin(), plans.end(), [](const ReplicaPlan& plan) {
+  const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
+  if (!etc_files_.empty() ||
+      std::none_of(plans.begin(), plans.end(), [](const sdk::internal::ReplicaPlan& plan) {
         return !plan.image_uri.empty();
       })) {
     return std::nullopt;
@@ -201,7 +204,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
   // Every replica, its own name included, is reached on 127.0.0.1: in the
   // job's namespace as on the host's network.
   std::vector<packager::run::HostEntry> hosts;
-  for (const ReplicaPlan& plan : plans) hosts.push_back({plan.ref.Name(), "127.0.0.1"});
+  for (const sdk::internal::ReplicaPlan& plan : plans)
+    hosts.push_back({plan.ref.Name(), "127.0.0.1"});
   // The host's resolver configuration, as Docker gives it: whole on the
   // host's network; in the job's namespace without loopback nameservers,
   // which would be the namespace's own loopback there. Nothing outside the
@@ -211,7 +215,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
   absl::StatusOr<std::string> host_resolv_conf =
       packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
   if (!host_resolv_conf.ok()) {
-    return jobspec::RpcStatus{.code = kCodeInternal,
+    return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
                               .message = absl::StrCat("Reading the host's resolver configuration: ",
                                                       host_resolv_conf.status().message())};
   }
@@ -226,7 +230,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
         packager::run::TransientFile::Write(prefix.string() + suffix, content);
     if (!file.ok()) {
       etc_files_.clear();
-      return jobspec::RpcStatus{.code = kCodeInternal,
+      return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
                                 .message = absl::StrCat("Writing the job's /etc/", suffix + 1, ": ",
                                                         file.status().message())};
     }
@@ -236,16 +240,17 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
 }
 
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobSharedMemory() {
-  const std::vector<ReplicaPlan>& plans = config_.plans;
-  const auto containers = std::count_if(
-      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+  const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
+  const auto containers =
+      std::count_if(plans.begin(), plans.end(),
+                    [](const sdk::internal::ReplicaPlan& plan) { return !plan.image_uri.empty(); });
   if (shared_shm_.has_value() || containers < 2) return std::nullopt;
   // On the host's /dev/shm: a tmpfs, as a container's own /dev/shm is.
   absl::StatusOr<packager::run::TransientDirectory> dir = packager::run::TransientDirectory::Create(
       absl::StrCat("/dev/shm/trainpkg-job-", config_.job_id, "-", ::getpid()), 0700);
   if (!dir.ok()) {
     return jobspec::RpcStatus{
-        .code = kCodeInternal,
+        .code = sdk::internal::kCodeInternal,
         .message = absl::StrCat("Making the job's shared /dev/shm: ", dir.status().message())};
   }
   shared_shm_.emplace(*std::move(dir));
@@ -256,13 +261,13 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (std::optional<jobspec::RpcStatus> failure = MakeJobNetwork()) return failure;
   if (std::optional<jobspec::RpcStatus> failure = MakeJobEtcFiles()) return failure;
   if (std::optional<jobspec::RpcStatus> failure = MakeJobSharedMemory()) return failure;
-  const std::vector<ReplicaPlan>& plans = config_.plans;
+  const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
   // One port per replica, and one more on the chief for PyTorch's
   // rendezvous store (MASTER_PORT, jobspec/cluster_env.h).
   absl::StatusOr<PortReservation> ports = PortReservation::Reserve(plans.size() + 1);
   if (!ports.ok()) {
     return jobspec::RpcStatus{
-        .code = kCodeInternal,
+        .code = sdk::internal::kCodeInternal,
         .message = absl::StrCat("Reserving ports for the replicas: ", ports.status().message())};
   }
   std::vector<std::vector<std::string>> addresses(config_.spec.worker_pool_specs.size());
@@ -281,13 +286,13 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
       slices.ok()) {
     gpu_slices = *std::move(slices);
   } else {
-    return jobspec::RpcStatus{.code = kCodeInvalidArgument,
+    return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
                               .message = std::string(slices.status().message())};
   }
   absl::StatusOr<std::map<std::string, JobImage>> images =
       PrepareImages(plans, config_.store.home(), config_.environment);
   if (!images.ok()) {
-    return jobspec::RpcStatus{.code = kCodeInvalidArgument,
+    return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
                               .message = std::string(images.status().message())};
   }
   std::vector<ProcessSpec> specs;
@@ -304,7 +309,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   const std::string& output = config_.spec.base_output_directory;
   if (!output.empty() && output.find("://") == std::string::npos) bind_mounts.push_back(output);
   for (size_t i = 0; i < plans.size(); ++i) {
-    const ReplicaPlan& plan = plans[i];
+    const sdk::internal::ReplicaPlan& plan = plans[i];
     absl::StatusOr<std::map<std::string, std::string>> cluster_env = jobspec::MakeClusterEnv(
         jobspec::ClusterEnvRequest{.spec = config_.spec,
                                    .job_id = config_.job_id,
@@ -317,7 +322,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     if (!cluster_env.ok()) {
       discard_bundles(0);
       return jobspec::RpcStatus{
-          .code = kCodeInternal,
+          .code = sdk::internal::kCodeInternal,
           .message = absl::StrCat("Making the environment of replica ", plan.ref.Name(), ": ",
                                   cluster_env.status().message())};
     }
@@ -343,7 +348,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
       });
       if (!container.ok()) {
         discard_bundles(0);
-        return jobspec::RpcStatus{.code = kCodeInvalidArgument,
+        return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
                                   .message = std::string(container.status().message())};
       }
       specs.push_back(RuncRunSpec(plan.ref.Name(), *container));
@@ -356,7 +361,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
                      .argv = plan.argv,
                      .env = config_.environment};
     for (auto& [name, value] : *cluster_env) spec.env.insert_or_assign(name, std::move(value));
-    ApplyEnvVars(plan.env, spec.env);
+    sdk::internal::ApplyEnvVars(plan.env, spec.env);
     specs.push_back(std::move(spec));
   }
   ports->Release();
@@ -381,7 +386,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     if (!running.ok()) {
       discard_bundles(i + 1);
       return jobspec::RpcStatus{
-          .code = kCodeReplicaFailed,
+          .code = sdk::internal::kCodeReplicaFailed,
           .message = absl::StrCat("The replica ", specs[i].name,
                                   " could not be started: ", running.status().message())};
     }
@@ -414,8 +419,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
     }
     if (first_failed != nullptr) {
       const std::string& name = first_failed->details.name;
-      failure = ReplicaFailedError(name, *first_failed->exit,
-                                   config_.store.LogFile(config_.job_id, name));
+      failure = sdk::internal::ReplicaFailedError(name, *first_failed->exit,
+                                                  config_.store.LogFile(config_.job_id, name));
       return Outcome::kFailed;
     }
     if (std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
@@ -425,7 +430,7 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
     }
     if (cancel_) return Outcome::kCancelled;
     if (Clock::now() >= deadline) {
-      failure = TimeoutError(*timeout);
+      failure = sdk::internal::TimeoutError(*timeout);
       return Outcome::kFailed;
     }
     cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.cancel_poll_interval)));
@@ -464,4 +469,4 @@ void LocalProcessBackend::OnExit(size_t index, ExitStatus status) {
   cv_.notify_all();
 }
 
-}  // namespace trainpkg::sdk::internal
+}  // namespace trainpkg::sdk::local::internal
