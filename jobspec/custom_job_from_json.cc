@@ -6,21 +6,25 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
-#include "jobspec/internal/json_object_reader.h"
+#include "jobspec/internal/vertex_json.h"
 #include "jobspec/job_state.h"
 
 namespace trainpkg::jobspec {
 namespace {
 
 using base::DescribeJson;
-using internal::FieldError;
-using internal::JsonObjectReader;
-using internal::MessageFields;
+using base::JsonFields;
+using base::JsonObjectReader;
+using internal::kVertexJson;
+using internal::ReadDuration;
+using internal::ReadEnum;
+using internal::ReadTimestamp;
 using Json = nlohmann::json;
 
 absl::StatusOr<EnvVar> EnvVarFromJson(const Json& value, const std::string& path) {
-  static const MessageFields kFields{{"name", "value"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
+  static const JsonFields kFields{{"name", "value"}};
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(value, path, kVertexJson, kFields));
   EnvVar var;
   TP_RETURN_IF_ERROR(reader.ReadString("name", &var.name));
   TP_RETURN_IF_ERROR(reader.ReadString("value", &var.value));
@@ -36,9 +40,9 @@ absl::Status ReadEnv(const JsonObjectReader& reader, std::vector<EnvVar>* env) {
 }
 
 absl::StatusOr<ContainerSpec> ContainerSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"imageUri", "command", "args", "env"}};
+  static const JsonFields kFields{{"imageUri", "command", "args", "env"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   ContainerSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadString("imageUri", &spec.image_uri));
   TP_RETURN_IF_ERROR(reader.ReadStringList("command", &spec.command));
@@ -48,10 +52,10 @@ absl::StatusOr<ContainerSpec> ContainerSpecFromJson(const Json& value, std::stri
 }
 
 absl::StatusOr<PythonPackageSpec> PythonPackageSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       {"executorImageUri", "packageUris", "pythonModule", "args", "env"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   PythonPackageSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadString("executorImageUri", &spec.executor_image_uri));
   TP_RETURN_IF_ERROR(reader.ReadStringList("packageUris", &spec.package_uris));
@@ -63,27 +67,27 @@ absl::StatusOr<PythonPackageSpec> PythonPackageSpecFromJson(const Json& value, s
 
 absl::StatusOr<ReservationAffinity> ReservationAffinityFromJson(const Json& value,
                                                                 std::string path) {
-  static const MessageFields kFields{{"reservationAffinityType", "key", "values"}};
+  static const JsonFields kFields{{"reservationAffinityType", "key", "values"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   ReservationAffinity affinity;
-  TP_RETURN_IF_ERROR(reader.ReadEnum("reservationAffinityType",
-                                     internal::ReservationAffinityTypeEnum(),
-                                     &affinity.reservation_affinity_type));
+  TP_RETURN_IF_ERROR(ReadEnum(reader, "reservationAffinityType",
+                              internal::ReservationAffinityTypeEnum(),
+                              &affinity.reservation_affinity_type));
   TP_RETURN_IF_ERROR(reader.ReadString("key", &affinity.key));
   TP_RETURN_IF_ERROR(reader.ReadStringList("values", &affinity.values));
   return affinity;
 }
 
 absl::StatusOr<MachineSpec> MachineSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"machineType", "acceleratorType", "acceleratorCount",
-                                      "gpuPartitionSize", "tpuTopology", "reservationAffinity"}};
+  static const JsonFields kFields{{"machineType", "acceleratorType", "acceleratorCount",
+                                   "gpuPartitionSize", "tpuTopology", "reservationAffinity"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   MachineSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadString("machineType", &spec.machine_type));
   TP_RETURN_IF_ERROR(
-      reader.ReadEnum("acceleratorType", internal::AcceleratorTypeEnum(), &spec.accelerator_type));
+      ReadEnum(reader, "acceleratorType", internal::AcceleratorTypeEnum(), &spec.accelerator_type));
   TP_RETURN_IF_ERROR(reader.ReadInt32("acceleratorCount", &spec.accelerator_count));
   TP_RETURN_IF_ERROR(reader.ReadString("gpuPartitionSize", &spec.gpu_partition_size));
   TP_RETURN_IF_ERROR(reader.ReadString("tpuTopology", &spec.tpu_topology));
@@ -96,9 +100,9 @@ absl::StatusOr<MachineSpec> MachineSpecFromJson(const Json& value, std::string p
 }
 
 absl::StatusOr<DiskSpec> DiskSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"bootDiskType", "bootDiskSizeGb"}};
+  static const JsonFields kFields{{"bootDiskType", "bootDiskSizeGb"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   DiskSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadString("bootDiskType", &spec.boot_disk_type));
   TP_RETURN_IF_ERROR(reader.ReadInt32("bootDiskSizeGb", &spec.boot_disk_size_gb));
@@ -106,9 +110,9 @@ absl::StatusOr<DiskSpec> DiskSpecFromJson(const Json& value, std::string path) {
 }
 
 absl::StatusOr<NfsMount> NfsMountFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"server", "path", "mountPoint"}};
+  static const JsonFields kFields{{"server", "path", "mountPoint"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   NfsMount mount;
   TP_RETURN_IF_ERROR(reader.ReadString("server", &mount.server));
   TP_RETURN_IF_ERROR(reader.ReadString("path", &mount.path));
@@ -117,18 +121,18 @@ absl::StatusOr<NfsMount> NfsMountFromJson(const Json& value, std::string path) {
 }
 
 absl::StatusOr<Scheduling> SchedulingFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       {"timeout", "restartJobOnWorkerRestart", "strategy", "disableRetries", "maxWaitDuration"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   Scheduling scheduling;
-  TP_RETURN_IF_ERROR(reader.ReadDuration("timeout", &scheduling.timeout));
+  TP_RETURN_IF_ERROR(ReadDuration(reader, "timeout", &scheduling.timeout));
   TP_RETURN_IF_ERROR(
       reader.ReadBool("restartJobOnWorkerRestart", &scheduling.restart_job_on_worker_restart));
   TP_RETURN_IF_ERROR(
-      reader.ReadEnum("strategy", internal::SchedulingStrategyEnum(), &scheduling.strategy));
+      ReadEnum(reader, "strategy", internal::SchedulingStrategyEnum(), &scheduling.strategy));
   TP_RETURN_IF_ERROR(reader.ReadBool("disableRetries", &scheduling.disable_retries));
-  TP_RETURN_IF_ERROR(reader.ReadDuration("maxWaitDuration", &scheduling.max_wait_duration));
+  TP_RETURN_IF_ERROR(ReadDuration(reader, "maxWaitDuration", &scheduling.max_wait_duration));
   return scheduling;
 }
 
@@ -139,22 +143,22 @@ absl::Status ReadBaseOutputDirectory(const JsonObjectReader& reader, std::string
   if (value == nullptr) return absl::OkStatus();
   const std::string path = reader.PathOf("baseOutputDirectory");
   if (value->is_string()) {
-    return FieldError(
+    return kVertexJson.Error(
         path, fmt::format("{}{}}}",
                           "must be an object {\"outputUriPrefix\": \"...\"}, not a string; write "
                           "\"baseOutputDirectory\": {\"outputUriPrefix\": ",
                           base::JsonExcerpt(*value)));
   }
-  static const MessageFields kFields{{"outputUriPrefix"}};
+  static const JsonFields kFields{{"outputUriPrefix"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader destination,
-                      JsonObjectReader::Create(*value, path, kFields));
+                      JsonObjectReader::Create(*value, path, kVertexJson, kFields));
   return destination.ReadString("outputUriPrefix", out);
 }
 
 absl::StatusOr<RpcStatus> RpcStatusFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{.known = {"code", "message"}, .ignored = {"details"}};
+  static const JsonFields kFields{.known = {"code", "message"}, .ignored = {"details"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   RpcStatus status;
   TP_RETURN_IF_ERROR(reader.ReadInt32("code", &status.code));
   TP_RETURN_IF_ERROR(reader.ReadString("message", &status.message));
@@ -168,15 +172,17 @@ absl::Status ReadJobState(const JsonObjectReader& reader, JobState* state) {
   if (value->is_string()) {
     parsed = ParseJobState(value->get_ref<const std::string&>());
   } else if (value->is_number_integer()) {
-    TP_ASSIGN_OR_RETURN(int32_t number, internal::Int32Value(*value, reader.PathOf("state")));
+    TP_ASSIGN_OR_RETURN(int32_t number,
+                        base::JsonInt32(*value, reader.PathOf("state"), kVertexJson));
     parsed = JobStateFromNumber(number);
   } else {
-    return FieldError(reader.PathOf("state"),
-                      fmt::format("expected an enum value of JobState (name or number), got {}",
-                                  DescribeJson(*value)));
+    return kVertexJson.Error(
+        reader.PathOf("state"),
+        fmt::format("expected an enum value of JobState (name or number), got {}",
+                    DescribeJson(*value)));
   }
   if (!parsed.ok())
-    return FieldError(reader.PathOf("state"), std::string(parsed.status().message()));
+    return kVertexJson.Error(reader.PathOf("state"), std::string(parsed.status().message()));
   *state = *parsed;
   return absl::OkStatus();
 }
@@ -195,14 +201,15 @@ absl::Status ReadMessage(const JsonObjectReader& reader, std::string_view name, 
 
 absl::StatusOr<WorkerPoolSpec> WorkerPoolSpecFromJson(const Json& json_value,
                                                       std::string_view path) {
-  static const MessageFields kFields{.known = {"containerSpec", "pythonPackageSpec", "machineSpec",
-                                               "replicaCount", "nfsMounts", "diskSpec"},
-                                     .unsupported = {"lustreMounts"}};
+  static const JsonFields kFields{.known = {"containerSpec", "pythonPackageSpec", "machineSpec",
+                                            "replicaCount", "nfsMounts", "diskSpec"},
+                                  .unsupported = {"lustreMounts"}};
   WorkerPoolSpec pool;
   // A null element (an empty "- " item in YAML) is a placeholder pool, like {}.
   if (json_value.is_null()) return pool;
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(json_value, std::string(path), kFields));
+  TP_ASSIGN_OR_RETURN(
+      JsonObjectReader reader,
+      JsonObjectReader::Create(json_value, std::string(path), kVertexJson, kFields));
   TP_RETURN_IF_ERROR(
       ReadMessage(reader, "containerSpec", ContainerSpecFromJson, &pool.container_spec));
   TP_RETURN_IF_ERROR(ReadMessage(reader, "pythonPackageSpec", PythonPackageSpecFromJson,
@@ -220,14 +227,15 @@ absl::StatusOr<WorkerPoolSpec> WorkerPoolSpecFromJson(const Json& json_value,
 }
 
 absl::StatusOr<CustomJobSpec> CustomJobSpecFromJson(const Json& json_value, std::string_view path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       .known = {"persistentResourceId", "workerPoolSpecs", "scheduling", "serviceAccount",
                 "network", "reservedIpRanges", "baseOutputDirectory", "protectedArtifactLocationId",
                 "tensorboard", "enableWebAccess", "enableDashboardAccess", "experiment",
                 "experimentRun", "models"},
       .unsupported = {"pscInterfaceConfig"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(json_value, std::string(path), kFields));
+  TP_ASSIGN_OR_RETURN(
+      JsonObjectReader reader,
+      JsonObjectReader::Create(json_value, std::string(path), kVertexJson, kFields));
   CustomJobSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadString("persistentResourceId", &spec.persistent_resource_id));
   TP_RETURN_IF_ERROR(
@@ -253,12 +261,13 @@ absl::StatusOr<CustomJobSpec> CustomJobSpecFromJson(const Json& json_value, std:
 }
 
 absl::StatusOr<CustomJob> CustomJobFromJson(const Json& json_value, std::string_view path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       .known = {"name", "displayName", "jobSpec", "state", "createTime", "startTime", "endTime",
                 "updateTime", "error", "labels", "encryptionSpec", "webAccessUris"},
       .ignored = {"satisfiesPzs", "satisfiesPzi"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(json_value, std::string(path), kFields));
+  TP_ASSIGN_OR_RETURN(
+      JsonObjectReader reader,
+      JsonObjectReader::Create(json_value, std::string(path), kVertexJson, kFields));
   CustomJob job;
   TP_RETURN_IF_ERROR(reader.ReadString("name", &job.name));
   TP_RETURN_IF_ERROR(reader.ReadString("displayName", &job.display_name));
@@ -266,17 +275,17 @@ absl::StatusOr<CustomJob> CustomJobFromJson(const Json& json_value, std::string_
     TP_ASSIGN_OR_RETURN(job.job_spec, CustomJobSpecFromJson(*spec, reader.PathOf("jobSpec")));
   }
   TP_RETURN_IF_ERROR(ReadJobState(reader, &job.state));
-  TP_RETURN_IF_ERROR(reader.ReadTimestamp("createTime", &job.create_time));
-  TP_RETURN_IF_ERROR(reader.ReadTimestamp("startTime", &job.start_time));
-  TP_RETURN_IF_ERROR(reader.ReadTimestamp("endTime", &job.end_time));
-  TP_RETURN_IF_ERROR(reader.ReadTimestamp("updateTime", &job.update_time));
+  TP_RETURN_IF_ERROR(ReadTimestamp(reader, "createTime", &job.create_time));
+  TP_RETURN_IF_ERROR(ReadTimestamp(reader, "startTime", &job.start_time));
+  TP_RETURN_IF_ERROR(ReadTimestamp(reader, "endTime", &job.end_time));
+  TP_RETURN_IF_ERROR(ReadTimestamp(reader, "updateTime", &job.update_time));
   TP_RETURN_IF_ERROR(ReadMessage(reader, "error", RpcStatusFromJson, &job.error));
   TP_RETURN_IF_ERROR(reader.ReadStringMap("labels", &job.labels));
   if (const Json* encryption = reader.Find("encryptionSpec")) {
-    static const MessageFields kEncryptionFields{{"kmsKeyName"}};
-    TP_ASSIGN_OR_RETURN(
-        JsonObjectReader encryption_reader,
-        JsonObjectReader::Create(*encryption, reader.PathOf("encryptionSpec"), kEncryptionFields));
+    static const JsonFields kEncryptionFields{{"kmsKeyName"}};
+    TP_ASSIGN_OR_RETURN(JsonObjectReader encryption_reader,
+                        JsonObjectReader::Create(*encryption, reader.PathOf("encryptionSpec"),
+                                                 kVertexJson, kEncryptionFields));
     TP_RETURN_IF_ERROR(
         encryption_reader.ReadString("kmsKeyName", &job.encryption_spec_kms_key_name));
   }

@@ -10,14 +10,14 @@
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
-#include "jobspec/internal/json_object_reader.h"
+#include "jobspec/internal/vertex_json.h"
 #include "jobspec/job_file.h"
 #include "jobspec/study_spec_python_form.h"
 
 namespace trainpkg::jobspec {
 namespace {
 
-using internal::FieldError;
+using internal::kVertexJson;
 using Json = nlohmann::json;
 
 // gcloud accepts a single mapping where the list of worker pools belongs.
@@ -45,7 +45,8 @@ absl::StatusOr<HyperparameterTuningJob> FromPythonForm(const Json& document) {
     if (!known) {
       std::string suggestion = base::DidYouMean(key, kKeys);
       if (suggestion.empty()) suggestion = fmt::format("; valid keys: {}", fmt::join(kKeys, ", "));
-      return FieldError(key, fmt::format("unknown key of the Python SDK form{}", suggestion));
+      return kVertexJson.Error(key,
+                               fmt::format("unknown key of the Python SDK form{}", suggestion));
     }
   }
   // Everything but the study goes through the REST reader, in snake_case.

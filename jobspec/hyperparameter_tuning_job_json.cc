@@ -11,18 +11,20 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
-#include "jobspec/internal/json_object_reader.h"
 #include "jobspec/internal/study_enums.h"
 #include "jobspec/internal/study_json_values.h"
+#include "jobspec/internal/vertex_json.h"
 #include "jobspec/study_spec_json.h"
 
 namespace trainpkg::jobspec {
 namespace {
 
 using base::DescribeJson;
-using internal::FieldError;
-using internal::JsonObjectReader;
-using internal::MessageFields;
+using base::JsonFields;
+using base::JsonObjectReader;
+using internal::kVertexJson;
+using internal::ReadDuration;
+using internal::ReadTimestamp;
 using Json = nlohmann::json;
 
 // The fields a tuning job shares with a CustomJob (same names, same JSON
@@ -75,28 +77,31 @@ Json ParameterValueToJson(const ParameterValueType& value) {
 }
 
 absl::StatusOr<TrialParameter> TrialParameterFromJson(const Json& value, const std::string& path) {
-  static const MessageFields kFields{{"parameterId", "value"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
+  static const JsonFields kFields{{"parameterId", "value"}};
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(value, path, kVertexJson, kFields));
   TrialParameter parameter;
   TP_RETURN_IF_ERROR(reader.ReadString("parameterId", &parameter.parameter_id));
   const Json* parameter_value = reader.Find("value");
   if (parameter_value == nullptr) {
-    return FieldError(reader.PathOf("value"), "required: a number or a string");
+    return kVertexJson.Error(reader.PathOf("value"), "required: a number or a string");
   }
   if (parameter_value->is_number()) {
     parameter.value = parameter_value->get<double>();
   } else if (parameter_value->is_string()) {
     parameter.value = parameter_value->get<std::string>();
   } else {
-    return FieldError(reader.PathOf("value"), fmt::format("expected a number or a string, got {}",
-                                                          DescribeJson(*parameter_value)));
+    return kVertexJson.Error(
+        reader.PathOf("value"),
+        fmt::format("expected a number or a string, got {}", DescribeJson(*parameter_value)));
   }
   return parameter;
 }
 
 absl::StatusOr<MeasurementMetric> MetricFromJson(const Json& value, const std::string& path) {
-  static const MessageFields kFields{{"metricId", "value"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
+  static const JsonFields kFields{{"metricId", "value"}};
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(value, path, kVertexJson, kFields));
   MeasurementMetric metric;
   TP_RETURN_IF_ERROR(reader.ReadString("metricId", &metric.metric_id));
   TP_RETURN_IF_ERROR(internal::ReadDouble(reader, "value", &metric.value));
@@ -170,11 +175,11 @@ Json HyperparameterTuningJobToJson(const HyperparameterTuningJob& job) {
 }
 
 absl::StatusOr<Measurement> MeasurementFromJson(const Json& value, std::string_view path) {
-  static const MessageFields kFields{{"elapsedDuration", "stepCount", "metrics"}};
+  static const JsonFields kFields{{"elapsedDuration", "stepCount", "metrics"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::string(path), kFields));
+                      JsonObjectReader::Create(value, std::string(path), kVertexJson, kFields));
   Measurement measurement;
-  TP_RETURN_IF_ERROR(reader.ReadDuration("elapsedDuration", &measurement.elapsed_duration));
+  TP_RETURN_IF_ERROR(ReadDuration(reader, "elapsedDuration", &measurement.elapsed_duration));
   TP_RETURN_IF_ERROR(reader.ReadInt64("stepCount", &measurement.step_count));
   TP_RETURN_IF_ERROR(
       reader.ForEachElement("metrics", [&measurement](const Json& item, const std::string& at) {
@@ -186,12 +191,12 @@ absl::StatusOr<Measurement> MeasurementFromJson(const Json& value, std::string_v
 }
 
 absl::StatusOr<Trial> TrialFromJson(const Json& value, std::string_view path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       .known = {"id", "state", "parameters", "finalMeasurement", "measurements", "startTime",
                 "endTime", "customJob", "infeasibleReason", "webAccessUris"},
       .ignored = {"name", "clientId"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::string(path), kFields));
+                      JsonObjectReader::Create(value, std::string(path), kVertexJson, kFields));
   Trial trial;
   TP_RETURN_IF_ERROR(reader.ReadString("id", &trial.id));
   int state = 0;
@@ -213,8 +218,8 @@ absl::StatusOr<Trial> TrialFromJson(const Json& value, std::string_view path) {
         trial.measurements.push_back(std::move(measurement));
         return absl::OkStatus();
       }));
-  TP_RETURN_IF_ERROR(reader.ReadTimestamp("startTime", &trial.start_time));
-  TP_RETURN_IF_ERROR(reader.ReadTimestamp("endTime", &trial.end_time));
+  TP_RETURN_IF_ERROR(ReadTimestamp(reader, "startTime", &trial.start_time));
+  TP_RETURN_IF_ERROR(ReadTimestamp(reader, "endTime", &trial.end_time));
   TP_RETURN_IF_ERROR(reader.ReadString("customJob", &trial.custom_job));
   TP_RETURN_IF_ERROR(reader.ReadString("infeasibleReason", &trial.infeasible_reason));
   TP_RETURN_IF_ERROR(reader.ReadStringMap("webAccessUris", &trial.web_access_uris));
@@ -224,7 +229,7 @@ absl::StatusOr<Trial> TrialFromJson(const Json& value, std::string_view path) {
 absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const Json& value,
                                                                         std::string_view path) {
   if (!value.is_object()) {
-    return FieldError(path, fmt::format("expected an object, got {}", DescribeJson(value)));
+    return kVertexJson.Error(path, fmt::format("expected an object, got {}", DescribeJson(value)));
   }
   // The envelope fields go through CustomJobFromJson; the rest is read here.
   Json envelope = Json::object();
@@ -232,11 +237,11 @@ absl::StatusOr<HyperparameterTuningJob> HyperparameterTuningJobFromJson(const Js
   for (const auto& [key, item] : value.items()) {
     (IsEnvelopeField(key) ? envelope : rest)[key] = item;
   }
-  static const MessageFields kFields{.known = {"studySpec", "maxTrialCount", "parallelTrialCount",
-                                               "maxFailedTrialCount", "trialJobSpec", "trials"},
-                                     .ignored = {"satisfiesPzs", "satisfiesPzi"}};
+  static const JsonFields kFields{.known = {"studySpec", "maxTrialCount", "parallelTrialCount",
+                                            "maxFailedTrialCount", "trialJobSpec", "trials"},
+                                  .ignored = {"satisfiesPzs", "satisfiesPzi"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(rest, std::string(path), kFields));
+                      JsonObjectReader::Create(rest, std::string(path), kVertexJson, kFields));
   HyperparameterTuningJob job;
   TP_ASSIGN_OR_RETURN(CustomJob envelope_job, CustomJobFromJson(envelope, path));
   SetEnvelope(envelope_job, job);

@@ -7,18 +7,18 @@
 #include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "jobspec/internal/json_object_reader.h"
 #include "jobspec/internal/study_enums.h"
 #include "jobspec/internal/study_json_values.h"
+#include "jobspec/internal/vertex_json.h"
 
 namespace trainpkg::jobspec {
 namespace {
 
 using base::DescribeJson;
-using internal::FieldError;
+using base::JsonFields;
+using base::JsonObjectReader;
 using internal::Int64Json;
-using internal::JsonObjectReader;
-using internal::MessageFields;
+using internal::kVertexJson;
 using Json = nlohmann::json;
 
 // ---- To JSON ----
@@ -62,9 +62,9 @@ void ParentValuesToJson(const ParentValueCondition& condition, Json& object) {
 // ---- From JSON ----
 
 absl::StatusOr<DoubleValueSpec> DoubleValueSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"minValue", "maxValue", "defaultValue"}};
+  static const JsonFields kFields{{"minValue", "maxValue", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   DoubleValueSpec spec;
   TP_RETURN_IF_ERROR(internal::ReadDouble(reader, "minValue", &spec.min_value));
   TP_RETURN_IF_ERROR(internal::ReadDouble(reader, "maxValue", &spec.max_value));
@@ -73,9 +73,9 @@ absl::StatusOr<DoubleValueSpec> DoubleValueSpecFromJson(const Json& value, std::
 }
 
 absl::StatusOr<IntegerValueSpec> IntegerValueSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"minValue", "maxValue", "defaultValue"}};
+  static const JsonFields kFields{{"minValue", "maxValue", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   IntegerValueSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadInt64("minValue", &spec.min_value));
   TP_RETURN_IF_ERROR(reader.ReadInt64("maxValue", &spec.max_value));
@@ -85,9 +85,9 @@ absl::StatusOr<IntegerValueSpec> IntegerValueSpecFromJson(const Json& value, std
 
 absl::StatusOr<CategoricalValueSpec> CategoricalValueSpecFromJson(const Json& value,
                                                                   std::string path) {
-  static const MessageFields kFields{{"values", "defaultValue"}};
+  static const JsonFields kFields{{"values", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   CategoricalValueSpec spec;
   TP_RETURN_IF_ERROR(reader.ReadStringList("values", &spec.values));
   TP_RETURN_IF_ERROR(internal::ReadOptionalString(reader, "defaultValue", &spec.default_value));
@@ -95,9 +95,9 @@ absl::StatusOr<CategoricalValueSpec> CategoricalValueSpecFromJson(const Json& va
 }
 
 absl::StatusOr<DiscreteValueSpec> DiscreteValueSpecFromJson(const Json& value, std::string path) {
-  static const MessageFields kFields{{"values", "defaultValue"}};
+  static const JsonFields kFields{{"values", "defaultValue"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   DiscreteValueSpec spec;
   if (const Json* values = reader.Find("values")) {
     TP_ASSIGN_OR_RETURN(spec.values, internal::DoubleList(*values, reader.PathOf("values")));
@@ -108,9 +108,9 @@ absl::StatusOr<DiscreteValueSpec> DiscreteValueSpecFromJson(const Json& value, s
 
 // The `values` list of a parent*Values message.
 absl::StatusOr<Json> ParentValuesList(const Json& value, std::string path) {
-  static const MessageFields kFields{{"values"}};
+  static const JsonFields kFields{{"values"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(value, std::move(path), kFields));
+                      JsonObjectReader::Create(value, std::move(path), kVertexJson, kFields));
   const Json* values = reader.Find("values");
   return values == nullptr ? Json::array() : *values;
 }
@@ -119,7 +119,7 @@ absl::StatusOr<Json> ParentValuesList(const Json& value, std::string path) {
 absl::Status CheckOneof(bool already_set, const JsonObjectReader& reader, std::string_view name,
                         std::string_view members) {
   if (!already_set) return absl::OkStatus();
-  return FieldError(reader.PathOf(name), fmt::format("only one of {} may be set", members));
+  return kVertexJson.Error(reader.PathOf(name), fmt::format("only one of {} may be set", members));
 }
 
 absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectReader& reader) {
@@ -130,7 +130,7 @@ absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectRea
     const std::string path = reader.PathOf("parentDiscreteValues");
     TP_ASSIGN_OR_RETURN(Json list, ParentValuesList(*value, path));
     TP_ASSIGN_OR_RETURN(std::vector<double> values,
-                        internal::DoubleList(list, internal::FieldPath(path, "values")));
+                        internal::DoubleList(list, base::FieldPath(path, "values")));
     condition = ParentDiscreteValues{std::move(values)};
   }
   if (const Json* value = reader.Find("parentIntValues")) {
@@ -138,7 +138,7 @@ absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectRea
     const std::string path = reader.PathOf("parentIntValues");
     TP_ASSIGN_OR_RETURN(Json list, ParentValuesList(*value, path));
     TP_ASSIGN_OR_RETURN(std::vector<int64_t> values,
-                        internal::Int64List(list, internal::FieldPath(path, "values")));
+                        internal::Int64List(list, base::FieldPath(path, "values")));
     condition = ParentIntValues{std::move(values)};
   }
   if (const Json* value = reader.Find("parentCategoricalValues")) {
@@ -146,15 +146,15 @@ absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectRea
         CheckOneof(condition.index() != 0, reader, "parentCategoricalValues", kMembers));
     const std::string path = reader.PathOf("parentCategoricalValues");
     TP_ASSIGN_OR_RETURN(Json list, ParentValuesList(*value, path));
-    const std::string values_path = internal::FieldPath(path, "values");
+    const std::string values_path = base::FieldPath(path, "values");
     if (!list.is_array()) {
-      return FieldError(values_path,
-                        fmt::format("expected a list of strings, got {}", DescribeJson(list)));
+      return kVertexJson.Error(
+          values_path, fmt::format("expected a list of strings, got {}", DescribeJson(list)));
     }
     std::vector<std::string> values;
     for (size_t i = 0; i < list.size(); ++i) {
       TP_ASSIGN_OR_RETURN(std::string text,
-                          internal::StringValue(list[i], internal::IndexPath(values_path, i)));
+                          base::JsonString(list[i], base::IndexPath(values_path, i), kVertexJson));
       values.push_back(std::move(text));
     }
     condition = ParentCategoricalValues{std::move(values)};
@@ -164,14 +164,16 @@ absl::StatusOr<ParentValueCondition> ParentConditionFromJson(const JsonObjectRea
 
 absl::StatusOr<ConditionalParameterSpec> ConditionalFromJson(const Json& value,
                                                              const std::string& path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       {"parameterSpec", "parentDiscreteValues", "parentIntValues", "parentCategoricalValues"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(value, path, kVertexJson, kFields));
   ConditionalParameterSpec conditional;
   TP_ASSIGN_OR_RETURN(conditional.parent_values, ParentConditionFromJson(reader));
   const Json* spec = reader.Find("parameterSpec");
   if (spec == nullptr) {
-    return FieldError(reader.PathOf("parameterSpec"), "required: the child parameter's spec");
+    return kVertexJson.Error(reader.PathOf("parameterSpec"),
+                             "required: the child parameter's spec");
   }
   TP_ASSIGN_OR_RETURN(conditional.parameter_spec,
                       ParameterSpecFromJson(*spec, reader.PathOf("parameterSpec")));
@@ -179,9 +181,9 @@ absl::StatusOr<ConditionalParameterSpec> ConditionalFromJson(const Json& value,
 }
 
 absl::StatusOr<MetricSpec> MetricSpecFromJson(const Json& value, const std::string& path) {
-  static const MessageFields kFields{.known = {"metricId", "goal"},
-                                     .unsupported = {"safetyConfig"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader, JsonObjectReader::Create(value, path, kFields));
+  static const JsonFields kFields{.known = {"metricId", "goal"}, .unsupported = {"safetyConfig"}};
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(value, path, kVertexJson, kFields));
   MetricSpec metric;
   TP_RETURN_IF_ERROR(reader.ReadString("metricId", &metric.metric_id));
   int goal = 0;
@@ -195,9 +197,9 @@ absl::Status ReadStoppingSpec(const JsonObjectReader& reader, std::string_view n
                               std::optional<Spec>* out) {
   const Json* value = reader.Find(name);
   if (value == nullptr) return absl::OkStatus();
-  static const MessageFields kFields{{"useElapsedDuration"}};
+  static const JsonFields kFields{{"useElapsedDuration"}};
   TP_ASSIGN_OR_RETURN(JsonObjectReader spec_reader,
-                      JsonObjectReader::Create(*value, reader.PathOf(name), kFields));
+                      JsonObjectReader::Create(*value, reader.PathOf(name), kVertexJson, kFields));
   Spec spec;
   TP_RETURN_IF_ERROR(spec_reader.ReadBool("useElapsedDuration", &spec.use_elapsed_duration));
   *out = spec;
@@ -266,13 +268,14 @@ Json StudySpecToJson(const StudySpec& spec) {
 }
 
 absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const Json& json_value, std::string_view path) {
-  static const MessageFields kFields{{"parameterId", "doubleValueSpec", "integerValueSpec",
-                                      "categoricalValueSpec", "discreteValueSpec", "scaleType",
-                                      "conditionalParameterSpecs"}};
+  static const JsonFields kFields{{"parameterId", "doubleValueSpec", "integerValueSpec",
+                                   "categoricalValueSpec", "discreteValueSpec", "scaleType",
+                                   "conditionalParameterSpecs"}};
   constexpr std::string_view kMembers =
       "doubleValueSpec, integerValueSpec, categoricalValueSpec and discreteValueSpec";
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(json_value, std::string(path), kFields));
+  TP_ASSIGN_OR_RETURN(
+      JsonObjectReader reader,
+      JsonObjectReader::Create(json_value, std::string(path), kVertexJson, kFields));
   ParameterSpec parameter;
   TP_RETURN_IF_ERROR(reader.ReadString("parameterId", &parameter.parameter_id));
   auto read_member = [&](std::string_view name, auto read) -> absl::Status {
@@ -301,12 +304,13 @@ absl::StatusOr<ParameterSpec> ParameterSpecFromJson(const Json& json_value, std:
 }
 
 absl::StatusOr<StudySpec> StudySpecFromJson(const Json& json_value, std::string_view path) {
-  static const MessageFields kFields{
+  static const JsonFields kFields{
       .known = {"metrics", "parameters", "algorithm", "measurementSelectionType",
                 "decayCurveStoppingSpec", "medianAutomatedStoppingSpec"},
       .unsupported = {"convexAutomatedStoppingSpec", "studyStoppingConfig", "observationNoise"}};
-  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
-                      JsonObjectReader::Create(json_value, std::string(path), kFields));
+  TP_ASSIGN_OR_RETURN(
+      JsonObjectReader reader,
+      JsonObjectReader::Create(json_value, std::string(path), kVertexJson, kFields));
   StudySpec spec;
   TP_RETURN_IF_ERROR(
       reader.ForEachElement("metrics", [&spec](const Json& value, const std::string& at) {
@@ -333,9 +337,10 @@ absl::StatusOr<StudySpec> StudySpecFromJson(const Json& json_value, std::string_
   TP_RETURN_IF_ERROR(ReadStoppingSpec(reader, "medianAutomatedStoppingSpec",
                                       &spec.median_automated_stopping_spec));
   if (spec.decay_curve_stopping_spec && spec.median_automated_stopping_spec) {
-    return FieldError(reader.PathOf("medianAutomatedStoppingSpec"),
-                      "only one of decayCurveStoppingSpec and medianAutomatedStoppingSpec may be "
-                      "set");
+    return kVertexJson.Error(
+        reader.PathOf("medianAutomatedStoppingSpec"),
+        "only one of decayCurveStoppingSpec and medianAutomatedStoppingSpec may be "
+        "set");
   }
   return spec;
 }

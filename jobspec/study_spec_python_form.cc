@@ -11,23 +11,23 @@
 #include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "jobspec/internal/json_object_reader.h"
 #include "jobspec/internal/study_json_values.h"
+#include "jobspec/internal/vertex_json.h"
 
 namespace trainpkg::jobspec {
 namespace {
 
 using base::DescribeJson;
-using internal::FieldError;
-using internal::FieldPath;
+using base::FieldPath;
+using internal::kVertexJson;
 using Json = nlohmann::json;
 
 // One word from a fixed set, case-insensitive; the index into `words`.
 absl::StatusOr<size_t> Word(const Json& value, std::string_view path,
                             absl::Span<const std::string_view> words) {
   if (!value.is_string()) {
-    return FieldError(path, fmt::format("expected one of {}, got {}", fmt::join(words, ", "),
-                                        DescribeJson(value)));
+    return kVertexJson.Error(path, fmt::format("expected one of {}, got {}", fmt::join(words, ", "),
+                                               DescribeJson(value)));
   }
   std::string word = absl::AsciiStrToLower(value.get<std::string>());
   for (size_t i = 0; i < words.size(); ++i) {
@@ -35,8 +35,8 @@ absl::StatusOr<size_t> Word(const Json& value, std::string_view path,
   }
   std::string suggestion = base::DidYouMean(word, words);
   if (suggestion.empty()) suggestion = fmt::format("; valid: {}", fmt::join(words, ", "));
-  return FieldError(path,
-                    fmt::format("unknown value '{}'{}", value.get<std::string>(), suggestion));
+  return kVertexJson.Error(
+      path, fmt::format("unknown value '{}'{}", value.get<std::string>(), suggestion));
 }
 
 absl::StatusOr<ScaleType> Scale(const Json* value, std::string_view path) {
@@ -52,7 +52,7 @@ absl::StatusOr<ScaleType> Scale(const Json* value, std::string_view path) {
 absl::StatusOr<std::vector<std::string>> CategoricalValues(const Json& values,
                                                            std::string_view path) {
   if (!values.is_array()) {
-    return FieldError(path, fmt::format("expected a list, got {}", DescribeJson(values)));
+    return kVertexJson.Error(path, fmt::format("expected a list, got {}", DescribeJson(values)));
   }
   std::vector<std::string> out;
   for (size_t i = 0; i < values.size(); ++i) {
@@ -62,8 +62,8 @@ absl::StatusOr<std::vector<std::string>> CategoricalValues(const Json& values,
     } else if (item.is_number() || item.is_boolean()) {
       out.push_back(item.dump());
     } else {
-      return FieldError(internal::IndexPath(path, i),
-                        fmt::format("expected a string, got {}", DescribeJson(item)));
+      return kVertexJson.Error(base::IndexPath(path, i),
+                               fmt::format("expected a string, got {}", DescribeJson(item)));
     }
   }
   return out;
@@ -77,20 +77,20 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Js
 absl::Status ReadConditionals(const Json& conditionals, const std::string& path,
                               ParameterSpec& parent) {
   if (!conditionals.is_object()) {
-    return FieldError(path, fmt::format("expected a mapping of parameter id to spec, got {}",
-                                        DescribeJson(conditionals)));
+    return kVertexJson.Error(path, fmt::format("expected a mapping of parameter id to spec, got {}",
+                                               DescribeJson(conditionals)));
   }
   for (const auto& [child_id, child_value] : conditionals.items()) {
     const std::string child_path = FieldPath(path, child_id);
     if (!child_value.is_object()) {
-      return FieldError(child_path,
-                        fmt::format("expected a mapping, got {}", DescribeJson(child_value)));
+      return kVertexJson.Error(
+          child_path, fmt::format("expected a mapping, got {}", DescribeJson(child_value)));
     }
     Json child_spec = child_value;
     auto parent_values = child_spec.find("parent_values");
     if (parent_values == child_spec.end()) {
-      return FieldError(FieldPath(child_path, "parent_values"),
-                        "required: the parent values that activate this parameter");
+      return kVertexJson.Error(FieldPath(child_path, "parent_values"),
+                               "required: the parent values that activate this parameter");
     }
     const Json values = *parent_values;
     child_spec.erase(parent_values);
@@ -106,9 +106,10 @@ absl::Status ReadConditionals(const Json& conditionals, const std::string& path,
       TP_ASSIGN_OR_RETURN(std::vector<std::string> texts, CategoricalValues(values, values_path));
       conditional.parent_values = ParentCategoricalValues{std::move(texts)};
     } else {
-      return FieldError(path,
-                        "only integer, categorical and discrete parameters can have conditional "
-                        "parameters");
+      return kVertexJson.Error(
+          path,
+          "only integer, categorical and discrete parameters can have conditional "
+          "parameters");
     }
     TP_ASSIGN_OR_RETURN(conditional.parameter_spec,
                         SpecFromPythonForm(child_id, child_spec, child_path));
@@ -130,7 +131,7 @@ absl::Status CheckKeys(const Json& spec, const std::string& path,
       std::string suggestion = base::DidYouMean(key, allowed);
       if (suggestion.empty())
         suggestion = fmt::format("; valid keys: {}", fmt::join(allowed, ", "));
-      return FieldError(FieldPath(path, key), fmt::format("unknown key{}", suggestion));
+      return kVertexJson.Error(FieldPath(path, key), fmt::format("unknown key{}", suggestion));
     }
   }
   return absl::OkStatus();
@@ -139,16 +140,17 @@ absl::Status CheckKeys(const Json& spec, const std::string& path,
 absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Json& value,
                                                  const std::string& path) {
   if (!value.is_object()) {
-    return FieldError(path, fmt::format("expected a mapping like {{type: double, min: 0.001, "
-                                        "max: 0.1, scale: log}}, got {}",
-                                        DescribeJson(value)));
+    return kVertexJson.Error(path,
+                             fmt::format("expected a mapping like {{type: double, min: 0.001, "
+                                         "max: 0.1, scale: log}}, got {}",
+                                         DescribeJson(value)));
   }
   static constexpr std::array<std::string_view, 4> kTypes = {"double", "integer", "categorical",
                                                              "discrete"};
   auto type = value.find("type");
   if (type == value.end()) {
-    return FieldError(FieldPath(path, "type"),
-                      "required: one of double, integer, categorical, discrete");
+    return kVertexJson.Error(FieldPath(path, "type"),
+                             "required: one of double, integer, categorical, discrete");
   }
   TP_ASSIGN_OR_RETURN(size_t kind, Word(*type, FieldPath(path, "type"), kTypes));
   ParameterSpec parameter;
@@ -160,8 +162,8 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Js
   auto required = [&](std::string_view key) -> absl::StatusOr<const Json*> {
     const Json* item = find(key);
     if (item == nullptr || item->is_null()) {
-      return FieldError(FieldPath(path, key),
-                        fmt::format("required for a {} parameter", kTypes[kind]));
+      return kVertexJson.Error(FieldPath(path, key),
+                               fmt::format("required for a {} parameter", kTypes[kind]));
     }
     return item;
   };
@@ -182,8 +184,10 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Js
       IntegerValueSpec spec;
       TP_ASSIGN_OR_RETURN(const Json* min, required("min"));
       TP_ASSIGN_OR_RETURN(const Json* max, required("max"));
-      TP_ASSIGN_OR_RETURN(spec.min_value, internal::Int64Value(*min, FieldPath(path, "min")));
-      TP_ASSIGN_OR_RETURN(spec.max_value, internal::Int64Value(*max, FieldPath(path, "max")));
+      TP_ASSIGN_OR_RETURN(spec.min_value,
+                          base::JsonInt64(*min, FieldPath(path, "min"), kVertexJson));
+      TP_ASSIGN_OR_RETURN(spec.max_value,
+                          base::JsonInt64(*max, FieldPath(path, "max"), kVertexJson));
       TP_ASSIGN_OR_RETURN(parameter.scale_type, Scale(find("scale"), FieldPath(path, "scale")));
       parameter.value_spec = spec;
       break;
@@ -218,8 +222,8 @@ absl::StatusOr<ParameterSpec> SpecFromPythonForm(const std::string& id, const Js
 absl::StatusOr<std::vector<MetricSpec>> MetricSpecsFromPythonForm(const Json& metric_spec,
                                                                   std::string_view path) {
   if (!metric_spec.is_object()) {
-    return FieldError(path, fmt::format("expected a mapping like {{loss: minimize}}, got {}",
-                                        DescribeJson(metric_spec)));
+    return kVertexJson.Error(path, fmt::format("expected a mapping like {{loss: minimize}}, got {}",
+                                               DescribeJson(metric_spec)));
   }
   static constexpr std::array<std::string_view, 2> kGoals = {"maximize", "minimize"};
   std::vector<MetricSpec> metrics;
@@ -233,8 +237,8 @@ absl::StatusOr<std::vector<MetricSpec>> MetricSpecsFromPythonForm(const Json& me
 absl::StatusOr<std::vector<ParameterSpec>> ParameterSpecsFromPythonForm(const Json& parameter_spec,
                                                                         std::string_view path) {
   if (!parameter_spec.is_object()) {
-    return FieldError(path, fmt::format("expected a mapping of parameter id to spec, got {}",
-                                        DescribeJson(parameter_spec)));
+    return kVertexJson.Error(path, fmt::format("expected a mapping of parameter id to spec, got {}",
+                                               DescribeJson(parameter_spec)));
   }
   std::vector<ParameterSpec> parameters;
   for (const auto& [id, value] : parameter_spec.items()) {

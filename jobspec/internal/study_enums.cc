@@ -9,7 +9,7 @@
 #include "base/json_describe.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "jobspec/internal/json_object_reader.h"
+#include "jobspec/internal/vertex_json.h"
 
 namespace trainpkg::jobspec::internal {
 namespace {
@@ -79,14 +79,9 @@ const ProtoEnum& TrialStateEnum() {
 absl::StatusOr<int> StrictEnumNumber(const nlohmann::json& json, std::string_view path,
                                      const ProtoEnum& proto_enum) {
   if (json.is_number_integer()) {
-    TP_ASSIGN_OR_RETURN(int32_t number, Int32Value(json, path));
+    TP_ASSIGN_OR_RETURN(int32_t number, base::JsonInt32(json, path, kVertexJson));
     if (proto_enum.NameOf(number).has_value()) return number;
-    std::vector<std::string> valid;
-    for (const ProtoEnumValue& value : proto_enum.values) {
-      valid.push_back(fmt::format("{} ({})", value.number, value.name));
-    }
-    return FieldError(path, fmt::format("unknown {} number {}; valid numbers: {}",
-                                        proto_enum.type_name, number, fmt::join(valid, ", ")));
+    return UnknownEnumNumber(path, proto_enum, number);
   }
   if (json.is_string()) {
     const std::string& name = json.get_ref<const std::string&>();
@@ -97,11 +92,12 @@ absl::StatusOr<int> StrictEnumNumber(const nlohmann::json& json, std::string_vie
     for (const ProtoEnumValue& value : proto_enum.values) names.push_back(value.name);
     std::string suggestion = base::DidYouMean(name, names);
     if (suggestion.empty()) suggestion = fmt::format("; valid values: {}", fmt::join(names, ", "));
-    return FieldError(path,
-                      fmt::format("unknown {} '{}'{}", proto_enum.type_name, name, suggestion));
+    return kVertexJson.Error(
+        path, fmt::format("unknown {} '{}'{}", proto_enum.type_name, name, suggestion));
   }
-  return FieldError(path, fmt::format("expected an enum value of {} (name or number), got {}",
-                                      proto_enum.type_name, base::DescribeJson(json)));
+  return kVertexJson.Error(path,
+                           fmt::format("expected an enum value of {} (name or number), got {}",
+                                       proto_enum.type_name, base::DescribeJson(json)));
 }
 
 std::string_view EnumName(const ProtoEnum& proto_enum, int number) {

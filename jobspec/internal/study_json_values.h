@@ -1,5 +1,5 @@
 // JSON number and list readers the study model needs beyond
-// json_object_reader.h: doubles (proto3 JSON also allows "1.5", "NaN",
+// base/json_object_reader.h: doubles (proto3 JSON also allows "1.5", "NaN",
 // "Infinity" as strings) and lists of doubles / int64.
 #ifndef TRAINPKG_JOBSPEC_INTERNAL_STUDY_JSON_VALUES_H_
 #define TRAINPKG_JOBSPEC_INTERNAL_STUDY_JSON_VALUES_H_
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "jobspec/internal/json_object_reader.h"
+#include "jobspec/internal/vertex_json.h"
 #include "nlohmann/json.hpp"
 
 namespace trainpkg::jobspec::internal {
@@ -19,16 +19,16 @@ absl::StatusOr<double> DoubleValue(const nlohmann::json& json, std::string_view 
 absl::StatusOr<std::vector<double>> DoubleList(const nlohmann::json& json, std::string_view path);
 absl::StatusOr<std::vector<int64_t>> Int64List(const nlohmann::json& json, std::string_view path);
 
-// Field readers in the JsonObjectReader style: `*out` is unchanged when the
+// Field readers in the base::JsonObjectReader style: `*out` is unchanged when the
 // field is absent or null.
-absl::Status ReadDouble(const JsonObjectReader& reader, std::string_view name, double* out);
-absl::Status ReadOptionalDouble(const JsonObjectReader& reader, std::string_view name,
+absl::Status ReadDouble(const base::JsonObjectReader& reader, std::string_view name, double* out);
+absl::Status ReadOptionalDouble(const base::JsonObjectReader& reader, std::string_view name,
                                 std::optional<double>* out);
-absl::Status ReadOptionalInt64(const JsonObjectReader& reader, std::string_view name,
+absl::Status ReadOptionalInt64(const base::JsonObjectReader& reader, std::string_view name,
                                std::optional<int64_t>* out);
-absl::Status ReadOptionalString(const JsonObjectReader& reader, std::string_view name,
+absl::Status ReadOptionalString(const base::JsonObjectReader& reader, std::string_view name,
                                 std::optional<std::string>* out);
-absl::Status ReadStrictEnum(const JsonObjectReader& reader, std::string_view name,
+absl::Status ReadStrictEnum(const base::JsonObjectReader& reader, std::string_view name,
                             const ProtoEnum& proto_enum, int* out);
 
 // An int64 as proto3 JSON writes it: a string of digits.

@@ -1,11 +1,12 @@
 #include "registry/oci/descriptor.h"
 
+#include "base/json_object_reader.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/internal/canonical_json.h"
 #include "registry/oci/internal/descriptor_json.h"
-#include "registry/oci/internal/json_reader.h"
 
 namespace trainpkg::oci {
 namespace {
@@ -36,7 +37,7 @@ Descriptor DescribeContent(std::string_view content, std::string_view media_type
 }
 
 absl::StatusOr<Descriptor> ParseDescriptor(std::string_view json) {
-  TP_ASSIGN_OR_RETURN(nlohmann::json parsed, internal::ParseJsonText(json));
+  TP_ASSIGN_OR_RETURN(nlohmann::json parsed, base::ParseJson(json));
   return internal::DescriptorFromJson(parsed, "");
 }
 
@@ -49,26 +50,25 @@ absl::Status ValidateDescriptor(const Descriptor& descriptor, std::string_view p
   size_t slash = type.find('/');
   if (slash == std::string_view::npos || !IsRestrictedName(type.substr(0, slash)) ||
       !IsRestrictedName(type.substr(slash + 1))) {
-    return internal::PathError(
-        internal::FieldPath(path, "mediaType"),
+    return base::FieldError(
+        base::FieldPath(path, "mediaType"),
         fmt::format("\"{}\" is not a media type (type/subtype, RFC 6838)", type));
   }
   if (descriptor.digest.empty()) {
-    return internal::PathError(internal::FieldPath(path, "digest"), "required field is missing");
+    return base::FieldError(base::FieldPath(path, "digest"), "required field is missing");
   }
   if (descriptor.size < 0) {
-    return internal::PathError(internal::FieldPath(path, "size"),
-                               fmt::format("must be >= 0, got {}", descriptor.size));
+    return base::FieldError(base::FieldPath(path, "size"),
+                            fmt::format("must be >= 0, got {}", descriptor.size));
   }
   if (descriptor.platform.has_value()) {
-    std::string platform_path = internal::FieldPath(path, "platform");
+    std::string platform_path = base::FieldPath(path, "platform");
     if (descriptor.platform->os.empty()) {
-      return internal::PathError(internal::FieldPath(platform_path, "os"),
-                                 "required field is missing");
+      return base::FieldError(base::FieldPath(platform_path, "os"), "required field is missing");
     }
     if (descriptor.platform->architecture.empty()) {
-      return internal::PathError(internal::FieldPath(platform_path, "architecture"),
-                                 "required field is missing");
+      return base::FieldError(base::FieldPath(platform_path, "architecture"),
+                              "required field is missing");
     }
   }
   return absl::OkStatus();

@@ -3,24 +3,27 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/json_object_reader.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/internal/canonical_json.h"
-#include "registry/oci/internal/json_reader.h"
+#include "registry/oci/internal/descriptor_json.h"
 
 namespace trainpkg::oci {
 namespace {
 
-using internal::FieldPath;
-using internal::IndexPath;
-using internal::ObjectReader;
+using base::FieldError;
+using base::FieldPath;
+using base::IndexPath;
+using base::JsonObjectReader;
 using internal::OrderedJson;
-using internal::PathError;
 
 absl::StatusOr<ContainerConfig> ContainerConfigFromJson(const nlohmann::json& json,
                                                         const std::string& path) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, path));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(json, path, base::kPlainJson));
   ContainerConfig config;
   TP_RETURN_IF_ERROR(reader.ReadString("User", &config.user));
   TP_RETURN_IF_ERROR(reader.ReadKeySet("ExposedPorts", &config.exposed_ports));
@@ -37,7 +40,8 @@ absl::StatusOr<ContainerConfig> ContainerConfigFromJson(const nlohmann::json& js
 }
 
 absl::StatusOr<HistoryEntry> HistoryFromJson(const nlohmann::json& json, const std::string& path) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, path));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(json, path, base::kPlainJson));
   HistoryEntry entry;
   TP_RETURN_IF_ERROR(reader.ReadString("created", &entry.created));
   TP_RETURN_IF_ERROR(reader.ReadString("created_by", &entry.created_by));
@@ -48,7 +52,8 @@ absl::StatusOr<HistoryEntry> HistoryFromJson(const nlohmann::json& json, const s
 }
 
 absl::StatusOr<ImageConfig> ImageConfigFromJson(const nlohmann::json& json) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(json, "", base::kPlainJson));
   ImageConfig config;
   TP_RETURN_IF_ERROR(reader.ReadString("created", &config.created));
   TP_RETURN_IF_ERROR(reader.ReadString("author", &config.author));
@@ -61,11 +66,12 @@ absl::StatusOr<ImageConfig> ImageConfigFromJson(const nlohmann::json& json) {
     TP_ASSIGN_OR_RETURN(config.config, ContainerConfigFromJson(*container, "config"));
   }
   TP_RETURN_IF_ERROR(reader.Require("rootfs"));
-  TP_ASSIGN_OR_RETURN(ObjectReader rootfs, ObjectReader::Create(*reader.Find("rootfs"), "rootfs"));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader rootfs,
+                      JsonObjectReader::Create(*reader.Find("rootfs"), "rootfs", base::kPlainJson));
   TP_RETURN_IF_ERROR(rootfs.Require("type"));
   TP_RETURN_IF_ERROR(rootfs.ReadString("type", &config.rootfs.type));
-  TP_RETURN_IF_ERROR(rootfs.ReadDigestList("diff_ids", &config.rootfs.diff_ids));
-  TP_RETURN_IF_ERROR(reader.ForEach(
+  TP_RETURN_IF_ERROR(internal::ReadDigestList(rootfs, "diff_ids", &config.rootfs.diff_ids));
+  TP_RETURN_IF_ERROR(reader.ForEachElement(
       "history", [&config](const nlohmann::json& item, const std::string& path) -> absl::Status {
         TP_ASSIGN_OR_RETURN(HistoryEntry entry, HistoryFromJson(item, path));
         config.history.push_back(std::move(entry));
@@ -104,7 +110,7 @@ OrderedJson HistoryToJson(const HistoryEntry& entry) {
 absl::Status CheckTime(const std::string& value, const std::string& path) {
   if (value.empty()) return absl::OkStatus();
   absl::StatusOr<absl::Time> time = ParseRfc3339(value);
-  if (!time.ok()) return PathError(path, std::string(time.status().message()));
+  if (!time.ok()) return FieldError(path, std::string(time.status().message()));
   return absl::OkStatus();
 }
 
@@ -128,7 +134,7 @@ bool IsPortSpec(std::string_view spec) {
 }  // namespace
 
 absl::StatusOr<ImageConfig> ParseImageConfig(std::string_view json) {
-  absl::StatusOr<nlohmann::json> parsed = internal::ParseJsonText(json);
+  absl::StatusOr<nlohmann::json> parsed = base::ParseJson(json);
   absl::StatusOr<ImageConfig> config =
       parsed.ok() ? ImageConfigFromJson(*parsed) : absl::StatusOr<ImageConfig>(parsed.status());
   if (!config.ok()) {
@@ -162,29 +168,29 @@ std::string SerializeImageConfig(const ImageConfig& config) {
 }
 
 absl::Status ValidateImageConfig(const ImageConfig& config) {
-  if (config.architecture.empty()) return PathError("architecture", "required field is missing");
-  if (config.os.empty()) return PathError("os", "required field is missing");
+  if (config.architecture.empty()) return FieldError("architecture", "required field is missing");
+  if (config.os.empty()) return FieldError("os", "required field is missing");
   if (config.rootfs.type != "layers") {
-    return PathError("rootfs.type",
-                     fmt::format("must be \"layers\", got \"{}\"", config.rootfs.type));
+    return FieldError("rootfs.type",
+                      fmt::format("must be \"layers\", got \"{}\"", config.rootfs.type));
   }
   for (size_t i = 0; i < config.rootfs.diff_ids.size(); ++i) {
     if (config.rootfs.diff_ids[i].empty()) {
-      return PathError(IndexPath("rootfs.diff_ids", i), "empty digest");
+      return FieldError(IndexPath("rootfs.diff_ids", i), "empty digest");
     }
   }
   TP_RETURN_IF_ERROR(CheckTime(config.created, "created"));
   for (const std::string& port : config.config.exposed_ports) {
     if (!IsPortSpec(port)) {
-      return PathError(FieldPath("config.ExposedPorts", port),
-                       "expected port[/tcp|/udp|/sctp] with a port in 1..65535");
+      return FieldError(FieldPath("config.ExposedPorts", port),
+                        "expected port[/tcp|/udp|/sctp] with a port in 1..65535");
     }
   }
   for (size_t i = 0; i < config.config.env.size(); ++i) {
     size_t equals = config.config.env[i].find('=');
     if (equals == std::string::npos || equals == 0) {
-      return PathError(IndexPath("config.Env", i),
-                       fmt::format("expected NAME=value, got \"{}\"", config.config.env[i]));
+      return FieldError(IndexPath("config.Env", i),
+                        fmt::format("expected NAME=value, got \"{}\"", config.config.env[i]));
     }
   }
   size_t layer_entries = 0;
@@ -194,9 +200,9 @@ absl::Status ValidateImageConfig(const ImageConfig& config) {
     if (!config.history[i].empty_layer) ++layer_entries;
   }
   if (!config.history.empty() && layer_entries != config.rootfs.diff_ids.size()) {
-    return PathError("history", fmt::format("{} entries made a layer (empty_layer not true) but "
-                                            "rootfs.diff_ids has {}",
-                                            layer_entries, config.rootfs.diff_ids.size()));
+    return FieldError("history", fmt::format("{} entries made a layer (empty_layer not true) but "
+                                             "rootfs.diff_ids has {}",
+                                             layer_entries, config.rootfs.diff_ids.size()));
   }
   return absl::OkStatus();
 }

@@ -2,23 +2,25 @@
 
 #include <utility>
 
+#include "base/json_object_reader.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/internal/canonical_json.h"
 #include "registry/oci/internal/descriptor_json.h"
-#include "registry/oci/internal/json_reader.h"
 #include "registry/oci/internal/media_type_rules.h"
 
 namespace trainpkg::oci {
 namespace {
 
-using internal::IndexPath;
-using internal::ObjectReader;
+using base::FieldError;
+using base::IndexPath;
+using base::JsonObjectReader;
 using internal::OrderedJson;
-using internal::PathError;
 
 absl::StatusOr<ImageIndex> IndexFromJson(const nlohmann::json& json) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(json, "", base::kPlainJson));
   ImageIndex index;
   index.media_type.clear();
   TP_RETURN_IF_ERROR(internal::ReadSchemaVersion(reader, &index.schema_version));
@@ -34,7 +36,7 @@ absl::StatusOr<ImageIndex> IndexFromJson(const nlohmann::json& json) {
 }  // namespace
 
 absl::StatusOr<ImageIndex> ParseImageIndex(std::string_view json) {
-  absl::StatusOr<nlohmann::json> parsed = internal::ParseJsonText(json);
+  absl::StatusOr<nlohmann::json> parsed = base::ParseJson(json);
   absl::StatusOr<ImageIndex> index =
       parsed.ok() ? IndexFromJson(*parsed) : absl::StatusOr<ImageIndex>(parsed.status());
   if (!index.ok()) {
@@ -57,10 +59,10 @@ std::string SerializeImageIndex(const ImageIndex& index) {
 
 absl::Status ValidateImageIndex(const ImageIndex& index) {
   if (index.schema_version != 2) {
-    return PathError("schemaVersion", fmt::format("must be 2, got {}", index.schema_version));
+    return FieldError("schemaVersion", fmt::format("must be 2, got {}", index.schema_version));
   }
   if (!index.media_type.empty() && !IsIndexMediaType(index.media_type)) {
-    return PathError(
+    return FieldError(
         "mediaType",
         fmt::format("\"{}\" is not an image index media type (expected {} or {})", index.media_type,
                     media_types::kOciImageIndex, media_types::kDockerManifestList));
@@ -74,12 +76,12 @@ absl::Status ValidateImageIndex(const ImageIndex& index) {
     TP_RETURN_IF_ERROR(internal::CheckSameFamily(entry, path, family, "index"));
     if (family == MediaTypeFamily::kDocker) {
       if (entry.media_type != media_types::kDockerManifest) {
-        return PathError(path + ".mediaType",
-                         fmt::format("a Docker manifest list holds only {}, got \"{}\"",
-                                     media_types::kDockerManifest, entry.media_type));
+        return FieldError(path + ".mediaType",
+                          fmt::format("a Docker manifest list holds only {}, got \"{}\"",
+                                      media_types::kDockerManifest, entry.media_type));
       }
       if (!entry.platform.has_value()) {
-        return PathError(path + ".platform", "required in a Docker manifest list");
+        return FieldError(path + ".platform", "required in a Docker manifest list");
       }
     }
   }
@@ -88,8 +90,8 @@ absl::Status ValidateImageIndex(const ImageIndex& index) {
   }
   if (family == MediaTypeFamily::kDocker &&
       (index.subject.has_value() || !index.artifact_type.empty())) {
-    return PathError(index.subject.has_value() ? "subject" : "artifactType",
-                     "OCI-only field in a Docker manifest list");
+    return FieldError(index.subject.has_value() ? "subject" : "artifactType",
+                      "OCI-only field in a Docker manifest list");
   }
   return absl::OkStatus();
 }

@@ -2,23 +2,25 @@
 
 #include <utility>
 
+#include "base/json_object_reader.h"
+#include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/internal/canonical_json.h"
 #include "registry/oci/internal/descriptor_json.h"
-#include "registry/oci/internal/json_reader.h"
 #include "registry/oci/internal/media_type_rules.h"
 
 namespace trainpkg::oci {
 namespace {
 
-using internal::IndexPath;
-using internal::ObjectReader;
+using base::FieldError;
+using base::IndexPath;
+using base::JsonObjectReader;
 using internal::OrderedJson;
-using internal::PathError;
 
 absl::StatusOr<ImageManifest> ManifestFromJson(const nlohmann::json& json) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, ""));
+  TP_ASSIGN_OR_RETURN(JsonObjectReader reader,
+                      JsonObjectReader::Create(json, "", base::kPlainJson));
   ImageManifest manifest;
   manifest.media_type.clear();
   TP_RETURN_IF_ERROR(internal::ReadSchemaVersion(reader, &manifest.schema_version));
@@ -36,7 +38,7 @@ absl::StatusOr<ImageManifest> ManifestFromJson(const nlohmann::json& json) {
 }  // namespace
 
 absl::StatusOr<ImageManifest> ParseImageManifest(std::string_view json) {
-  absl::StatusOr<nlohmann::json> parsed = internal::ParseJsonText(json);
+  absl::StatusOr<nlohmann::json> parsed = base::ParseJson(json);
   absl::StatusOr<ImageManifest> manifest =
       parsed.ok() ? ManifestFromJson(*parsed) : absl::StatusOr<ImageManifest>(parsed.status());
   if (!manifest.ok()) {
@@ -65,13 +67,13 @@ MediaTypeFamily ManifestFamily(const ImageManifest& manifest) {
 
 absl::Status ValidateImageManifest(const ImageManifest& manifest) {
   if (manifest.schema_version != 2) {
-    return PathError("schemaVersion", fmt::format("must be 2, got {}", manifest.schema_version));
+    return FieldError("schemaVersion", fmt::format("must be 2, got {}", manifest.schema_version));
   }
   if (!manifest.media_type.empty() && !IsManifestMediaType(manifest.media_type)) {
-    return PathError("mediaType",
-                     fmt::format("\"{}\" is not an image manifest media type (expected {} or {})",
-                                 manifest.media_type, media_types::kOciImageManifest,
-                                 media_types::kDockerManifest));
+    return FieldError("mediaType",
+                      fmt::format("\"{}\" is not an image manifest media type (expected {} or {})",
+                                  manifest.media_type, media_types::kOciImageManifest,
+                                  media_types::kDockerManifest));
   }
   MediaTypeFamily family = ManifestFamily(manifest);
   std::string_view kind = "manifest";
@@ -87,28 +89,28 @@ absl::Status ValidateImageManifest(const ImageManifest& manifest) {
   }
   if (family == MediaTypeFamily::kDocker) {
     if (manifest.config.media_type != media_types::kDockerConfig) {
-      return PathError("config.mediaType",
-                       fmt::format("a Docker manifest needs config type {}, got \"{}\"",
-                                   media_types::kDockerConfig, manifest.config.media_type));
+      return FieldError("config.mediaType",
+                        fmt::format("a Docker manifest needs config type {}, got \"{}\"",
+                                    media_types::kDockerConfig, manifest.config.media_type));
     }
     if (manifest.subject.has_value()) {
-      return PathError("subject", "OCI-only field in a Docker manifest");
+      return FieldError("subject", "OCI-only field in a Docker manifest");
     }
     if (!manifest.artifact_type.empty()) {
-      return PathError("artifactType", "OCI-only field in a Docker manifest");
+      return FieldError("artifactType", "OCI-only field in a Docker manifest");
     }
   }
   if (manifest.config.media_type == media_types::kOciEmpty && manifest.artifact_type.empty()) {
-    return PathError("artifactType",
-                     fmt::format("required when config.mediaType is {}", media_types::kOciEmpty));
+    return FieldError("artifactType",
+                      fmt::format("required when config.mediaType is {}", media_types::kOciEmpty));
   }
   if (IsImageConfigMediaType(manifest.config.media_type)) {
     for (size_t i = 0; i < manifest.layers.size(); ++i) {
       if (!IsLayerMediaType(manifest.layers[i].media_type)) {
-        return PathError(IndexPath("layers", i) + ".mediaType",
-                         fmt::format("\"{}\" is not a layer media type (the config is an image "
-                                     "config)",
-                                     manifest.layers[i].media_type));
+        return FieldError(IndexPath("layers", i) + ".mediaType",
+                          fmt::format("\"{}\" is not a layer media type (the config is an image "
+                                      "config)",
+                                      manifest.layers[i].media_type));
       }
     }
   }
@@ -117,8 +119,8 @@ absl::Status ValidateImageManifest(const ImageManifest& manifest) {
 
 absl::Status ValidateImage(const ImageManifest& manifest, const ImageConfig& config) {
   if (!IsImageConfigMediaType(manifest.config.media_type)) {
-    return PathError("config.mediaType", fmt::format("\"{}\" is not an image config media type",
-                                                     manifest.config.media_type));
+    return FieldError("config.mediaType", fmt::format("\"{}\" is not an image config media type",
+                                                      manifest.config.media_type));
   }
   if (manifest.layers.size() != config.rootfs.diff_ids.size()) {
     return absl::InvalidArgumentError(

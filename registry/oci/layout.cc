@@ -13,12 +13,13 @@
 #include <utility>
 
 #include "base/file_util.h"
+#include "base/json_object_reader.h"
+#include "base/json_parse.h"
 #include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/oci/annotations.h"
 #include "registry/oci/digest_builder.h"
-#include "registry/oci/internal/json_reader.h"
 #include "registry/oci/layout_reference.h"
 #include "registry/oci/media_types.h"
 
@@ -81,10 +82,11 @@ absl::StatusOr<Layout> Layout::Open(const std::filesystem::path& root) {
     }
     return header.status();
   }
-  absl::StatusOr<nlohmann::json> json = internal::ParseJsonText(*header);
+  absl::StatusOr<nlohmann::json> json = base::ParseJson(*header);
   std::string version;
   if (json.ok()) {
-    absl::StatusOr<internal::ObjectReader> reader = internal::ObjectReader::Create(*json, "");
+    absl::StatusOr<base::JsonObjectReader> reader =
+        base::JsonObjectReader::Create(*json, "", base::kPlainJson);
     absl::Status read =
         reader.ok() ? reader->ReadString("imageLayoutVersion", &version) : reader.status();
     if (!read.ok()) json = read;

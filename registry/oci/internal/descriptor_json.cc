@@ -2,19 +2,50 @@
 
 #include <utility>
 
+#include "base/json_object_reader.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "registry/oci/internal/json_reader.h"
 
 namespace trainpkg::oci::internal {
+namespace {
+
+absl::StatusOr<Digest> DigestAt(const nlohmann::json& json, const std::string& path) {
+  TP_ASSIGN_OR_RETURN(std::string text, base::JsonString(json, path, base::kPlainJson));
+  absl::StatusOr<Digest> digest = Digest::Parse(text);
+  if (!digest.ok()) return base::FieldError(path, std::string(digest.status().message()));
+  return digest;
+}
+
+}  // namespace
+
+absl::Status ReadDigest(const base::JsonObjectReader& reader, std::string_view key, Digest* out) {
+  const nlohmann::json* json = reader.Find(key);
+  if (json == nullptr) return absl::OkStatus();
+  TP_ASSIGN_OR_RETURN(*out, DigestAt(*json, reader.PathOf(key)));
+  return absl::OkStatus();
+}
+
+absl::Status ReadDigestList(const base::JsonObjectReader& reader, std::string_view key,
+                            std::vector<Digest>* out) {
+  std::vector<Digest> digests;
+  TP_RETURN_IF_ERROR(reader.ForEachElement(
+      key, [&digests](const nlohmann::json& item, const std::string& path) -> absl::Status {
+        TP_ASSIGN_OR_RETURN(Digest digest, DigestAt(item, path));
+        digests.push_back(std::move(digest));
+        return absl::OkStatus();
+      }));
+  if (reader.Find(key) != nullptr) *out = std::move(digests);
+  return absl::OkStatus();
+}
 
 absl::StatusOr<Descriptor> DescriptorFromJson(const nlohmann::json& json, const std::string& path) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, path));
+  TP_ASSIGN_OR_RETURN(base::JsonObjectReader reader,
+                      base::JsonObjectReader::Create(json, path, base::kPlainJson));
   Descriptor descriptor;
   TP_RETURN_IF_ERROR(reader.Require("mediaType"));
   TP_RETURN_IF_ERROR(reader.ReadString("mediaType", &descriptor.media_type));
   TP_RETURN_IF_ERROR(reader.Require("digest"));
-  TP_RETURN_IF_ERROR(reader.ReadDigest("digest", &descriptor.digest));
+  TP_RETURN_IF_ERROR(ReadDigest(reader, "digest", &descriptor.digest));
   TP_RETURN_IF_ERROR(reader.Require("size"));
   TP_RETURN_IF_ERROR(reader.ReadInt64("size", &descriptor.size));
   TP_RETURN_IF_ERROR(reader.ReadStringList("urls", &descriptor.urls));
@@ -46,7 +77,8 @@ OrderedJson DescriptorToJson(const Descriptor& descriptor) {
 }
 
 absl::StatusOr<Platform> PlatformFromJson(const nlohmann::json& json, const std::string& path) {
-  TP_ASSIGN_OR_RETURN(ObjectReader reader, ObjectReader::Create(json, path));
+  TP_ASSIGN_OR_RETURN(base::JsonObjectReader reader,
+                      base::JsonObjectReader::Create(json, path, base::kPlainJson));
   Platform platform;
   TP_RETURN_IF_ERROR(reader.ReadString("architecture", &platform.architecture));
   TP_RETURN_IF_ERROR(reader.ReadString("os", &platform.os));
@@ -68,9 +100,9 @@ OrderedJson PlatformToJson(const Platform& platform) {
   return json;
 }
 
-absl::Status ReadDescriptorList(const ObjectReader& reader, std::string_view key,
+absl::Status ReadDescriptorList(const base::JsonObjectReader& reader, std::string_view key,
                                 std::vector<Descriptor>* out) {
-  return reader.ForEach(
+  return reader.ForEachElement(
       key, [out](const nlohmann::json& item, const std::string& path) -> absl::Status {
         TP_ASSIGN_OR_RETURN(Descriptor descriptor, DescriptorFromJson(item, path));
         out->push_back(std::move(descriptor));
@@ -84,7 +116,7 @@ OrderedJson DescriptorListToJson(const std::vector<Descriptor>& descriptors) {
   return list;
 }
 
-absl::Status ReadOptionalDescriptor(const ObjectReader& reader, std::string_view key,
+absl::Status ReadOptionalDescriptor(const base::JsonObjectReader& reader, std::string_view key,
                                     std::optional<Descriptor>* out) {
   const nlohmann::json* json = reader.Find(key);
   if (json == nullptr) return absl::OkStatus();
@@ -92,13 +124,13 @@ absl::Status ReadOptionalDescriptor(const ObjectReader& reader, std::string_view
   return absl::OkStatus();
 }
 
-absl::Status ReadSchemaVersion(const ObjectReader& reader, int* out) {
+absl::Status ReadSchemaVersion(const base::JsonObjectReader& reader, int* out) {
   int64_t schema_version = 0;
   TP_RETURN_IF_ERROR(reader.Require("schemaVersion"));
   TP_RETURN_IF_ERROR(reader.ReadInt64("schemaVersion", &schema_version));
   *out = static_cast<int>(schema_version);
   if (*out != schema_version) {
-    return PathError("schemaVersion", fmt::format("{} is out of range", schema_version));
+    return base::FieldError("schemaVersion", fmt::format("{} is out of range", schema_version));
   }
   return absl::OkStatus();
 }
