@@ -121,8 +121,6 @@ namespace trainpkg::sdk {
 
 enum class JobBackendKind { kLocal, kVertex, kK8s, kSlurm };
 
-struct LocalBinaryJobOptions;  // sdk/local_binary_job_options.h
-
 struct CustomJobOptions {
   // Where the job runs: kLocal (this machine), kVertex (`vertex` below),
   // kK8s (a Kubernetes cluster, `k8s` below) or kSlurm (`slurm` below).
@@ -187,19 +185,6 @@ class CustomJob {
   // Slurm mapping, Unimplemented for container images, NotFound when the
   // task launcher (options.slurm.task_program) is missing.
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
-
-  // Like the Python SDK's CustomJob.from_local_script: builds an image from
-  // request.bundle (a native binary and its shared libraries), tags it
-  // request.image_uri in the local image store (options.home's, else
-  // $TRAINPKG_HOME's or ~/.trainpkg's), pushes it there with docker's
-  // credentials, then returns Create() of a job whose pool 0 runs one chief
-  // and pool 1 the other replica_count - 1 workers, all on that image.
-  // Errors: InvalidArgument for an invalid job or image_uri (naming the
-  // field), the build's errors (NotFound for a missing binary or library),
-  // the registry's errors prefixed "pushing <image_uri>: ", then Create()'s.
-  // Defined in trainpkg_image_builder (link it to call this).
-  static absl::StatusOr<CustomJob> FromLocalBinary(const LocalBinaryJobOptions& request,
-                                                   CustomJobOptions options = {});
 
   // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with
   // `error` set, not an error Status.

@@ -1,4 +1,5 @@
-// CustomJob::FromLocalBinary: image build, push, then the job.
+#include "sdk/custom_job_from_local_binary.h"
+
 #include <memory>
 #include <utility>
 
@@ -11,10 +12,8 @@
 #include "registry/image_pusher.h"
 #include "registry/reference.h"
 #include "registry/registry_client.h"
-#include "sdk/custom_job.h"
 #include "sdk/image_builder.h"
 #include "sdk/job_store.h"
-#include "sdk/local_binary_job_options.h"
 
 namespace trainpkg::sdk {
 namespace {
@@ -47,8 +46,8 @@ absl::StatusOr<jobspec::CustomJob> LocalBinaryJob(const LocalBinaryJobOptions& r
 
 }  // namespace
 
-absl::StatusOr<CustomJob> CustomJob::FromLocalBinary(const LocalBinaryJobOptions& request,
-                                                     CustomJobOptions options) {
+absl::StatusOr<CustomJob> CustomJobFromLocalBinary(const LocalBinaryJobOptions& request,
+                                                   CustomJobOptions options) {
   TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, LocalBinaryJob(request));
   absl::StatusOr<registry::Reference> target = registry::ParseReference(request.image_uri);
   if (!target.ok() || !target->digest.empty()) {
@@ -84,7 +83,7 @@ absl::StatusOr<CustomJob> CustomJob::FromLocalBinary(const LocalBinaryJobOptions
   if (!pushed.ok()) {
     return base::WithContext(pushed.status(), fmt::format("pushing {}", request.image_uri));
   }
-  return Create(std::move(job), std::move(options));
+  return CustomJob::Create(std::move(job), std::move(options));
 }
 
 }  // namespace trainpkg::sdk

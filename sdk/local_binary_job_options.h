@@ -1,13 +1,6 @@
-// What sdk::CustomJob::FromLocalBinary needs: the C++ counterpart of the
-// Python SDK's CustomJob.from_local_script, for a native trainer.
-//
-//   sdk::LocalBinaryJobOptions request;
-//   request.display_name = "digits";
-//   request.bundle.binary = "build/samples/digits_multiworker/digits_multiworker";
-//   request.image_uri = "127.0.0.1:5000/trainers/digits:v1";
-//   request.replica_count = 3;  // 1 chief + 2 workers
-//   TP_ASSIGN_OR_RETURN(sdk::CustomJob job, sdk::CustomJob::FromLocalBinary(request, options));
-//   TP_ASSIGN_OR_RETURN(jobspec::CustomJob done, job.Run());
+// What sdk::CustomJobFromLocalBinary (sdk/custom_job_from_local_binary.h)
+// needs: the C++ counterpart of the Python SDK's CustomJob.from_local_script's
+// arguments, for a native trainer.
 #ifndef TRAINPKG_SDK_LOCAL_BINARY_JOB_OPTIONS_H_
 #define TRAINPKG_SDK_LOCAL_BINARY_JOB_OPTIONS_H_
 

@@ -1,6 +1,6 @@
 // Container mode pulls an image that is not in the local store from its
 // registry (a real docker-registry on 127.0.0.1) into the store, then runs
-// it under runc; CustomJob::FromLocalBinary builds, pushes and runs.
+// it under runc; CustomJobFromLocalBinary builds, pushes and runs.
 #include <filesystem>
 
 #include "gmock/gmock.h"
@@ -8,9 +8,9 @@
 #include "registry/image_pusher.h"
 #include "registry/oci/layout.h"
 #include "registry/reference.h"
-#include "sdk/custom_job.h"
-#include "sdk/local_binary_job_options.h"
 #include "registry/registry_client.h"
+#include "sdk/custom_job.h"
+#include "sdk/custom_job_from_local_binary.h"
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/test_util/status_matchers.h"
@@ -66,7 +66,7 @@ TEST_F(ContainerPullTest, FromLocalBinaryBuildsPushesAndRunsAChiefAndWorkers) {
   request.args = {"--print=ran-from-the-bundle"};
   request.replica_count = 3;
   request.base_output_dir = output_dir().string();
-  absl::StatusOr<CustomJob> job = CustomJob::FromLocalBinary(request, Options());
+  absl::StatusOr<CustomJob> job = CustomJobFromLocalBinary(request, Options());
   ASSERT_TRUE(job.ok()) << job.status();
   const jobspec::CustomJobSpec spec = job->job().job_spec;
   ASSERT_EQ(spec.worker_pool_specs.size(), 2u);
@@ -94,18 +94,18 @@ TEST_F(ContainerPullTest, FromLocalBinaryRefusesAMissingBinaryOrReplicaCount) {
   request.display_name = "bad";
   request.bundle.binary = dir_.path() / "no-such-binary";
   request.image_uri = "127.0.0.1:1/sdk/none:1";
-  absl::StatusOr<CustomJob> job = CustomJob::FromLocalBinary(request, Options());
+  absl::StatusOr<CustomJob> job = CustomJobFromLocalBinary(request, Options());
   EXPECT_EQ(job.status().code(), absl::StatusCode::kNotFound) << job.status();
   EXPECT_THAT(job.status().message(), HasSubstr("no-such-binary"));
 
   request.replica_count = 0;
-  job = CustomJob::FromLocalBinary(request, Options());
+  job = CustomJobFromLocalBinary(request, Options());
   EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument) << job.status();
   EXPECT_THAT(job.status().message(), HasSubstr("replica_count"));
 
   request.replica_count = 1;
   request.image_uri = "Not A Reference";
-  job = CustomJob::FromLocalBinary(request, Options());
+  job = CustomJobFromLocalBinary(request, Options());
   EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument) << job.status();
   EXPECT_THAT(job.status().message(), HasSubstr("image_uri \"Not A Reference\""));
 }
