@@ -35,6 +35,8 @@ std::string SnakeCase(std::string_view camel) {
 std::optional<std::string_view> CanonicalName(const std::vector<std::string_view>& names,
                                               std::string_view key) {
   for (std::string_view name : names) {
+    // proto3 JSON: parsers accept the lowerCamelCase JSON name and the proto
+    // field name alike, so files written by gcloud or by hand both load.
     if (key == name || key == SnakeCase(name)) return name;
   }
   return std::nullopt;
@@ -121,6 +123,8 @@ absl::StatusOr<int64_t> Int64Value(const nlohmann::json& json, std::string_view 
     return static_cast<int64_t>(value);
   }
   if (json.is_number_float()) return IntegralDouble(json.get<double>(), json, path);
+  // proto3 JSON writes int64 as a string ("replicaCount": "1", as Vertex's
+  // responses do) and accepts a number too.
   if (!json.is_string()) return NotAnInteger(json, path);
   const std::string& text = json.get_ref<const std::string&>();
   std::string_view digits = text;
@@ -143,6 +147,8 @@ absl::StatusOr<std::string> EnumValue(const nlohmann::json& json, std::string_vi
                                       const ProtoEnum& proto_enum) {
   if (json.is_string()) {
     std::string name = json.get<std::string>();
+    // The *_UNSPECIFIED value is proto3's default: the same as leaving the
+    // field out.
     if (name == proto_enum.unspecified_name()) return std::string();
     return name;
   }
@@ -189,6 +195,7 @@ absl::StatusOr<JsonObjectReader> JsonObjectReader::Create(const nlohmann::json& 
       return FieldError(reader.PathOf(*name),
                         fmt::format("given twice, as '{}' and as '{}'; keep one", it->second, key));
     }
+    // proto3 JSON: null means the field's default, as if it were absent.
     if (!value.is_null()) reader.values_.emplace(std::string(*name), &value);
   }
   return reader;
