@@ -36,6 +36,8 @@ std::string SnakeCase(std::string_view camel) {
 std::optional<std::string_view> CanonicalName(const std::vector<std::string_view>& names,
                                               std::string_view key, const JsonDialect& dialect) {
   for (std::string_view name : names) {
+    // proto3 JSON: parsers accept the lowerCamelCase JSON name and the proto
+    // field name alike, so files written by gcloud or by hand both load.
     if (key == name || (dialect.proto3 && key == SnakeCase(name))) return name;
   }
   return std::nullopt;
@@ -195,6 +197,7 @@ absl::StatusOr<JsonObjectReader> JsonObjectReader::Create(const nlohmann::json& 
       return reader.ErrorAt(
           *name, fmt::format("given twice, as '{}' and as '{}'; keep one", it->second, key));
     }
+    // proto3 JSON: null means the field's default, as if it were absent.
     if (!value.is_null()) reader.values_.emplace(std::string(*name), &value);
   }
   return reader;

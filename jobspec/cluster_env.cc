@@ -153,6 +153,8 @@ std::string_view PortOf(std::string_view address) {
 absl::Status AddPyTorchEnv(const ClusterEnvRequest& request,
                            std::map<std::string, std::string>& env) {
   const ReplicaRef& replica = request.replica;
+  // Only the chief and the workers form PyTorch's world: rank 0 is the
+  // chief, worker i is rank i + 1, as AI Platform Training numbers them.
   if (request.pytorch_master_port == 0 || replica.pool > 1) return absl::OkStatus();
   if (request.pytorch_master_port < 0 || request.pytorch_master_port > 65535) {
     return absl::InvalidArgumentError(fmt::format(
@@ -164,6 +166,8 @@ absl::Status AddPyTorchEnv(const ClusterEnvRequest& request,
         "MASTER_ADDR)");
   }
   const std::string& chief = request.addresses[0][0];
+  // The chief's cluster port is its own program's to listen on; PyTorch's
+  // rendezvous store binds MASTER_PORT on the same host.
   if (PortOf(chief) == std::to_string(request.pytorch_master_port)) {
     return absl::InvalidArgumentError(
         fmt::format("pytorch_master_port: {} is the chief's cluster port ({}); MASTER_PORT "
@@ -240,6 +244,8 @@ absl::StatusOr<std::map<std::string, std::string>> MakeClusterEnv(
 
   ClusterSpecEnv cluster_spec;
   for (size_t p = 0; p < pools.size(); ++p) {
+    // The distributed training guide: CLUSTER_SPEC lists only the pools "you
+    // specified"; an empty placeholder pool has no key.
     if (pools[p].replica_count == 0) continue;
     cluster_spec.cluster[PoolName(static_cast<int>(p))] = request.addresses[p];
   }
@@ -248,10 +254,16 @@ absl::StatusOr<std::map<std::string, std::string>> MakeClusterEnv(
   cluster_spec.task_index = replica.index;
   cluster_spec.trial = request.trial_id;
   cluster_spec.job = job;
+  // Set on every replica, single-replica jobs included (python-aiplatform:
+  // "variables set for any Vertex training run").
   env["CLUSTER_SPEC"] = FormatClusterSpec(cluster_spec);
 
+  // TF_CONFIG only for jobs of more than one replica: "Agent Platform does
+  // not set TF_CONFIG for single-replica training jobs."
   if (total_replicas > 1) {
     TfConfig tf_config;
+    // Its cluster "never contains evaluator as a key"; an evaluator finds its
+    // role in task.type alone.
     for (size_t p = 0; p < pools.size() && p < 3; ++p) {  // pool 3, the evaluator, is left out
       if (pools[p].replica_count == 0) continue;
       tf_config.cluster[std::string(TfTaskTypeForPool(static_cast<int>(p)))] = request.addresses[p];
@@ -340,7 +352,11 @@ std::string FormatTfConfig(const TfConfig& config) {
 OutputDirs OutputDirsFor(std::string_view base_output_directory, std::string_view trial_id) {
   if (base_output_directory.empty()) return OutputDirs{};
   std::string base(base_output_directory);
+  // GcsDestination.outputUriPrefix: "If the uri doesn't end with '/', a '/'
+  // will be automatically appended."
   if (!base.ends_with('/')) base += '/';
+  // A tuning trial's child job gets "a subdirectory of name [id][Trial.id]"
+  // under the parent's baseOutputDirectory.
   if (!trial_id.empty()) base += fmt::format("{}/", trial_id);
   return OutputDirs{
       .model_dir = base + "model/",

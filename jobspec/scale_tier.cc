@@ -110,6 +110,8 @@ absl::StatusOr<std::vector<WorkerPoolSpec>> CustomPools(const CustomTierMachines
     if (!replicas.ok()) return replicas.status();
     pools.push_back(PoolForReplicas(*replicas));
   }
+  // Trailing empty pools are dropped and inner ones kept as placeholders, as
+  // the Python SDK builds workerPoolSpecs: a pool's position is its role.
   while (pools.back().IsEmpty()) pools.pop_back();
   return pools;
 }

@@ -15,10 +15,19 @@
 namespace trainpkg::jobspec {
 namespace {
 
+// CustomJob.displayName: "can be up to 128 characters long and can consist
+// of any UTF-8 characters" (counted in code points).
 constexpr size_t kMaxDisplayNameLength = 128;
+// Labels: the proto allows 64 code points of lowercase letters, digits, '_'
+// and '-' (international letters too); GCP's general label rules are
+// stricter (64 labels; keys of 1 to 63 starting with a lowercase or
+// international letter; values up to 63), and a job must pass both.
 constexpr size_t kMaxLabels = 64;
 constexpr size_t kMaxLabelLength = 63;
+// Vertex documents four pool positions: chief, workers, parameter servers
+// (or Reduction Server), evaluators; what more would mean is undocumented.
 constexpr size_t kMaxWorkerPools = 4;
+// ContainerSpec.env and PythonPackageSpec.env: "Maximum limit is 100".
 constexpr size_t kMaxEnvVars = 100;
 // Upper bounds on the counts that size what trainpkg allocates, checked before
 // anything is planned.
@@ -133,6 +142,7 @@ void CheckEnv(const std::vector<EnvVar>& env, const std::string& path, IssueList
     const std::string& name = env[i].name;
     if (name.empty()) {
       issues.Add(field, "required: the variable's name");
+    // EnvVar.name "must be a valid C identifier".
     } else if (!IsCIdentifier(name)) {
       issues.Add(field, fmt::format("'{}{}", name,
                                     "' is not a valid C identifier (letters, digits and '_', "
@@ -206,6 +216,8 @@ void CheckMachineSpec(const std::optional<MachineSpec>& machine, const std::stri
 }
 
 void CheckTask(const WorkerPoolSpec& pool, const std::string& path, IssueList& issues) {
+  // gcloud: "Exactly one of fields [pythonPackageSpec, containerSpec] is
+  // required for a [workerPoolSpecs]".
   const bool has_container = pool.container_spec.has_value();
   const bool has_python = pool.python_package_spec.has_value();
   if (has_container && has_python) {
@@ -246,6 +258,8 @@ void CheckTask(const WorkerPoolSpec& pool, const std::string& path, IssueList& i
 
 void CheckWorkerPool(const WorkerPoolSpec& pool, size_t index, IssueList& issues) {
   const std::string path = fmt::format("jobSpec.workerPoolSpecs[{}]", index);
+  // "All worker pools except the first one are optional and can be skipped
+  // by providing an empty value" (CustomJobSpec.workerPoolSpecs).
   if (pool.IsEmpty()) {
     if (index == 0) {
       issues.Add(path,
@@ -255,6 +269,9 @@ void CheckWorkerPool(const WorkerPoolSpec& pool, size_t index, IssueList& issues
     return;
   }
   const std::string replicas = fmt::format("{}.replicaCount", path);
+  // The distributed training guide: "Use the first worker pool specification
+  // only for your primary replica, and set its replicaCount to 1" (the
+  // Python SDK refuses more, too).
   if (index == 0 && pool.replica_count != 1) {
     issues.Add(replicas, fmt::format("must be 1 for the first pool (the chief); got {}; put "
                                      "further replicas in workerPoolSpecs[1]",

@@ -54,6 +54,8 @@ void BlobLocations::Record(const oci::Digest& digest, const Repository& reposito
   if (!list.empty() && list.front() == repository) return;
   changed_ = true;
   std::erase(list, repository);
+  // Most recent first, and capped: the repository a blob was last seen in is
+  // the likeliest to still hold it, and a push tries each in turn.
   list.insert(list.begin(), repository);
   if (list.size() > kMaxRepositoriesPerBlob) list.resize(kMaxRepositoriesPerBlob);
 }

@@ -79,6 +79,8 @@ struct Upload {
       return absl::DataLossError(
           fmt::format("the registry holds {} bytes of a {}-byte blob", session.offset, size));
     }
+    // Every byte is in the session already; the PUT carries only the digest,
+    // which the registry checks against what it holds.
     return client.CompleteUpload(repo, session.url, blob.digest, nullptr);
   }
 };
@@ -109,6 +111,8 @@ absl::Status UploadBlob(RegistryClient& client, const Repository& repo, const oc
   }
   Upload upload{client, repo, blob, file, fd.get(), size, options, on_bytes};
   uint64_t chunk = std::max(options.chunk_size, internal::kMinChunkSize);
+  // A blob that fits one chunk goes in a single PUT: one request instead of
+  // a PATCH and a PUT.
   bool chunked = options.chunk_size > 0 && size > chunk;
   absl::Status last;
   for (int attempt = 0; attempt <= options.max_session_restarts; ++attempt) {
@@ -123,6 +127,8 @@ absl::Status UploadBlob(RegistryClient& client, const Repository& repo, const oc
     // A commit whose answer was lost may have landed (jib #4301).
     absl::StatusOr<std::optional<BlobInfo>> there = client.StatBlob(repo, blob.digest);
     if (there.ok() && there->has_value()) return absl::OkStatus();
+    // The failed session is cancelled (best effort) before a new one starts,
+    // so attempts do not pile up half-written sessions on the registry.
     absl::Status cancelled = client.CancelUpload(repo, session->url);
     if (!cancelled.ok()) TP_LOG(WARNING, "{}", std::string(cancelled.message()));
     session.reset();

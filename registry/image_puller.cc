@@ -42,6 +42,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
       if (options.progress) options.progress->Advanced(blob, received);
       return absl::OkStatus();
     };
+    // Each try asks for the bytes after those already written (Range); the
+    // digest is checked once, at commit, over the whole file.
     absl::StatusOr<uint64_t> read = client.ReadBlob(repo, blob.digest, received, start, sink);
     if (read.ok() && received >= size) break;
     absl::Status failure =
@@ -84,6 +86,9 @@ absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference
       return base::WithContext(entry.status(), fmt::format("pulling {}", source.String()));
     }
     Reference pinned = source;
+    // The platform's manifest is fetched by digest, so it is the one the index
+    // named even if the tag moves meanwhile, and its bytes are checked
+    // against that digest.
     pinned.digest = entry->digest;
     TP_ASSIGN_OR_RETURN(chosen, client.GetManifest(pinned));
     platform = entry->platform;
@@ -126,6 +131,9 @@ absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference
   root.digest = chosen.digest;
   root.size = static_cast<int64_t>(chosen.bytes.size());
   root.platform = platform;
+  // The manifest goes in last, once every blob it names is stored (or
+  // skipped as non-distributable): a failed pull leaves no manifest that
+  // points at blobs it never got.
   TP_RETURN_IF_ERROR(layout.WriteBlob(root, chosen.bytes));
   TP_RETURN_IF_ERROR(layout.Tag(root, tag));
   return TransferResult{.reference = source.String(), .root = root, .blobs = std::move(reports)};

@@ -28,6 +28,8 @@ class Pusher {
     if (oci::IsIndexMediaType(root.media_type)) {
       TP_ASSIGN_OR_RETURN(std::string bytes, layout_.ReadBlob(root));
       TP_ASSIGN_OR_RETURN(oci::ImageIndex index, oci::ParseImageIndex(bytes));
+      // Children first, by digest, then the index: a registry may refuse a
+      // manifest that names content it does not hold yet.
       for (const oci::Descriptor& child : index.manifests) {
         if (!oci::IsManifestMediaType(child.media_type)) {
           return absl::UnimplementedError(fmt::format(
@@ -96,6 +98,8 @@ class Pusher {
       pushed_.insert(report.descriptor.digest);
       reports_.push_back(std::move(report));
     }
+    // Only after every blob is there, for the same reason as the index's
+    // children.
     return PutManifest(descriptor, std::move(bytes), ref);
   }
 
@@ -137,10 +141,14 @@ class Pusher {
   absl::StatusOr<BlobReport> PushBlob(const oci::Descriptor& blob, bool absent,
                                       const std::vector<Repository>& sources) {
     const Repository& repo = target_.repository;
+    // Non-distributable layers are fetched from their own URLs by whoever
+    // pulls; a registry is not meant to receive them.
     if (oci::IsNondistributableLayerMediaType(blob.media_type)) {
       return Report(blob, BlobAction::kSkipped, "");
     }
     if (options_.uploaded.contains(blob.digest)) return Report(blob, BlobAction::kPushed, "");
+    // A HEAD first: a blob already in the target costs one request and no
+    // bytes.
     TP_ASSIGN_OR_RETURN(std::optional<BlobInfo> there, client_.StatBlob(repo, blob.digest));
     if (there.has_value()) return Report(blob, BlobAction::kExists, "");
     std::optional<UploadSession> session;
@@ -152,6 +160,8 @@ class Pusher {
         continue;
       }
       if (mount->mounted) return Report(blob, BlobAction::kMounted, sources[i].path);
+      // A failed mount's 202 session is kept only for the last source: before
+      // that the next source may still mount, and an unused session is cancelled.
       if (!absent && i + 1 == sources.size()) {
         session = mount->session;  // the registry opened a session: upload into it
         break;
@@ -159,6 +169,8 @@ class Pusher {
       absl::Status cancelled = client_.CancelUpload(repo, mount->session.url);
       if (!cancelled.ok()) TP_LOG(WARNING, "{}", std::string(cancelled.message()));
     }
+    // A blob the layout lacks (a base image's layer that was never pulled) can
+    // only reach the target by a mount.
     if (absent) {
       std::string tried;
       for (const Repository& source : sources) tried += ", " + source.Name();

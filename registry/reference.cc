@@ -150,11 +150,15 @@ absl::StatusOr<Repository> ParseName(std::string_view text, std::string_view nam
       return Invalid(text, "a 64-digit hex string is an image ID, not a repository name");
     }
   }
+  // Docker's old name for the Hub; both name the same repositories, so they
+  // compare and cache as one.
   if (repo.registry == kLegacyHubDomain) repo.registry = std::string(kDockerHubDomain);
   if (path.empty()) return Invalid(text, "the repository path after the registry is empty");
   TP_RETURN_IF_ERROR(ValidatePath(text, path));
   repo.path = std::string(path);
   if (repo.registry == kDockerHubDomain && path.find('/') == std::string_view::npos) {
+    // Docker Hub keeps its official images under library/: "ubuntu" is
+    // docker.io/library/ubuntu.
     repo.path = std::string(kOfficialPrefix) + repo.path;
   }
   size_t length = repo.registry.size() + 1 + repo.path.size();
@@ -191,6 +195,8 @@ absl::StatusOr<Reference> ParseReference(std::string_view text) {
     ref.digest = *std::move(digest);
     rest = rest.substr(0, at);
   }
+  // The tag's ':' is the last one after the last '/': an earlier ':' is a
+  // registry's port ("localhost:5000/app").
   size_t colon = rest.rfind(':');
   size_t slash = rest.rfind('/');
   if (colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash)) {
@@ -212,6 +218,8 @@ absl::StatusOr<Repository> ParseRepository(std::string_view text) {
 }
 
 std::string RegistryApiHost(std::string_view registry) {
+  // docker.io names the Hub in references; its registry API is served from
+  // another host.
   if (registry == kDockerHubDomain) return std::string(kDockerHubApiHost);
   return std::string(registry);
 }

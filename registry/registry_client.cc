@@ -33,10 +33,14 @@ absl::StatusOr<UploadSession> SessionFrom(const HttpResponse& response,
   }
   absl::StatusOr<uint64_t> held = internal::UploadedBytes(response.headers.Get("Range"));
   if (!held.ok()) return base::WithContext(held.status(), context);
+  // The Location may be relative, and each response's is the one to use
+  // next (distribution spec): registries may move the session on every step.
   return UploadSession{internal::ResolveUrl(request_url, *location), *held};
 }
 
 std::string WithDigestParam(std::string url, const oci::Digest& digest) {
+  // The Location may carry a query of its own (the session state, for some
+  // registries), which must be kept.
   url += (url.find('?') == std::string::npos ? "?digest=" : "&digest=");
   return url + internal::UrlEncode(digest.ToString());
 }
@@ -187,6 +191,8 @@ absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
       "GET", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
       true);
   if (offset > 0) request.headers.Add("Range", fmt::format("bytes={}-", offset));
+  // 206: the registry honoured the Range and sends from `offset`; 200: it
+  // ignored it and sends the whole blob, so the caller restarts from 0.
   request.response_start = [&](int status, const HttpHeaders&) {
     return start(status == 206 ? offset : 0);
   };
@@ -212,6 +218,8 @@ absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo,
                       ReadBlob(
                           repo, digest, 0, [](uint64_t) { return absl::OkStatus(); },
                           [&](std::string_view chunk) {
+                            // Stops at the descriptor's size: a registry cannot make us
+                            // store or hash more than the manifest promised.
                             if (chunk.size() > size - received) {
                               return BlobTooLong(digest, repo, size);
                             }
@@ -264,6 +272,9 @@ absl::StatusOr<MountResult> RegistryClient::MountBlob(const Repository& repo,
   absl::StatusOr<HttpResponse> response =
       Send(endpoint, PushScopes(repo.path, {source.path}), post);
   if (!response.ok()) return base::WithContext(response.status(), context);
+  // 201: mounted, nothing to send. 202: the registry did not mount (it lacks
+  // the blob there, or may not share it) and opened an ordinary upload
+  // session instead, which the caller goes on with.
   if (response->status == 201) return MountResult{.mounted = true, .session = {}};
   if (response->status != 202) return StatusFromResponse(*response, context);
   TP_ASSIGN_OR_RETURN(UploadSession session, SessionFrom(*response, post.url, context));
@@ -283,6 +294,9 @@ absl::StatusOr<UploadSession> RegistryClient::PatchUpload(const Repository& repo
   HttpRequest patch = MakeRequest("PATCH", session.url, false);
   patch.body = &chunk;
   patch.headers.Add("Content-Type", "application/octet-stream");
+  // Inclusive byte positions of the whole blob; a chunk that does not start
+  // where the registry's Range ended gets 416, and GetUploadStatus tells
+  // where it did end.
   patch.headers.Add("Content-Range", internal::ContentRange(session.offset, *length));
   absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), patch);
   if (!response.ok()) return base::WithContext(response.status(), context);
@@ -313,6 +327,8 @@ absl::Status RegistryClient::CompleteUpload(const Repository& repo, std::string_
   absl::StatusOr<HttpResponse> done = Send(endpoint, PushScopes(repo.path), put);
   if (!done.ok()) return base::WithContext(done.status(), context);
   if (done->status != 201) return StatusFromResponse(*done, context);
+  // The registry verified the bytes against ?digest= before its 201; a
+  // different Docker-Content-Digest means it stored something else.
   std::optional<std::string> stored = done->headers.Get("Docker-Content-Digest");
   if (stored.has_value() && *stored != digest.ToString()) {
     return absl::DataLossError(fmt::format("{}: the registry stored it as {}", context, *stored));
@@ -327,6 +343,8 @@ absl::Status RegistryClient::CancelUpload(const Repository& repo, std::string_vi
   std::string context =
       fmt::format("cancelling upload {} to {}", internal::UrlForDisplay(url), repo.Name());
   if (!response.ok()) return base::WithContext(response.status(), context);
+  // Registries answer a cancel with any of these; 404 means the session is
+  // gone already, which is what was asked.
   if (response->status == 204 || response->status == 202 || response->status == 200 ||
       response->status == 404) {
     return absl::OkStatus();
@@ -347,6 +365,8 @@ absl::StatusOr<oci::Digest> RegistryClient::PutManifest(const Reference& ref,
   }
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
   StringBodySource body(std::move(bytes));
+  // By tag when there is one, so the tag moves in the same request; the
+  // digest is checked against the response below.
   std::string identifier = ref.tag.empty() ? ref.Identifier() : ref.tag;
   HttpRequest put = MakeRequest(
       "PUT",
@@ -392,6 +412,8 @@ absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
     manifest.bytes.append(chunk);
     return absl::OkStatus();
   };
+  // The registry serves, or converts, the manifest according to Accept;
+  // Content-Type then says which type came.
   for (const std::string& type : accept) get.headers.Add("Accept", type);
   absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(ref.repository.path), get);
   if (!response.ok()) {
@@ -419,6 +441,8 @@ absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Reposito
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
   std::string context = fmt::format("listing tags of {}", repo.Name());
   std::vector<std::string> tags;
+  // Pages are followed by their Link header, which the spec prefers over
+  // building ?last= ourselves.
   std::string url = fmt::format("{}/v2/{}/tags/list?n=1000", endpoint.base_url, repo.path);
   while (!url.empty()) {
     HttpRequest get = MakeRequest("GET", url, true);
@@ -445,6 +469,8 @@ void RegistryClient::WaitForRetryAfter(const absl::Status& failure) {
   if (!header.has_value()) return;
   std::optional<absl::Duration> after = ParseRetryAfter(*header, clock_.Now());
   if (!after.has_value() || *after <= absl::ZeroDuration()) return;
+  // Capped: a registry may ask for hours; waiting at most max_retry_after
+  // keeps a build from hanging on one answer.
   absl::Duration wait = std::min(*after, max_retry_after_);
   TP_LOG(INFO, "the registry asked to wait {} before trying again", absl::FormatDuration(wait));
   clock_.SleepFor(wait);

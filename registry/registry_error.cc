@@ -19,6 +19,8 @@ absl::StatusCode CodeForHttpStatus(int status) {
     case 400:
     case 405:
     case 413:
+    // 416 answers a chunk that does not start where the session ends; the
+    // caller asks the registry where it stands (blob_upload.cc).
     case 416:
       return absl::StatusCode::kInvalidArgument;
     case 401:
@@ -31,6 +33,7 @@ absl::StatusCode CodeForHttpStatus(int status) {
       return absl::StatusCode::kDeadlineExceeded;
     case 409:
       return absl::StatusCode::kAborted;
+    // Throttled: the caller waits (Retry-After) and tries again.
     case 429:
       return absl::StatusCode::kResourceExhausted;
     default:
@@ -90,6 +93,8 @@ absl::Status StatusFromResponse(const HttpResponse& response, std::string_view c
   if (!text.empty()) message += ": " + text;
   absl::Status status(CodeForHttpStatus(response.status), message);
   if (!errors.empty() && !errors.front().code.empty()) {
+    // The distribution spec's error code (BLOB_UNKNOWN, DENIED, ...) travels
+    // with the Status, so callers can branch on it without parsing the message.
     status.SetPayload(kCodePayload, absl::Cord(errors.front().code));
   }
   if (std::optional<std::string> after = response.headers.Get("Retry-After")) {

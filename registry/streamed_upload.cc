@@ -41,6 +41,8 @@ void StreamedUpload::Fail(absl::Status status, std::unique_lock<std::mutex>& loc
   queued_bytes_ = 0;
   changed_.notify_all();
   if (!session_) return;
+  // The session is read under the lock, the DELETE sent without it: the
+  // producer must not wait on the network to learn of the failure.
   const std::string url = session_->url;
   lock.unlock();
   // Best effort: an abandoned session also expires on the registry.
@@ -131,6 +133,8 @@ absl::Status StreamedUpload::Commit(const oci::Digest& digest) {
     session = *std::move(started);
     lock.unlock();
   }
+  // The last, short chunk rides on the PUT: only whole chunks are PATCHed,
+  // so no PATCH is below chunk_size.
   StringBodySource rest(std::move(buffer_));
   buffer_ = std::string();
   absl::Status done = client_.CompleteUpload(repo_, session->url, digest, &rest);

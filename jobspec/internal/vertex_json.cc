@@ -24,6 +24,8 @@ absl::StatusOr<std::string> EnumValue(const nlohmann::json& json, std::string_vi
                                       const ProtoEnum& proto_enum) {
   if (json.is_string()) {
     std::string name = json.get<std::string>();
+    // The *_UNSPECIFIED value is proto3's default: the same as leaving the
+    // field out.
     if (name == proto_enum.unspecified_name()) return std::string();
     return name;
   }

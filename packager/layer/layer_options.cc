@@ -11,6 +11,10 @@ int64_t LayerMtime(int64_t file_mtime, const LayerOptions& options) {
   if (options.mtime_policy == MtimePolicy::kSet) {
     return std::max<int64_t>(0, options.source_date_epoch.value_or(0));
   }
+  // Clamped, not replaced (the SOURCE_DATE_EPOCH specification's "timestamp
+  // clamping", as tar --clamp-mtime does): files older than the epoch keep
+  // their times, and only files newer than the sources, made by the build
+  // itself, get it.
   const int64_t bound = options.source_date_epoch.has_value()
                             ? std::max<int64_t>(0, *options.source_date_epoch)
                             : std::numeric_limits<int64_t>::max();

@@ -77,6 +77,7 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
     return absl::PermissionDeniedError(fmt::format("creating {}: {}", made.string(), ec.message()));
   }
   if (bundle.private_tmp) {
+    // Sticky and world-writable, as /tmp is: the command may run as any user.
     std::filesystem::permissions(made, std::filesystem::perms(01777), ec);
   }
 
@@ -93,6 +94,8 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
       {"rlimits",
        Json::array(
            {{{"type", "RLIMIT_NOFILE"}, {"hard", NoFileLimit()}, {"soft", NoFileLimit()}}})},
+      // No setuid binary or file capability in the image can raise the
+      // privileges of what RUN starts.
       {"noNewPrivileges", true},
   };
   Json mounts = Json::array({
@@ -120,6 +123,8 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
         Mount(file.destination, "bind", file.source.string(), {"bind", "ro", "nosuid", "nodev"}));
   }
   Json devices = Json::array();
+  // Every device denied first; the rules after it allow only the devices the
+  // caller passed in.
   Json allowed = Json::array({{{"allow", false}, {"access", "rwm"}}});
   for (const std::filesystem::path& path : bundle.devices) {
     TP_ASSIGN_OR_RETURN(Json device, Device(path));
@@ -146,6 +151,8 @@ absl::Status WriteContainerBundle(const ContainerBundle& bundle) {
         {"seccomp", SeccompProfile({.forbid_set_id_modes = bundle.protect_host_files})},
         {"devices", devices},
         {"resources", {{"devices", allowed}}},
+        // Docker's defaults (moby oci/defaults.go): kernel and hardware details a
+        // build has no reason to read, and /proc knobs it must not turn.
         {"maskedPaths",
          {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
           "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware",

@@ -130,7 +130,9 @@ std::vector<Record> ReadLedgerRecords(const fs::path& owner) {
     records.push_back(std::move(record));
   }
   // Containers, then mounts, then namespaces, then files; newest first
-  // within each.
+  // within each. Each kind keeps the next busy (a running container pins
+  // its rootfs mount and its namespace; a mount can cover recorded files),
+  // and a newer resource may sit inside an older one.
   std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
     if (a.resource.kind != b.resource.kind) return a.resource.kind < b.resource.kind;
     return a.sequence > b.sequence;
@@ -190,6 +192,9 @@ size_t RemoveOwner(const fs::path& owner) {
 // The watchdog: waits for end-of-file on `fd` (the owner is gone), then
 // removes what the owner left. Never returns.
 [[noreturn]] void Watch(int fd, const fs::path& owner) {
+  // Its own session, with the terminal's signals ignored: a Ctrl-C that
+  // kills the owner's process group must not kill the one process that
+  // cleans up after it.
   ::setsid();
   for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(signal, SIG_IGN);
   sigset_t none;
@@ -264,6 +269,8 @@ class Ledger {
 };
 
 Ledger& TheLedger() {
+  // Never destroyed: the pipe to the watchdog must stay open until the
+  // process itself is gone, past static destructors and exit handlers.
   static Ledger* ledger = new Ledger;
   return *ledger;
 }
@@ -318,6 +325,8 @@ void SweepOrphanedHostResources() {
         !absl::SimpleAtoi(name.substr(dash + 1), &start)) {
       continue;
     }
+    // pid and start time together: a pid reused by another process since does
+    // not keep a dead owner's ledger alive.
     if (pid > 0 && StartTime(pid) == start) continue;  // its owner lives
     const size_t removed = RemoveOwner(entry.path());
     if (removed > 0) {

@@ -91,6 +91,10 @@ absl::Status MountPointTrace::RemoveFrom(const fs::path& upper) const {
     struct stat st;
     if (::lstat(path.c_str(), &st) != 0) continue;
     std::error_code ec;
+    // Only what runc can have made for a mount point goes: an empty directory
+    // whose attributes did not change, or an empty file that was not there
+    // before. Anything else was made or changed by the command and stays in
+    // the layer.
     if (S_ISDIR(st.st_mode)) {
       if (!fs::is_empty(path, ec) || IsOpaque(path)) continue;
       if (before.has_value() && (!S_ISDIR(before->st_mode) || st.st_mode != before->st_mode ||

@@ -60,8 +60,12 @@ absl::Status MakeNamespace(const fs::path& path) {
       status = base::ErrnoToStatus(errno, "unshare(CLONE_NEWNET) (network namespaces need root)");
       return;
     }
+    // A new namespace's lo is down; programs in RUN expect 127.0.0.1 to work.
     status = LoopbackUp();
     if (!status.ok()) return;
+    // The bind mount keeps the namespace alive after this thread ends, with no
+    // process in it, at a path runc and slirp4netns can join (as `ip netns
+    // add` does under /run/netns).
     if (::mount("/proc/thread-self/ns/net", path.c_str(), nullptr, MS_BIND, nullptr) != 0) {
       status = base::ErrnoToStatus(errno,
                                    fmt::format("bind-mounting the namespace at {}", path.string()));
@@ -83,6 +87,8 @@ absl::StatusOr<NetworkNamespace> NetworkNamespace::Create(const std::string& nam
   std::error_code ec;
   fs::create_directories(kDirectory, ec);
   if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("creating {}", kDirectory));
+  // Recorded before the namespace exists: if this process dies before the
+  // destructor runs, the ledger tells the next run what to remove.
   absl::StatusOr<LedgerEntry> entry = RecordHostResource(
       {.kind = HostResourceKind::kNetworkNamespace, .name = path.string(), .runtime = ""});
   if (!entry.ok()) return entry.status();

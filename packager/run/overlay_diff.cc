@@ -37,6 +37,9 @@ absl::StatusOr<LayerSource> OverlayDiff(const fs::path& upper) {
     if (::lstat(path.c_str(), &st) != 0) {
       return base::ErrnoToStatus(errno, fmt::format("stat {}", path.string()));
     }
+    // overlayfs marks a deleted lower file with a 0/0 character device and a
+    // directory whose lower contents are hidden with trusted.overlay.opaque;
+    // the layer says the same with ".wh." and ".wh..wh..opq" entries.
     if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 0 && minor(st.st_rdev) == 0) {
       whiteouts.push_back(path);
       markers.push_back(LayerEntry::Whiteout(image_path));
@@ -50,6 +53,7 @@ absl::StatusOr<LayerSource> OverlayDiff(const fs::path& upper) {
     }
   }
   if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("walking {}", upper.string()));
+  // The device nodes go before the copy: a layer holds no devices.
   for (const fs::path& path : whiteouts) {
     if (::unlink(path.c_str()) != 0) {
       return base::ErrnoToStatus(errno, fmt::format("removing {}", path.string()));
@@ -57,6 +61,8 @@ absl::StatusOr<LayerSource> OverlayDiff(const fs::path& upper) {
   }
   LayerSource source{upper, {}};
   source.entries.push_back(
+      // Attributes as the command left them: a RUN that chmods or chowns a file
+      // means it.
       LayerEntry::Copy(".", "/", EntryOverrides{.owner = {}, .mode = {}, .keep_attributes = true}));
   source.entries.insert(source.entries.end(), markers.begin(), markers.end());
   return source;

@@ -27,9 +27,15 @@ absl::StatusOr<OverlayMount> OverlayMount::Mount(const std::vector<std::filesyst
     if (!lowerdir.empty()) lowerdir += ':';
     lowerdir += lower.string();
   }
+  // The upper directory becomes the RUN's layer (OverlayDiff), which must
+  // hold whole files: redirect_dir would record a renamed directory as an
+  // xattr pointing into the lower layers, and metacopy a chmod'ed file as
+  // metadata with no data, and neither survives being archived.
   const std::string options =
       fmt::format("lowerdir={},upperdir={},workdir={},redirect_dir=off,metacopy=off", lowerdir,
                   upper.string(), work.string());
+  // Recorded before mounting: if this process dies before unmounting, the
+  // ledger tells the next run what to clean up.
   TP_ASSIGN_OR_RETURN(LedgerEntry entry, RecordHostResource({.kind = HostResourceKind::kMount,
                                                              .name = target.string(),
                                                              .runtime = ""}));
@@ -51,6 +57,8 @@ absl::Status OverlayMount::Unmount() {
     return absl::OkStatus();
   }
   const int err = errno;
+  // A busy mount (a process still inside) is detached instead: gone from the
+  // tree now, freed by the kernel when the last user leaves.
   if (::umount2(target.c_str(), MNT_DETACH) == 0) entry_.Release();
   return base::ErrnoToStatus(err, fmt::format("unmounting {}", target.string()));
 }

@@ -96,11 +96,15 @@ absl::StatusOr<std::string> ReadHostResolvConf(const std::filesystem::path& path
 }
 
 std::string ResolvConfWithNameserver(std::string_view host, std::string_view nameserver) {
+  // The given server (slirp4netns's DNS forwarder) replaces every host
+  // server; the search and options lines are kept.
   return fmt::format("nameserver {}\n", nameserver) +
          Filter(host, [](std::string_view) { return false; });
 }
 
 std::string ResolvConfWithoutLoopback(std::string_view host) {
+  // In the container's own network namespace 127.0.0.53 (systemd-resolved)
+  // or ::1 is the container's loopback, where no resolver listens.
   return Filter(host, [](std::string_view address) { return !IsLoopback(address); });
 }
 

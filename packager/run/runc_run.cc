@@ -41,6 +41,8 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, int out_fd) {
 absl::StatusOr<RuncExit> RuncRun(const std::string& runc, const std::filesystem::path& bundle_dir,
                                  const std::string& container_id,
                                  const std::function<void(std::string_view)>& output) {
+  // Recorded before runc starts: if this process dies first, the ledger
+  // tells the next run which container to delete.
   absl::StatusOr<LedgerEntry> entry = RecordHostResource(
       {.kind = HostResourceKind::kContainer, .name = container_id, .runtime = runc});
   if (!entry.ok()) return entry.status();
@@ -62,6 +64,8 @@ absl::StatusOr<RuncExit> RuncRun(const std::string& runc, const std::filesystem:
     std::string_view chunk(buffer, static_cast<size_t>(n));
     if (output) output(chunk);
     exit.output_tail.append(chunk);
+    // Trimmed at twice the tail, so the erase is paid once per kTailBytes of
+    // output, not on every read.
     if (exit.output_tail.size() > 2 * kTailBytes) {
       exit.output_tail.erase(0, exit.output_tail.size() - kTailBytes);
     }

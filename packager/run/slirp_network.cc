@@ -44,6 +44,12 @@ absl::StatusOr<SlirpNetwork> SlirpNetwork::Start(const std::string& name,
     for (int fd : {log_fd, ready[0], ready[1]}) ::close(fd);
     return base::ErrnoToStatus(err, "pipe");
   }
+  // --configure: tap0 gets slirp4netns's address, route and DNS. A large MTU
+  // (the maximum is 65521): fewer, larger packets through slirp's user-space
+  // TCP stack. --disable-host-loopback: the build cannot reach services on
+  // the host's 127.0.0.1 through the gateway address. --exit-fd: slirp4netns
+  // exits when the write end of that pipe closes, which only this process
+  // holds, so it cannot outlive us however we end.
   const std::vector<std::string> argv = {slirp4netns,
                                          "--configure",
                                          "--mtu=65520",
@@ -62,6 +68,7 @@ absl::StatusOr<SlirpNetwork> SlirpNetwork::Start(const std::string& name,
     ::dup2(null_fd, STDIN_FILENO);
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
+    // dup2 clears O_CLOEXEC on the copy, so only fds 3 and 4 reach slirp4netns.
     ::dup2(ready[1], kReadyFd);
     ::dup2(exit[0], kExitFd);
     ::execvp(args[0], args.data());

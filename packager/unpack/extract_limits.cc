@@ -11,6 +11,8 @@
 namespace trainpkg::packager::unpack {
 namespace {
 
+// Space left free for everything else on the file system: 1 GiB, or 5 %
+// of a small one, where 1 GiB could be all there is.
 int64_t Reserve(int64_t fs_size) { return std::min(kFreeSpaceReserve, fs_size / 20); }
 
 }  // namespace

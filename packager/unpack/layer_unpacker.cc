@@ -32,6 +32,9 @@ absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier&
           fmt::format("reading the tar: {}", why != nullptr ? why : "unknown error"));
     }
     const char* name = ::archive_entry_pathname(entry);
+    // The declared size is charged before a byte is written, so one huge
+    // member is refused up front; the stream charge (LayerStream) bounds what
+    // really decompresses, whatever the headers declare.
     TP_RETURN_IF_ERROR(budget.AddEntry(::archive_entry_size(entry)));
     absl::Status applied = applier.Apply(tar, entry);
     if (!stream.budget_status().ok()) return stream.budget_status();
@@ -56,6 +59,9 @@ absl::Status UnpackWithin(const std::filesystem::path& blob, const oci::Descript
   internal::LayerApplier applier(*root, options);
   absl::Status applied = ApplyEntries(**stream, applier, budget);
   if (!applied.ok()) return InLayer(layer, applied);
+  // The digests are known only once the whole blob has been read, after its
+  // entries are written; callers unpack into a directory they discard on
+  // error (RootfsCache's temporary one), so unverified content is never used.
   absl::Status verified = (*stream)->Finish();
   if (!verified.ok()) return InLayer(layer, verified);
   return absl::OkStatus();
@@ -78,6 +84,8 @@ absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descri
         fmt::format("{} layers but {} diff_ids; the image config must list one per layer",
                     layers.size(), diff_ids.size()));
   }
+  // One budget for all layers: an image of many layers gets the same cap as
+  // one of a single layer.
   TP_ASSIGN_OR_RETURN(ExtractBudget budget, ExtractBudget::ForTarget(options.limits, rootfs));
   for (size_t i = 0; i < layers.size(); ++i) {
     if (!layout.HasBlob(layers[i].digest)) {

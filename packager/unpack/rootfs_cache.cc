@@ -12,6 +12,8 @@
 #include "fmt/format.h"
 
 namespace trainpkg::packager::unpack {
+// The image spec's ChainID (config.md), so the key is the one other tools
+// compute for the same stack of layers.
 oci::Digest ChainId(const std::vector<oci::Digest>& diff_ids) {
   if (diff_ids.empty()) return oci::Sha256Digest("");
   oci::Digest chain = diff_ids[0];
@@ -48,6 +50,9 @@ absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout
   }
   std::random_device random;
   const std::filesystem::path temp =
+      // Unpacked beside the final name and renamed into place: a reader never
+      // sees a half-unpacked rootfs, and two processes unpacking the same image
+      // race only on the rename.
       dir_ / fmt::format(".tmp-{}-{}-{:08x}", digest.hex().substr(0, 12), ::getpid(), random());
   std::filesystem::create_directory(temp, ec);
   if (ec) {

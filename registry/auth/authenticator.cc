@@ -72,6 +72,8 @@ absl::StatusOr<std::optional<std::string>> Authenticator::Answer(
     const std::optional<std::string>& rejected) {
   std::lock_guard<std::mutex> lock(mu_);
   std::optional<std::string> header;
+  // Bearer is preferred when a registry offers both: it never sends the
+  // password to the registry itself, only to its token realm.
   if (const Challenge* bearer = Find(challenges, "bearer")) {
     scheme_ = "bearer";
     realm_ = bearer->Param("realm");
@@ -92,7 +94,11 @@ absl::StatusOr<std::optional<std::string>> Authenticator::Answer(
           "credentials over http for an https registry",
           registry_, internal::UrlForDisplay(realm_)));
     }
+    // The challenge may ask for more than this request knew it needed (a
+    // mount's pull on the source repository); the token must cover both.
     std::vector<std::string> wanted = MergeScopes(scopes, bearer->Param("scope"));
+    // A cached token the registry just refused (revoked, or expired early) is
+    // replaced, not sent again.
     bool token_rejected = rejected.has_value() && rejected->starts_with("Bearer ");
     TP_ASSIGN_OR_RETURN(header, BearerLocked(wanted, token_rejected));
   } else if (Find(challenges, "basic") != nullptr) {
@@ -100,6 +106,7 @@ absl::StatusOr<std::optional<std::string>> Authenticator::Answer(
     TP_ASSIGN_OR_RETURN(Credential credential, CredentialLocked());
     if (HasPassword(credential)) header = BasicHeader(credential);
   }
+  // The same header was just refused: sending it again would only loop.
   if (header == rejected) return std::nullopt;
   return header;
 }
@@ -124,6 +131,9 @@ absl::StatusOr<Authenticator::Token> Authenticator::FetchToken(
   }
   std::string context = fmt::format("getting a token for \"{}\" from {}",
                                     absl::StrJoin(scopes, " "), internal::UrlForDisplay(realm_));
+  // An identity token (docker login's OAuth2 refresh token) goes to the
+  // OAuth2 endpoint (POST, grant_type=refresh_token); realms without one
+  // answer 404 or 405, and then the token GET with Basic credentials is tried.
   if (!credential.identity_token.empty()) {
     TP_ASSIGN_OR_RETURN(HttpResponse posted, PostOAuth(credential, scopes));
     if (posted.status != 404 && posted.status != 405) return ParseToken(posted, context);
@@ -163,6 +173,8 @@ absl::StatusOr<Authenticator::Token> Authenticator::ParseToken(const HttpRespons
   std::string token;
   if (doc.is_object()) {
     if (doc.contains("token") && doc["token"].is_string()) token = doc["token"];
+    // token.md: "access_token" is accepted in place of "token" for OAuth 2.0
+    // compatibility.
     if (token.empty() && doc.contains("access_token") && doc["access_token"].is_string()) {
       token = doc["access_token"];
     }
@@ -175,6 +187,7 @@ absl::StatusOr<Authenticator::Token> Authenticator::ParseToken(const HttpRespons
   if (doc.contains("expires_in") && doc["expires_in"].is_number_integer()) {
     seconds = std::max(kDefaultTokenSeconds, doc["expires_in"].get<int64_t>());
   }
+  // A new refresh token replaces the old one for the next fetch.
   if (doc.contains("refresh_token") && doc["refresh_token"].is_string() && credential_) {
     credential_->identity_token = doc["refresh_token"];
   }

@@ -58,6 +58,8 @@ std::string Challenge::Param(const std::string& name) const {
 std::vector<Challenge> ParseChallenges(std::string_view header) {
   std::vector<Challenge> out;
   Scanner s(header);
+  // One header may hold several challenges ("Bearer realm=..., Basic
+  // realm=..."); a name with no '=' after it starts the next one.
   while (true) {
     s.SkipSpaceAndCommas();
     std::string scheme = s.Token();

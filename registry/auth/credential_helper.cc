@@ -11,7 +11,11 @@
 namespace trainpkg::registry {
 namespace {
 
+// The docker-credential-helpers protocol: a Secret stored under this
+// username is an identity token, not a password.
 constexpr char kTokenUsername[] = "<token>";
+// What the helpers print when they hold nothing for the server; the exit
+// status alone does not tell that from a failure.
 constexpr char kNotFoundMessage[] = "credentials not found";
 constexpr absl::Duration kHelperTimeout = absl::Seconds(30);
 
@@ -44,6 +48,7 @@ absl::StatusOr<std::string> CredentialHelper::Run(std::string_view verb,
 
 absl::StatusOr<Credential> CredentialHelper::Get(std::string_view server_url) const {
   absl::StatusOr<std::string> out = Run("get", server_url);
+  // Nothing stored for this registry: anonymous, as docker does.
   if (absl::IsNotFound(out.status())) return Credential{};
   if (!out.ok()) return out.status();
   nlohmann::json doc = base::ParseJson(*out).value_or(nlohmann::json::value_t::discarded);

@@ -17,6 +17,8 @@ namespace {
 
 using Json = nlohmann::json;
 
+// The key docker login has always stored Docker Hub's credentials under;
+// other tools reading config.json look for it there.
 constexpr std::string_view kHubKey = "https://index.docker.io/v1/";
 
 bool IsDockerHub(std::string_view host) {
@@ -60,6 +62,7 @@ std::string HelperFor(const Json& config, const std::string& key) {
     std::string name = StringField(*helpers, key.c_str());
     if (!name.empty()) return name;
   }
+  // A per-registry helper wins over the default store, as in docker/cli.
   return StringField(config, "credsStore");
 }
 
@@ -163,6 +166,8 @@ absl::StatusOr<SavedLogin> SaveLogin(const base::Environment& env, std::string_v
     }
     if (!credential.identity_token.empty()) entry["identitytoken"] = credential.identity_token;
   }
+  // With a helper the entry is empty, as docker writes it: the secret lives
+  // in the helper.
   config["auths"][key] = entry;
   TP_RETURN_IF_ERROR(SaveConfig(path, config));
   return SavedLogin{.file = path, .helper = helper};
@@ -177,6 +182,8 @@ absl::Status RemoveLogin(const base::Environment& env, std::string_view registry
   auto auths = config.find("auths");
   if (auths == config.end() || !auths->is_object()) return absl::OkStatus();
   std::vector<std::string> doomed;
+  // Every key that names this registry ("https://host/v1/", "host"), not
+  // only the one we write: a logout must leave no credential behind.
   for (auto it = auths->begin(); it != auths->end(); ++it) {
     if (KeyMatches(it.key(), registry)) doomed.push_back(it.key());
   }

@@ -96,9 +96,14 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
     CloseIfOpen(to_child), CloseIfOpen(from_out), CloseIfOpen(from_err);
     return base::ErrnoToStatus(rc, fmt::format("starting {}", argv[0]));
   }
+  // Input, output and errors in one poll loop, the input non-blocking: a
+  // child that writes a full pipe before reading all its input would
+  // otherwise deadlock with us.
   ::fcntl(to_child, F_SETFL, O_NONBLOCK);
   SubprocessResult result;
   size_t written = 0;
+  // Closed at once when there is nothing to send: the child sees end of
+  // input instead of waiting for it.
   if (input.empty()) CloseIfOpen(to_child);
   absl::Time deadline = absl::Now() + timeout;
   bool timed_out = false;
@@ -116,6 +121,7 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
       if (to_child >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
         ssize_t w = ::write(to_child, input.data() + written, input.size() - written);
         if (w > 0) written += static_cast<size_t>(w);
+        // The child closed its input (EPIPE): stop writing and read what it said.
         if (w < 0 && errno != EAGAIN) written = input.size();
         if (written == input.size()) CloseIfOpen(to_child);
       }

@@ -26,6 +26,7 @@ absl::StatusOr<std::string> UrlAuthority(std::string_view url) {
   }
   size_t end = url.find_first_of("/?#", start);
   std::string_view authority = url.substr(start, end == std::string_view::npos ? end : end - start);
+  // Userinfo ("user:pass@") is not part of the host.
   size_t at = authority.rfind('@');
   if (at != std::string_view::npos) authority = authority.substr(at + 1);
   if (authority.empty()) {
@@ -48,11 +49,16 @@ absl::StatusOr<std::string> UrlOrigin(std::string_view url) {
     port = host.substr(colon + 1);
     host.resize(colon);
   }
+  // The default port made explicit, so "https://h" and "https://h:443"
+  // compare as the one origin they are.
   if (port.empty()) port = scheme == "https" ? "443" : scheme == "http" ? "80" : "";
   return fmt::format("{}://{}:{}", scheme, host, port);
 }
 
 std::string ResolveUrl(std::string_view base, std::string_view location) {
+  // RFC 3986 reference resolution for the forms registries send in Location
+  // and Link: absolute, "//host/...", "/path", "?query" and a relative path;
+  // no dot-segment removal.
   if (AuthorityStart(location) != std::string_view::npos) return std::string(location);
   size_t start = AuthorityStart(base);
   size_t path_start = base.find_first_of("/?#", start);

@@ -64,6 +64,8 @@ void BlobWriter::StartWriteback() {
 
 absl::Status BlobWriter::CloseFile() {
   int fd = std::exchange(fd_, -1);
+  // Synced before the rename: a blob is named by its digest, and after a
+  // crash the name must never stand for anything but those bytes.
   if (::fsync(fd) != 0) {
     int err = errno;
     ::close(fd);
@@ -102,6 +104,8 @@ absl::StatusOr<DigestAndSize> BlobWriter::Finish(const Digest* expected, int64_t
     Discard();
     return closed;
   }
+  // The temporary file lives in the same directory, so the rename is atomic:
+  // readers see no blob or the whole blob.
   std::filesystem::path final_path = blobs_dir_ / blob.digest.hex();
   if (::rename(temp_path_.c_str(), final_path.c_str()) != 0) {
     int err = errno;

@@ -45,6 +45,8 @@ absl::Status CheckHex(DigestAlgorithm algorithm, std::string_view hex, std::stri
         fmt::format("invalid digest \"{}\": {} needs {} hex digits, got {}", text,
                     DigestAlgorithmName(algorithm), want, hex.size()));
   }
+  // Lowercase only: two spellings of one digest would name two blobs in a
+  // layout and two keys in every cache.
   for (char c : hex) {
     if (!IsLowerHex(c)) {
       return absl::InvalidArgumentError(fmt::format(

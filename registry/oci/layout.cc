@@ -124,6 +124,8 @@ absl::Status Layout::WriteBlob(const Descriptor& expected, std::string_view cont
   if (expected.digest.empty()) return absl::InvalidArgumentError("WriteBlob: the digest is empty");
   std::filesystem::path path = BlobPath(expected.digest);
   TP_RETURN_IF_ERROR(CheckContent(expected.digest, expected.size, content, path));
+  // Content-addressed: a blob present under its digest holds these bytes
+  // already, so it is not written again.
   if (HasBlob(expected.digest)) return absl::OkStatus();
   return base::WriteFileAtomic(path, content);
 }
@@ -132,6 +134,8 @@ absl::StatusOr<BlobWriter> Layout::NewBlobWriter(DigestAlgorithm algorithm) cons
   std::filesystem::path dir = root_ / "blobs" / std::string(DigestAlgorithmName(algorithm));
   TP_RETURN_IF_ERROR(CreateDirectories(dir));
   std::string temp = (dir / ".tmp-blob-XXXXXX").string();
+  // Beside the final name (same directory, same file system), so Commit's
+  // rename is atomic.
   int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("creating a file in {}", dir.string()));
   if (::fchmod(fd, 0644) != 0) {
@@ -227,6 +231,7 @@ absl::Status Layout::Tag(const Descriptor& descriptor, std::string_view tag) con
   if (std::find(index.manifests.begin(), index.manifests.end(), tagged) != index.manifests.end()) {
     return absl::OkStatus();
   }
+  // A tag names one image: the entry it named before goes.
   std::erase_if(index.manifests, [tag](const Descriptor& entry) { return TagOf(entry) == tag; });
   index.manifests.push_back(std::move(tagged));
   return WriteIndex(index);

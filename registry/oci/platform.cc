@@ -45,6 +45,8 @@ absl::StatusOr<Platform> ParsePlatform(std::string_view text) {
   platform.os = std::string(parts[0]);
   platform.architecture = std::string(parts[1]);
   if (parts.size() == 3) platform.variant = std::string(parts[2]);
+  // uname's names for the architectures, as a user may type them; images
+  // use Go's (GOARCH).
   if (platform.architecture == "x86_64") platform.architecture = "amd64";
   if (platform.architecture == "aarch64") platform.architecture = "arm64";
   return platform;
@@ -61,6 +63,8 @@ Platform NormalizePlatform(Platform platform) {
   } else if (platform.architecture == "aarch64") {
     platform.architecture = "arm64";
   }
+  // The defaults containerd's platform matcher assumes: an arm64 image with
+  // no variant is v8, an arm one v7, and amd64's "v1" is the baseline.
   if (platform.architecture == "arm64" && platform.variant.empty()) platform.variant = "v8";
   if (platform.architecture == "arm" && platform.variant.empty()) platform.variant = "v7";
   if (platform.architecture == "amd64" && platform.variant == "v1") platform.variant.clear();

@@ -63,6 +63,8 @@ absl::StatusOr<CpuCommunicator> CreateCpuCommunicator(coordination::Coordination
       return absl::FailedPreconditionError(fmt::format(
           "shared memory: the {} ranks are on {} hosts (or /dev/shm mounts); use auto or gloo",
           client.world_size(), groups));
+    // With one rank per host the groups would add only a shared-memory step of
+    // one rank each around plain Gloo.
     } else if (groups < client.world_size()) {
       comm = CreateHierarchicalCommunicator(client, group_of, options.gloo, shm);
       result.transport = CpuTransport::kHierarchical;
@@ -73,6 +75,10 @@ absl::StatusOr<CpuCommunicator> CreateCpuCommunicator(coordination::Coordination
       result.comm = *std::move(comm);
       return result;
     }
+    // Only FailedPrecondition falls back: the shared-memory set-ups return it on
+    // every rank alike, so all ranks move to Gloo together. Any other error may
+    // have reached some ranks only, and a fallback then would split the job
+    // across two transports that never meet.
     if (options.transport == CpuTransport::kSharedMemory ||
         !absl::IsFailedPrecondition(comm.status())) {
       return comm.status();

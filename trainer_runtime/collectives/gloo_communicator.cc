@@ -71,6 +71,9 @@ class GlooCommunicator final : public Communicator {
       opts.setAlgorithm(data.size_bytes() >= kRingMinBytes
                             ? gloo::AllreduceOptions::Algorithm::RING
                             : gloo::AllreduceOptions::Algorithm::BCUBE);
+      // Every rank issues the same operations in the same order, so the counters
+      // agree; a fresh tag per operation keeps a late message of one operation
+      // from being matched by the next.
       opts.setTag(next_tag_++);
       opts.setTimeout(timeout_);
       gloo::allreduce(opts);
@@ -156,6 +159,9 @@ class GlooCommunicator final : public Communicator {
       return absl::OkStatus();
     } catch (const std::exception& e) {
       // A peer's connection broke or timed out: let the coordinator say why.
+      // The broken socket is usually seen before the coordinator has declared the
+      // peer dead; waiting up to the detection bound lets the error name the
+      // rank that failed instead of just "connection reset".
       absl::Status job = client_.WaitForJobFailure(client_.FailureDetectionBound());
       if (!job.ok()) {
         broken_ = absl::AbortedError(fmt::format("{}: {}", what, std::string(job.message())));
@@ -204,6 +210,8 @@ absl::StatusOr<std::unique_ptr<PreparedAllReduce>> GlooCommunicator::PrepareAllR
   std::function<void()> run;
   // Registers buffers on the pairs; sends nothing.
   TP_RETURN_IF_ERROR(Guard("preparing an allreduce", [&] {
+    // The exchange sends the whole buffer to every peer in one step, which pays
+    // only while p-1 copies are still small.
     if (data.size_bytes() * static_cast<size_t>(size() - 1) < kRingMinBytes) {
       auto exchange = std::make_shared<internal::GlooExchangeAllReduce>(context_, data);
       run = [a = exchange.get()] { a->Run(); };
@@ -223,6 +231,9 @@ absl::StatusOr<std::unique_ptr<PreparedAllReduce>> GlooCommunicator::PrepareAllR
 
 GlooOptions GlooOptionsFor(const runtime::ClusterInfo& info) {
   GlooOptions options;
+  // The transport binds the address the cluster spec gives this rank, so peers
+  // reach it on the interface they were told of, not whichever one the
+  // hostname resolves to.
   options.hostname.clear();
   if (info.rank >= 0 && static_cast<size_t>(info.rank) < info.worker_addresses.size()) {
     const std::string& address = info.worker_addresses[static_cast<size_t>(info.rank)];
@@ -250,6 +261,8 @@ absl::StatusOr<std::unique_ptr<Communicator>> CreateGlooCommunicator(
   try {
     context->connectFullMesh(prefixed, device);
   } catch (const std::exception& e) {
+    // The store's own error (which key timed out, or the coordinator gone) says
+    // more than the exception Gloo raises from it.
     if (!store.error().ok()) return store.error();
     absl::Status job = client.WaitForJobFailure(client.FailureDetectionBound());
     if (!job.ok()) return job;

@@ -72,6 +72,8 @@ class HierarchicalCommunicator final : public Communicator {
         root_local = static_cast<int>(it - groups_[g].begin());
       }
     }
+    // The root's group goes first so that its leader holds the data before the
+    // leaders' broadcast; every other group then takes it from its own leader.
     if (my_group_ == root_group) TP_RETURN_IF_ERROR(local_->Broadcast(data, root_local));
     if (leaders_ != nullptr) TP_RETURN_IF_ERROR(leaders_->Broadcast(data, root_group));
     if (my_group_ != root_group) TP_RETURN_IF_ERROR(local_->Broadcast(data, 0));
@@ -85,6 +87,8 @@ class HierarchicalCommunicator final : public Communicator {
           fmt::format("allgather of {} floats from {} ranks needs {} output floats, got {}", n,
                       size(), n * static_cast<size_t>(size()), output.size()));
     }
+    // Padding gives every leader the same block size, which an allgather needs;
+    // the padding is dropped when the blocks are scattered to ranks below.
     // The group's inputs, padded to the largest group, then every group's.
     std::vector<float> group(largest_ * n);
     TP_RETURN_IF_ERROR(
@@ -103,10 +107,14 @@ class HierarchicalCommunicator final : public Communicator {
         }
       }
     }
+    // Only leaders hold the job's output; local rank 0 is the group's leader.
     return local_->Broadcast(output, 0);
   }
 
   absl::Status Barrier() override {
+    // The first barrier tells the leader that its group has arrived; the last
+    // keeps the group waiting until the leaders have met, so no rank leaves
+    // before every rank of the job has entered.
     TP_RETURN_IF_ERROR(local_->Barrier());
     if (leaders_ != nullptr) TP_RETURN_IF_ERROR(leaders_->Barrier());
     return local_->Barrier();
@@ -115,8 +123,12 @@ class HierarchicalCommunicator final : public Communicator {
  private:
   template <typename T>
   absl::Status AllReduceOf(std::span<T> data, ReduceOp op) {
+    // Sums at both levels: a mean must divide the job's total once, by the
+    // job's size, not each group's sum by its group's size.
     TP_RETURN_IF_ERROR(local_->AllReduce(data, ReduceOp::kSum));
     if (leaders_ != nullptr) TP_RETURN_IF_ERROR(leaders_->AllReduce(data, ReduceOp::kSum));
+    // Only leaders hold the total after the leaders' allreduce. The broadcast
+    // copies bytes, so a double travels as two floats unchanged.
     TP_RETURN_IF_ERROR(local_->Broadcast(AsFloats(data), 0));
     if (op == ReduceOp::kMean) {
       const T n = static_cast<T>(size());

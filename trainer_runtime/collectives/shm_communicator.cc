@@ -80,6 +80,7 @@ class ShmCommunicator final : public Communicator {
     TP_RETURN_IF_ERROR(Usable("allgather"));
     const absl::Time deadline = absl::Now() + timeout_;
     const size_t round = group_->slot_floats();
+    // Each rank writes only its own slot, so one barrier publishes every input.
     for (size_t offset = 0; offset < input.size(); offset += round) {
       const size_t length = std::min(round, input.size() - offset);
       std::memcpy(group_->slot(rank()), input.data() + offset, length * sizeof(float));
@@ -111,10 +112,15 @@ class ShmCommunicator final : public Communicator {
     const absl::Time deadline = absl::Now() + timeout_;
     const int r = rank();
     const int p = size();
+    // Two barriers a round suffice: a rank writes its own slot only before the
+    // first and its slice of the result slot only after it, and no rank passes
+    // the next round's first barrier before every rank has copied this round's
+    // result out.
     const size_t round = group_->slot_floats() * sizeof(float) / sizeof(T);
     for (size_t offset = 0; offset < data.size(); offset += round) {
       const size_t length = std::min(round, data.size() - offset);
       T* mine = data.data() + offset;
+      // Its own slice is left out: rank r reads that from its buffer when reducing.
       for (int s = 0; s < p; ++s) {
         if (s == r) continue;
         const Slice slice = SliceOf(length, p, s, sizeof(T));
@@ -130,6 +136,8 @@ class ShmCommunicator final : public Communicator {
               (q == r ? mine : Slot<T>(q)) + static_cast<ptrdiff_t>(own.begin);
         }
         T* result = Slot<T>(p) + own.begin;
+        // Rank order, whoever reduces: every rank gets the same bits, and the sum
+        // does not change with how the slices fall to ranks.
         internal::SumInRankOrder(sources, own.end - own.begin, result);
         std::memcpy(mine + own.begin, result, (own.end - own.begin) * sizeof(T));
       }
@@ -141,6 +149,8 @@ class ShmCommunicator final : public Communicator {
                     (slice.end - slice.begin) * sizeof(T));
       }
     }
+    // Divided after all rounds, once per element, as the contract's "rounded
+    // once" asks; dividing the inputs first would round twice.
     if (op == ReduceOp::kMean) {
       const T n = static_cast<T>(p);
       for (T& x : data) x /= n;
@@ -151,6 +161,8 @@ class ShmCommunicator final : public Communicator {
   // The broken state, or the job's failure found before an operation.
   absl::Status Usable(std::string_view what) {
     if (!broken_.ok()) return broken_;
+    // Checked before the operation too: a job that already failed then gives
+    // Aborted at once instead of a wait that ends in a timeout.
     if (absl::Status job = client_.JobStatus(); !job.ok()) {
       broken_ = absl::AbortedError(fmt::format("{}: {}", what, std::string(job.message())));
     }
@@ -224,6 +236,8 @@ absl::StatusOr<std::unique_ptr<Communicator>> CreateShmCommunicator(
   // 1. One host? (An unreadable identity publishes "", which matches none.)
   absl::StatusOr<std::string> identity = ShmHostIdentity();
   TP_RETURN_IF_ERROR(client.Set(keys + "host/" + std::to_string(rank), identity.value_or("")));
+  // Every rank publishes before it reads and all compare the same list, so all
+  // reach the same answer.
   TP_ASSIGN_OR_RETURN(std::vector<std::string> hosts,
                       GetFromEveryRank(client, keys + "host/", options.timeout));
   for (int r = 0; r < ranks; ++r) {
@@ -237,8 +251,11 @@ absl::StatusOr<std::unique_ptr<Communicator>> CreateShmCommunicator(
   // 2. Rank 0 makes the segment and says where; the others map it.
   absl::StatusOr<std::unique_ptr<ShmGroup>> group;
   if (rank == 0) {
+    // Older than any live set-up's segment can be (shm_group.cc).
     ShmGroup::SweepStaleSegments(options.timeout + absl::Minutes(1));
     group = ShmGroup::Create(rank, ranks, options.slot_bytes);
+    // A failed create is published too, so the others fail now with rank 0's
+    // reason instead of waiting out the timeout for a name that never comes.
     TP_RETURN_IF_ERROR(client.Set(
         keys + "segment", group.ok() ? (*group)->name() : "error:" + group.status().ToString()));
   } else {

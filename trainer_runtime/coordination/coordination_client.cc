@@ -51,12 +51,18 @@ class GrpcCoordinationClient final : public CoordinationClient {
       started_ = absl::Now();
       heartbeats_running_ = true;
     }
+    // Heartbeats start before Register, which blocks until every rank has
+    // joined: the coordinator counts a joined rank that stays silent for the
+    // heartbeat timeout as dead, and the first ranks may wait far longer than
+    // that for the last.
     heartbeat_thread_ = std::thread([this] { HeartbeatLoop(); });
     proto::RegisterRequest request;
     request.set_rank(rank_);
     request.set_world_size(world_size());
     proto::RegisterResponse response;
     return Call(
+        // wait_for_ready: rank 0 may not be listening yet when the others start;
+        // the call waits for the channel instead of failing at once with Unavailable.
         "rendezvous", options_.rendezvous_timeout, /*wait_for_ready=*/true,
         [&](grpc::ClientContext* context) { return stub_->Register(context, request, &response); });
   }
@@ -76,6 +82,9 @@ class GrpcCoordinationClient final : public CoordinationClient {
     proto::KeyGetRequest request;
     request.set_rank(rank_);
     request.set_key(std::string(key));
+    // The server waits out `timeout` itself and answers DeadlineExceeded naming
+    // the key; the call's own deadline is later (see Call), so that answer
+    // arrives before gRPC's bare one.
     request.set_timeout_ms(Millis(timeout));
     proto::KeyGetResponse response;
     absl::Status status = Call(
@@ -181,6 +190,8 @@ class GrpcCoordinationClient final : public CoordinationClient {
       return status;
     }
     if (absl::IsUnavailable(status) || absl::IsCancelled(status)) {
+      // Cancelled is what RecordFailure's TryCancel gives a call in flight; the
+      // failure that caused it is then the better answer.
       // A lost connection: the heartbeats soon say whether the job failed.
       absl::Status failure = WaitForJobFailure(FailureDetectionBound());
       if (!failure.ok()) return failure;
@@ -194,6 +205,9 @@ class GrpcCoordinationClient final : public CoordinationClient {
     while (heartbeats_running_) {
       mu_.Unlock();
       grpc::ClientContext context;
+      // A missed reply is not yet a failure: only no contact for the heartbeat
+      // timeout is. The 500 ms floor keeps very short intervals from failing
+      // heartbeats that a loaded coordinator merely answers late.
       context.set_deadline(absl::ToChronoTime(
           absl::Now() + std::max(options_.heartbeat_interval, absl::Milliseconds(500))));
       proto::HeartbeatRequest request;
@@ -204,6 +218,8 @@ class GrpcCoordinationClient final : public CoordinationClient {
       absl::Status failure;
       if (result.ok()) {
         last_contact = now;
+        // The coordinator's verdict travels on the heartbeat, so every rank learns
+        // of a failure within one interval even when it is not calling the store.
         if (response.job_error_code() != 0) {
           failure = absl::Status(static_cast<absl::StatusCode>(response.job_error_code()),
                                  response.job_error_message());
@@ -211,6 +227,9 @@ class GrpcCoordinationClient final : public CoordinationClient {
       } else {
         const bool contacted = last_contact != absl::InfinitePast();
         const absl::Time since = contacted ? last_contact : started_;
+        // Before the first contact rank 0 may still be starting its server, which
+        // the rendezvous timeout allows for; after it, silence means the
+        // coordinator is gone.
         const absl::Duration limit =
             contacted ? options_.heartbeat_timeout : options_.rendezvous_timeout;
         if (now - since > limit) {
@@ -239,6 +258,8 @@ class GrpcCoordinationClient final : public CoordinationClient {
       absl::MutexLock lock(&mu_);
       if (failure_.ok()) failure_ = failure;
     }
+    // Blocking calls (Get, Barrier) are cancelled so that none waits out its
+    // own timeout on a job that has already failed.
     CancelInFlight();
   }
 

@@ -47,6 +47,8 @@ class GrpcCoordinationServer final : public CoordinationServer {
   std::string address() const override { return fmt::format("{}:{}", host_, port_); }
   absl::Status JobStatus() const override { return state_.JobStatus(); }
 
+  // Rank 0 hosts the server, so it must outlive the others' last calls:
+  // stopping before their goodbyes would look to them like a lost coordinator.
   absl::Status Shutdown() override {
     absl::Status goodbyes = state_.WaitForGoodbyes(absl::Now() + options_.shutdown_timeout);
     Stop();
@@ -69,6 +71,8 @@ class GrpcCoordinationServer final : public CoordinationServer {
     stopped_ = true;
     stopping_.Notify();
     if (monitor_.joinable()) monitor_.join();
+    // The state first: blocked handlers return Unavailable, so the server's
+    // shutdown below does not wait for them.
     state_.Shutdown();
     if (server_ != nullptr) server_->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(1)));
   }

@@ -30,6 +30,7 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(const runtime::C
     auto started = CoordinationServer::Start(address, names, options);
     if (!started.ok()) return started.status();
     server = *std::move(started);
+    // The bound address: with port 0 only the server knows which port it got.
     address = server->address();
   }
   auto client =
@@ -40,8 +41,12 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(const runtime::C
 }
 
 absl::Status Coordinator::Shutdown() {
+  // This rank's goodbye first: on rank 0 the server's Shutdown waits for
+  // every rank's goodbye, this rank's own included.
   absl::Status goodbye = client_->Goodbye();
   absl::Status job = client_->JobStatus();
+  // The job's failure outranks the server's complaint that some rank never
+  // said goodbye, which such a failure usually explains.
   if (server_ != nullptr) {
     absl::Status server = server_->Shutdown();
     if (job.ok()) job = server;

@@ -23,6 +23,8 @@ std::filesystem::path CheckpointDir::PathFor(int64_t step) const {
 
 absl::Status CheckpointDir::Write(int64_t step, const train::TensorBundle& bundle) {
   TP_RETURN_IF_ERROR(train::WriteTensorBundle(PathFor(step), bundle));
+  // Older ones are pruned only after the new one is written (atomically), so
+  // a failed write never leaves fewer checkpoints than before.
   if (max_to_keep_ <= 0) return absl::OkStatus();
   TP_ASSIGN_OR_RETURN(std::vector<int64_t> steps, Steps());
   for (size_t i = 0; i + static_cast<size_t>(max_to_keep_) < steps.size(); ++i) {
@@ -61,6 +63,7 @@ absl::StatusOr<std::optional<int64_t>> CheckpointDir::LatestStep() const {
 }
 
 absl::Status CheckpointDir::MarkDone(int64_t final_step) {
+  // Atomic: the evaluator polls for this file and must never read half of it.
   return base::WriteFileAtomic(dir_ / kDoneFile, fmt::format("{}\n", final_step));
 }
 

@@ -79,9 +79,13 @@ void ClusterCoordinator::Serve(size_t worker) {
     --in_flight_;
     if (result.ok()) {
       if (on_result_) on_result_(step, *result);
+    // Only a lost worker is retired and its step run elsewhere. A ps that is
+    // unreachable reaches the chief as Aborted (VariableClient), and any other
+    // error would fail on every worker alike, so both end the job.
     } else if (absl::IsUnavailable(result.status()) || absl::IsDeadlineExceeded(result.status())) {
       alive_[worker] = false;
       --live_;
+      // At the front, so steps still run close to their order.
       queue_.push_front(step);
       ++rescheduled_;
       TP_LOG(WARNING, "{} failed during step {} ({}); {} worker(s) left, the step is rescheduled",

@@ -13,12 +13,15 @@ DatasetBatches::DatasetBatches(data::Dataset dataset, int64_t batch_size, uint64
     : dataset_(std::move(dataset)), batch_size_(batch_size), seed_(seed) {
   TP_CHECK(dataset_.size() >= 1 && batch_size_ >= 1, "{} elements, batch size {}", dataset_.size(),
            batch_size_);
+  // At the end, so the first Next() starts epoch 1 with its own shuffle.
   position_ = dataset_.size();
 }
 
 const train::Batch& DatasetBatches::Next() {
   if (position_ >= dataset_.size()) {
     ++epoch_;
+    // A new order each epoch, derived from the seed and the epoch number, so a
+    // run with the same seed sees the same batches.
     order_ = data::ShuffledIndices(dataset_.size(), data::EpochSeed(seed_, epoch_));
     position_ = 0;
   }

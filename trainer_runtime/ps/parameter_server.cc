@@ -56,6 +56,9 @@ class Service final : public proto::ParameterServer::Service {
                     grpc::ServerWriter<proto::TensorChunk>* writer) override {
     if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
     absl::StatusOr<std::vector<ShardSnapshot>> snapshot =
+        // The snapshot is copied before streaming: no shard stays locked against
+        // pushes while a slow puller reads, and each shard's values and slots come
+        // from the same step.
         store_.Snapshot(request->with_optimizer_state());
     if (!snapshot.ok()) return ToGrpcStatus(snapshot.status());
     const int64_t chunk_bytes =
@@ -98,6 +101,8 @@ class Service final : public proto::ParameterServer::Service {
       if (grad.empty()) grad.resize(static_cast<size_t>(*size));
       std::memcpy(grad.data() + chunk.offset(), bytes.data(), bytes.size());
       filled += count;
+      // Applied only once whole: the optimizer step must see the worker's entire
+      // gradient for the shard, never part of it.
       if (filled == *size) {
         absl::Status applied = store_.ApplyGradient(chunk.shard(), grad);
         if (!applied.ok()) return ToGrpcStatus(applied);

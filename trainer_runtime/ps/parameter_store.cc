@@ -34,6 +34,9 @@ ParameterStore::ParameterStore() : ParameterStore(PhysicalMemoryBytes()) {}
 absl::Status ParameterStore::Configure(std::vector<ShardDef> shards,
                                        const OptimizerConfig& config) {
   std::lock_guard<std::mutex> lock(mu_);
+  // A second Configure with the same shards (a chief that restarted while the
+  // ps tasks kept running) keeps the values they hold; shards_ is set once,
+  // so Entry pointers stay valid for the store's life.
   if (!shards_.empty()) {
     bool same = shards.size() == shards_.size();
     for (size_t i = 0; same && i < shards.size(); ++i) {
@@ -118,6 +121,9 @@ absl::Status ParameterStore::Assign(int shard, int slot, int64_t offset,
   if (slot == 0) {
     std::copy(values.begin(), values.end(), entry->parameter->value.data() + offset);
   }
+  // State is made only when slots or a step count are restored; a shard given
+  // values alone keeps the optimizer's own start (its initial slots at the
+  // first update).
   if (slot > 0 || iterations > 0) EnsureState(*entry, slots);
   std::vector<std::vector<float>> state = entry->optimizer->state();
   if (slot > 0) {
@@ -137,6 +143,8 @@ absl::Status ParameterStore::ApplyGradient(int shard, std::span<const float> gra
         fmt::format("gradient for shard {} ({}) has {} values, not {}", shard, entry->def.name,
                     gradient.size(), entry->def.size));
   }
+  // One lock per shard: workers' pushes to different shards apply in
+  // parallel, and those to one shard one after another, each as it arrives.
   std::lock_guard<std::mutex> lock(entry->mu);
   std::copy(gradient.begin(), gradient.end(), entry->parameter->grad.data());
   nn::Parameter* list[] = {entry->parameter.get()};
@@ -150,6 +158,8 @@ absl::StatusOr<std::vector<ShardSnapshot>> ParameterStore::Snapshot(
     std::lock_guard<std::mutex> lock(mu_);
     if (shards_.empty())
       return absl::FailedPreconditionError("parameter server not configured yet");
+    // The store lock is held only to list the shards; each shard is then locked
+    // alone, so a snapshot never stops every push at once.
     for (const auto& [id, entry] : shards_) entries.push_back(entry.get());
   }
   std::vector<ShardSnapshot> out;

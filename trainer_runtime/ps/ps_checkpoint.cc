@@ -16,6 +16,9 @@ std::string SlotName(const std::string& variable, size_t k) {
 }
 
 std::string IterationsName(const Shard& shard) {
+  // Per shard, by name: each shard's optimizer counts its own updates, and a
+  // checkpoint read with another partitioning misses these names and is
+  // refused instead of restored wrongly.
   return fmt::format("optimizer_iterations/{}", shard.name);
 }
 
@@ -32,6 +35,9 @@ train::TensorBundle MakePsCheckpoint(nn::Sequential& model, const ShardPlan& pla
              dest.size(), state.values[v].size());
     std::memcpy(dest.data(), state.values[v].data(), dest.size() * sizeof(float));
   }
+  // The values go through the model so a checkpoint holds the variables
+  // under the same names and shapes as a saved model, plus the optimizer's
+  // slots and counters.
   train::TensorBundle bundle = train::ModelBundle(model);
   bundle.kind = "checkpoint";
   for (size_t v = 0; v < state.slots.size(); ++v) {

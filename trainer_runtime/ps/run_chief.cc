@@ -50,6 +50,8 @@ absl::StatusOr<ChiefSummary> Train(nn::Sequential& model, VariableClient& variab
                                    ClusterCoordinator& coordinator, Totals& totals,
                                    const ChiefOptions& options) {
   CheckpointDir dir(options.checkpoint_dir);
+  // A done marker left by an earlier run would let the evaluator stop while
+  // this run is still writing checkpoints.
   TP_RETURN_IF_ERROR(dir.ClearDone());
   TP_RETURN_IF_ERROR(variables.Configure(options.optimizer));
   ChiefSummary summary;
@@ -59,10 +61,14 @@ absl::StatusOr<ChiefSummary> Train(nn::Sequential& model, VariableClient& variab
       options.checkpoint_every > 0 ? options.checkpoint_every : options.steps_per_epoch;
   int64_t step = summary.start_step;
   while (step < total) {
+    // To the next multiple of `every`, not step + every: a run resumed from a
+    // checkpoint off that grid (another checkpoint_every) gets back onto it.
     const int64_t end = std::min(total, (step / every + 1) * every);
     for (int64_t s = step; s < end; ++s) coordinator.Schedule(s);
     TP_RETURN_IF_ERROR(coordinator.Join());
     step = end;
+    // After Join no step is in flight, so the state pulled is that of exactly
+    // `step` applied steps, which is what the checkpoint's step counter says.
     TP_ASSIGN_OR_RETURN(VariableState state, variables.PullState());
     TP_RETURN_IF_ERROR(dir.Write(step, MakePsCheckpoint(model, variables.plan(), state, step)));
     ++summary.checkpoints_written;
@@ -108,6 +114,8 @@ absl::StatusOr<ChiefSummary> RunChief(nn::Sequential& model, VariableClient& var
     totals.examples += r.examples;
   });
   absl::StatusOr<ChiefSummary> summary = Train(model, variables, coordinator, totals, options);
+  // On failure too: the workers and ps tasks wait for the chief's word and
+  // would otherwise never stop.
   coordinator.ShutdownWorkers();
   absl::Status ps_down = variables.ShutdownAll();
   if (!ps_down.ok() && summary.ok())

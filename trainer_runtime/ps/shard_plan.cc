@@ -31,6 +31,7 @@ absl::StatusOr<ShardPlan> ShardPlan::Create(std::vector<VariableSpec> variables,
                                                       var.name, nn::ShapeToString(var.shape)));
       }
     }
+    // 4: every variable here is float32.
     const int64_t n = partitioner == nullptr ? 1 : partitioner->NumShards(var.shape, 4);
     const int64_t rows = var.shape.empty() ? 1 : var.shape[0];
     const int64_t row_elements = rows == 0 ? 0 : nn::NumElements(var.shape) / rows;
@@ -45,6 +46,9 @@ absl::StatusOr<ShardPlan> ShardPlan::Create(std::vector<VariableSpec> variables,
       shard.offset = offset;
       shard.size = shard_rows[static_cast<size_t>(k)] * row_elements;
       shard.ps = next_ps;
+      // Round robin over the ps tasks, carried on from one variable to the next
+      // (ParameterServerStrategy places variables round robin too), so the
+      // shards of many small variables do not all land on ps 0.
       next_ps = (next_ps + 1) % num_ps;
       offset += shard.size;
       plan.by_ps_[static_cast<size_t>(shard.ps)].push_back(shard.id);

@@ -99,6 +99,8 @@ absl::Status VariableClient::ForEachTask(const std::function<absl::Status(int)>&
     }
     for (std::thread& t : threads) t.join();
   }
+  // The first error in task order, not in time, so one failure reads the same
+  // on every run.
   for (int ps = 0; ps < n; ++ps) {
     if (!results[static_cast<size_t>(ps)].ok())
       return TaskError(ps, results[static_cast<size_t>(ps)]);
@@ -120,6 +122,9 @@ absl::Status VariableClient::Configure(const OptimizerConfig& optimizer) {
     }
     grpc::ClientContext context;
     SetDeadline(context, options_.connect_timeout);
+    // Configure is the chief's first call; the ps tasks may still be starting,
+    // so it waits for them up to the connect timeout. Later calls fail fast: a
+    // task that goes away after that is a failure to report.
     context.set_wait_for_ready(true);
     proto::ConfigureResponse response;
     sent_ += internal::WireBytes(request);
@@ -195,6 +200,9 @@ absl::Status VariableClient::Pull(std::span<nn::Parameter* const> parameters) {
     absl::Status bad;
     while (reader->Read(&chunk)) {
       received_ += internal::WireBytes(chunk);
+      // After a bad chunk the stream is still read to its end: gRPC's Finish is
+      // for a stream whose Read has returned false, and the server's status may
+      // explain the bad chunk.
       if (!bad.ok()) continue;
       const int id = chunk.shard();
       const std::string& bytes = chunk.values();
@@ -206,6 +214,8 @@ absl::Status VariableClient::Pull(std::span<nn::Parameter* const> parameters) {
       }
       const Shard& shard = plan_.shards()[static_cast<size_t>(id)];
       const int64_t count = static_cast<int64_t>(bytes.size() / 4);
+      // A shard from another task means the two sides' plans differ; its values
+      // must not land in the model.
       if (shard.ps != ps || !internal::ElementRangeFits(chunk.offset(), count, shard.size)) {
         bad = absl::DataLossError(fmt::format("chunk [{}, +{}) outside shard {} ({} values)",
                                               chunk.offset(), count, shard.name, shard.size));
@@ -238,6 +248,7 @@ absl::Status VariableClient::Push(std::span<nn::Parameter* const> parameters) {
       std::span<const float> grad(p->grad.data() + shard.offset, static_cast<size_t>(shard.size));
       ok = ok && internal::ForEachChunk(id, 0, 0, grad, options_.chunk_bytes, write);
     }
+    // A failed Write means the stream is broken; Finish then gives the reason.
     if (ok) writer->WritesDone();
     return base::FromGrpcStatus(writer->Finish());
   });

@@ -23,6 +23,8 @@ class Service final : public proto::Worker::Service {
   grpc::Status RunStep(grpc::ServerContext* context, const proto::RunStepRequest* request,
                        proto::RunStepResponse* response) override {
     if (grpc::Status auth = auth_.Check(*context); !auth.ok()) return auth;
+    // One step at a time: the step function drives the worker's one model
+    // replica, and a call retried after a timeout may overlap the first.
     std::lock_guard<std::mutex> lock(mu_);
     absl::StatusOr<StepResult> result = step_(request->step());
     if (!result.ok()) return base::ToGrpcStatus(result.status());

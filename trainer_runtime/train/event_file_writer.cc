@@ -35,12 +35,15 @@ absl::StatusOr<std::unique_ptr<EventFileWriter>> EventFileWriter::Create(
   std::filesystem::create_directories(dir, error);
   if (error) return base::ErrnoToStatus(error.value(), fmt::format("creating {}", dir.string()));
   const std::filesystem::path path =
+      // TensorBoard reads only files whose names contain "tfevents"; this is the
+      // name TF's own writer uses.
       dir / fmt::format("events.out.tfevents.{:010d}.{}", absl::ToUnixSeconds(now), hostname);
   std::FILE* file = std::fopen(path.c_str(), "ab");
   if (file == nullptr) return base::ErrnoToStatus(errno, fmt::format("opening {}", path.string()));
   std::unique_ptr<EventFileWriter> writer(new EventFileWriter(path, file));
   tensorboard::Event version;
   version.set_wall_time(UnixSeconds(now));
+  // The first record of every event file, as TF writes it.
   version.set_file_version("brain.Event:2");
   absl::Status status = writer->Append(version.SerializeAsString());
   if (!status.ok()) return status;
@@ -57,6 +60,7 @@ absl::Status EventFileWriter::WriteScalars(
 absl::Status EventFileWriter::Append(std::string_view event) {
   const std::string record = internal::FrameTfRecord(event);
   if (std::fwrite(record.data(), 1, record.size(), file_) != record.size() ||
+      // Flushed per event so TensorBoard shows each epoch while training runs.
       std::fflush(file_) != 0) {
     return base::ErrnoToStatus(errno, fmt::format("writing {}", path_.string()));
   }

@@ -99,8 +99,12 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
   }
   TrainContext context{strategy, model, optimizer, options.epochs};
   for (Callback* callback : options.callbacks) TP_RETURN_IF_ERROR(callback->OnTrainBegin(context));
+  // Checked before any step: replicas at different epochs would run different
+  // numbers of collectives and hang instead of failing.
   TP_RETURN_IF_ERROR(AgreeOnInitialEpoch(strategy, context.initial_epoch));
   const std::vector<nn::Parameter*>& parameters = model.parameters();
+  // Rank 0's values everywhere: replicas seeded differently, or one that
+  // restored while another did not, start from one model.
   TP_RETURN_IF_ERROR(strategy.BroadcastParameters(parameters));
   TP_ASSIGN_OR_RETURN(const int64_t steps, AgreedSteps(strategy, train, options));
 
@@ -174,6 +178,8 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
     const double rank0_train_seconds = all[kValues - 2];
     logs.seconds = all[kValues - 1];
     logs.step_seconds = rank0_train_seconds / static_cast<double>(steps);
+    // Every replica's examples over rank 0's time: the replicas step together,
+    // so one replica's clock measures the job.
     logs.examples_per_second = rank0_train_seconds > 0 ? total[2] / rank0_train_seconds : 0;
     history.epochs.push_back(logs);
     for (Callback* callback : options.callbacks) {

@@ -81,6 +81,9 @@ void BucketedGradientReducer::GradientReady(nn::Parameter& parameter) {
   TP_CHECK(!reported_[p], "{} reported twice in one step", parameter.name);
   reported_[p] = true;
   const size_t b = bucket_of_[p];
+  // No lock for the copy: each parameter has its own range of the bucket,
+  // and the communication thread touches a bucket only after full_[b] is set
+  // under mu_, once all its parameters have reported.
   float* out = buffers_[b].data() + offset_of_[p];
   const float weight = weight_;
   const int64_t n = parameter.grad.num_elements();
@@ -138,6 +141,7 @@ absl::Status BucketedGradientReducer::ReduceBucket(size_t b) {
   if (absl::Status status = allreduces_[b]->Run(); !status.ok()) return status;
   const std::vector<float>& sum = buffers_[b];
   const float total = sum.back();
+  // Written so that a NaN total is refused too.
   if (!(total > 0)) {
     return absl::InvalidArgumentError(fmt::format(
         "the replicas' gradient weights (batch sizes) sum to {}; at least one must be > 0", total));
@@ -160,6 +164,9 @@ void BucketedGradientReducer::CommunicationLoop() {
     cv_.wait(lock, [&] { return stop_ || (in_step_ && reduced_ < last && full_[reduced_]); });
     if (stop_) return;
     const size_t b = reduced_;
+    // After an error the remaining buckets are counted but not reduced, so
+    // FinishStep stops waiting and returns the error; the broken communicator
+    // would fail them anyway.
     const bool failed = !error_.ok();
     lock.unlock();
     absl::Status status = failed ? absl::OkStatus() : ReduceBucket(b);

@@ -60,6 +60,8 @@ absl::Status RestoreModel(const TensorBundle& bundle, nn::Sequential& model,
                       nn::ShapeToString(it->second->shape), nn::ShapeToString(p->value.shape())));
     }
   }
+  // Every check has passed before the first value is copied: a refused file
+  // leaves the model as it was, which BackupAndRestore relies on.
   for (nn::Parameter* p : model.parameters()) {
     const std::vector<float>& values = by_name[p->name]->values;
     p->value.CopyFromHost(values);
@@ -84,6 +86,9 @@ absl::Status SaveModelToDir(nn::Sequential& model, std::string_view model_dir,
                             const runtime::ClusterInfo& info, runtime::ModelWriteOptions options) {
   TP_ASSIGN_OR_RETURN(runtime::ModelWriteDir dir,
                       runtime::ModelWriteDir::Create(model_dir, info, options));
+  // Every replica saves, as Keras's multi-worker saving asks; only the
+  // chief's copy lands in model_dir, a worker's goes to its temp directory,
+  // which Finish removes.
   TP_RETURN_IF_ERROR(SaveModel(model, dir.path() / kModelFileName));
   return dir.Finish();
 }

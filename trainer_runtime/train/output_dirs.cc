@@ -11,6 +11,9 @@ std::string Pick(const base::Environment& env, const std::string& flag, std::str
   if (!flag.empty()) return flag;
   std::optional<std::string> value = env.Get(variable);
   if (value && !value->empty()) return *value;
+  // The subdirectories are the ones Vertex uses under baseOutputDirectory
+  // for AIP_MODEL_DIR, AIP_CHECKPOINT_DIR and AIP_TENSORBOARD_LOG_DIR, so a
+  // local run with --job-dir lays its outputs out as a Vertex job would.
   if (job_dir.empty()) return "";
   std::string base = job_dir;
   while (base.size() > 1 && base.back() == '/') base.pop_back();

@@ -96,12 +96,16 @@ absl::StatusOr<TensorBundle> DecodeTensorBundle(std::string_view bytes, std::str
                                        "least {} bytes; got {} bytes)",
                                        kMagic, kPrefix + kCrcBytes, bytes.size()));
   }
+  // The version before the CRC: a file of another format version is told so,
+  // not reported as corrupt because its layout differs.
   const uint32_t version = GetU32(bytes, 8);
   if (version != kTensorBundleVersion) {
     return absl::FailedPreconditionError(
         fmt::format("{}: format version {}; this build reads version {}", where, version,
                     kTensorBundleVersion));
   }
+  // The CRC before the header is parsed: a torn or corrupted file is named as
+  // such, not reported as a bad header or a short tensor.
   const size_t body = bytes.size() - kCrcBytes;
   const uint32_t stored = GetU32(bytes, body);
   const uint32_t computed = base::MaskedCrc32c(bytes.substr(0, body));
@@ -158,6 +162,8 @@ absl::StatusOr<TensorBundle> DecodeTensorBundle(std::string_view bytes, std::str
 }
 
 absl::Status WriteTensorBundle(const std::filesystem::path& path, const TensorBundle& bundle) {
+  // Atomic (temporary file + rename): a crash mid-save leaves the previous
+  // file whole, which resuming from a checkpoint relies on.
   return base::WriteFileAtomic(path, EncodeTensorBundle(bundle));
 }
 

@@ -64,6 +64,9 @@ absl::Status ArchiveReader::InArchive(const absl::Status& status) const {
 
 absl::Status ArchiveReader::ChargeStream() {
   if (budget_ == nullptr) return absl::OkStatus();
+  // Every decompressed byte is charged as it appears, headers and padding
+  // included, so a compression bomb hits the limit whatever the sizes its
+  // headers declare.
   const int64_t read = archive_filter_bytes(a_, 0);  // uncompressed, so far
   absl::Status charged = budget_->AddStreamBytes(read - charged_bytes_);
   charged_bytes_ = read;

@@ -74,6 +74,10 @@ std::string GzipMemberHeader(int level) {
   } else if (level >= 9) {
     xfl = 2;  // maximum compression
   }
+  // A fixed header: MTIME 0 ("no time stamp" in RFC 1952), no file name, OS
+  // "unknown", so the same tar compresses to the same bytes on any machine
+  // and at any time. Each block is a whole gzip member; RFC 1952 allows a
+  // file of several members and gzip readers read them all.
   const unsigned char header[kHeaderSize] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, kOsUnknown};
   return std::string(reinterpret_cast<const char*>(header), kHeaderSize);
 }
@@ -118,6 +122,7 @@ size_t GzipMemberCompressor::Compress(std::string_view block, char* out, size_t 
   }
   char* trailer = out + kHeaderSize + deflated;
   PutLe32(libdeflate_crc32(0, block.data(), block.size()), trailer);
+  // ISIZE is the input size modulo 2^32 (RFC 1952).
   PutLe32(static_cast<uint32_t>(block.size() & 0xffffffffu), trailer + 4);
   return kHeaderSize + deflated + kTrailerSize;
 }

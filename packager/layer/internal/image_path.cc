@@ -49,6 +49,8 @@ absl::StatusOr<std::string> NormalizeRelativePath(std::string_view path, std::st
 }
 
 bool ImagePathLess(std::string_view a, std::string_view b) {
+  // Component by component, not bytewise: bytewise "a.b" sorts between "a"
+  // and "a/b" ('.' < '/'), which would split a directory from its contents.
   while (!a.empty() && !b.empty()) {
     std::string_view ca = NextComponent(&a);
     std::string_view cb = NextComponent(&b);

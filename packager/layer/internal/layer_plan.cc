@@ -23,6 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Modes are normalised unless attributes are kept: only the executable bit
+// of a source file carries over, so the layer's digest does not depend on
+// the umask or checkout that made the files.
 constexpr uint32_t kDirectoryMode = 0755;
 constexpr uint32_t kExecutableMode = 0755;
 constexpr uint32_t kFileMode = 0644;
@@ -41,6 +44,7 @@ bool IsWithin(const fs::path& path, const fs::path& root) {
   const std::string& p = path.native();
   const std::string& r = root.native();
   if (p.size() < r.size() || p.compare(0, r.size(), r) != 0) return false;
+  // A byte prefix alone is not enough: "/ctx-other" starts with "/ctx".
   return p.size() == r.size() || r == "/" || p[r.size()] == '/';
 }
 
@@ -89,6 +93,11 @@ class Planner {
     AddMissingParents();
     std::vector<TarEntry> out;
     out.reserve(nodes_.size());
+    // One inode under several names becomes one file and hardlinks to it. The
+    // key includes owner, mode and mtime: a tar hardlink has no attributes of
+    // its own, so names whose attributes differ must stay separate files. The
+    // map is walked in path order, so the file precedes its links, as an
+    // extractor needs.
     std::map<std::tuple<dev_t, ino_t, uint32_t, uint32_t, uint32_t, int64_t>, std::string> firsts;
     for (auto& [name, node] : nodes_) {
       TarEntry& e = node.entry;
@@ -122,6 +131,8 @@ class Planner {
     TP_ASSIGN_OR_RETURN(std::string rel,
                         NormalizeRelativePath(source.string(), "source", "the build context"));
     std::error_code ec;
+    // Symlinks are followed before the check, so a link inside the context that
+    // points outside it is refused rather than archived.
     const fs::path resolved = fs::canonical(root_ / rel, ec);
     if (ec) {
       return base::ErrnoToStatus(ec.value(),
@@ -167,6 +178,8 @@ class Planner {
 
   absl::Status AddFromStat(const fs::path& path, const struct stat& st, const std::string& dest,
                            const EntryOverrides& overrides) {
+    // A source named ".wh.x" would delete x from the lower layers when the image
+    // is unpacked; such names come only from Whiteout entries.
     if (BaseName(dest).substr(0, kWhiteoutPrefix.size()) == kWhiteoutPrefix) {
       return absl::InvalidArgumentError(fmt::format(
           "{} would be archived as \"{}\", a whiteout name; rename it", path.string(), dest));
@@ -174,6 +187,8 @@ class Planner {
     Node node;
     TarEntry& e = node.entry;
     e.name = dest;
+    // root:root unless told otherwise: the builder's uid means nothing inside
+    // the image.
     e.owner = overrides.owner.value_or(Owner{});
     e.mtime = Mtime(st.st_mtim.tv_sec);
     if (S_ISREG(st.st_mode)) {
@@ -344,6 +359,7 @@ class Planner {
     if (!copied.ok()) {
       return base::WithContext(copied, what);
     }
+    // The header's size and the bytes read differ only for a damaged archive.
     if (st.st_size != member.size) {
       return absl::InvalidArgumentError(fmt::format(
           "{}: the archive says {} bytes, its data has {}", what, member.size, st.st_size));
@@ -359,6 +375,8 @@ class Planner {
   }
 
   static absl::StatusOr<std::string> ReadLink(const fs::path& path, const struct stat& st) {
+    // One byte more than lstat said: a full buffer means the link changed
+    // between lstat and readlink.
     std::string target(static_cast<size_t>(st.st_size) + 1, '\0');
     ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
     if (n < 0) return base::ErrnoToStatus(errno, fmt::format("readlink {}", path.string()));
@@ -403,6 +421,8 @@ class Planner {
       }
     }
     auto it = nodes_.find(name);
+    // A directory with entries below it cannot become a file: the tar would
+    // hold children under a non-directory, which no extractor can create.
     if (it != nodes_.end() && it->second.entry.type == TarEntry::Type::kDirectory &&
         node.entry.type != TarEntry::Type::kDirectory) {
       auto child = std::next(it);  // a directory's first child sorts right after it
@@ -416,6 +436,9 @@ class Planner {
     return absl::OkStatus();
   }
 
+  // Parents are written explicitly: an extractor creates a missing parent
+  // with its own defaults (umask, current time), which would make the
+  // unpacked tree differ from one extractor to the next.
   void AddMissingParents() {
     std::vector<std::string> missing;
     for (const auto& [name, node] : nodes_) {

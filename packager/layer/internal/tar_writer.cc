@@ -58,10 +58,16 @@ absl::StatusOr<std::unique_ptr<TarWriter>> TarWriter::Open(oci::ByteSink* sink) 
   writer->archive_ = archive_write_new();
   if (writer->archive_ == nullptr) return absl::ResourceExhaustedError("archive_write_new failed");
   struct archive* a = writer->archive_;
+  // Restricted pax: plain ustar headers, with a pax extended header only for
+  // an entry that ustar cannot describe (a long name, a large size or id), so
+  // every extractor reads the layer and the headers hold nothing the entry
+  // does not need.
   TP_RETURN_IF_ERROR(writer->ArchiveError(archive_write_set_format_pax_restricted(a), "format"));
   TP_RETURN_IF_ERROR(writer->ArchiveError(archive_write_add_filter_none(a), "filter"));
   TP_RETURN_IF_ERROR(
       writer->ArchiveError(archive_write_set_bytes_per_block(a, kBytesPerBlock), "blocking"));
+  // No padding of the last block: the archive ends with tar's end-of-archive
+  // zero blocks, not with zeros up to a whole 64 KiB block.
   TP_RETURN_IF_ERROR(writer->ArchiveError(archive_write_set_bytes_in_last_block(a, 1), "blocking"));
   TP_RETURN_IF_ERROR(writer->ArchiveError(
       archive_write_open2(a, writer.get(), nullptr, &TarWriter::WriteCallback, nullptr, nullptr),
@@ -115,6 +121,8 @@ absl::Status TarWriter::Add(const TarEntry& entry) {
   archive_entry_set_perm(e.get(), entry.mode & 07777);
   archive_entry_set_uid(e.get(), entry.owner.uid);
   archive_entry_set_gid(e.get(), entry.owner.gid);
+  // Whole seconds, as ustar headers hold them: a sub-second part would make
+  // the digest depend on the file system's timestamp precision.
   archive_entry_set_mtime(e.get(), entry.mtime, 0);
   TP_RETURN_IF_ERROR(ArchiveError(archive_write_header(archive_, e.get()),
                                   fmt::format("header of {}", entry.name)));
@@ -126,6 +134,9 @@ absl::Status TarWriter::Add(const TarEntry& entry) {
 
 absl::Status TarWriter::CopyContent(const TarEntry& entry) {
   const std::string& path = entry.source.native();
+  // The header already says entry.size bytes, so the file written must be the
+  // one planned: a file replaced by a symlink, shrunk or grown since then is
+  // refused, never archived with a header that lies about it.
   Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path));
   struct stat st;

@@ -33,7 +33,10 @@ ZstdWriter::ZstdWriter(oci::ByteSink* next, Options options)
     std::abort();
   }
   Set(ctx_, ZSTD_c_compressionLevel, options.level);
+  // A content checksum in the frame, so a reader detects a damaged layer.
   Set(ctx_, ZSTD_c_checksumFlag, 1);
+  // The size is unknown while streaming; leaving it out always keeps the
+  // frame header the same however the input was fed.
   Set(ctx_, ZSTD_c_contentSizeFlag, 0);
   Set(ctx_, ZSTD_c_nbWorkers, options.threads);
   Set(ctx_, ZSTD_c_jobSize, kJobSize);

@@ -85,6 +85,8 @@ absl::Status LayerApplier::Apply(struct archive* tar, struct archive_entry* entr
 absl::Status LayerApplier::Whiteout(const Components& parent, const std::string& name) {
   Components path = parent;
   path.push_back(name);
+  // The image spec: a whiteout applies only to the lower layers; what this
+  // layer itself wrote under that name stays.
   if (written_.contains(JoinComponents(path))) return absl::OkStatus();
   absl::StatusOr<UniqueFd> parent_fd = root_.OpenDir(parent, /*create=*/false);
   if (absl::IsNotFound(parent_fd.status())) return absl::OkStatus();  // nothing to hide
@@ -95,6 +97,9 @@ absl::Status LayerApplier::Whiteout(const Components& parent, const std::string&
 absl::Status LayerApplier::Opaque(const Components& dir) {
   TP_ASSIGN_OR_RETURN(UniqueFd dir_fd, root_.OpenDir(dir, /*create=*/true));
   for (size_t i = 1; i <= dir.size(); ++i) written_.insert(JoinComponents(std::span(dir).first(i)));
+  // The spec applies the marker as if it came first, wherever it stands in
+  // the layer: this layer's own entries in the directory are kept, and only
+  // what the lower layers left is removed.
   return RemoveLowerChildren(dir_fd.get(), JoinComponents(dir));
 }
 
@@ -118,6 +123,9 @@ absl::Status LayerApplier::RemoveLowerChildren(int dir_fd, const std::string& di
 
 absl::Status LayerApplier::WriteRegular(struct archive* tar, int parent_fd, const std::string& name,
                                         struct archive_entry* entry) {
+  // Whatever a lower layer left at the name goes first, and the file is made
+  // O_EXCL | O_NOFOLLOW: data is never written through a symlink a layer
+  // planted there, which could point outside the root.
   TP_RETURN_IF_ERROR(ClearForEntry(parent_fd, name, /*keep_dir=*/false));
   int fd =
       ::openat(parent_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -133,12 +141,15 @@ absl::Status LayerApplier::WriteRegular(struct archive* tar, int parent_fd, cons
     const char* data = static_cast<const char*>(block);
     size_t done = 0;
     while (done < size) {
+      // At the block's offset: libarchive skips the holes of a sparse file, and
+      // they stay holes here.
       ssize_t n = ::pwrite(file.get(), data + done, size - done, offset + done);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return base::ErrnoToStatus(errno, "writing the file");
       done += static_cast<size_t>(n);
     }
   }
+  // The declared size, so a sparse file that ends in a hole is not cut short.
   if (::ftruncate(file.get(), ::archive_entry_size(entry)) != 0) {
     return base::ErrnoToStatus(errno, "sizing the file");
   }
@@ -159,7 +170,11 @@ absl::Status LayerApplier::WriteRegular(struct archive* tar, int parent_fd, cons
 
 absl::Status LayerApplier::WriteDirectory(int parent_fd, const std::string& name,
                                           struct archive_entry* entry) {
+  // An existing directory is kept: an upper layer's directory entry merges
+  // with the lower one's contents and only sets its attributes.
   TP_RETURN_IF_ERROR(ClearForEntry(parent_fd, name, /*keep_dir=*/true));
+  // Private until fchmod below gives the entry's exact mode (mkdir's mode
+  // would be cut by the umask).
   if (::mkdirat(parent_fd, name.c_str(), 0700) != 0 && errno != EEXIST) {
     return base::ErrnoToStatus(errno, "creating the directory");
   }
@@ -212,6 +227,9 @@ absl::Status LayerApplier::WriteHardlink(int parent_fd, const std::string& name,
   TP_ASSIGN_OR_RETURN(UniqueFd target_parent, root_.OpenDir(target_dir, /*create=*/false));
   TP_ASSIGN_OR_RETURN(std::optional<struct stat> st,
                       RootDir::Lstat(target_parent.get(), target_path->back()));
+  // The target is found through the no-follow walk of OpenDir and must be a
+  // file or symlink already unpacked (linkat links a symlink itself), so a
+  // hardlink never reaches a file outside the root, nor a directory.
   if (!st.has_value() || !(S_ISREG(st->st_mode) || S_ISLNK(st->st_mode))) {
     return absl::InvalidArgumentError(
         fmt::format("hardlink target {} is not a file or symlink already in the root", target));

@@ -80,6 +80,9 @@ absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesy
   int fd = ::open(blob.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", blob.string()));
   std::unique_ptr<LayerStream> stream(new LayerStream(UniqueFd(fd), layer, diff_id, budget));
+  // Two readers in a chain: raw_ decompresses the blob and tar_ reads the
+  // result through ReadTar, so the compressed bytes (digest) and the tar
+  // bytes (diff_id) are both hashed in the one pass that unpacks them.
   stream->raw_ = ::archive_read_new();
   const Compression compression = CompressionOf(layer.media_type);
   // ARCHIVE_WARN means libarchive would run an external program instead.
@@ -100,6 +103,8 @@ absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesy
         fmt::format("reading the blob: {}", ArchiveErrorText(stream->raw_)));
   }
   // With only that decompressor enabled, other data passes through raw.
+  // Only the compression the media type names is accepted: a runtime that
+  // trusted the media type would read such a blob differently, or not at all.
   std::string_view found = SniffCompression(stream->fd_.get());
   if (::archive_filter_code(stream->raw_, 0) != compression.filter ||
       (compression.filter == ARCHIVE_FILTER_NONE && !found.empty())) {
@@ -145,6 +150,8 @@ la_ssize_t LayerStream::ReadTar(struct archive* a, void* self, const void** buff
     ::archive_set_error(a, EIO, "%s", stream->decompress_error_.c_str());
     return -1;
   }
+  // Charged as decompressed, before the tar reader sees the bytes, so a
+  // compression bomb stops at the limit whatever its headers claim.
   if (absl::Status charged = stream->budget_->AddStreamBytes(n); !charged.ok()) {
     stream->budget_status_ = charged;
     stream->decompress_error_ = std::string(charged.message());

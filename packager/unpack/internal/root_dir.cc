@@ -49,6 +49,9 @@ absl::StatusOr<UniqueFd> RootDir::OpenDir(std::span<const std::string> dir, bool
   if (!current.valid()) return base::ErrnoToStatus(errno, "dup");
   for (size_t i = 0; i < dir.size(); ++i) {
     const std::string& name = dir[i];
+    // One component at a time with O_NOFOLLOW: a symlink that an earlier entry
+    // or layer placed on the path is refused, never followed, so no entry can
+    // be written outside the root through one.
     int fd = ::openat(current.get(), name.c_str(), kDirFlags);
     if (fd < 0 && errno == ENOENT && create) {
       if (::mkdirat(current.get(), name.c_str(), 0755) != 0 && errno != EEXIST) {
@@ -100,6 +103,8 @@ absl::Status RootDir::RemoveAll(int dir_fd, const std::string& name) {
   absl::StatusOr<std::optional<struct stat>> st = Lstat(dir_fd, name);
   if (!st.ok()) return st.status();
   if (!st->has_value()) return absl::OkStatus();
+  // By lstat and through directory fds: a symlink is removed as a link, and
+  // the removal never descends through one.
   if (S_ISDIR((*st)->st_mode)) {
     int fd = ::openat(dir_fd, name.c_str(), kDirFlags);
     if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", name));

@@ -22,6 +22,8 @@ class NcclCommunicator final : public Communicator {
       : client_(client), stream_(stream), timeout_(timeout) {}
 
   ~NcclCommunicator() override {
+    // Destroy finishes outstanding work first, which never completes once a peer
+    // is gone; a broken communicator is aborted instead.
     if (comm_ != nullptr) broken_.ok() ? ncclCommDestroy(comm_) : ncclCommAbort(comm_);
     if (scratch_ != nullptr) cudaFree(scratch_);
   }
@@ -31,6 +33,8 @@ class NcclCommunicator final : public Communicator {
       return absl::FailedPreconditionError(fmt::format("CUDA cannot allocate on this rank: {}",
                                                        cudaGetErrorString(cudaGetLastError())));
     }
+    // Every rank must init with the same unique id (it holds rank 0's bootstrap
+    // address); the coordination store carries it to the others.
     const std::string key = fmt::format("nccl/{}/id", name);
     ncclUniqueId id;
     if (client_.rank() == 0) {
@@ -52,6 +56,9 @@ class NcclCommunicator final : public Communicator {
       value->copy(id.internal, sizeof(id.internal));
     }
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    // Non-blocking: init and every collective return at once (ncclInProgress),
+    // so the waits below can watch the job and the deadline and abort. A
+    // blocking NCCL call that waits for a dead peer cannot be interrupted.
     config.blocking = 0;
     return Check("ncclCommInitRankConfig",
                  ncclCommInitRankConfig(&comm_, client_.world_size(), id, client_.rank(), &config));
@@ -99,6 +106,8 @@ class NcclCommunicator final : public Communicator {
     });
   }
 
+  // NCCL has no barrier; an allreduce of one float completes on a rank only
+  // once every rank has contributed.
   absl::Status Barrier() override {
     return Run("barrier", [&] {
       return ncclAllReduce(scratch_, scratch_, 1, ncclFloat, ncclSum, comm_, stream_);

@@ -14,6 +14,9 @@ GlooExchangeAllReduce::GlooExchangeAllReduce(const std::shared_ptr<gloo::Context
   // the same way on both sides.
   const int base = context_->nextSlot(2 * p * p);
   const size_t bytes = data_.size_bytes();
+  // Runs alternate between the two: a peer that finished run k may already
+  // send run k+1 while this rank still sums what it received in run k. It
+  // cannot get two runs ahead, since run k+1 needs this rank's own send.
   for (int parity = 0; parity < 2; ++parity) {
     received_[parity].resize(data_.size() * static_cast<size_t>(p - 1));
     size_t peer_index = 0;
@@ -52,6 +55,7 @@ void GlooExchangeAllReduce::Run() {
     for (size_t i = 0; i < n; ++i) out[i] += other[i];
     return;
   }
+  // `out` is also this rank's source; element i is read before it is written.
   for (size_t i = 0; i < n; ++i) {
     float sum = by_rank[0][i];
     for (int r = 1; r < p; ++r) sum += by_rank[static_cast<size_t>(r)][i];

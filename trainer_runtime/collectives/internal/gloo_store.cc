@@ -8,6 +8,8 @@ namespace trainpkg::collectives::internal {
 
 void GlooStore::Throw(absl::Status status) {
   const std::string message(status.message());
+  // Gloo sees only the exception's text; the first Status is kept whole for
+  // the caller, which returns it in place of Gloo's message.
   if (error_.ok()) error_ = std::move(status);
   throw gloo::IoException(message);
 }
@@ -29,6 +31,7 @@ void GlooStore::wait(const std::vector<std::string>& keys) {
 
 void GlooStore::wait(const std::vector<std::string>& keys,
                      const std::chrono::milliseconds& timeout) {
+  // One deadline for all keys: Gloo's timeout bounds the whole wait.
   const absl::Time deadline = absl::Now() + absl::FromChrono(timeout);
   for (const std::string& key : keys) {
     auto value = client_.Get(key, std::max(deadline - absl::Now(), absl::ZeroDuration()));

@@ -25,7 +25,12 @@ namespace {
 constexpr uint64_t kMagic = 0x314D48534745504BULL;  // "KPEGSHM1"
 constexpr size_t kPage = 4096;
 constexpr size_t kLine = 64;
+// Peers of a small collective usually arrive within microseconds of each
+// other; spinning that long catches them without a syscall. Past it the wait
+// is long enough that a futex sleep and wake cost little in comparison.
 constexpr absl::Duration kSpinFor = absl::Microseconds(100);
+// A sleeper wakes at least this often to ask on_wait about dead peers and the
+// job, which bounds how long a failure goes unnoticed.
 constexpr absl::Duration kSleepSlice = absl::Milliseconds(5);
 
 struct Header {
@@ -39,6 +44,8 @@ static_assert(sizeof(Header) <= kPage);
 
 size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
+// Each barrier word gets a line of its own: waiters poll `generation` while
+// arrivers write `arrived`, and a shared line would bounce between the cores.
 // The control area: the header page, one line per rank, three barrier lines.
 size_t ControlBytes(int ranks) {
   return kPage + RoundUp((static_cast<size_t>(ranks) + 3) * kLine, kPage);
@@ -92,6 +99,8 @@ ShmGroup::ShmGroup(std::string name, int fd, void* base, size_t bytes, int rank,
 
 ShmGroup::~ShmGroup() {
   munmap(base_, bytes_);
+  // Unmapping does not touch the name: only rank 0 unlinks it, once all ranks
+  // have it mapped (the header explains why).
   close(fd_);  // drops the liveness lock
 }
 
@@ -135,6 +144,7 @@ absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Create(int rank, int ranks, 
   header->magic = kMagic;
   std::unique_ptr<ShmGroup> group(
       new ShmGroup(std::move(name), fd, base, bytes, rank, ranks, slot_bytes));
+  // No other rank knows the name yet, so a failed creator removes it.
   if (absl::Status locked = group->LockOwnByte(); !locked.ok()) {
     group->Unlink();
     return locked;
@@ -145,6 +155,8 @@ absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Create(int rank, int ranks, 
 absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Open(std::string_view name, int rank, int ranks,
                                                          size_t slot_bytes) {
   const std::string path(name);
+  // The name comes from the coordination store; only a name Create could have
+  // made is opened, never some other object in /dev/shm.
   if (!name.starts_with(kShmNamePrefix) || name.size() != kShmNamePrefix.size() + 32) {
     return absl::InvalidArgumentError(
         fmt::format("shared memory: '{}' is not a trainpkg segment name", name));
@@ -159,6 +171,8 @@ absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Open(std::string_view name, 
   }
   const size_t bytes = SegmentBytes(ranks, slot_bytes);
   struct stat st {};
+  // Checked before mapping: touching a mapping past the end of a shorter file
+  // raises SIGBUS instead of returning an error.
   if (fstat(fd, &st) != 0 || static_cast<size_t>(st.st_size) != bytes) {
     close(fd);
     return absl::FailedPreconditionError(fmt::format("shared memory: {} has {} bytes, {} expected",
@@ -172,6 +186,8 @@ absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Open(std::string_view name, 
     return status;
   }
   const auto* header = static_cast<const Header*>(base);
+  // The nonce ties the contents to the name: a segment of the right size made
+  // by something else under a trainpkg name is refused.
   if (header->magic != kMagic || header->ranks != static_cast<uint32_t>(ranks) ||
       header->slot_bytes != slot_bytes ||
       std::memcmp(header->nonce, path.data() + kShmNamePrefix.size(), sizeof(header->nonce)) != 0) {
@@ -180,6 +196,8 @@ absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Open(std::string_view name, 
     return absl::FailedPreconditionError(
         fmt::format("shared memory: {} is not the segment this job created", path));
   }
+  // The name is rank 0's to unlink, so a rank that fails here leaves it; rank 0
+  // learns of the failure through the published outcomes and unlinks it.
   std::unique_ptr<ShmGroup> group(new ShmGroup(path, fd, base, bytes, rank, ranks, slot_bytes));
   if (absl::Status locked = group->LockOwnByte(); !locked.ok()) return locked;
   return group;
@@ -188,7 +206,11 @@ absl::StatusOr<std::unique_ptr<ShmGroup>> ShmGroup::Open(std::string_view name, 
 int ShmGroup::SweepStaleSegments(absl::Duration age) {
   DIR* dir = opendir("/dev/shm");
   if (dir == nullptr) return 0;
+  // readdir gives names without shm_open's leading '/'.
   const std::string_view prefix = kShmNamePrefix.substr(1);
+  // A live job keeps its segment's name only while its ranks map it, so a
+  // named segment older than the set-up can take was left by ranks that died
+  // during set-up. Unlinking it frees the memory once no process maps it.
   const time_t cutoff = absl::ToTimeT(absl::Now() - age);
   int removed = 0;
   while (dirent* entry = readdir(dir)) {
@@ -230,6 +252,7 @@ std::vector<int> ShmGroup::LaggingRanks() const {
   const uint32_t mine = arrivals(rank_).load(std::memory_order_acquire);
   std::vector<int> lagging;
   for (int r = 0; r < ranks_; ++r) {
+    // Signed difference: the counters may wrap after 2^32 barriers.
     if (static_cast<int32_t>(arrivals(r).load(std::memory_order_acquire) - mine) < 0) {
       lagging.push_back(r);
     }
@@ -247,15 +270,22 @@ absl::Status ShmGroup::LockOwnByte() {
   lock.l_whence = SEEK_SET;
   lock.l_start = rank_;
   lock.l_len = 1;
+  // An open-file-description lock, not a classic POSIX one: classic locks
+  // belong to the process, so ranks that are threads of one process would share
+  // them, and closing any descriptor of the file would drop them all.
   if (fcntl(fd_, F_OFD_SETLK, &lock) != 0) {
     return Errno(fmt::format("rank {} cannot take its lock on", rank_), name_);
   }
+  // Set only once the lock is held, so a peer that sees the flag and then finds
+  // the byte unlocked knows this rank has gone, not that it is still starting.
   attached(rank_).store(1, std::memory_order_release);
   return absl::OkStatus();
 }
 
 bool ShmGroup::IsAttached(int r) const {
   if (attached(r).load(std::memory_order_acquire) == 0) return false;
+  // F_OFD_GETLK reports no conflict with locks of the asking description, so
+  // this rank's own byte would look unlocked.
   if (r == rank_) return true;
   struct flock probe {};
   probe.l_type = F_WRLCK;
@@ -274,11 +304,18 @@ int ShmGroup::FirstDepartedPeer() const {
 }
 
 absl::Status ShmGroup::Arrive(absl::Time deadline, const std::function<absl::Status()>& on_wait) {
+  // Only for LaggingRanks' report; the barrier itself is arrived and generation.
   arrivals(rank_).fetch_add(1, std::memory_order_release);
+  // Read before arriving: once this rank is counted, the last rank may bump the
+  // generation at any moment, and a rank that read the bumped value would wait
+  // for a generation that never comes.
   const uint32_t gen = generation().load(std::memory_order_seq_cst);
   if (arrived().fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<uint32_t>(ranks_)) {
+    // The count is reset before the generation moves: a released rank may enter
+    // the next barrier at once and count itself in.
     arrived().store(0, std::memory_order_relaxed);
     generation().fetch_add(1, std::memory_order_seq_cst);
+    // No syscall when every waiter is still spinning.
     if (sleepers().load(std::memory_order_seq_cst) != 0) FutexWakeAll(generation());
     return absl::OkStatus();
   }
@@ -293,6 +330,9 @@ absl::Status ShmGroup::Arrive(absl::Time deadline, const std::function<absl::Sta
     }
   }
   while (true) {
+    // Announce the sleep, then check again: a bump that lands between the check
+    // and FUTEX_WAIT makes the kernel return at once (the word no longer equals
+    // gen), and one that lands before the check is seen by it, so no wake is lost.
     sleepers().fetch_add(1, std::memory_order_seq_cst);
     if (generation().load(std::memory_order_seq_cst) == gen) {
       FutexWait(generation(), gen, kSleepSlice);

@@ -34,6 +34,8 @@ absl::StatusOr<int64_t> SubgroupClient::Add(std::string_view key, int64_t delta)
 
 absl::Status SubgroupClient::Barrier(std::string_view name, absl::Duration timeout) {
   const int64_t round = barrier_rounds_[std::string(name)]++;
+  // A fresh key per round instead of a counter reset: a slow rank may still be
+  // reading round n's count while fast ones have entered round n+1.
   const std::string key = fmt::format("barrier/{}/{}", name, round);
   TP_ASSIGN_OR_RETURN(int64_t arrived, Add(key, 1));
   const absl::Time deadline = absl::Now() + timeout;

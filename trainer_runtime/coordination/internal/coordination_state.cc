@@ -63,6 +63,7 @@ absl::Status CoordinationState::Register(int rank) {
   absl::MutexLock lock(&mu_);
   if (auto status = Interrupted(); !status.ok()) return status;
   RankState& self = ranks_[static_cast<size_t>(rank)];
+  // A rank may register again (a retried call): it is counted once.
   if (!self.joined) {
     self.joined = true;
     ++joined_;
@@ -73,6 +74,8 @@ absl::Status CoordinationState::Register(int rank) {
     return joined_ == options_.world_size || !Interrupted().ok();
   };
   mu_.AwaitWithDeadline(absl::Condition(&done), options_.start + options_.rendezvous_timeout);
+  // Checked here too, not only by the monitor: the waiter that times out names
+  // the missing ranks at once instead of up to one check period later.
   FailIfRendezvousExpired(absl::Now());
   return Interrupted();
 }
@@ -80,6 +83,8 @@ absl::Status CoordinationState::Register(int rank) {
 absl::Status CoordinationState::Heartbeat(int rank) {
   if (auto status = CheckRank(rank); !status.ok()) return status;
   absl::MutexLock lock(&mu_);
+  // No Interrupted() check: after a failure the heartbeat is how a rank
+  // learns of it, so it must still be answered (with the failure).
   Touch(rank);
   return failure_;
 }
@@ -153,6 +158,8 @@ absl::Status CoordinationState::Barrier(int rank, const std::string& name, absl:
     return ranks;
   };
   if (missing().empty()) {
+    // The waiters watch the round, not the flags (cleared here for the next
+    // round), so a fast rank that enters the next round cannot confuse them.
     ++barrier.round;
     barrier.entered.assign(barrier.entered.size(), false);
     return absl::OkStatus();
@@ -170,6 +177,8 @@ absl::Status CoordinationState::Barrier(int rank, const std::string& name, absl:
   };
   mu_.AwaitWithTimeout(absl::Condition(&done), timeout);
   if (barrier.round != round) return absl::OkStatus();
+  // A rank that stops waiting withdraws: ranks that arrive later must not
+  // complete a barrier with a rank that is no longer in it.
   barrier.entered[static_cast<size_t>(rank)] = false;
   if (auto status = Interrupted(); !status.ok()) return status;
   if (auto gone = departed(); !gone.empty()) {
@@ -194,10 +203,13 @@ void CoordinationState::CheckLiveness(absl::Time now) {
   absl::Duration longest;
   for (int r = 0; r < options_.world_size; ++r) {
     RankState& rank = ranks_[static_cast<size_t>(r)];
+    // Ranks that said goodbye stopped heartbeating on purpose; ranks not yet
+    // joined are the rendezvous timeout's business.
     if (!rank.joined || rank.departed) continue;
     const absl::Duration quiet = now - rank.last_seen;
     if (quiet > options_.heartbeat_timeout) {
       silent.push_back(r);
+      // Marked so WaitForGoodbyes does not wait for a rank that will never come.
       rank.dead = true;
       longest = std::max(longest, quiet);
     }

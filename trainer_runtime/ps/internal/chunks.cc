@@ -18,6 +18,8 @@ bool ForEachChunk(int shard, int slot, int64_t iterations, std::span<const float
   chunk.set_slot(slot);
   chunk.set_iterations(iterations);
   int64_t offset = 0;
+  // do-while: an empty tensor still sends one empty chunk, so the receiver
+  // learns its shard, slot and iteration count.
   do {
     const int64_t count = std::min(per_chunk, n - offset);
     chunk.set_offset(offset);
@@ -41,6 +43,7 @@ std::vector<float> ChunkValues(const proto::TensorChunk& chunk, bool* ok) {
 }
 
 int64_t WireBytes(const google::protobuf::MessageLite& message) {
+  // gRPC frames each message with a 1-byte compression flag and a 4-byte length.
   return static_cast<int64_t>(message.ByteSizeLong()) + 5;
 }
 

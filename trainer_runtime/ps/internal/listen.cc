@@ -16,6 +16,8 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> Listen(std::string_view address,
   if (server == nullptr || port == 0) {
     return absl::UnavailableError(fmt::format("cannot listen on {}", address));
   }
+  // The host as given, with the port the server got: asked for port 0, only
+  // the server knows it.
   std::string host(address.substr(0, address.rfind(':')));
   listening->address = fmt::format("{}:{}", host, port);
   listening->port = port;

@@ -26,6 +26,9 @@ std::string PythonFloatRepr(double value) {
   const int decpt = exponent + 1;  // digits before the decimal point
   const int n = static_cast<int>(digits.size());
   std::string out = std::signbit(value) ? "-" : "";
+  // CPython's float repr (PyOS_double_to_string, mode 'r'): positional while
+  // -4 < decpt <= 16, else scientific with at least two exponent digits
+  // ("1e-05", "1e+16"); integral values keep ".0".
   if (decpt > -4 && decpt <= 16) {
     if (decpt <= 0) {
       out += "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
@@ -109,6 +112,8 @@ std::string PythonJsonString(std::string_view utf8) {
         break;
       default:
         if (cp < 0x20 || cp > 0x7E) {  // Python escapes all but ' '..'~'
+          // Beyond the BMP json.dumps writes a UTF-16 surrogate pair: a JSON
+          // escape holds only four hex digits.
           if (cp >= 0x10000) {
             const uint32_t v = cp - 0x10000;
             out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF));

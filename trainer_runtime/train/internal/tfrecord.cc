@@ -16,6 +16,8 @@ void PutLittleEndian(std::string& out, uint64_t v, int bytes) {
 std::string FrameTfRecord(std::string_view payload) {
   std::string out;
   out.reserve(payload.size() + 16);
+  // TFRecord framing: the length (uint64), the masked CRC32C of those 8 bytes,
+  // the data, the masked CRC32C of the data; all little-endian.
   PutLittleEndian(out, payload.size(), 8);
   PutLittleEndian(out, base::MaskedCrc32c(out), 4);
   out += payload;
