@@ -85,7 +85,7 @@ const std::vector<std::string>& DefaultManifestAccept() {
 RegistryClient::RegistryClient(RegistryClientOptions options)
     : keychain_(options.keychain ? options.keychain : std::make_shared<AnonymousKeychain>()),
       insecure_(options.insecure_registries),
-      clock_(options.clock ? *options.clock : RealClock()),
+      clock_(options.clock ? *options.clock : base::RealClock()),
       certs_dir_(options.curl.certs_dir),
       max_retry_after_(options.retry.max_retry_after) {
   std::shared_ptr<HttpTransport> base = options.transport;

@@ -19,9 +19,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/clock.h"
 #include "registry/auth/authenticator.h"
 #include "registry/auth/credential.h"
-#include "registry/clock.h"
 #include "registry/curl_transport.h"
 #include "registry/http_transport.h"
 #include "registry/oci/digest.h"
@@ -39,7 +39,7 @@ struct RegistryClientOptions {
   CurlTransportOptions curl;                 // used when `transport` is null
   std::shared_ptr<HttpTransport> transport;  // null: libcurl
   RetryPolicy retry;
-  Clock* clock = nullptr;  // null: RealClock(); must outlive the client
+  base::Clock* clock = nullptr;  // null: base::RealClock(); must outlive the client
 };
 
 struct BlobInfo {
@@ -180,7 +180,7 @@ class RegistryClient {
 
   std::shared_ptr<Keychain> keychain_;
   std::vector<std::string> insecure_;
-  Clock& clock_;
+  base::Clock& clock_;
   std::filesystem::path certs_dir_;
   absl::Duration max_retry_after_;
   std::shared_ptr<HttpTransport> transport_;  // retrying

@@ -35,7 +35,7 @@ bool IsRetryableHttpStatus(int status) {
 }
 
 RetryTransport::RetryTransport(std::shared_ptr<HttpTransport> inner, RetryPolicy policy,
-                               Clock& clock, std::function<double()> unit_random)
+                               base::Clock& clock, std::function<double()> unit_random)
     : inner_(std::move(inner)),
       policy_(policy),
       clock_(clock),

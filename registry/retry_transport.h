@@ -12,7 +12,7 @@
 #include <random>
 
 #include "absl/time/time.h"
-#include "registry/clock.h"
+#include "base/clock.h"
 #include "registry/http_transport.h"
 
 namespace trainpkg::registry {
@@ -42,7 +42,7 @@ class RetryTransport final : public HttpTransport {
  public:
   // `unit_random` returns uniform values in [0, 1); the default is a seeded
   // Mersenne twister. `clock` must outlive the transport.
-  RetryTransport(std::shared_ptr<HttpTransport> inner, RetryPolicy policy, Clock& clock,
+  RetryTransport(std::shared_ptr<HttpTransport> inner, RetryPolicy policy, base::Clock& clock,
                  std::function<double()> unit_random = nullptr);
 
   // Returns the last response (or transport Status) when attempts run out.
@@ -53,7 +53,7 @@ class RetryTransport final : public HttpTransport {
 
   std::shared_ptr<HttpTransport> inner_;
   RetryPolicy policy_;
-  Clock& clock_;
+  base::Clock& clock_;
   std::function<double()> unit_random_;
   std::mutex mu_;
   std::mt19937_64 rng_;

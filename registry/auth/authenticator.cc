@@ -36,7 +36,7 @@ const Challenge* Find(const std::vector<Challenge>& challenges, std::string_view
 
 Authenticator::Authenticator(std::string registry, std::string_view registry_url,
                              std::shared_ptr<Keychain> keychain,
-                             std::shared_ptr<HttpTransport> transport, Clock& clock)
+                             std::shared_ptr<HttpTransport> transport, base::Clock& clock)
     : registry_(std::move(registry)),
       origin_(internal::UrlOrigin(registry_url).value_or(std::string(registry_url))),
       keychain_(std::move(keychain)),

@@ -20,9 +20,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
 #include "registry/auth/challenge.h"
 #include "registry/auth/credential.h"
-#include "registry/clock.h"
 #include "registry/http_transport.h"
 
 namespace trainpkg::registry {
@@ -35,7 +35,7 @@ class Authenticator {
   // `clock` must outlive this.
   Authenticator(std::string registry, std::string_view registry_url,
                 std::shared_ptr<Keychain> keychain, std::shared_ptr<HttpTransport> transport,
-                Clock& clock);
+                base::Clock& clock);
 
   // "scheme://host:port" of the registry (internal::UrlOrigin).
   const std::string& origin() const { return origin_; }
@@ -76,7 +76,7 @@ class Authenticator {
   const std::string origin_;
   const std::shared_ptr<Keychain> keychain_;
   const std::shared_ptr<HttpTransport> transport_;
-  Clock& clock_;
+  base::Clock& clock_;
 
   std::mutex mu_;
   std::optional<Credential> credential_;

@@ -1,5 +1,6 @@
 #include "sdk/k8s/k8s_client_factory.h"
 
+#include "base/clock.h"
 #include "registry/curl_transport.h"
 #include "registry/retry_transport.h"
 
@@ -25,7 +26,7 @@ std::shared_ptr<registry::HttpTransport> MakeClusterTransport(const ClusterAcces
   if (access.insecure_skip_tls_verify) options.insecure_registries = {Authority(access.server)};
   std::shared_ptr<registry::HttpTransport> curl = registry::MakeCurlTransport(std::move(options));
   return std::make_shared<registry::RetryTransport>(std::move(curl), registry::RetryPolicy{},
-                                                    registry::RealClock());
+                                                    base::RealClock());
 }
 
 std::shared_ptr<K8sClient> MakeK8sClient(const ClusterAccess& access,

@@ -27,9 +27,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/clock.h"
 #include "jobspec/custom_job.h"
 #include "nlohmann/json.hpp"
-#include "registry/clock.h"
 #include "registry/http_transport.h"
 #include "sdk/auth/credentials.h"
 
@@ -46,7 +46,7 @@ struct VertexClientOptions {
   std::string endpoint;
   std::shared_ptr<registry::HttpTransport> transport;  // required
   std::shared_ptr<auth::Credentials> credentials;      // required
-  registry::Clock* clock = nullptr;  // token expiry; nullptr: RealClock(). Not owned.
+  base::Clock* clock = nullptr;  // token expiry; nullptr: base::RealClock(). Not owned.
 };
 
 struct ListRequest {

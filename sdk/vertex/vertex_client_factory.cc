@@ -1,6 +1,7 @@
 #include "sdk/vertex/vertex_client_factory.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/clock.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "registry/curl_transport.h"
@@ -17,7 +18,7 @@ std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport() {
   std::shared_ptr<registry::HttpTransport> curl =
       registry::MakeCurlTransport(registry::CurlTransportOptions{});
   return std::make_shared<registry::RetryTransport>(std::move(curl), registry::RetryPolicy{},
-                                                    registry::RealClock());
+                                                    base::RealClock());
 }
 
 absl::StatusOr<std::shared_ptr<auth::Credentials>> LocalServeCredentials(

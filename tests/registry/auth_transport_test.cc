@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "registry/auth/scope.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -16,12 +17,12 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::registry {
 namespace {
 
-using testing::FakeClock;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::RecordedRequest;
 using testing::Response;
 using testing::ScriptedTransport;
+using trainpkg::testing::FakeClock;
 
 class StaticKeychain : public Keychain {
  public:

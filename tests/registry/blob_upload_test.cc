@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/fake_clock.h"
 
 namespace trainpkg::registry {
 namespace {
@@ -138,7 +139,7 @@ class BlobUploadTest : public ::testing::Test {
   oci::Descriptor blob_;
   FakeRegistry registry_;
   std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
-  testing::FakeClock clock_;
+  trainpkg::testing::FakeClock clock_;
   std::vector<uint64_t> progress_;
 };
 

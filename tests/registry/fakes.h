@@ -1,5 +1,5 @@
-// Test doubles for the registry client's seams: a scripted HttpTransport
-// that records requests, and a fake clock whose sleeps only advance time.
+// Test doubles for the registry client's HTTP seam: a scripted HttpTransport
+// that records requests (the fake clock is tests/test_util/fake_clock.h).
 #ifndef TRAINPKG_TESTS_REGISTRY_FAKES_H_
 #define TRAINPKG_TESTS_REGISTRY_FAKES_H_
 
@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "registry/clock.h"
 #include "registry/http_transport.h"
 
 namespace trainpkg::registry::testing {
@@ -42,33 +41,6 @@ class ScriptedTransport : public HttpTransport {
 
 HttpResponse Response(int status, std::string body = "",
                       std::vector<std::pair<std::string, std::string>> headers = {});
-
-// Thread-safe: pushes and pulls sleep on it from their blob threads.
-class FakeClock : public Clock {
- public:
-  absl::Time Now() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return now_;
-  }
-  void SleepFor(absl::Duration d) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    sleeps_.push_back(d);
-    now_ += d;
-  }
-  void Advance(absl::Duration d) {
-    std::lock_guard<std::mutex> lock(mu_);
-    now_ += d;
-  }
-  std::vector<absl::Duration> sleeps() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return sleeps_;
-  }
-
- private:
-  mutable std::mutex mu_;
-  absl::Time now_ = absl::FromUnixSeconds(1800000000);
-  std::vector<absl::Duration> sleeps_;
-};
 
 }  // namespace trainpkg::registry::testing
 

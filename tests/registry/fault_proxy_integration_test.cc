@@ -25,6 +25,7 @@
 #include "tests/registry/fault_proxy.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -134,7 +135,7 @@ class FaultProxyTest : public ::testing::Test {
 
   RegistryServer server_;
   FaultProxy proxy_;  // declared after the server: stopped before it
-  testing::FakeClock clock_;
+  trainpkg::testing::FakeClock clock_;
   std::unique_ptr<RegistryClient> client_;
   std::optional<oci::Layout> layout_;
   TestImage image_;

@@ -7,6 +7,7 @@
 #include "registry/oci/digest_builder.h"
 #include "registry/reference.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -49,7 +50,7 @@ class SchemeTest : public ::testing::Test {
   }
 
   std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
-  testing::FakeClock clock_;
+  trainpkg::testing::FakeClock clock_;
   oci::Digest digest_ = oci::Sha256Digest("blob");
 };
 
@@ -123,7 +124,7 @@ TEST_F(SchemeTest, ALoopbackRegistryThatCannotBeReachedIsNamed) {
 absl::Status ManifestFetchFailing(std::string_view reference, TransportFailure failure,
                                   std::string_view message) {
   auto transport = std::make_shared<ScriptedTransport>();
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   RegistryClientOptions options;
   options.transport = transport;
   options.clock = &clock;

@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/registry/fakes.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -12,9 +13,9 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::registry {
 namespace {
 
-using testing::FakeClock;
 using testing::Response;
 using testing::ScriptedTransport;
+using trainpkg::testing::FakeClock;
 
 class RetryTransportTest : public ::testing::Test {
  protected:

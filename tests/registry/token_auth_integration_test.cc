@@ -16,6 +16,7 @@
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
 #include "tests/registry/token_issuer.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -64,7 +65,7 @@ class TokenAuthTest : public ::testing::Test {
     image_ = *image;
   }
 
-  std::unique_ptr<RegistryClient> Client(Credential credential, Clock* clock = nullptr) {
+  std::unique_ptr<RegistryClient> Client(Credential credential, base::Clock* clock = nullptr) {
     RegistryClientOptions options;
     options.keychain = std::make_shared<StaticKeychain>(std::move(credential));
     options.transport = MakeCurlTransport({});
@@ -141,7 +142,7 @@ TEST_F(TokenAuthTest, TokenTheRegistryRejectsAsExpiredIsFetchedAgain) {
 
 TEST_F(TokenAuthTest, CachedTokenIsRenewedBeforeItsExpiry) {
   Start({.expires_in = 120});
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   auto client = Client(Password(), &clock);
   ASSERT_TRUE(client->GetManifest(Ref("team/app:v1")).status().code() ==
               absl::StatusCode::kNotFound);

@@ -20,6 +20,7 @@
 #include "registry/retry_transport.h"
 #include "tests/registry/fakes.h"
 #include "tests/registry/fuzz/fuzz_response.h"
+#include "tests/test_util/fake_clock.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace trainpkg::registry;
@@ -48,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (++answered <= 3) return response;
     return testing::Response(200, R"({"tags":[]})");
   });
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   RegistryClientOptions options;
   options.transport = transport;
   options.clock = &clock;

@@ -14,6 +14,7 @@
 #include "registry/auth/credential.h"
 #include "tests/registry/fakes.h"
 #include "tests/registry/fuzz/fuzz_response.h"
+#include "tests/test_util/fake_clock.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace trainpkg::registry;
@@ -22,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto transport = std::make_shared<testing::ScriptedTransport>();
   transport->SetHandler(
       [&](const testing::RecordedRequest&) -> absl::StatusOr<HttpResponse> { return response; });
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   Credential credential;
   credential.username = "user";
   credential.password = "secret";
