@@ -59,7 +59,7 @@ absl::StatusOr<nlohmann::json> VertexClient::Call(std::string_view method, std::
   }
   std::string url = fmt::format("{}/v1/{}", options_.endpoint, path);
   if (!query.empty()) url += fmt::format("?{}", query);
-  TP_ASSIGN_OR_RETURN(registry::HttpResponse response,
+  TP_ASSIGN_OR_RETURN(http::HttpResponse response,
                       sdk::internal::SendJsonRequest(*options_.transport, method, url,
                                                      auth::AuthorizationHeaderValue(*token), body,
                                                      idempotent, what));

@@ -7,12 +7,12 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "http/curl_transport.h"
 #include "registry/auth/credential.h"
-#include "registry/curl_transport.h"
 #include "registry/image_puller.h"
 #include "registry/image_pusher.h"
 #include "registry/registry_client.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
 #include "tests/registry/token_issuer.h"
@@ -68,7 +68,7 @@ class TokenAuthTest : public ::testing::Test {
   std::unique_ptr<RegistryClient> Client(Credential credential, base::Clock* clock = nullptr) {
     RegistryClientOptions options;
     options.keychain = std::make_shared<StaticKeychain>(std::move(credential));
-    options.transport = MakeCurlTransport({});
+    options.transport = http::MakeCurlTransport({});
     options.retry.initial_backoff = absl::Milliseconds(5);
     options.clock = clock;
     return std::make_unique<RegistryClient>(options);

@@ -3,8 +3,8 @@
 // streaming to a sink. It retries on 408, 429, 5xx (not 501/505) and on
 // connection failures, resets and timeouts, waiting a jittered exponential
 // backoff or the server's Retry-After, whichever is longer.
-#ifndef TRAINPKG_REGISTRY_RETRY_TRANSPORT_H_
-#define TRAINPKG_REGISTRY_RETRY_TRANSPORT_H_
+#ifndef TRAINPKG_HTTP_RETRY_TRANSPORT_H_
+#define TRAINPKG_HTTP_RETRY_TRANSPORT_H_
 
 #include <functional>
 #include <memory>
@@ -13,9 +13,9 @@
 
 #include "absl/time/time.h"
 #include "base/clock.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 
 struct RetryPolicy {
   int max_attempts = 4;  // including the first; 1 disables retries
@@ -59,6 +59,6 @@ class RetryTransport final : public HttpTransport {
   std::mt19937_64 rng_;
 };
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http
 
-#endif  // TRAINPKG_REGISTRY_RETRY_TRANSPORT_H_
+#endif  // TRAINPKG_HTTP_RETRY_TRANSPORT_H_

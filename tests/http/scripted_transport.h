@@ -1,7 +1,8 @@
-// Test doubles for the registry client's HTTP seam: a scripted HttpTransport
-// that records requests (the fake clock is tests/test_util/fake_clock.h).
-#ifndef TRAINPKG_TESTS_REGISTRY_FAKES_H_
-#define TRAINPKG_TESTS_REGISTRY_FAKES_H_
+// A test double for the HTTP seam (http/http_transport.h): a scripted
+// HttpTransport that records requests. The registry's and the sdk's HTTP
+// clients are tested on it; the fake clock is tests/test_util/fake_clock.h.
+#ifndef TRAINPKG_TESTS_HTTP_SCRIPTED_TRANSPORT_H_
+#define TRAINPKG_TESTS_HTTP_SCRIPTED_TRANSPORT_H_
 
 #include <deque>
 #include <functional>
@@ -9,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
-namespace trainpkg::registry::testing {
+namespace trainpkg::http::testing {
 
 struct RecordedRequest {
   std::string method;
@@ -42,6 +43,6 @@ class ScriptedTransport : public HttpTransport {
 HttpResponse Response(int status, std::string body = "",
                       std::vector<std::pair<std::string, std::string>> headers = {});
 
-}  // namespace trainpkg::registry::testing
+}  // namespace trainpkg::http::testing
 
-#endif  // TRAINPKG_TESTS_REGISTRY_FAKES_H_
+#endif  // TRAINPKG_TESTS_HTTP_SCRIPTED_TRANSPORT_H_
