@@ -7,7 +7,7 @@
 //
 // Writing absl::Status(s.code(), prefix + s.message()) by hand loses the
 // Status' payloads, which callers read to decide what to do next (the
-// transport failure kind behind registry::IsTransientTransportFailure, the
+// transport failure kind behind http::IsTransientTransportFailure, the
 // registry's Retry-After and OCI error code); this keeps them.
 #ifndef TRAINPKG_BASE_STATUS_CONTEXT_H_
 #define TRAINPKG_BASE_STATUS_CONTEXT_H_

@@ -56,6 +56,7 @@ trainpkg_install_export(trainpkgTargets
   trainpkg_base base
   trainpkg_jobspec jobspec
   trainpkg_oci oci
+  trainpkg_http http
   trainpkg_registry registry
   trainpkg_dockerfile dockerfile
   trainpkg_unpack unpack
@@ -97,7 +98,7 @@ trainpkg_install_export(trainpkgTrainingTargets ${_trainpkg_training})
 
 # Every header of the exported modules, internal/ included: two public
 # headers include internal ones (dockerignore.h, k8s_job_record.h).
-set(_trainpkg_header_dirs base jobspec registry packager sdk trainer_runtime)
+set(_trainpkg_header_dirs base http jobspec registry packager sdk trainer_runtime)
 foreach(dir IN LISTS _trainpkg_header_dirs)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainpkg COMPONENT libtrainpkg-dev
@@ -140,7 +141,7 @@ set(TRAINPKG_PC_DESCRIPTION "trainpkg SDK: CustomJob, JobClient, registry client
 set(TRAINPKG_PC_LIBS "-ltrainpkg_image_builder -ltrainpkg_sdk -ltrainpkg_sdk_local \
 -ltrainpkg_sdk_vertex -ltrainpkg_sdk_k8s -ltrainpkg_sdk_slurm -ltrainpkg_sdk_core -ltrainpkg_bundle \
 -ltrainpkg_builder -ltrainpkg_run -ltrainpkg_dockerfile -ltrainpkg_layer -ltrainpkg_unpack \
--ltrainpkg_registry -ltrainpkg_oci -ltrainpkg_jobspec -ltrainpkg_base")
+-ltrainpkg_registry -ltrainpkg_http -ltrainpkg_oci -ltrainpkg_jobspec -ltrainpkg_base")
 set(TRAINPKG_PC_REQUIRES "${TRAINPKG_PC_REQUIRES} libcurl libcrypto libarchive libdeflate libzstd")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/trainpkg.pc.in
   ${PROJECT_BINARY_DIR}/trainpkg-sdk.pc @ONLY)

@@ -9,9 +9,9 @@
 #include "base/log.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "http/url.h"
 #include "registry/internal/file_range_source.h"
 #include "registry/internal/upload_range.h"
-#include "registry/internal/url.h"
 
 namespace trainpkg::registry {
 namespace {
@@ -70,7 +70,7 @@ struct Upload {
       // The PATCH may or may not have landed: ask, never resend blindly.
       if (++resumes > options.max_resumes) return next.status();
       TP_LOG(INFO, "{}; asking the registry where upload {} stands",
-             std::string(next.status().message()), internal::UrlForDisplay(session.url));
+             std::string(next.status().message()), http::UrlForDisplay(session.url));
       client.WaitForRetryAfter(next.status());
       TP_ASSIGN_OR_RETURN(session, client.GetUploadStatus(repo, session.url));
       Report(session.offset);
@@ -89,7 +89,7 @@ struct Upload {
 // connection was lost, or the registry was briefly unable. Anything else
 // (auth, a rejected digest, a local read error) would fail again.
 bool WorthANewSession(const absl::Status& status) {
-  if (IsTransientTransportFailure(status)) return true;
+  if (http::IsTransientTransportFailure(status)) return true;
   return status.code() == absl::StatusCode::kNotFound ||
          status.code() == absl::StatusCode::kUnavailable ||
          status.code() == absl::StatusCode::kResourceExhausted;

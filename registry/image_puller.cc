@@ -51,7 +51,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
                         "pulling blob {} from {}: the registry ended it after {} of {} bytes",
                         blob.digest.ToString(), repo.Name(), received, size))
                   : read.status();
-    if (!(read.ok() || IsTransientTransportFailure(failure)) || resumes >= options.max_resumes)
+    if (!(read.ok() || http::IsTransientTransportFailure(failure)) ||
+        resumes >= options.max_resumes)
       return failure;
     TP_LOG(INFO, "{}; resuming at byte {}", std::string(failure.message()), received);
   }

@@ -88,7 +88,7 @@ std::string FinishedLine(const oci::Descriptor& blob, TransferDirection directio
   return fmt::format("{}: {}", ShortId(blob), state);
 }
 
-TtyProgress::TtyProgress(std::ostream& out, TransferDirection direction, Clock& clock,
+TtyProgress::TtyProgress(std::ostream& out, TransferDirection direction, base::Clock& clock,
                          std::function<size_t()> columns, absl::Duration min_redraw)
     : out_(out),
       direction_(direction),
@@ -144,7 +144,7 @@ void TtyProgress::Finished(const oci::Descriptor& blob, BlobAction action,
   Redraw();
 }
 
-PlainProgress::PlainProgress(std::ostream& out, TransferDirection direction, Clock& clock)
+PlainProgress::PlainProgress(std::ostream& out, TransferDirection direction, base::Clock& clock)
     : out_(out), direction_(direction), clock_(clock) {}
 
 void PlainProgress::Started(const oci::Descriptor& blob) {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "registry/clock.h"
+#include "base/clock.h"
 #include "registry/progress.h"
 
 namespace trainpkg::registry {
@@ -43,7 +43,7 @@ class TtyProgress final : public Progress {
   // terminal's width; it is asked at every redraw, so a resized window
   // (SIGWINCH) is followed from the next redraw on. Redraws on progress at
   // most every `min_redraw` (a state change always redraws).
-  TtyProgress(std::ostream& out, TransferDirection direction, Clock& clock,
+  TtyProgress(std::ostream& out, TransferDirection direction, base::Clock& clock,
               std::function<size_t()> columns, absl::Duration min_redraw = absl::Milliseconds(100));
 
   void Started(const oci::Descriptor& blob) override;
@@ -62,7 +62,7 @@ class TtyProgress final : public Progress {
 
   std::ostream& out_;
   TransferDirection direction_;
-  Clock& clock_;
+  base::Clock& clock_;
   std::function<size_t()> columns_;
   absl::Duration min_redraw_;
   std::mutex mu_;
@@ -74,7 +74,7 @@ class TtyProgress final : public Progress {
 
 class PlainProgress final : public Progress {
  public:
-  PlainProgress(std::ostream& out, TransferDirection direction, Clock& clock);
+  PlainProgress(std::ostream& out, TransferDirection direction, base::Clock& clock);
 
   void Started(const oci::Descriptor& blob) override;
   void Advanced(const oci::Descriptor&, uint64_t) override {}
@@ -83,7 +83,7 @@ class PlainProgress final : public Progress {
  private:
   std::ostream& out_;
   TransferDirection direction_;
-  Clock& clock_;
+  base::Clock& clock_;
   std::mutex mu_;
   std::map<std::string, absl::Time> started_;
 };

@@ -8,11 +8,11 @@
 #include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "http/url.h"
 #include "nlohmann/json.hpp"
 #include "registry/auth/auth_transport.h"
 #include "registry/auth/scope.h"
 #include "registry/internal/upload_range.h"
-#include "registry/internal/url.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/registry_error.h"
 
@@ -25,7 +25,7 @@ std::string ShortDigest(const oci::Digest& digest) {
 }
 
 // The session a response's Location names, resolved against `request_url`.
-absl::StatusOr<UploadSession> SessionFrom(const HttpResponse& response,
+absl::StatusOr<UploadSession> SessionFrom(const http::HttpResponse& response,
                                           std::string_view request_url, std::string_view context) {
   std::optional<std::string> location = response.headers.Get("Location");
   if (!location.has_value() || location->empty()) {
@@ -35,17 +35,17 @@ absl::StatusOr<UploadSession> SessionFrom(const HttpResponse& response,
   if (!held.ok()) return base::WithContext(held.status(), context);
   // The Location may be relative, and each response's is the one to use
   // next (distribution spec): registries may move the session on every step.
-  return UploadSession{internal::ResolveUrl(request_url, *location), *held};
+  return UploadSession{http::ResolveUrl(request_url, *location), *held};
 }
 
 std::string WithDigestParam(std::string url, const oci::Digest& digest) {
   // The Location may carry a query of its own (the session state, for some
   // registries), which must be kept.
   url += (url.find('?') == std::string::npos ? "?digest=" : "&digest=");
-  return url + internal::UrlEncode(digest.ToString());
+  return url + http::UrlEncode(digest.ToString());
 }
 
-std::string MediaTypeOf(const HttpResponse& response) {
+std::string MediaTypeOf(const http::HttpResponse& response) {
   std::string type = response.headers.Get("Content-Type").value_or("");
   type = type.substr(0, type.find(';'));
   while (!type.empty() && type.back() == ' ') type.pop_back();
@@ -53,7 +53,7 @@ std::string MediaTypeOf(const HttpResponse& response) {
 }
 
 // The URL in `Link: <url>; rel="next"`, or "".
-std::string NextLink(const HttpResponse& response) {
+std::string NextLink(const http::HttpResponse& response) {
   std::string link = response.headers.Get("Link").value_or("");
   size_t open = link.find('<');
   size_t close = link.find('>', open);
@@ -89,17 +89,17 @@ const std::vector<std::string>& DefaultManifestAccept() {
 RegistryClient::RegistryClient(RegistryClientOptions options)
     : keychain_(options.keychain ? options.keychain : std::make_shared<AnonymousKeychain>()),
       insecure_(options.insecure_registries),
-      clock_(options.clock ? *options.clock : RealClock()),
+      clock_(options.clock ? *options.clock : base::RealClock()),
       certs_dir_(options.curl.certs_dir),
       max_retry_after_(options.retry.max_retry_after) {
-  std::shared_ptr<HttpTransport> base = options.transport;
+  std::shared_ptr<http::HttpTransport> base = options.transport;
   if (!base) {
-    CurlTransportOptions curl = options.curl;
+    http::CurlTransportOptions curl = options.curl;
     curl.insecure_registries.insert(curl.insecure_registries.end(), insecure_.begin(),
                                     insecure_.end());
-    base = MakeCurlTransport(std::move(curl));
+    base = http::MakeCurlTransport(std::move(curl));
   }
-  transport_ = std::make_shared<RetryTransport>(std::move(base), options.retry, clock_);
+  transport_ = std::make_shared<http::RetryTransport>(std::move(base), options.retry, clock_);
 }
 
 absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string_view registry) {
@@ -133,31 +133,31 @@ absl::StatusOr<RegistryClient::Endpoint> RegistryClient::EndpointFor(std::string
   // that follows (an unverified connection is never reused for them).
   std::error_code ec;
   bool has_ca = std::filesystem::exists(certs_dir_ / std::string(registry) / "ca.crt", ec);
-  HttpRequest probe =
-      MakeRequest("GET", fmt::format("https://{}/v2/", RegistryApiHost(registry)), true);
+  http::HttpRequest probe =
+      http::MakeRequest("GET", fmt::format("https://{}/v2/", RegistryApiHost(registry)), true);
   probe.verify_tls = has_ca;
-  absl::StatusOr<HttpResponse> answer = transport_->Send(probe);
+  absl::StatusOr<http::HttpResponse> answer = transport_->Send(probe);
   if (answer.ok()) return settle("https");
-  TransportFailure failure = TransportFailureOf(answer.status());
+  http::TransportFailure failure = http::TransportFailureOf(answer.status());
   // A handshake the server refused: it speaks plain HTTP, which the first
   // real request uses at once (no second probe).
-  if (failure == TransportFailure::kTlsHandshake ||
-      (insecure && failure == TransportFailure::kTlsVerify)) {
+  if (failure == http::TransportFailure::kTlsHandshake ||
+      (insecure && failure == http::TransportFailure::kTlsVerify)) {
     return settle("http");
   }
   return base::WithContext(answer.status(), fmt::format("reaching registry {}", registry));
 }
 
-absl::StatusOr<HttpResponse> RegistryClient::Send(const Endpoint& endpoint,
-                                                  const std::vector<std::string>& scopes,
-                                                  const HttpRequest& request) {
+absl::StatusOr<http::HttpResponse> RegistryClient::Send(const Endpoint& endpoint,
+                                                        const std::vector<std::string>& scopes,
+                                                        const http::HttpRequest& request) {
   return AuthTransport(transport_, endpoint.auth, scopes).Send(request);
 }
 
 absl::Status RegistryClient::Ping(std::string_view registry) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(registry));
-  HttpRequest request = MakeRequest("GET", endpoint.base_url + "/v2/", true);
-  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, {}, request));
+  http::HttpRequest request = http::MakeRequest("GET", endpoint.base_url + "/v2/", true);
+  TP_ASSIGN_OR_RETURN(http::HttpResponse response, Send(endpoint, {}, request));
   if (response.status == 200) return absl::OkStatus();
   return StatusFromResponse(response, fmt::format("checking registry {}", registry));
 }
@@ -166,12 +166,12 @@ absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repositor
                                                                  const oci::Digest& digest) {
   TP_RETURN_IF_ERROR(CheckVerifiable(digest));
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
-  HttpRequest request = MakeRequest(
+  http::HttpRequest request = http::MakeRequest(
       "HEAD", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
       true);
   std::string context = fmt::format("checking blob {} in {}", ShortDigest(digest), repo.Name());
   // A push's first request: where no probe ran, it meets connection errors.
-  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
+  absl::StatusOr<http::HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
   if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status == 404) return std::nullopt;
   if (response->status != 200) return StatusFromResponse(*response, context);
@@ -183,17 +183,17 @@ absl::StatusOr<std::optional<BlobInfo>> RegistryClient::StatBlob(const Repositor
 
 absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
     const Repository& repo, const oci::Digest& digest, uint64_t offset,
-    const std::function<absl::Status(uint64_t from)>& start, const BodySink& sink) {
+    const std::function<absl::Status(uint64_t from)>& start, const http::BodySink& sink) {
   TP_RETURN_IF_ERROR(CheckVerifiable(digest));
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
   uint64_t bytes = 0;
-  HttpRequest request = MakeRequest(
+  http::HttpRequest request = http::MakeRequest(
       "GET", fmt::format("{}/v2/{}/blobs/{}", endpoint.base_url, repo.path, digest.ToString()),
       true);
   if (offset > 0) request.headers.Add("Range", fmt::format("bytes={}-", offset));
   // 206: the registry honoured the Range and sends from `offset`; 200: it
   // ignored it and sends the whole blob, so the caller restarts from 0.
-  request.response_start = [&](int status, const HttpHeaders&) {
+  request.response_start = [&](int status, const http::HttpHeaders&) {
     return start(status == 206 ? offset : 0);
   };
   request.response_sink = [&](std::string_view chunk) {
@@ -201,7 +201,7 @@ absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
     return sink(chunk);
   };
   std::string context = fmt::format("pulling blob {} from {}", ShortDigest(digest), repo.Name());
-  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
+  absl::StatusOr<http::HttpResponse> response = Send(endpoint, PullScopes(repo.path), request);
   if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status != 200 && response->status != 206) {
     return StatusFromResponse(*response, context);
@@ -211,7 +211,7 @@ absl::StatusOr<uint64_t> RegistryClient::ReadBlob(
 
 absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo,
                                                    const oci::Digest& digest, uint64_t size,
-                                                   const BodySink& sink) {
+                                                   const http::BodySink& sink) {
   oci::DigestBuilder hash(digest.algorithm());
   uint64_t received = 0;
   TP_ASSIGN_OR_RETURN(uint64_t bytes,
@@ -238,7 +238,7 @@ absl::StatusOr<uint64_t> RegistryClient::FetchBlob(const Repository& repo,
 }
 
 absl::Status RegistryClient::PushBlob(const Repository& repo, const oci::Digest& digest,
-                                      BodySource& content) {
+                                      http::BodySource& content) {
   TP_RETURN_IF_ERROR(CheckVerifiable(digest));
   TP_ASSIGN_OR_RETURN(UploadSession session, StartUpload(repo));
   return CompleteUpload(repo, session.url, digest, &content);
@@ -249,9 +249,9 @@ absl::StatusOr<UploadSession> RegistryClient::StartUpload(const Repository& repo
   std::string context = fmt::format("starting a blob upload to {}", repo.Name());
   // Starting a session twice only leaves an unused session behind, so the
   // POST may be retried like an idempotent request.
-  HttpRequest start = MakeRequest(
+  http::HttpRequest start = http::MakeRequest(
       "POST", fmt::format("{}/v2/{}/blobs/uploads/", endpoint.base_url, repo.path), true);
-  absl::StatusOr<HttpResponse> started = Send(endpoint, PushScopes(repo.path), start);
+  absl::StatusOr<http::HttpResponse> started = Send(endpoint, PushScopes(repo.path), start);
   if (!started.ok()) return base::WithContext(started.status(), context);
   if (started->status != 202) return StatusFromResponse(*started, context);
   return SessionFrom(*started, start.url, context);
@@ -264,12 +264,12 @@ absl::StatusOr<MountResult> RegistryClient::MountBlob(const Repository& repo,
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
   std::string context = fmt::format("mounting blob {} from {} into {}", ShortDigest(digest),
                                     source.path, repo.Name());
-  HttpRequest post = MakeRequest(
+  http::HttpRequest post = http::MakeRequest(
       "POST",
       fmt::format("{}/v2/{}/blobs/uploads/?mount={}&from={}", endpoint.base_url, repo.path,
-                  internal::UrlEncode(digest.ToString()), internal::UrlEncode(source.path)),
+                  http::UrlEncode(digest.ToString()), http::UrlEncode(source.path)),
       true);
-  absl::StatusOr<HttpResponse> response =
+  absl::StatusOr<http::HttpResponse> response =
       Send(endpoint, PushScopes(repo.path, {source.path}), post);
   if (!response.ok()) return base::WithContext(response.status(), context);
   // 201: mounted, nothing to send. 202: the registry did not mount (it lacks
@@ -283,7 +283,7 @@ absl::StatusOr<MountResult> RegistryClient::MountBlob(const Repository& repo,
 
 absl::StatusOr<UploadSession> RegistryClient::PatchUpload(const Repository& repo,
                                                           const UploadSession& session,
-                                                          BodySource& chunk) {
+                                                          http::BodySource& chunk) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
   std::optional<uint64_t> length = chunk.Size();
   if (!length.has_value() || *length == 0) {
@@ -291,14 +291,14 @@ absl::StatusOr<UploadSession> RegistryClient::PatchUpload(const Repository& repo
   }
   std::string context = fmt::format("uploading bytes {}-{} to {}", session.offset,
                                     session.offset + *length - 1, repo.Name());
-  HttpRequest patch = MakeRequest("PATCH", session.url, false);
+  http::HttpRequest patch = http::MakeRequest("PATCH", session.url, false);
   patch.body = &chunk;
   patch.headers.Add("Content-Type", "application/octet-stream");
   // Inclusive byte positions of the whole blob; a chunk that does not start
   // where the registry's Range ended gets 416, and GetUploadStatus tells
   // where it did end.
   patch.headers.Add("Content-Range", internal::ContentRange(session.offset, *length));
-  absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), patch);
+  absl::StatusOr<http::HttpResponse> response = Send(endpoint, PushScopes(repo.path), patch);
   if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status != 202) return StatusFromResponse(*response, context);
   return SessionFrom(*response, patch.url, context);
@@ -307,24 +307,25 @@ absl::StatusOr<UploadSession> RegistryClient::PatchUpload(const Repository& repo
 absl::StatusOr<UploadSession> RegistryClient::GetUploadStatus(const Repository& repo,
                                                               std::string_view url) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
-  std::string context = fmt::format("asking {} for the state of upload {}", repo.Name(),
-                                    internal::UrlForDisplay(url));
-  HttpRequest get = MakeRequest("GET", std::string(url), true);
-  absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), get);
+  std::string context =
+      fmt::format("asking {} for the state of upload {}", repo.Name(), http::UrlForDisplay(url));
+  http::HttpRequest get = http::MakeRequest("GET", std::string(url), true);
+  absl::StatusOr<http::HttpResponse> response = Send(endpoint, PushScopes(repo.path), get);
   if (!response.ok()) return base::WithContext(response.status(), context);
   if (response->status != 204) return StatusFromResponse(*response, context);
   return SessionFrom(*response, url, context);
 }
 
 absl::Status RegistryClient::CompleteUpload(const Repository& repo, std::string_view url,
-                                            const oci::Digest& digest, BodySource* body) {
+                                            const oci::Digest& digest, http::BodySource* body) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
   std::string context = fmt::format("pushing blob {} to {}", ShortDigest(digest), repo.Name());
-  HttpRequest put = MakeRequest("PUT", WithDigestParam(std::string(url), digest), false);
-  StringBodySource empty("");
+  http::HttpRequest put =
+      http::MakeRequest("PUT", WithDigestParam(std::string(url), digest), false);
+  http::StringBodySource empty("");
   put.body = body != nullptr ? body : &empty;
   put.headers.Add("Content-Type", "application/octet-stream");
-  absl::StatusOr<HttpResponse> done = Send(endpoint, PushScopes(repo.path), put);
+  absl::StatusOr<http::HttpResponse> done = Send(endpoint, PushScopes(repo.path), put);
   if (!done.ok()) return base::WithContext(done.status(), context);
   if (done->status != 201) return StatusFromResponse(*done, context);
   // The registry verified the bytes against ?digest= before its 201; a
@@ -338,10 +339,10 @@ absl::Status RegistryClient::CompleteUpload(const Repository& repo, std::string_
 
 absl::Status RegistryClient::CancelUpload(const Repository& repo, std::string_view url) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(repo.registry));
-  HttpRequest del = MakeRequest("DELETE", std::string(url), true);
-  absl::StatusOr<HttpResponse> response = Send(endpoint, PushScopes(repo.path), del);
+  http::HttpRequest del = http::MakeRequest("DELETE", std::string(url), true);
+  absl::StatusOr<http::HttpResponse> response = Send(endpoint, PushScopes(repo.path), del);
   std::string context =
-      fmt::format("cancelling upload {} to {}", internal::UrlForDisplay(url), repo.Name());
+      fmt::format("cancelling upload {} to {}", http::UrlForDisplay(url), repo.Name());
   if (!response.ok()) return base::WithContext(response.status(), context);
   // Registries answer a cancel with any of these; 404 means the session is
   // gone already, which is what was asked.
@@ -364,17 +365,18 @@ absl::StatusOr<oci::Digest> RegistryClient::PutManifest(const Reference& ref,
                     digest.ToString()));
   }
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
-  StringBodySource body(std::move(bytes));
+  http::StringBodySource body(std::move(bytes));
   // By tag when there is one, so the tag moves in the same request; the
   // digest is checked against the response below.
   std::string identifier = ref.tag.empty() ? ref.Identifier() : ref.tag;
-  HttpRequest put = MakeRequest(
+  http::HttpRequest put = http::MakeRequest(
       "PUT",
       fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url, ref.repository.path, identifier),
       true);
   put.body = &body;
   put.headers.Add("Content-Type", std::string(media_type));
-  TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PushScopes(ref.repository.path), put));
+  TP_ASSIGN_OR_RETURN(http::HttpResponse response,
+                      Send(endpoint, PushScopes(ref.repository.path), put));
   if (response.status != 201) return StatusFromResponse(response, context);
   std::optional<std::string> stored = response.headers.Get("Docker-Content-Digest");
   if (stored.has_value() && *stored != digest.ToString()) {
@@ -386,11 +388,11 @@ absl::StatusOr<oci::Digest> RegistryClient::PutManifest(const Reference& ref,
 
 absl::Status RegistryClient::DeleteManifest(const Reference& ref) {
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
-  HttpRequest del = MakeRequest("DELETE",
-                                fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url,
-                                            ref.repository.path, ref.Identifier()),
-                                true);
-  TP_ASSIGN_OR_RETURN(HttpResponse response,
+  http::HttpRequest del = http::MakeRequest("DELETE",
+                                            fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url,
+                                                        ref.repository.path, ref.Identifier()),
+                                            true);
+  TP_ASSIGN_OR_RETURN(http::HttpResponse response,
                       Send(endpoint, {RepositoryScope(ref.repository.path, {"delete"})}, del));
   if (response.status == 202 || response.status == 200) return absl::OkStatus();
   return StatusFromResponse(response, fmt::format("deleting manifest {}", ref.String()));
@@ -401,12 +403,12 @@ absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
   TP_ASSIGN_OR_RETURN(Endpoint endpoint, EndpointFor(ref.repository.registry));
   std::string context = fmt::format("pulling manifest {}", ref.String());
   ManifestBlob manifest;
-  HttpRequest get = MakeRequest("GET",
-                                fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url,
-                                            ref.repository.path, ref.Identifier()),
-                                true);
+  http::HttpRequest get = http::MakeRequest("GET",
+                                            fmt::format("{}/v2/{}/manifests/{}", endpoint.base_url,
+                                                        ref.repository.path, ref.Identifier()),
+                                            true);
   get.response_sink = [&](std::string_view chunk) {
-    if (manifest.bytes.size() + chunk.size() > kMaxJsonBodyBytes) {
+    if (manifest.bytes.size() + chunk.size() > http::kMaxJsonBodyBytes) {
       return absl::ResourceExhaustedError("the manifest is over 4 MiB");
     }
     manifest.bytes.append(chunk);
@@ -415,7 +417,8 @@ absl::StatusOr<ManifestBlob> RegistryClient::GetManifest(const Reference& ref,
   // The registry serves, or converts, the manifest according to Accept;
   // Content-Type then says which type came.
   for (const std::string& type : accept) get.headers.Add("Accept", type);
-  absl::StatusOr<HttpResponse> response = Send(endpoint, PullScopes(ref.repository.path), get);
+  absl::StatusOr<http::HttpResponse> response =
+      Send(endpoint, PullScopes(ref.repository.path), get);
   if (!response.ok()) {
     return base::WithContext(response.status(), context);
   }
@@ -445,8 +448,8 @@ absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Reposito
   // building ?last= ourselves.
   std::string url = fmt::format("{}/v2/{}/tags/list?n=1000", endpoint.base_url, repo.path);
   while (!url.empty()) {
-    HttpRequest get = MakeRequest("GET", url, true);
-    TP_ASSIGN_OR_RETURN(HttpResponse response, Send(endpoint, PullScopes(repo.path), get));
+    http::HttpRequest get = http::MakeRequest("GET", url, true);
+    TP_ASSIGN_OR_RETURN(http::HttpResponse response, Send(endpoint, PullScopes(repo.path), get));
     if (response.status != 200) return StatusFromResponse(response, context);
     nlohmann::json doc =
         base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);
@@ -459,7 +462,7 @@ absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Reposito
       }
     }
     std::string next = NextLink(response);
-    url = next.empty() ? "" : internal::ResolveUrl(url, next);
+    url = next.empty() ? "" : http::ResolveUrl(url, next);
   }
   return tags;
 }
@@ -467,7 +470,7 @@ absl::StatusOr<std::vector<std::string>> RegistryClient::ListTags(const Reposito
 void RegistryClient::WaitForRetryAfter(const absl::Status& failure) {
   std::optional<std::string> header = RetryAfterHeader(failure);
   if (!header.has_value()) return;
-  std::optional<absl::Duration> after = ParseRetryAfter(*header, clock_.Now());
+  std::optional<absl::Duration> after = http::ParseRetryAfter(*header, clock_.Now());
   if (!after.has_value() || *after <= absl::ZeroDuration()) return;
   // Capped: a registry may ask for hours; waiting at most max_retry_after
   // keeps a build from hanging on one answer.

@@ -19,14 +19,14 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/clock.h"
+#include "http/curl_transport.h"
+#include "http/http_transport.h"
+#include "http/retry_transport.h"
 #include "registry/auth/authenticator.h"
 #include "registry/auth/credential.h"
-#include "registry/clock.h"
-#include "registry/curl_transport.h"
-#include "registry/http_transport.h"
 #include "registry/oci/digest.h"
 #include "registry/reference.h"
-#include "registry/retry_transport.h"
 
 namespace trainpkg::registry {
 
@@ -36,10 +36,10 @@ struct RegistryClientOptions {
   // whose certificates are not verified (docker's insecure-registries).
   // Loopback registries may use plain HTTP too, but a TLS one is verified.
   std::vector<std::string> insecure_registries;
-  CurlTransportOptions curl;                 // used when `transport` is null
-  std::shared_ptr<HttpTransport> transport;  // null: libcurl
-  RetryPolicy retry;
-  Clock* clock = nullptr;  // null: RealClock(); must outlive the client
+  http::CurlTransportOptions curl;                 // used when `transport` is null
+  std::shared_ptr<http::HttpTransport> transport;  // null: libcurl
+  http::RetryPolicy retry;
+  base::Clock* clock = nullptr;  // null: base::RealClock(); must outlive the client
 };
 
 struct BlobInfo {
@@ -97,7 +97,7 @@ class RegistryClient {
   // the first byte too many), in which case what reached the sink must be
   // discarded. Returns the number of bytes.
   absl::StatusOr<uint64_t> FetchBlob(const Repository& repo, const oci::Digest& digest,
-                                     uint64_t size, const BodySink& sink);
+                                     uint64_t size, const http::BodySink& sink);
 
   // Streams the blob from byte `offset` on (a "Range: bytes=<offset>-"
   // request when offset > 0) to `sink`, unverified: the caller hashes.
@@ -108,12 +108,13 @@ class RegistryClient {
   absl::StatusOr<uint64_t> ReadBlob(const Repository& repo, const oci::Digest& digest,
                                     uint64_t offset,
                                     const std::function<absl::Status(uint64_t from)>& start,
-                                    const BodySink& sink);
+                                    const http::BodySink& sink);
 
   // Uploads `content` as the blob `digest` in one request (POST, then PUT
   // ?digest= to the returned Location, relative or absolute). The upload
   // PUT is never replayed; a retry must start a new session.
-  absl::Status PushBlob(const Repository& repo, const oci::Digest& digest, BodySource& content);
+  absl::Status PushBlob(const Repository& repo, const oci::Digest& digest,
+                        http::BodySource& content);
 
   // The upload protocol step by step (blob_upload.h drives it). Relative
   // Location headers are resolved; each call returns the newest session.
@@ -127,14 +128,14 @@ class RegistryClient {
   // session (its offset from the Range header). Never replayed: on any
   // failure ask GetUploadStatus where the session stands.
   absl::StatusOr<UploadSession> PatchUpload(const Repository& repo, const UploadSession& session,
-                                            BodySource& chunk);
+                                            http::BodySource& chunk);
   // GET of the session: 204 with Location and Range. NotFound when the
   // registry dropped the session (the caller starts a new one).
   absl::StatusOr<UploadSession> GetUploadStatus(const Repository& repo, std::string_view url);
   // PUT <url>?digest=, with the last bytes in `body` (null: none). Checks
   // the registry's Docker-Content-Digest. Never replayed.
   absl::Status CompleteUpload(const Repository& repo, std::string_view url,
-                              const oci::Digest& digest, BodySource* body);
+                              const oci::Digest& digest, http::BodySource* body);
   // DELETE of the session (cancel). OK when the registry already forgot it.
   absl::Status CancelUpload(const Repository& repo, std::string_view url);
 
@@ -174,16 +175,16 @@ class RegistryClient {
   };
 
   absl::StatusOr<Endpoint> EndpointFor(std::string_view registry);
-  absl::StatusOr<HttpResponse> Send(const Endpoint& endpoint,
-                                    const std::vector<std::string>& scopes,
-                                    const HttpRequest& request);
+  absl::StatusOr<http::HttpResponse> Send(const Endpoint& endpoint,
+                                          const std::vector<std::string>& scopes,
+                                          const http::HttpRequest& request);
 
   std::shared_ptr<Keychain> keychain_;
   std::vector<std::string> insecure_;
-  Clock& clock_;
+  base::Clock& clock_;
   std::filesystem::path certs_dir_;
   absl::Duration max_retry_after_;
-  std::shared_ptr<HttpTransport> transport_;  // retrying
+  std::shared_ptr<http::HttpTransport> transport_;  // retrying
   std::mutex probe_mu_;  // held while a registry's scheme is probed
   std::mutex mu_;
   std::map<std::string, Endpoint> endpoints_;

@@ -75,7 +75,7 @@ std::vector<OciError> ParseErrors(const std::string& body) {
 
 }  // namespace
 
-absl::Status StatusFromResponse(const HttpResponse& response, std::string_view context) {
+absl::Status StatusFromResponse(const http::HttpResponse& response, std::string_view context) {
   std::vector<OciError> errors = ParseErrors(response.body);
   std::string text;
   for (const OciError& e : errors) {

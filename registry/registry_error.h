@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
 namespace trainpkg::registry {
 
@@ -20,7 +20,7 @@ namespace trainpkg::registry {
 // NotFound, 400/405/416 InvalidArgument/…, 429 ResourceExhausted, 5xx
 // Unavailable). The first OCI code travels as a payload (RegistryErrorCode),
 // and so does the response's Retry-After (RetryAfterHeader).
-absl::Status StatusFromResponse(const HttpResponse& response, std::string_view context);
+absl::Status StatusFromResponse(const http::HttpResponse& response, std::string_view context);
 
 // The first OCI error code ("BLOB_UNKNOWN", "UNAUTHORIZED", …) carried by a
 // Status from StatusFromResponse; "" when there is none.

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "base/log.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 #include "registry/internal/upload_range.h"
 
 namespace trainpkg::registry {
@@ -64,7 +64,7 @@ absl::Status StreamedUpload::Send(std::string chunk) {
     std::lock_guard<std::mutex> lock(mu_);
     session_ = session;
   }
-  StringBodySource body(std::move(chunk));
+  http::StringBodySource body(std::move(chunk));
   absl::StatusOr<UploadSession> next = client_.PatchUpload(repo_, *session, body);
   if (!next.ok()) return next.status();
   std::lock_guard<std::mutex> lock(mu_);
@@ -135,7 +135,7 @@ absl::Status StreamedUpload::Commit(const oci::Digest& digest) {
   }
   // The last, short chunk rides on the PUT: only whole chunks are PATCHed,
   // so no PATCH is below chunk_size.
-  StringBodySource rest(std::move(buffer_));
+  http::StringBodySource rest(std::move(buffer_));
   buffer_ = std::string();
   absl::Status done = client_.CompleteUpload(repo_, session->url, digest, &rest);
   lock.lock();

@@ -4,7 +4,7 @@
 Every #include of a project header is mapped to the module that owns it, and
 must be allowed for the including file's module. Also enforced:
   * `<module>/internal/` headers are private to their module (tests excepted);
-  * trainer_runtime/ never includes libcurl, libarchive or the sdk;
+  * trainer_runtime/ never includes libcurl, libarchive, http/ or the sdk;
   * samples/ use public headers only;
   * the sdk's backends (sdk/vertex, sdk/k8s, sdk/slurm) never include each
     other: what two of them share lives beside the driver (sdk/, sdk/internal/).
@@ -21,11 +21,12 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__)
 ALLOWED = {
     "base": set(),
     "jobspec": {"base"},
+    "http": {"base"},
     "registry/oci": {"base"},
-    "registry": {"base", "registry/oci"},
-    "packager": {"base", "registry/oci", "registry"},
-    "sdk": {"base", "jobspec", "registry/oci", "registry", "packager"},
-    "sdk/cli": {"base", "jobspec", "registry/oci", "registry", "packager", "sdk"},
+    "registry": {"base", "http", "registry/oci"},
+    "packager": {"base", "http", "registry/oci", "registry"},
+    "sdk": {"base", "http", "jobspec", "registry/oci", "registry", "packager"},
+    "sdk/cli": {"base", "http", "jobspec", "registry/oci", "registry", "packager", "sdk"},
     "trainer_runtime": {"base", "jobspec"},
     "samples": {"base", "jobspec", "trainer_runtime", "sdk"},
     "tests": None,  # anything

@@ -110,6 +110,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
 #include "jobspec/custom_job.h"
 #include "sdk/custom_job_connection.h"
 #include "sdk/k8s/k8s_backend_options.h"
@@ -156,7 +157,10 @@ struct CustomJobOptions {
   // means this process's environment, read at Create().
   std::optional<std::map<std::string, std::string>> environment;
   std::shared_ptr<ProcessLauncher> launcher;  // nullptr: DefaultProcessLauncher()
-  std::function<absl::Time()> clock;          // nullptr: absl::Now
+  // The jobs' create/update/start/end times and generated ids (and an
+  // HP-tuning study's times and polls). Not owned; must outlive the job.
+  // nullptr: base::RealClock().
+  base::Clock* clock = nullptr;
 };
 
 // A handle to one job. Copies share the job. All methods are thread-safe.

@@ -16,6 +16,8 @@ expect_fail() {  # expect_fail <file> <include line> <message fragment>
 
 expect_fail trainer_runtime/a.cc '#include "sdk/custom_job.h"' "may not include sdk/custom_job.h"
 expect_fail trainer_runtime/a.cc '#include <curl/curl.h>' "must not include <curl/curl.h>"
+expect_fail trainer_runtime/a.cc '#include "http/http_transport.h"' "may not include http/http_transport.h"
+expect_fail http/a.cc '#include "registry/registry_error.h"' "http/ may not include"
 expect_fail jobspec/a.h '#include "trainer_runtime/cluster_info.h"' "jobspec/ may not include"
 expect_fail registry/oci/a.cc '#include "registry/client.h"' "registry/oci/ may not include"
 expect_fail sdk/cli/main.cc '#include "sdk/internal/x.h"' "internal to sdk/"
@@ -34,5 +36,8 @@ echo '#include "sdk/vertex/vertex_driver.h"' > "$tmp/tree/sdk/backend_table.cc"
 mkdir -p "$tmp/tree/sdk/local/internal"
 echo '#include "sdk/internal/supervised_job.h"' > "$tmp/tree/sdk/local/internal/e.cc"
 echo '#include "jobspec/cluster_env.h"' > "$tmp/tree/trainer_runtime/c.cc"
+mkdir -p "$tmp/tree/registry"
+echo '#include "http/retry_transport.h"' > "$tmp/tree/registry/e.cc"
+echo '#include "http/http_transport.h"' > "$tmp/tree/sdk/k8s/f.cc"
 python3 "$script" "$tmp/tree" >/dev/null || { echo "FAIL: clean tree rejected"; exit 1; }
-echo "check_deps self-test: 11 cases passed"
+echo "check_deps self-test: 13 cases passed"

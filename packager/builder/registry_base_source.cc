@@ -3,6 +3,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_context.h"
 #include "fmt/format.h"
+#include "http/http_transport.h"
 #include "registry/oci/image_index.h"
 #include "registry/oci/image_manifest.h"
 #include "registry/oci/media_types.h"
@@ -44,10 +45,10 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
   }
   auto manifest = oci::ParseImageManifest(blob->bytes);
   if (!manifest.ok()) return Context(manifest.status(), reference);
-  if (manifest->config.size > static_cast<int64_t>(registry::kMaxJsonBodyBytes)) {
+  if (manifest->config.size > static_cast<int64_t>(http::kMaxJsonBodyBytes)) {
     return absl::ResourceExhaustedError(fmt::format(
         "base image {}: its config is {} bytes; trainpkg reads image configs up to {} bytes",
-        reference, manifest->config.size, registry::kMaxJsonBodyBytes));
+        reference, manifest->config.size, http::kMaxJsonBodyBytes));
   }
   std::string config_bytes;
   auto fetched =

@@ -2,8 +2,8 @@
 
 #include "base/log.h"
 #include "base/status_macros.h"
+#include "http/url.h"
 #include "registry/auth/challenge.h"
-#include "registry/internal/url.h"
 
 namespace trainpkg::registry {
 namespace {
@@ -12,17 +12,17 @@ constexpr int kMaxAnswers = 2;
 
 }  // namespace
 
-absl::StatusOr<HttpResponse> AuthTransport::Send(const HttpRequest& request) {
-  absl::StatusOr<std::string> origin = internal::UrlOrigin(request.url);
+absl::StatusOr<http::HttpResponse> AuthTransport::Send(const http::HttpRequest& request) {
+  absl::StatusOr<std::string> origin = http::UrlOrigin(request.url);
   if (!origin.ok() || *origin != auth_->origin()) {
     TP_LOG(DEBUG, "{} {}: another origin than the registry's {}; sent without credentials",
-           request.method, internal::UrlForDisplay(request.url), auth_->origin());
+           request.method, http::UrlForDisplay(request.url), auth_->origin());
     return inner_->Send(request);
   }
-  HttpRequest authorized = request;
+  http::HttpRequest authorized = request;
   TP_ASSIGN_OR_RETURN(std::optional<std::string> header, auth_->AuthorizationFor(scopes_));
   if (header.has_value()) authorized.headers.Set("Authorization", *header);
-  TP_ASSIGN_OR_RETURN(HttpResponse response, inner_->Send(authorized));
+  TP_ASSIGN_OR_RETURN(http::HttpResponse response, inner_->Send(authorized));
   // Two answers at most: the first may be a token the registry refuses at
   // once (expired by its clock, revoked); the second is then a fresh one.
   for (int round = 0; round < kMaxAnswers && response.status == 401; ++round) {

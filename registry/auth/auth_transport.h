@@ -14,24 +14,24 @@
 #include <string>
 #include <vector>
 
+#include "http/http_transport.h"
 #include "registry/auth/authenticator.h"
-#include "registry/http_transport.h"
 
 namespace trainpkg::registry {
 
 // Thread-safe when `inner` is.
-class AuthTransport final : public HttpTransport {
+class AuthTransport final : public http::HttpTransport {
  public:
-  AuthTransport(std::shared_ptr<HttpTransport> inner, std::shared_ptr<Authenticator> auth,
+  AuthTransport(std::shared_ptr<http::HttpTransport> inner, std::shared_ptr<Authenticator> auth,
                 std::vector<std::string> scopes)
       : inner_(std::move(inner)), auth_(std::move(auth)), scopes_(std::move(scopes)) {}
 
   // A 401 that cannot be answered comes back as the response; a failure to
   // get a token comes back as its Status.
-  absl::StatusOr<HttpResponse> Send(const HttpRequest& request) override;
+  absl::StatusOr<http::HttpResponse> Send(const http::HttpRequest& request) override;
 
  private:
-  std::shared_ptr<HttpTransport> inner_;
+  std::shared_ptr<http::HttpTransport> inner_;
   std::shared_ptr<Authenticator> auth_;
   std::vector<std::string> scopes_;
 };

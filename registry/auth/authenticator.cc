@@ -8,9 +8,9 @@
 #include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "http/url.h"
 #include "nlohmann/json.hpp"
 #include "registry/auth/scope.h"
-#include "registry/internal/url.h"
 #include "registry/registry_error.h"
 
 namespace trainpkg::registry {
@@ -36,9 +36,9 @@ const Challenge* Find(const std::vector<Challenge>& challenges, std::string_view
 
 Authenticator::Authenticator(std::string registry, std::string_view registry_url,
                              std::shared_ptr<Keychain> keychain,
-                             std::shared_ptr<HttpTransport> transport, Clock& clock)
+                             std::shared_ptr<http::HttpTransport> transport, base::Clock& clock)
     : registry_(std::move(registry)),
-      origin_(internal::UrlOrigin(registry_url).value_or(std::string(registry_url))),
+      origin_(http::UrlOrigin(registry_url).value_or(std::string(registry_url))),
       keychain_(std::move(keychain)),
       transport_(std::move(transport)),
       clock_(clock) {}
@@ -85,14 +85,14 @@ absl::StatusOr<std::optional<std::string>> Authenticator::Answer(
     const bool realm_https = absl::StartsWithIgnoreCase(realm_, "https://");
     if (!realm_https && !absl::StartsWithIgnoreCase(realm_, "http://")) {
       return absl::FailedPreconditionError(fmt::format(
-          "{} named the bearer token realm \"{}\", which is not an absolute http(s) URL",
-          registry_, internal::UrlForDisplay(realm_)));
+          "{} named the bearer token realm \"{}\", which is not an absolute http(s) URL", registry_,
+          http::UrlForDisplay(realm_)));
     }
     if (!realm_https && origin_.starts_with("https://")) {
       return absl::FailedPreconditionError(fmt::format(
           "{} is served over https but named the plain-http token realm {}; trainpkg sends no "
           "credentials over http for an https registry",
-          registry_, internal::UrlForDisplay(realm_)));
+          registry_, http::UrlForDisplay(realm_)));
     }
     // The challenge may ask for more than this request knew it needed (a
     // mount's pull on the source repository); the token must cover both.
@@ -130,43 +130,43 @@ absl::StatusOr<Authenticator::Token> Authenticator::FetchToken(
     return Token{"Bearer " + credential.registry_token, absl::InfiniteFuture()};
   }
   std::string context = fmt::format("getting a token for \"{}\" from {}",
-                                    absl::StrJoin(scopes, " "), internal::UrlForDisplay(realm_));
+                                    absl::StrJoin(scopes, " "), http::UrlForDisplay(realm_));
   // An identity token (docker login's OAuth2 refresh token) goes to the
   // OAuth2 endpoint (POST, grant_type=refresh_token); realms without one
   // answer 404 or 405, and then the token GET with Basic credentials is tried.
   if (!credential.identity_token.empty()) {
-    TP_ASSIGN_OR_RETURN(HttpResponse posted, PostOAuth(credential, scopes));
+    TP_ASSIGN_OR_RETURN(http::HttpResponse posted, PostOAuth(credential, scopes));
     if (posted.status != 404 && posted.status != 405) return ParseToken(posted, context);
     TP_LOG(INFO, "{} has no OAuth2 endpoint (HTTP {}); using GET", realm_, posted.status);
   }
-  TP_ASSIGN_OR_RETURN(HttpResponse got, GetToken(credential, scopes));
+  TP_ASSIGN_OR_RETURN(http::HttpResponse got, GetToken(credential, scopes));
   return ParseToken(got, context);
 }
 
-absl::StatusOr<HttpResponse> Authenticator::PostOAuth(const Credential& credential,
-                                                      const std::vector<std::string>& scopes) {
-  std::string form = fmt::format(
-      "grant_type=refresh_token&client_id={}&service={}&scope={}&refresh_token={}", kClientId,
-      internal::UrlEncode(service_), internal::UrlEncode(absl::StrJoin(scopes, " ")),
-      internal::UrlEncode(credential.identity_token));
-  StringBodySource body(std::move(form));
-  HttpRequest request = MakeRequest("POST", realm_, true);
+absl::StatusOr<http::HttpResponse> Authenticator::PostOAuth(
+    const Credential& credential, const std::vector<std::string>& scopes) {
+  std::string form =
+      fmt::format("grant_type=refresh_token&client_id={}&service={}&scope={}&refresh_token={}",
+                  kClientId, http::UrlEncode(service_), http::UrlEncode(absl::StrJoin(scopes, " ")),
+                  http::UrlEncode(credential.identity_token));
+  http::StringBodySource body(std::move(form));
+  http::HttpRequest request = http::MakeRequest("POST", realm_, true);
   request.body = &body;
   request.headers.Add("Content-Type", "application/x-www-form-urlencoded");
   return transport_->Send(request);
 }
 
-absl::StatusOr<HttpResponse> Authenticator::GetToken(const Credential& credential,
-                                                     const std::vector<std::string>& scopes) {
+absl::StatusOr<http::HttpResponse> Authenticator::GetToken(const Credential& credential,
+                                                           const std::vector<std::string>& scopes) {
   std::string url = realm_ + (realm_.find('?') == std::string::npos ? "?" : "&");
-  url += "service=" + internal::UrlEncode(service_);
-  for (const std::string& scope : scopes) url += "&scope=" + internal::UrlEncode(scope);
-  HttpRequest request = MakeRequest("GET", url, true);
+  url += "service=" + http::UrlEncode(service_);
+  for (const std::string& scope : scopes) url += "&scope=" + http::UrlEncode(scope);
+  http::HttpRequest request = http::MakeRequest("GET", url, true);
   if (HasPassword(credential)) request.headers.Add("Authorization", BasicHeader(credential));
   return transport_->Send(request);
 }
 
-absl::StatusOr<Authenticator::Token> Authenticator::ParseToken(const HttpResponse& response,
+absl::StatusOr<Authenticator::Token> Authenticator::ParseToken(const http::HttpResponse& response,
                                                                std::string_view context) {
   if (response.status != 200) return StatusFromResponse(response, context);
   nlohmann::json doc = base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);

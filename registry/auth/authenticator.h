@@ -20,10 +20,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
+#include "http/http_transport.h"
 #include "registry/auth/challenge.h"
 #include "registry/auth/credential.h"
-#include "registry/clock.h"
-#include "registry/http_transport.h"
 
 namespace trainpkg::registry {
 
@@ -34,8 +34,8 @@ class Authenticator {
   // origin alone gets credentials; `transport` carries the token requests;
   // `clock` must outlive this.
   Authenticator(std::string registry, std::string_view registry_url,
-                std::shared_ptr<Keychain> keychain, std::shared_ptr<HttpTransport> transport,
-                Clock& clock);
+                std::shared_ptr<Keychain> keychain, std::shared_ptr<http::HttpTransport> transport,
+                base::Clock& clock);
 
   // "scheme://host:port" of the registry (internal::UrlOrigin).
   const std::string& origin() const { return origin_; }
@@ -66,17 +66,17 @@ class Authenticator {
   absl::StatusOr<std::string> BearerLocked(const std::vector<std::string>& scopes, bool fresh);
   absl::StatusOr<Token> FetchToken(const Credential& credential,
                                    const std::vector<std::string>& scopes);
-  absl::StatusOr<HttpResponse> PostOAuth(const Credential& credential,
-                                         const std::vector<std::string>& scopes);
-  absl::StatusOr<HttpResponse> GetToken(const Credential& credential,
-                                        const std::vector<std::string>& scopes);
-  absl::StatusOr<Token> ParseToken(const HttpResponse& response, std::string_view context);
+  absl::StatusOr<http::HttpResponse> PostOAuth(const Credential& credential,
+                                               const std::vector<std::string>& scopes);
+  absl::StatusOr<http::HttpResponse> GetToken(const Credential& credential,
+                                              const std::vector<std::string>& scopes);
+  absl::StatusOr<Token> ParseToken(const http::HttpResponse& response, std::string_view context);
 
   const std::string registry_;
   const std::string origin_;
   const std::shared_ptr<Keychain> keychain_;
-  const std::shared_ptr<HttpTransport> transport_;
-  Clock& clock_;
+  const std::shared_ptr<http::HttpTransport> transport_;
+  base::Clock& clock_;
 
   std::mutex mu_;
   std::optional<Credential> credential_;

@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <functional>
 
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
 namespace trainpkg::registry::internal {
 
-class FileRangeSource final : public BodySource {
+class FileRangeSource final : public http::BodySource {
  public:
   // `fd` is not owned and must stay open. `on_position` (may be null) is
   // told the absolute file position after each read, for progress.

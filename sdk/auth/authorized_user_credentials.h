@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "http/http_transport.h"
 #include "nlohmann/json.hpp"
-#include "registry/http_transport.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/auth/service_account_credentials.h"
 
@@ -31,7 +31,7 @@ absl::StatusOr<AuthorizedUser> AuthorizedUserFromJson(const nlohmann::json& json
 // Thread-safe. Not cached: put CachedCredentials in front.
 class AuthorizedUserCredentials final : public Credentials {
  public:
-  AuthorizedUserCredentials(AuthorizedUser user, std::shared_ptr<registry::HttpTransport> transport)
+  AuthorizedUserCredentials(AuthorizedUser user, std::shared_ptr<http::HttpTransport> transport)
       : user_(std::move(user)), transport_(std::move(transport)) {}
 
   // POSTs client_id, client_secret, refresh_token to token_uri.
@@ -40,7 +40,7 @@ class AuthorizedUserCredentials final : public Credentials {
 
  private:
   const AuthorizedUser user_;
-  const std::shared_ptr<registry::HttpTransport> transport_;
+  const std::shared_ptr<http::HttpTransport> transport_;
 };
 
 }  // namespace trainpkg::sdk::auth

@@ -21,9 +21,9 @@ std::string ComputeEngineCredentials::Describe() const {
 absl::StatusOr<AccessToken> ComputeEngineCredentials::GetToken(absl::Time now) {
   std::string url =
       fmt::format("http://{}/computeMetadata/v1/instance/service-accounts/default/token", host_);
-  registry::HttpRequest request = registry::MakeRequest("GET", url, /*idempotent=*/true);
+  http::HttpRequest request = http::MakeRequest("GET", url, /*idempotent=*/true);
   request.headers.Set("Metadata-Flavor", "Google");
-  absl::StatusOr<registry::HttpResponse> response = transport_->Send(request);
+  absl::StatusOr<http::HttpResponse> response = transport_->Send(request);
   if (!response.ok()) {
     return absl::UnavailableError(fmt::format(
         "no Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS is not set, gcloud's "

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/environment.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 #include "sdk/auth/credentials.h"
 
 namespace trainpkg::sdk::auth {
@@ -20,7 +20,7 @@ std::string MetadataServerHost(const base::Environment& env);
 class ComputeEngineCredentials final : public Credentials {
  public:
   // `host` is "host[:port]".
-  ComputeEngineCredentials(std::string host, std::shared_ptr<registry::HttpTransport> transport)
+  ComputeEngineCredentials(std::string host, std::shared_ptr<http::HttpTransport> transport)
       : host_(std::move(host)), transport_(std::move(transport)) {}
 
   // Unavailable (naming the other ADC sources) when the server cannot be
@@ -30,7 +30,7 @@ class ComputeEngineCredentials final : public Credentials {
 
  private:
   const std::string host_;
-  const std::shared_ptr<registry::HttpTransport> transport_;
+  const std::shared_ptr<http::HttpTransport> transport_;
 };
 
 }  // namespace trainpkg::sdk::auth

@@ -20,7 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "base/environment.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/auth/service_account_credentials.h"
 
@@ -30,7 +30,7 @@ struct DefaultCredentialsOptions {
   // Not owned; nullptr means the process environment.
   const base::Environment* environment = nullptr;
   // Carries token requests (OAuth token endpoint, metadata server). Required.
-  std::shared_ptr<registry::HttpTransport> transport;
+  std::shared_ptr<http::HttpTransport> transport;
   // Service-account keys sign their own JWT by default, like google-cloud-cpp;
   // kOAuthJwtBearer exchanges it for an OAuth token instead (also chosen when
   // $GOOGLE_CLOUD_CPP_EXPERIMENTAL_DISABLE_SELF_SIGNED_JWT is set).

@@ -36,9 +36,9 @@ absl::StatusOr<ServiceAccountKey> ServiceAccountKeyFromJson(const nlohmann::json
   return key;
 }
 
-ServiceAccountCredentials::ServiceAccountCredentials(
-    ServiceAccountKey key, ServiceAccountFlow flow,
-    std::shared_ptr<registry::HttpTransport> transport, std::vector<std::string> scopes)
+ServiceAccountCredentials::ServiceAccountCredentials(ServiceAccountKey key, ServiceAccountFlow flow,
+                                                     std::shared_ptr<http::HttpTransport> transport,
+                                                     std::vector<std::string> scopes)
     : key_(std::move(key)),
       flow_(flow),
       transport_(std::move(transport)),

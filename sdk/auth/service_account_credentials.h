@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "http/http_transport.h"
 #include "nlohmann/json.hpp"
-#include "registry/http_transport.h"
 #include "sdk/auth/credentials.h"
 
 namespace trainpkg::sdk::auth {
@@ -44,7 +44,7 @@ class ServiceAccountCredentials final : public Credentials {
  public:
   // `transport` is only used by kOAuthJwtBearer (may be null otherwise).
   ServiceAccountCredentials(ServiceAccountKey key, ServiceAccountFlow flow,
-                            std::shared_ptr<registry::HttpTransport> transport,
+                            std::shared_ptr<http::HttpTransport> transport,
                             std::vector<std::string> scopes = {kCloudPlatformScope});
 
   absl::StatusOr<AccessToken> GetToken(absl::Time now) override;
@@ -53,7 +53,7 @@ class ServiceAccountCredentials final : public Credentials {
  private:
   const ServiceAccountKey key_;
   const ServiceAccountFlow flow_;
-  const std::shared_ptr<registry::HttpTransport> transport_;
+  const std::shared_ptr<http::HttpTransport> transport_;
   const std::vector<std::string> scopes_;
 };
 

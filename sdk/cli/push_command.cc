@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "base/clock.h"
 #include "base/environment.h"
 #include "base/log.h"
 #include "base/status_macros.h"
@@ -45,10 +46,10 @@ std::unique_ptr<registry::Progress> MakeProgress(std::ostream& out,
                                                  registry::TransferDirection direction) {
   const int fd = &out == &std::cout ? STDOUT_FILENO : &out == &std::cerr ? STDERR_FILENO : -1;
   if (fd >= 0 && ::isatty(fd)) {
-    return std::make_unique<registry::TtyProgress>(out, direction, registry::RealClock(),
+    return std::make_unique<registry::TtyProgress>(out, direction, base::RealClock(),
                                                    [fd] { return base::TerminalColumns(fd); });
   }
-  return std::make_unique<registry::PlainProgress>(out, direction, registry::RealClock());
+  return std::make_unique<registry::PlainProgress>(out, direction, base::RealClock());
 }
 
 std::unique_ptr<registry::BlobLocations> OpenBlobLocations() {

@@ -6,6 +6,7 @@
 #include <thread>
 #include <utility>
 
+#include "base/clock.h"
 #include "base/environment.h"
 #include "base/log.h"
 #include "base/status_macros.h"
@@ -97,7 +98,8 @@ class HyperparameterTuningJob::Impl {
 
  private:
   absl::Time Now() const {
-    return options_.trial_options.clock ? options_.trial_options.clock() : absl::Now();
+    base::Clock* clock = options_.trial_options.clock;
+    return (clock != nullptr ? *clock : base::RealClock()).Now();
   }
 
   // REQUIRES: mu_ held.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "base/clock.h"
 #include "base/status_macros.h"
 #include "base/terminal_text.h"
 #include "fmt/format.h"
@@ -33,7 +34,10 @@ class Study {
  public:
   Study(const TuningServiceOptions& options, jobspec::HyperparameterTuningJob job,
         std::unique_ptr<Suggester> suggester)
-      : options_(options), job_(std::move(job)), suggester_(std::move(suggester)) {
+      : options_(options),
+        clock_(options.clock != nullptr ? *options.clock : base::RealClock()),
+        job_(std::move(job)),
+        suggester_(std::move(suggester)) {
     const jobspec::MetricSpec& metric = job_.study_spec.metrics.front();
     metric_id_ = metric.metric_id;
     goal_ = jobspec::EffectiveGoal(metric);
@@ -77,14 +81,8 @@ class Study {
   }
 
  private:
-  absl::Time Now() const { return options_.clock ? options_.clock() : absl::Now(); }
-  void Sleep() const {
-    if (options_.sleep) {
-      options_.sleep(options_.poll_interval);
-    } else {
-      absl::SleepFor(options_.poll_interval);
-    }
-  }
+  absl::Time Now() const { return clock_.Now(); }
+  void Sleep() const { clock_.SleepFor(options_.poll_interval); }
   void Update() {
     job_.update_time = Now();
     if (options_.on_update) options_.on_update(job_);
@@ -273,6 +271,7 @@ class Study {
   }
 
   const TuningServiceOptions& options_;
+  base::Clock& clock_;
   jobspec::HyperparameterTuningJob job_;
   std::unique_ptr<Suggester> suggester_;
   std::string metric_id_;

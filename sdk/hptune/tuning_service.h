@@ -39,6 +39,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
 #include "jobspec/hyperparameter_tuning_job.h"
 #include "sdk/hptune/median_stopping.h"
 #include "sdk/hptune/trial_runner.h"
@@ -64,9 +65,9 @@ struct TuningServiceOptions {
   // Study progress lines ("Trial 3 started: --lr=0.01 ..."), through
   // base::TerminalSafe (multi-line). Not owned.
   std::ostream* log_stream = nullptr;
-  // Seams: nullptr means absl::Now / absl::SleepFor.
-  std::function<absl::Time()> clock;
-  std::function<void(absl::Duration)> sleep;
+  // The study's and trials' times and the waits between polls. Not owned;
+  // must outlive the service. nullptr: base::RealClock().
+  base::Clock* clock = nullptr;
 };
 
 class TuningService {

@@ -21,16 +21,16 @@ void LogIfError(const absl::Status& status) {
 }  // namespace
 
 JobRecorder::JobRecorder(JobStore store, std::string id, jobspec::CustomJob job, LineStream* log,
-                         std::function<absl::Time()> clock)
+                         base::Clock& clock)
     : store_(std::move(store)),
       id_(std::move(id)),
       log_(log),
-      clock_(std::move(clock)),
+      clock_(clock),
       job_(std::move(job)) {}
 
 absl::Status JobRecorder::Create() {
   std::lock_guard<std::mutex> lock(mu_);
-  absl::Time now = clock_();
+  absl::Time now = clock_.Now();
   job_.state = jobspec::JobState::kQueued;
   job_.create_time = now;
   job_.update_time = now;
@@ -45,7 +45,7 @@ absl::Status JobRecorder::Create() {
 void JobRecorder::SetState(jobspec::JobState state, std::optional<jobspec::RpcStatus> error) {
   std::lock_guard<std::mutex> lock(mu_);
   if (jobspec::IsTerminal(job_.state) || job_.state == state) return;
-  absl::Time now = clock_();
+  absl::Time now = clock_.Now();
   job_.state = state;
   job_.update_time = now;
   if (state == jobspec::JobState::kRunning) job_.start_time = now;

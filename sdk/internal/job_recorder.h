@@ -4,13 +4,13 @@
 #ifndef TRAINPKG_SDK_INTERNAL_JOB_RECORDER_H_
 #define TRAINPKG_SDK_INTERNAL_JOB_RECORDER_H_
 
-#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
 #include "jobspec/custom_job.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/job_store.h"
@@ -21,9 +21,10 @@ namespace trainpkg::sdk::internal {
 // Thread-safe.
 class JobRecorder {
  public:
-  // `job` has its name set. `log` is not owned and may be null.
+  // `job` has its name set. `log` is not owned and may be null; `clock`
+  // must outlive the recorder.
   JobRecorder(JobStore store, std::string id, jobspec::CustomJob job, LineStream* log,
-              std::function<absl::Time()> clock);
+              base::Clock& clock);
 
   // Writes the QUEUED record, with this process as the supervisor.
   absl::Status Create();
@@ -44,7 +45,7 @@ class JobRecorder {
   const JobStore store_;
   const std::string id_;
   LineStream* const log_;
-  const std::function<absl::Time()> clock_;
+  base::Clock& clock_;
   mutable std::mutex mu_;
   jobspec::CustomJob job_;  // guarded by mu_
   LocalJobDetails local_;   // guarded by mu_

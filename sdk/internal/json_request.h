@@ -8,20 +8,19 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "http/http_transport.h"
 #include "nlohmann/json.hpp"
-#include "registry/http_transport.h"
 
 namespace trainpkg::sdk::internal {
 
 // The response for any HTTP status. A transport failure keeps its code and
-// payload (registry::TransportFailureOf) and reads "<what>: <message>" (the
+// payload (http::TransportFailureOf) and reads "<what>: <message>" (the
 // transports' messages name the method and URL).
-absl::StatusOr<registry::HttpResponse> SendJsonRequest(registry::HttpTransport& transport,
-                                                       std::string_view method,
-                                                       const std::string& url,
-                                                       const std::string& authorization,
-                                                       const nlohmann::json* body, bool idempotent,
-                                                       std::string_view what);
+absl::StatusOr<http::HttpResponse> SendJsonRequest(http::HttpTransport& transport,
+                                                   std::string_view method, const std::string& url,
+                                                   const std::string& authorization,
+                                                   const nlohmann::json* body, bool idempotent,
+                                                   std::string_view what);
 
 }  // namespace trainpkg::sdk::internal
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/clock.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "jobspec/job_secret.h"
@@ -106,7 +107,7 @@ absl::Status SupervisedJob::Start() {
   }
   TP_RETURN_IF_ERROR(PrepareOutputDirectory(output, cwd));
 
-  auto recorder = std::make_shared<JobRecorder>(store_, id_, job, log_, options_.clock);
+  auto recorder = std::make_shared<JobRecorder>(store_, id_, job, log_, *options_.clock);
   TP_RETURN_IF_ERROR(recorder->Create());
   log_->WriteLine("", absl::StrCat("CustomJob created. Resource name: ", name_));
   log_->WriteLine(
@@ -144,11 +145,11 @@ absl::StatusOr<std::unique_ptr<BackendJob>> PrepareSupervisedJob(jobspec::Custom
     TP_ASSIGN_OR_RETURN(options.home,
                         DefaultJobStoreHome(base::MapEnvironment(*options.environment)));
   }
-  if (!options.clock) options.clock = [] { return absl::Now(); };
+  if (options.clock == nullptr) options.clock = &base::RealClock();
   if (options.launcher == nullptr) options.launcher = DefaultProcessLauncher();
   std::string id = options.job_id;
   if (id.empty()) {
-    id = GenerateJobId(options.clock());
+    id = GenerateJobId(options.clock->Now());
   } else if (absl::Status status = CheckSupervisedJobId(id); !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("job_id: ", status.message()));
   }

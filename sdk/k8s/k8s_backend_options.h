@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "http/http_transport.h"
 #include "registry/auth/credential.h"
-#include "registry/http_transport.h"
 #include "sdk/k8s/workload_kind.h"
 
 namespace trainpkg::sdk::k8s {
@@ -25,7 +25,7 @@ struct K8sBackendOptions {
   // config.json and credential helpers (registry/auth/docker_config.h).
   std::shared_ptr<registry::Keychain> keychain{};
   // nullptr: libcurl set up from the kubeconfig, with retries.
-  std::shared_ptr<registry::HttpTransport> transport{};
+  std::shared_ptr<http::HttpTransport> transport{};
   // The workload is polled after initial_poll_interval, then at intervals
   // growing by poll_multiplier up to max_poll_interval; Cancel() polls at once.
   absl::Duration initial_poll_interval = absl::Seconds(1);

@@ -70,7 +70,7 @@ absl::StatusOr<std::string> K8sClient::Call(std::string_view method, std::string
   std::string url = fmt::format("{}{}", options_.server, path);
   if (!query.empty()) url += fmt::format("?{}", query);
   TP_ASSIGN_OR_RETURN(
-      registry::HttpResponse response,
+      http::HttpResponse response,
       sdk::internal::SendJsonRequest(*options_.transport, method, url,
                                      options_.token.empty() ? "" : "Bearer " + options_.token, body,
                                      idempotent, what));

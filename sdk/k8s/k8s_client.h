@@ -31,14 +31,14 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "http/http_transport.h"
 #include "nlohmann/json.hpp"
-#include "registry/http_transport.h"
 
 namespace trainpkg::sdk::k8s {
 
 struct K8sClientOptions {
   std::string server{};                                  // "https://host:port", no trailing '/'
-  std::shared_ptr<registry::HttpTransport> transport{};  // required
+  std::shared_ptr<http::HttpTransport> transport{};      // required
   std::string token{};                                   // "" : none sent
 };
 

@@ -1,7 +1,8 @@
 #include "sdk/k8s/k8s_client_factory.h"
 
-#include "registry/curl_transport.h"
-#include "registry/retry_transport.h"
+#include "base/clock.h"
+#include "http/curl_transport.h"
+#include "http/retry_transport.h"
 
 namespace trainpkg::sdk::k8s {
 namespace {
@@ -16,20 +17,20 @@ std::string Authority(std::string_view url) {
 
 }  // namespace
 
-std::shared_ptr<registry::HttpTransport> MakeClusterTransport(const ClusterAccess& access) {
-  registry::CurlTransportOptions options;
+std::shared_ptr<http::HttpTransport> MakeClusterTransport(const ClusterAccess& access) {
+  http::CurlTransportOptions options;
   options.certs_dir.clear();
   options.ca_pem = access.ca_pem;
   options.client_cert_pem = access.client_cert_pem;
   options.client_key_pem = access.client_key_pem;
   if (access.insecure_skip_tls_verify) options.insecure_registries = {Authority(access.server)};
-  std::shared_ptr<registry::HttpTransport> curl = registry::MakeCurlTransport(std::move(options));
-  return std::make_shared<registry::RetryTransport>(std::move(curl), registry::RetryPolicy{},
-                                                    registry::RealClock());
+  std::shared_ptr<http::HttpTransport> curl = http::MakeCurlTransport(std::move(options));
+  return std::make_shared<http::RetryTransport>(std::move(curl), http::RetryPolicy{},
+                                                base::RealClock());
 }
 
 std::shared_ptr<K8sClient> MakeK8sClient(const ClusterAccess& access,
-                                         std::shared_ptr<registry::HttpTransport> transport) {
+                                         std::shared_ptr<http::HttpTransport> transport) {
   if (transport == nullptr) transport = MakeClusterTransport(access);
   return std::make_shared<K8sClient>(K8sClientOptions{
       .server = access.server, .transport = std::move(transport), .token = access.token});

@@ -7,18 +7,18 @@
 
 #include <memory>
 
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 #include "sdk/k8s/k8s_client.h"
 #include "sdk/k8s/kubeconfig.h"
 
 namespace trainpkg::sdk::k8s {
 
 // libcurl configured from `access`, below a RetryTransport.
-std::shared_ptr<registry::HttpTransport> MakeClusterTransport(const ClusterAccess& access);
+std::shared_ptr<http::HttpTransport> MakeClusterTransport(const ClusterAccess& access);
 
 // `transport` nullptr: MakeClusterTransport(access).
 std::shared_ptr<K8sClient> MakeK8sClient(const ClusterAccess& access,
-                                         std::shared_ptr<registry::HttpTransport> transport);
+                                         std::shared_ptr<http::HttpTransport> transport);
 
 }  // namespace trainpkg::sdk::k8s
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/clock.h"
 #include "base/environment.h"
 #include "base/log.h"
 #include "base/status_macros.h"
@@ -98,10 +99,10 @@ class Driver final : public BackendDriver {
 absl::StatusOr<std::unique_ptr<BackendJob>> Driver::Prepare(jobspec::CustomJob job,
                                                             CustomJobOptions options,
                                                             LineStream* log) const {
-  if (!options.clock) options.clock = [] { return absl::Now(); };
+  if (options.clock == nullptr) options.clock = &base::RealClock();
   std::string id = options.job_id;
   if (id.empty()) {
-    id = DefaultJobName(options.clock());
+    id = DefaultJobName(options.clock->Now());
   } else if (absl::Status status = CheckJobId(id); !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("job_id: ", status.message()));
   }

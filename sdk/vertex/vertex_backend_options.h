@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 #include "sdk/auth/credentials.h"
 
 namespace trainpkg::sdk::vertex {
@@ -20,7 +20,7 @@ struct VertexBackendOptions {
   // nullptr: Application Default Credentials (google_default_credentials.h).
   std::shared_ptr<auth::Credentials> credentials;
   // nullptr: libcurl with retries of idempotent requests.
-  std::shared_ptr<registry::HttpTransport> transport;
+  std::shared_ptr<http::HttpTransport> transport;
   // The job is polled after initial_poll_interval, then at intervals
   // growing by poll_multiplier up to max_poll_interval; Cancel() polls at once.
   absl::Duration initial_poll_interval = absl::Seconds(1);

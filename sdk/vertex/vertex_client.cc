@@ -51,7 +51,7 @@ absl::StatusOr<nlohmann::json> VertexClient::Call(std::string_view method, std::
                                                   std::string_view query,
                                                   const nlohmann::json* body, bool idempotent,
                                                   std::string_view what) {
-  registry::Clock& clock = options_.clock != nullptr ? *options_.clock : registry::RealClock();
+  base::Clock& clock = options_.clock != nullptr ? *options_.clock : base::RealClock();
   absl::StatusOr<auth::AccessToken> token = options_.credentials->GetToken(clock.Now());
   if (!token.ok()) {
     return base::WithContext(token.status(), fmt::format("{}: getting credentials ({})", what,
@@ -59,7 +59,7 @@ absl::StatusOr<nlohmann::json> VertexClient::Call(std::string_view method, std::
   }
   std::string url = fmt::format("{}/v1/{}", options_.endpoint, path);
   if (!query.empty()) url += fmt::format("?{}", query);
-  TP_ASSIGN_OR_RETURN(registry::HttpResponse response,
+  TP_ASSIGN_OR_RETURN(http::HttpResponse response,
                       sdk::internal::SendJsonRequest(*options_.transport, method, url,
                                                      auth::AuthorizationHeaderValue(*token), body,
                                                      idempotent, what));

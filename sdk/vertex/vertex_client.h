@@ -27,10 +27,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/clock.h"
+#include "http/http_transport.h"
 #include "jobspec/custom_job.h"
 #include "nlohmann/json.hpp"
-#include "registry/clock.h"
-#include "registry/http_transport.h"
 #include "sdk/auth/credentials.h"
 
 namespace trainpkg::sdk::vertex {
@@ -44,9 +44,9 @@ struct VertexClientOptions {
   // Scheme and authority, no path: "https://us-central1-aiplatform.googleapis.com",
   // or "http://127.0.0.1:PORT" for `trainpkg serve`.
   std::string endpoint;
-  std::shared_ptr<registry::HttpTransport> transport;  // required
+  std::shared_ptr<http::HttpTransport> transport;      // required
   std::shared_ptr<auth::Credentials> credentials;      // required
-  registry::Clock* clock = nullptr;  // token expiry; nullptr: RealClock(). Not owned.
+  base::Clock* clock = nullptr;  // token expiry; nullptr: base::RealClock(). Not owned.
 };
 
 struct ListRequest {

@@ -1,10 +1,11 @@
 #include "sdk/vertex/vertex_client_factory.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/clock.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "registry/curl_transport.h"
-#include "registry/retry_transport.h"
+#include "http/curl_transport.h"
+#include "http/retry_transport.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/auth/google_default_credentials.h"
 #include "sdk/job_store.h"
@@ -13,11 +14,10 @@
 
 namespace trainpkg::sdk::vertex {
 
-std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport() {
-  std::shared_ptr<registry::HttpTransport> curl =
-      registry::MakeCurlTransport(registry::CurlTransportOptions{});
-  return std::make_shared<registry::RetryTransport>(std::move(curl), registry::RetryPolicy{},
-                                                    registry::RealClock());
+std::shared_ptr<http::HttpTransport> MakeDefaultVertexTransport() {
+  std::shared_ptr<http::HttpTransport> curl = http::MakeCurlTransport(http::CurlTransportOptions{});
+  return std::make_shared<http::RetryTransport>(std::move(curl), http::RetryPolicy{},
+                                                base::RealClock());
 }
 
 absl::StatusOr<std::shared_ptr<auth::Credentials>> LocalServeCredentials(
@@ -51,7 +51,7 @@ absl::StatusOr<std::shared_ptr<VertexClient>> MakeVertexClient(const VertexBacke
   if (absl::Status status = ValidateVertexLocation(options.location); !status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("vertex backend: location ", status.message()));
   }
-  std::shared_ptr<registry::HttpTransport> transport =
+  std::shared_ptr<http::HttpTransport> transport =
       options.transport != nullptr ? options.transport : MakeDefaultVertexTransport();
   std::shared_ptr<auth::Credentials> credentials = options.credentials;
   if (credentials == nullptr) {

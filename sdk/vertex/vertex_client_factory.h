@@ -14,8 +14,8 @@
 
 namespace trainpkg::sdk::vertex {
 
-// libcurl below a RetryTransport (registry/retry_transport.h defaults).
-std::shared_ptr<registry::HttpTransport> MakeDefaultVertexTransport();
+// libcurl below a RetryTransport (http/retry_transport.h defaults).
+std::shared_ptr<http::HttpTransport> MakeDefaultVertexTransport();
 
 // The credentials for a local `trainpkg serve` at `endpoint`: for
 // "http://<loopback host>:PORT", the token serve wrote under the trainpkg

@@ -8,7 +8,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/auth/scope.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -16,12 +17,12 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::registry {
 namespace {
 
-using testing::FakeClock;
+using http::testing::RecordedRequest;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::RecordedRequest;
-using testing::Response;
-using testing::ScriptedTransport;
+using trainpkg::testing::FakeClock;
 
 class StaticKeychain : public Keychain {
  public:
@@ -40,7 +41,7 @@ constexpr char kBearerChallenge[] =
 class AuthFlowTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    inner_->SetHandler([this](const RecordedRequest& r) -> absl::StatusOr<HttpResponse> {
+    inner_->SetHandler([this](const RecordedRequest& r) -> absl::StatusOr<http::HttpResponse> {
       if (absl::StartsWith(r.url, "https://auth.test/token")) return TokenServer(r);
       std::string auth = r.headers.Get("Authorization").value_or("");
       if (absl::StartsWith(auth, "Bearer good-") && auth != revoked_) return Response(200, "ok");
@@ -49,7 +50,7 @@ class AuthFlowTest : public ::testing::Test {
     });
   }
 
-  absl::StatusOr<HttpResponse> TokenServer(const RecordedRequest& r) {
+  absl::StatusOr<http::HttpResponse> TokenServer(const RecordedRequest& r) {
     if (r.method == "POST") {
       if (!oauth_) return Response(404, "404 page not found");
       if (!absl::StrContains(r.body, "grant_type=refresh_token") ||
@@ -88,7 +89,7 @@ class AuthFlowTest : public ::testing::Test {
 
 TEST_F(AuthFlowTest, BearerTokenWithBasicCredentialsAndScopesInTheQuery) {
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
-  auto response = t.Send(MakeRequest("GET", "https://r/v2/app/manifests/v1", true));
+  auto response = t.Send(http::MakeRequest("GET", "https://r/v2/app/manifests/v1", true));
   ASSERT_TRUE(response.ok()) << response.status();
   EXPECT_EQ(response->status, 200);
   const auto& reqs = inner_->requests();
@@ -99,39 +100,39 @@ TEST_F(AuthFlowTest, BearerTokenWithBasicCredentialsAndScopesInTheQuery) {
 
 TEST_F(AuthFlowTest, CachesTokensPerScopeAndRefreshesOnExpiry) {
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   EXPECT_EQ(TokenRequests(), 1);
   clock_.Advance(absl::Seconds(280));  // past 90% of 300 s
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   EXPECT_EQ(TokenRequests(), 2);
   EXPECT_EQ(inner_->requests().back().headers.Get("Authorization"), "Bearer good-2");
 }
 
 TEST_F(AuthFlowTest, ARejectedTokenIsFetchedAgainOnce) {
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   revoked_ = "Bearer good-1";
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   EXPECT_EQ(inner_->requests().back().headers.Get("Authorization"), "Bearer good-2");
 }
 
 TEST_F(AuthFlowTest, AFirstTokenRefusedAtOnceIsReplacedOnceThenThe401IsTheAnswer) {
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
   revoked_ = "Bearer good-1";
-  auto replaced = t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  auto replaced = t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true));
   ASSERT_TRUE(replaced.ok()) << replaced.status();
   EXPECT_EQ(replaced->status, 200);
   EXPECT_EQ(TokenRequests(), 2);
 
   auto other = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
-  inner_->SetHandler([this](const RecordedRequest& r) -> absl::StatusOr<HttpResponse> {
+  inner_->SetHandler([this](const RecordedRequest& r) -> absl::StatusOr<http::HttpResponse> {
     if (absl::StartsWith(r.url, "https://auth.test/token")) return TokenServer(r);
     return Response(401, R"({"errors":[{"code":"DENIED","message":"never"}]})",
                     {{"WWW-Authenticate", kBearerChallenge}});
   });
   size_t before = inner_->requests().size();
-  auto refused = other.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  auto refused = other.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true));
   ASSERT_TRUE(refused.ok()) << refused.status();
   EXPECT_EQ(refused->status, 401);
   EXPECT_EQ(inner_->requests().size() - before, 5u)
@@ -140,7 +141,8 @@ TEST_F(AuthFlowTest, AFirstTokenRefusedAtOnceIsReplacedOnceThenThe401IsTheAnswer
 
 TEST_F(AuthFlowTest, PushScopesAskForPullPushFirstThenTheChallengeScope) {
   auto t = Transport({.username = "user", .password = "pw"}, PushScopes("app", {"base"}));
-  ASSERT_EQ(t.Send(MakeRequest("POST", "https://r/v2/app/blobs/uploads/", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("POST", "https://r/v2/app/blobs/uploads/", true))->status,
+            200);
   EXPECT_EQ(inner_->requests()[1].url,
             "https://auth.test/token?service=svc&scope=repository%3Aapp%3Apull%2Cpush"
             "&scope=repository%3Abase%3Apull&scope=repository%3Aapp%3Apull");
@@ -149,7 +151,7 @@ TEST_F(AuthFlowTest, PushScopesAskForPullPushFirstThenTheChallengeScope) {
 TEST_F(AuthFlowTest, IdentityTokenUsesOAuthPost) {
   oauth_ = true;
   auto t = Transport({.identity_token = "idtok"}, PullScopes("app"));
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   const auto& post = inner_->requests()[1];
   EXPECT_EQ(post.method, "POST");
   EXPECT_EQ(post.headers.Get("Content-Type"), "application/x-www-form-urlencoded");
@@ -161,7 +163,7 @@ TEST_F(AuthFlowTest, IdentityTokenUsesOAuthPost) {
 TEST_F(AuthFlowTest, OAuthPostFallsBackToGetOn404) {
   auto t = Transport({.username = "user", .password = "pw", .identity_token = "idtok"},
                      PullScopes("app"));
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   ASSERT_EQ(inner_->requests().size(), 4u);
   EXPECT_EQ(inner_->requests()[1].method, "POST");
   EXPECT_EQ(inner_->requests()[2].method, "GET");
@@ -169,7 +171,7 @@ TEST_F(AuthFlowTest, OAuthPostFallsBackToGetOn404) {
 
 TEST_F(AuthFlowTest, RefusedTokenIsUnauthenticatedWithoutTheSecret) {
   auto t = Transport({.username = "user", .password = "wrong-secret"}, PullScopes("app"));
-  auto response = t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  auto response = t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true));
   ASSERT_FALSE(response.ok());
   EXPECT_EQ(response.status().code(), absl::StatusCode::kUnauthenticated);
   EXPECT_THAT(
@@ -180,7 +182,7 @@ TEST_F(AuthFlowTest, RefusedTokenIsUnauthenticatedWithoutTheSecret) {
 
 TEST_F(AuthFlowTest, RegistryTokenIsSentAsIs) {
   auto t = Transport({.registry_token = "good-static"}, PullScopes("app"));
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   EXPECT_EQ(TokenRequests(), 0);
 }
 
@@ -189,27 +191,27 @@ TEST_F(AuthFlowTest, RegistryTokenIsSentAsIs) {
 // its 401 is not answered.
 TEST_F(AuthFlowTest, RequestsToAnotherOriginGetNoCredentials) {
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true))->status, 200);
   for (const char* url : {"https://elsewhere/upload?_state=x", "http://r/v2/app/tags/list",
                           "https://r:8443/v2/app/tags/list", "https://user@r.evil/v2/"}) {
     size_t before = inner_->requests().size();
-    absl::StatusOr<HttpResponse> response = t.Send(MakeRequest("GET", url, true));
+    absl::StatusOr<http::HttpResponse> response = t.Send(http::MakeRequest("GET", url, true));
     ASSERT_TRUE(response.ok()) << url << ": " << response.status();
     EXPECT_EQ(response->status, 401) << url;
     ASSERT_EQ(inner_->requests().size(), before + 1) << url << ": the challenge was answered";
     EXPECT_FALSE(inner_->requests().back().headers.Get("Authorization").has_value()) << url;
   }
   // The same origin however written: default port, upper case.
-  ASSERT_EQ(t.Send(MakeRequest("GET", "https://R:443/v2/app/tags/list", true))->status, 200);
+  ASSERT_EQ(t.Send(http::MakeRequest("GET", "https://R:443/v2/app/tags/list", true))->status, 200);
 }
 
 TEST_F(AuthFlowTest, PlainHttpRealmForAnHttpsRegistryIsRefused) {
-  inner_->SetHandler([](const RecordedRequest&) -> absl::StatusOr<HttpResponse> {
+  inner_->SetHandler([](const RecordedRequest&) -> absl::StatusOr<http::HttpResponse> {
     return Response(401, "", {{"WWW-Authenticate", "Bearer realm=\"http://auth.test/token\""}});
   });
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
-  absl::StatusOr<HttpResponse> response =
-      t.Send(MakeRequest("GET", "https://r/v2/app/tags/list", true));
+  absl::StatusOr<http::HttpResponse> response =
+      t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true));
   EXPECT_EQ(response.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(response.status().message()),
               HasSubstr("plain-http token realm http://auth.test/token"));
@@ -220,7 +222,7 @@ TEST_F(AuthFlowTest, PlainHttpRealmForAnHttpsRegistryIsRefused) {
 TEST(BasicAuthTest, AnswersBasicOnceAndReturnsTheSecond401) {
   auto inner = std::make_shared<ScriptedTransport>();
   const std::string good = "Basic " + absl::Base64Escape("alice:right");
-  inner->SetHandler([&](const RecordedRequest& r) -> absl::StatusOr<HttpResponse> {
+  inner->SetHandler([&](const RecordedRequest& r) -> absl::StatusOr<http::HttpResponse> {
     if (r.headers.Get("Authorization") == good) return Response(200);
     return Response(401,
                     R"({"errors":[{"code":"UNAUTHORIZED","message":"authentication required"}]})",
@@ -233,11 +235,11 @@ TEST(BasicAuthTest, AnswersBasicOnceAndReturnsTheSecond401) {
         std::make_shared<StaticKeychain>(Credential{.username = "alice", .password = password}),
         inner, clock);
     AuthTransport t(inner, auth, PullScopes("app"));
-    auto first = t.Send(MakeRequest("GET", "https://r/v2/", true));
+    auto first = t.Send(http::MakeRequest("GET", "https://r/v2/", true));
     ASSERT_THAT(first, IsOk());
     EXPECT_EQ(first->status, std::string(password) == "right" ? 200 : 401) << password;
     size_t before = inner->requests().size();
-    (void)t.Send(MakeRequest("GET", "https://r/v2/", true));
+    (void)t.Send(http::MakeRequest("GET", "https://r/v2/", true));
     EXPECT_EQ(inner->requests().size() - before, 1u)
         << "basic credentials are sent up front once the scheme is known";
   }

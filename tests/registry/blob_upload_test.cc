@@ -11,14 +11,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
+#include "tests/test_util/fake_clock.h"
 
 namespace trainpkg::registry {
 namespace {
 
-using testing::RecordedRequest;
-using testing::Response;
-using testing::ScriptedTransport;
+using http::testing::RecordedRequest;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 
 constexpr char kBase[] = "https://reg.test";
 
@@ -38,7 +39,7 @@ class FakeRegistry {
   std::vector<std::string> content_ranges;
   std::vector<std::string> methods;
 
-  absl::StatusOr<HttpResponse> Handle(const RecordedRequest& r) {
+  absl::StatusOr<http::HttpResponse> Handle(const RecordedRequest& r) {
     methods.push_back(r.method);
     if (r.method == "GET" && r.url == std::string(kBase) + "/v2/") return Response(200);
     if (r.method == "HEAD") return Response(stored.empty() ? 404 : 200);
@@ -92,7 +93,7 @@ class FakeRegistry {
   std::string CurrentLocation() const {
     return fmt::format("{}/v2/app/blobs/uploads/u?state={}", kBase, generation);
   }
-  HttpResponse Location(int status) {
+  http::HttpResponse Location(int status) {
     ++generation;
     // Relative, as GHCR and Artifact Registry send them.
     std::string range = session.empty() ? "0-0" : fmt::format("0-{}", session.size() - 1);
@@ -101,8 +102,8 @@ class FakeRegistry {
                      {"Range", range}});
   }
   static absl::Status Reset() {
-    return MakeTransportError(TransportFailure::kReset, absl::StatusCode::kUnavailable,
-                              "connection reset by peer (injected)");
+    return http::MakeTransportError(http::TransportFailure::kReset, absl::StatusCode::kUnavailable,
+                                    "connection reset by peer (injected)");
   }
 };
 
@@ -138,7 +139,7 @@ class BlobUploadTest : public ::testing::Test {
   oci::Descriptor blob_;
   FakeRegistry registry_;
   std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
-  testing::FakeClock clock_;
+  trainpkg::testing::FakeClock clock_;
   std::vector<uint64_t> progress_;
 };
 

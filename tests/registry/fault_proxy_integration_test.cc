@@ -13,18 +13,19 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "registry/curl_transport.h"
+#include "http/curl_transport.h"
 #include "registry/image_puller.h"
 #include "registry/image_pusher.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/layout.h"
 #include "registry/registry_client.h"
 #include "registry/streamed_upload.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/registry/direct_registry_reader.h"
-#include "tests/registry/fakes.h"
 #include "tests/registry/fault_proxy.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -59,10 +60,10 @@ class FaultProxyTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_THAT(server_.Start({}), IsOk());
     ASSERT_THAT(proxy_.Start(server_.host()), IsOk());
-    CurlTransportOptions curl;
+    http::CurlTransportOptions curl;
     curl.stall_timeout = absl::Seconds(2);  // the proxy's stalls last longer (FaultRule::stall)
     RegistryClientOptions options;
-    options.transport = MakeCurlTransport(curl);
+    options.transport = http::MakeCurlTransport(curl);
     options.clock = &clock_;  // backoffs and Retry-After waits are recorded, not slept
     client_ = std::make_unique<RegistryClient>(options);
     auto layout = oci::Layout::Create(server_.dir() / "src");
@@ -134,7 +135,7 @@ class FaultProxyTest : public ::testing::Test {
 
   RegistryServer server_;
   FaultProxy proxy_;  // declared after the server: stopped before it
-  testing::FakeClock clock_;
+  trainpkg::testing::FakeClock clock_;
   std::unique_ptr<RegistryClient> client_;
   std::optional<oci::Layout> layout_;
   TestImage image_;

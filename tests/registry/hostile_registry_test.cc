@@ -155,7 +155,7 @@ TEST_F(HostileRegistryTest, UploadLocationOnAnotherOriginNeverGetsCredentials) {
   const oci::Digest digest = oci::Sha256Digest("layer");
   trainpkg::testing::ChildRun run = trainpkg::testing::RunInChildMeasured([&] {
     RegistryClient client = Client();
-    StringBodySource body("layer");
+    http::StringBodySource body("layer");
     absl::Status pushed = client.PushBlob(Repo(), digest, body);
     std::fprintf(stderr, "%s\n", pushed.ToString().c_str());
     return !pushed.ok() && pushed.code() == absl::StatusCode::kUnauthenticated &&
@@ -305,7 +305,7 @@ TEST_F(HostileRegistryTest, EndlessJsonAndErrorBodiesEndWithAClearErrorAndBounde
     absl::StatusOr<std::vector<std::string>> tags = client.ListTags(Repo());
     std::fprintf(stderr, "%s\n", tags.status().ToString().c_str());
     if (tags.ok() || tags.status().code() != absl::StatusCode::kResourceExhausted ||
-        std::string(tags.status().message()).find(std::to_string(kMaxJsonBodyBytes)) ==
+        std::string(tags.status().message()).find(std::to_string(http::kMaxJsonBodyBytes)) ==
             std::string::npos) {
       return 11;
     }

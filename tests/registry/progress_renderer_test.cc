@@ -8,15 +8,16 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
+#include "tests/test_util/fake_clock.h"
 
 namespace trainpkg::registry {
 namespace {
 
 using ::testing::AllOf;
-using testing::FakeClock;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using trainpkg::testing::FakeClock;
 
 oci::Descriptor Blob(std::string_view content, int64_t size) {
   oci::Descriptor blob;

@@ -8,9 +8,9 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "http/curl_transport.h"
 #include "nlohmann/json.hpp"
 #include "registry/auth/docker_config.h"
-#include "registry/curl_transport.h"
 #include "registry/image_puller.h"
 #include "registry/image_pusher.h"
 #include "registry/internal/subprocess.h"
@@ -38,9 +38,9 @@ using testing::WriteTestImage;
 
 // Under the retry layer, over libcurl: fails chosen requests the way a
 // network does, against the real registry behind it.
-class FaultTransport final : public HttpTransport {
+class FaultTransport final : public http::HttpTransport {
  public:
-  explicit FaultTransport(std::shared_ptr<HttpTransport> inner) : inner_(std::move(inner)) {}
+  explicit FaultTransport(std::shared_ptr<http::HttpTransport> inner) : inner_(std::move(inner)) {}
 
   std::atomic<int> drop_patch_before{0};     // this PATCH (1-based) never reaches the registry
   std::atomic<int> drop_patch_after{0};      // this PATCH lands, its answer is lost
@@ -51,7 +51,7 @@ class FaultTransport final : public HttpTransport {
   std::atomic<int> upload_deletes{0};
   std::atomic<int> mounts_201{0};
 
-  absl::StatusOr<HttpResponse> Send(const HttpRequest& request) override {
+  absl::StatusOr<http::HttpResponse> Send(const http::HttpRequest& request) override {
     bool upload = request.url.find("/blobs/uploads/") != std::string::npos;
     if (request.method == "PATCH") {
       int n = ++patches;
@@ -66,7 +66,7 @@ class FaultTransport final : public HttpTransport {
     uint64_t cut = cut_blob_get_at.exchange(0);
     if (request.method == "GET" && request.url.find("/blobs/sha256") != std::string::npos &&
         cut > 0) {
-      HttpRequest cutting = request;
+      http::HttpRequest cutting = request;
       uint64_t seen = 0;
       cutting.response_sink = [&](std::string_view chunk) -> absl::Status {
         if (seen + chunk.size() > cut) {
@@ -76,13 +76,13 @@ class FaultTransport final : public HttpTransport {
         seen += chunk.size();
         return request.response_sink(chunk);
       };
-      absl::StatusOr<HttpResponse> response = inner_->Send(cutting);
+      absl::StatusOr<http::HttpResponse> response = inner_->Send(cutting);
       if (!response.ok()) return Reset();
       return response;
     } else if (cut > 0) {
       cut_blob_get_at = cut;
     }
-    absl::StatusOr<HttpResponse> response = inner_->Send(request);
+    absl::StatusOr<http::HttpResponse> response = inner_->Send(request);
     if (request.method == "POST" && upload) {
       if (request.url.find("mount=") != std::string::npos && response.ok() &&
           response->status == 201) {
@@ -96,10 +96,10 @@ class FaultTransport final : public HttpTransport {
 
  private:
   static absl::Status Reset() {
-    return MakeTransportError(TransportFailure::kReset, absl::StatusCode::kUnavailable,
-                              "connection reset by peer (injected)");
+    return http::MakeTransportError(http::TransportFailure::kReset, absl::StatusCode::kUnavailable,
+                                    "connection reset by peer (injected)");
   }
-  std::shared_ptr<HttpTransport> inner_;
+  std::shared_ptr<http::HttpTransport> inner_;
 };
 
 class PushPullTest : public ::testing::Test {
@@ -107,7 +107,7 @@ class PushPullTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_THAT(server_.Start({.relative_urls = true}), IsOk());
     dir_ = server_.dir() / "work";
-    fault_ = std::make_shared<FaultTransport>(MakeCurlTransport({}));
+    fault_ = std::make_shared<FaultTransport>(http::MakeCurlTransport({}));
     RegistryClientOptions options;
     options.transport = fault_;
     options.retry.initial_backoff = absl::Milliseconds(5);

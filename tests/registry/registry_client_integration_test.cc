@@ -50,7 +50,7 @@ PushedImage PushImage(RegistryClient& client, const Reference& ref) {
   std::string config = R"({"architecture":"amd64","os":"linux","rootfs":{"type":"layers",)"
                        R"("diff_ids":[]}})";
   oci::Digest config_digest = oci::Sha256Digest(config);
-  StringBodySource layer_body(image.layer), config_body(config);
+  http::StringBodySource layer_body(image.layer), config_body(config);
   EXPECT_THAT(client.PushBlob(ref.repository, image.layer_digest, layer_body), IsOk());
   EXPECT_THAT(client.PushBlob(ref.repository, config_digest, config_body), IsOk());
   std::string manifest = fmt::format(
@@ -132,11 +132,11 @@ TEST(RegistryIntegrationTest, WrongDigestAndMissingBlobsAreRejected) {
   ASSERT_THAT(server.Start({.relative_urls = true}), IsOk());
   RegistryClient client(FastRetries());
   Repository repo{server.host(), "app"};
-  StringBodySource body("hello");
+  http::StringBodySource body("hello");
   auto wrong = client.PushBlob(repo, oci::Sha256Digest("other"), body);
   EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RegistryErrorCode(wrong), "DIGEST_INVALID");
-  StringBodySource again("hello");
+  http::StringBodySource again("hello");
   EXPECT_TRUE(client.PushBlob(repo, oci::Sha256Digest("hello"), again).ok())
       << "relative Location URLs are resolved";
   std::string manifest = fmt::format(
@@ -185,7 +185,7 @@ TEST_F(HtpasswdTest, WrongPasswordIsUnauthenticatedWithTheRegistrysMessage) {
   EXPECT_EQ(ping.code(), absl::StatusCode::kUnauthenticated);
   EXPECT_THAT(std::string(ping.message()), HasSubstr("UNAUTHORIZED: authentication required"));
   EXPECT_THAT(std::string(ping.message()), ::testing::Not(HasSubstr("wrong")));
-  StringBodySource body("x");
+  http::StringBodySource body("x");
   absl::Status push = client.PushBlob({server_.host(), "app"}, oci::Sha256Digest("x"), body);
   EXPECT_EQ(push.code(), absl::StatusCode::kUnauthenticated);
 }

@@ -6,7 +6,8 @@
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/reference.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -15,11 +16,11 @@ using ::trainpkg::testing::StatusIs;
 namespace trainpkg::registry {
 namespace {
 
+using http::testing::RecordedRequest;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::RecordedRequest;
-using testing::Response;
-using testing::ScriptedTransport;
 
 class SchemeTest : public ::testing::Test {
  protected:
@@ -43,13 +44,13 @@ class SchemeTest : public ::testing::Test {
   }
 
   static absl::Status TlsRefused() {
-    return MakeTransportError(TransportFailure::kTlsHandshake,
-                              absl::StatusCode::kFailedPrecondition,
-                              "TLS handshake failed: wrong version number");
+    return http::MakeTransportError(http::TransportFailure::kTlsHandshake,
+                                    absl::StatusCode::kFailedPrecondition,
+                                    "TLS handshake failed: wrong version number");
   }
 
   std::shared_ptr<ScriptedTransport> transport_ = std::make_shared<ScriptedTransport>();
-  testing::FakeClock clock_;
+  trainpkg::testing::FakeClock clock_;
   oci::Digest digest_ = oci::Sha256Digest("blob");
 };
 
@@ -63,22 +64,23 @@ TEST_F(SchemeTest, AnHttpsOnlyRegistryIsNotProbed) {
 }
 
 TEST_F(SchemeTest, AnHttpsOnlyRegistrysConnectionErrorComesFromTheRealRequest) {
-  RetryPolicy no_retry;
+  http::RetryPolicy no_retry;
   no_retry.max_attempts = 1;
   RegistryClientOptions options;
   options.transport = transport_;
   options.clock = &clock_;
   options.retry = no_retry;
   RegistryClient client(options);
-  transport_->Push(MakeTransportError(TransportFailure::kConnect, absl::StatusCode::kUnavailable,
-                                      "cannot connect: refused"));
+  transport_->Push(http::MakeTransportError(
+      http::TransportFailure::kConnect, absl::StatusCode::kUnavailable, "cannot connect: refused"));
   auto stat = client.StatBlob({"reg.test", "app"}, digest_);
   ASSERT_FALSE(stat.ok());
   EXPECT_EQ(stat.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("checking blob sha256:"));
   EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("in reg.test/app: "));
   EXPECT_THAT(std::string(stat.status().message()), ::testing::HasSubstr("cannot connect"));
-  EXPECT_EQ(TransportFailureOf(stat.status()), TransportFailure::kConnect) << "payload kept";
+  EXPECT_EQ(http::TransportFailureOf(stat.status()), http::TransportFailure::kConnect)
+      << "payload kept";
 }
 
 TEST_F(SchemeTest, ARefusedHandshakeSettlesPlainHttpWithoutASecondProbe) {
@@ -108,8 +110,8 @@ TEST_F(SchemeTest, ALoopbackRegistryThatCannotBeReachedIsNamed) {
   options.clock = &clock_;
   options.retry.max_attempts = 1;
   RegistryClient client(options);
-  transport_->Push(MakeTransportError(TransportFailure::kConnect, absl::StatusCode::kUnavailable,
-                                      "cannot connect: refused"));
+  transport_->Push(http::MakeTransportError(
+      http::TransportFailure::kConnect, absl::StatusCode::kUnavailable, "cannot connect: refused"));
   auto stat = client.StatBlob({"127.0.0.1:5000", "app"}, digest_);
   ASSERT_FALSE(stat.ok());
   EXPECT_THAT(std::string(stat.status().message()),
@@ -120,34 +122,34 @@ TEST_F(SchemeTest, ALoopbackRegistryThatCannotBeReachedIsNamed) {
 // What a caller reads to decide whether to try again (IsTransientTransportFailure)
 // survives the context the client puts in front of the message: the probe's
 // and the manifest fetch's wraps used to drop it.
-absl::Status ManifestFetchFailing(std::string_view reference, TransportFailure failure,
+absl::Status ManifestFetchFailing(std::string_view reference, http::TransportFailure failure,
                                   std::string_view message) {
   auto transport = std::make_shared<ScriptedTransport>();
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   RegistryClientOptions options;
   options.transport = transport;
   options.clock = &clock;
   options.retry.max_attempts = 1;
   RegistryClient client(options);
   transport->Push(
-      MakeTransportError(failure, absl::StatusCode::kUnavailable, std::string(message)));
+      http::MakeTransportError(failure, absl::StatusCode::kUnavailable, std::string(message)));
   return client.GetManifest(*ParseReference(reference)).status();
 }
 
 TEST(TransportFailureTest, SurvivesTheClientsContext) {
   struct Case {
     std::string reference;  // a loopback one is probed first, an https-only one is not
-    TransportFailure failure;
+    http::TransportFailure failure;
     std::string message;
   };
-  for (const Case& c : {Case{"127.0.0.1:5000/app:v1", TransportFailure::kConnect,
+  for (const Case& c : {Case{"127.0.0.1:5000/app:v1", http::TransportFailure::kConnect,
                              "reaching registry 127.0.0.1:5000: refused"},
-                        Case{"reg.test/app:v1", TransportFailure::kReset,
+                        Case{"reg.test/app:v1", http::TransportFailure::kReset,
                              "pulling manifest reg.test/app:v1: refused"}}) {
     absl::Status status = ManifestFetchFailing(c.reference, c.failure, "refused");
     EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnavailable, HasSubstr(c.message)));
-    EXPECT_EQ(TransportFailureOf(status), c.failure) << c.reference;
-    EXPECT_TRUE(IsTransientTransportFailure(status)) << c.reference;
+    EXPECT_EQ(http::TransportFailureOf(status), c.failure) << c.reference;
+    EXPECT_TRUE(http::IsTransientTransportFailure(status)) << c.reference;
   }
 }
 

@@ -2,14 +2,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "registry/internal/url.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 
 namespace trainpkg::registry {
 namespace {
 
+using http::testing::Response;
 using ::testing::HasSubstr;
-using testing::Response;
 
 TEST(RegistryErrorTest, UsesTheOciCodeAndTheRegistrysMessage) {
   auto status = StatusFromResponse(
@@ -49,29 +48,6 @@ TEST(RegistryErrorTest, JoinsSeveralErrorsAndQuotesPlainBodies) {
   EXPECT_EQ(RegistryErrorCode(plain), "");
   auto long_body = StatusFromResponse(Response(500, std::string(1000, 'z')), "x");
   EXPECT_LT(long_body.message().size(), 300u);
-}
-
-TEST(UrlTest, ResolvesRelativeUploadLocations) {
-  using internal::ResolveUrl;
-  const std::string base = "https://r:5000/v2/app/blobs/uploads/";
-  EXPECT_EQ(ResolveUrl(base, "/v2/app/blobs/uploads/u?_state=s"),
-            "https://r:5000/v2/app/blobs/uploads/u?_state=s");
-  EXPECT_EQ(ResolveUrl(base, "u1"), "https://r:5000/v2/app/blobs/uploads/u1");
-  EXPECT_EQ(ResolveUrl(base, "https://storage/x?sig=1"), "https://storage/x?sig=1");
-  EXPECT_EQ(ResolveUrl(base, "//other/y"), "https://other/y");
-  EXPECT_EQ(ResolveUrl("https://r/v2/a/tags/list?n=1", "?n=1&last=b"),
-            "https://r/v2/a/tags/list?n=1&last=b");
-  EXPECT_EQ(ResolveUrl("http://h", "/v2/"), "http://h/v2/");
-}
-
-TEST(UrlTest, AuthorityAndDisplay) {
-  EXPECT_EQ(*internal::UrlAuthority("https://127.0.0.1:5000/v2/"), "127.0.0.1:5000");
-  EXPECT_EQ(*internal::UrlAuthority("http://[::1]:80"), "[::1]:80");
-  EXPECT_EQ(*internal::UrlAuthority("https://u:p@gcr.io/v2/"), "gcr.io");
-  EXPECT_FALSE(internal::UrlAuthority("/v2/").ok());
-  EXPECT_EQ(internal::UrlForDisplay("https://s/x?X-Amz-Signature=secret"), "https://s/x");
-  EXPECT_EQ(internal::UrlEncode("repository:a/b:pull,push x"),
-            "repository%3Aa%2Fb%3Apull%2Cpush%20x");
 }
 
 }  // namespace

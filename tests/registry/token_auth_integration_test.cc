@@ -7,15 +7,16 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "http/curl_transport.h"
 #include "registry/auth/credential.h"
-#include "registry/curl_transport.h"
 #include "registry/image_puller.h"
 #include "registry/image_pusher.h"
 #include "registry/registry_client.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/registry/registry_server.h"
 #include "tests/registry/test_image.h"
 #include "tests/registry/token_issuer.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -64,10 +65,10 @@ class TokenAuthTest : public ::testing::Test {
     image_ = *image;
   }
 
-  std::unique_ptr<RegistryClient> Client(Credential credential, Clock* clock = nullptr) {
+  std::unique_ptr<RegistryClient> Client(Credential credential, base::Clock* clock = nullptr) {
     RegistryClientOptions options;
     options.keychain = std::make_shared<StaticKeychain>(std::move(credential));
-    options.transport = MakeCurlTransport({});
+    options.transport = http::MakeCurlTransport({});
     options.retry.initial_backoff = absl::Milliseconds(5);
     options.clock = clock;
     return std::make_unique<RegistryClient>(options);
@@ -141,7 +142,7 @@ TEST_F(TokenAuthTest, TokenTheRegistryRejectsAsExpiredIsFetchedAgain) {
 
 TEST_F(TokenAuthTest, CachedTokenIsRenewedBeforeItsExpiry) {
   Start({.expires_in = 120});
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   auto client = Client(Password(), &clock);
   ASSERT_TRUE(client->GetManifest(Ref("team/app:v1")).status().code() ==
               absl::StatusCode::kNotFound);

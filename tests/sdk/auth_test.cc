@@ -20,7 +20,7 @@
 #include "sdk/auth/google_default_credentials.h"
 #include "sdk/auth/jwt.h"
 #include "sdk/auth/service_account_credentials.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
@@ -29,8 +29,8 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::sdk::auth {
 namespace {
 
-using registry::testing::Response;
-using registry::testing::ScriptedTransport;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 using ::testing::HasSubstr;
 using ::testing::Not;
 

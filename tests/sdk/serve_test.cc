@@ -18,11 +18,11 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "http/curl_transport.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_file.h"
 #include "nlohmann/json.hpp"
 #include "packager/builder/image_store.h"
-#include "registry/curl_transport.h"
 #include "registry/image_pusher.h"
 #include "registry/registry_client.h"
 #include "sdk/custom_job.h"
@@ -106,7 +106,7 @@ class ServeTest : public ::testing::Test {
   VertexClient Client() {
     return VertexClient(
         {.endpoint = *endpoint_,
-         .transport = registry::MakeCurlTransport({}),
+         .transport = http::MakeCurlTransport({}),
          .credentials = std::make_shared<auth::AccessTokenCredentials>(serve_->token),
          .clock = nullptr});
   }

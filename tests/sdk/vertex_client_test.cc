@@ -12,7 +12,7 @@
 #include "sdk/vertex/rpc_error.h"
 #include "sdk/vertex/vertex_client_factory.h"
 #include "sdk/vertex/vertex_resource_ids.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
@@ -21,9 +21,9 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::sdk::vertex {
 namespace {
 
-using registry::testing::RecordedRequest;
-using registry::testing::Response;
-using registry::testing::ScriptedTransport;
+using http::testing::RecordedRequest;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 using ::testing::HasSubstr;
 
 constexpr char kParent[] = "projects/p/locations/us-central1";
@@ -207,16 +207,14 @@ TEST(VertexBackendTest, RunCreatesPollsAndLogsLikeThePythonSdk) {
 TEST(VertexBackendTest, CancelAsksTheServiceAndWaitsForCancelled) {
   auto transport = std::make_shared<ScriptedTransport>();
   std::atomic<bool> cancelled{false};
-  transport->SetHandler(
-      [&](const RecordedRequest& request) -> absl::StatusOr<registry::HttpResponse> {
-        if (request.method == "POST" && request.url.ends_with(":cancel")) {
-          cancelled = true;
-          return Response(200, "{}");
-        }
-        if (request.method == "POST") return Response(200, JobJson("JOB_STATE_QUEUED").dump());
-        return Response(200,
-                        JobJson(cancelled ? "JOB_STATE_CANCELLED" : "JOB_STATE_RUNNING").dump());
-      });
+  transport->SetHandler([&](const RecordedRequest& request) -> absl::StatusOr<http::HttpResponse> {
+    if (request.method == "POST" && request.url.ends_with(":cancel")) {
+      cancelled = true;
+      return Response(200, "{}");
+    }
+    if (request.method == "POST") return Response(200, JobJson("JOB_STATE_QUEUED").dump());
+    return Response(200, JobJson(cancelled ? "JOB_STATE_CANCELLED" : "JOB_STATE_RUNNING").dump());
+  });
   CustomJobOptions options;
   options.backend = JobBackendKind::kVertex;
   options.environment = std::map<std::string, std::string>{};
@@ -249,7 +247,7 @@ TEST(VertexBackendTest, CreateWithoutProjectIsInvalid) {
 // Issue 19: Vertex AI assigns the job id, so a caller's job_id is refused
 // (it was silently dropped), by the same rule `trainpkg run --job-id` uses.
 TEST(VertexBackendTest, CallersJobIdIsRefusedNamingTheField) {
-  auto transport = std::make_shared<registry::testing::ScriptedTransport>();
+  auto transport = std::make_shared<http::testing::ScriptedTransport>();
   CustomJobOptions options;
   options.backend = JobBackendKind::kVertex;
   options.environment = std::map<std::string, std::string>{};
@@ -291,7 +289,7 @@ TEST(VertexResourceIdsTest, RegionsAndProjectsOfTheirDocumentedForm) {
 }
 
 TEST(VertexBackendTest, RegionNamingAnotherHostIsRefusedBeforeAnyRequest) {
-  auto transport = std::make_shared<registry::testing::ScriptedTransport>();
+  auto transport = std::make_shared<http::testing::ScriptedTransport>();
   VertexBackendOptions vertex;
   vertex.project = "p";
   vertex.location = "127.0.0.1:18944/x#";

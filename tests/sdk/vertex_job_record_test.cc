@@ -14,7 +14,7 @@
 #include "sdk/custom_job.h"
 #include "sdk/job_client.h"
 #include "sdk/vertex/internal/vertex_job_recorder.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
@@ -23,10 +23,10 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::sdk::vertex {
 namespace {
 
+using http::testing::RecordedRequest;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 using jobspec::JobState;
-using registry::testing::RecordedRequest;
-using registry::testing::Response;
-using registry::testing::ScriptedTransport;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -188,8 +188,7 @@ TEST(VertexJobRecordTest, CancelAsksTheServiceAndRecordsUntilTerminal) {
 
   auto transport = std::make_shared<ScriptedTransport>();
   std::atomic<int> polls_after_cancel{-1};
-  transport->SetHandler([&](const RecordedRequest& request)
-                            -> absl::StatusOr<registry::HttpResponse> {
+  transport->SetHandler([&](const RecordedRequest& request) -> absl::StatusOr<http::HttpResponse> {
     if (request.method == "POST" && request.url.ends_with(std::string(kName) + ":cancel")) {
       polls_after_cancel = 0;
       return Response(200, "{}");

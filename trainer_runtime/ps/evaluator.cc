@@ -48,7 +48,8 @@ absl::StatusOr<int> RunEvaluator(const EvaluatorOptions& options,
   TP_ASSIGN_OR_RETURN(int64_t last, LastEvaluatedStep(options.metrics_file));
   std::unique_ptr<train::EventFileWriter> events;
   int evaluated = 0;
-  absl::Time last_progress = options.now();
+  base::Clock& clock = options.clock != nullptr ? *options.clock : base::RealClock();
+  absl::Time last_progress = clock.Now();
   for (;;) {
     const bool done = dir.IsDone();  // before listing: every checkpoint of a done run is listed
     TP_ASSIGN_OR_RETURN(std::vector<int64_t> steps, dir.Steps());
@@ -70,12 +71,11 @@ absl::StatusOr<int> RunEvaluator(const EvaluatorOptions& options,
       TP_RETURN_IF_ERROR(base::AppendToFile(options.metrics_file, line.dump() + "\n"));
       if (!options.tensorboard_dir.empty()) {
         if (events == nullptr) {
-          TP_ASSIGN_OR_RETURN(
-              events, train::EventFileWriter::Create(options.tensorboard_dir, options.hostname,
-                                                     options.now()));
+          TP_ASSIGN_OR_RETURN(events, train::EventFileWriter::Create(
+                                          options.tensorboard_dir, options.hostname, clock.Now()));
         }
         TP_RETURN_IF_ERROR(
-            events->WriteScalars(step, options.now(),
+            events->WriteScalars(step, clock.Now(),
                                  {{"loss", static_cast<float>(metrics->loss)},
                                   {"accuracy", static_cast<float>(metrics->accuracy)}}));
       }
@@ -87,13 +87,13 @@ absl::StatusOr<int> RunEvaluator(const EvaluatorOptions& options,
     }
     if (done) return evaluated;
     if (progressed) {
-      last_progress = options.now();
-    } else if (options.now() - last_progress > options.idle_timeout) {
+      last_progress = clock.Now();
+    } else if (clock.Now() - last_progress > options.idle_timeout) {
       return absl::DeadlineExceededError(
           fmt::format("evaluator: no new checkpoint in {} for {} and training is not marked done",
                       options.checkpoint_dir.string(), absl::FormatDuration(options.idle_timeout)));
     }
-    options.sleep(options.poll_interval);
+    clock.SleepFor(options.poll_interval);
   }
 }
 

@@ -17,8 +17,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
 #include "trainer_runtime/ps/evaluate_model.h"
 #include "trainer_runtime/train/tensor_bundle.h"
 
@@ -33,9 +33,9 @@ struct EvaluatorOptions {
   // Gives up (DeadlineExceeded) after this long without a new checkpoint
   // while training is not marked done.
   absl::Duration idle_timeout = absl::Minutes(30);
-  // Seams for tests.
-  std::function<void(absl::Duration)> sleep = [](absl::Duration d) { absl::SleepFor(d); };
-  std::function<absl::Time()> now = [] { return absl::Now(); };
+  // The event times, the idle timeout and the waits between polls; not
+  // owned. nullptr: base::RealClock().
+  base::Clock* clock = nullptr;
 };
 
 // Evaluates one checkpoint (load it into a model, run the eval set).

@@ -115,6 +115,7 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
                     [&reducer](nn::Parameter& p) { reducer->GradientReady(p); })
               : nullptr;
   const float base_lr = optimizer.learning_rate();
+  base::Clock& clock = options.clock != nullptr ? *options.clock : base::RealClock();
   History history;
   history.initial_epoch = context.initial_epoch;
   Batch batch;
@@ -126,7 +127,7 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
     TP_RETURN_IF_ERROR(train.StartEpoch(epoch));
     nn::SparseCategoricalAccuracy accuracy;
     EpochSums sums;
-    const absl::Time start = options.now();
+    const absl::Time start = clock.Now();
     for (int64_t step = 0; step < steps; ++step) {
       if (options.warmup_epochs > 0) {
         optimizer.set_learning_rate(WarmupLearningRate(base_lr, strategy.num_replicas(),
@@ -150,11 +151,11 @@ absl::StatusOr<History> Fit(Strategy& strategy, nn::Sequential& model, nn::Optim
       if (reducer) TP_RETURN_IF_ERROR(reducer->FinishStep());
       TP_RETURN_IF_ERROR(optimizer.Apply(parameters));
     }
-    const double train_seconds = absl::ToDoubleSeconds(options.now() - start);
+    const double train_seconds = absl::ToDoubleSeconds(clock.Now() - start);
     sums.correct = static_cast<double>(accuracy.correct());
     sums.examples = static_cast<double>(accuracy.total());
     if (validation != nullptr) TP_RETURN_IF_ERROR(Validate(model, *validation, epoch, batch, sums));
-    const double epoch_seconds = absl::ToDoubleSeconds(options.now() - start);
+    const double epoch_seconds = absl::ToDoubleSeconds(clock.Now() - start);
 
     const double local[] = {sums.loss_sum,    sums.correct,      sums.examples, sums.val_loss_sum,
                             sums.val_correct, sums.val_examples, train_seconds, epoch_seconds};

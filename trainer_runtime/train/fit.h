@@ -41,8 +41,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/clock.h"
 #include "trainer_runtime/nn/optimizer.h"
 #include "trainer_runtime/nn/sequential.h"
 #include "trainer_runtime/train/batch_source.h"
@@ -65,8 +65,8 @@ struct FitOptions {
   std::vector<Callback*> callbacks;
   // Where the chief writes its progress line per epoch; nullptr: nowhere.
   std::ostream* progress = nullptr;
-  // The clock epochs are timed with.
-  absl::Time (*now)() = absl::Now;
+  // The clock epochs are timed with; not owned. nullptr: base::RealClock().
+  base::Clock* clock = nullptr;
 };
 
 // `validation` may be null. REQUIRES: the sources yield features the model

@@ -9,12 +9,12 @@
 namespace trainpkg::train {
 
 HypertuneReporter HypertuneReporter::FromEnvironment(const base::Environment& env,
-                                                     absl::Time (*now)()) {
+                                                     base::Clock& clock) {
   std::optional<std::string> file = env.Get("CLOUD_ML_HP_METRIC_FILE");
   std::optional<std::string> trial = env.Get("CLOUD_ML_TRIAL_ID");
   // os.environ.get(name, default): a variable set to "" is used as "".
   return HypertuneReporter(file ? *file : std::string(kDefaultHypertuneMetricFile),
-                           trial ? *trial : "0", now);
+                           trial ? *trial : "0", clock);
 }
 
 absl::Status HypertuneReporter::Report(std::string_view tag, double value, int64_t global_step,
@@ -25,7 +25,7 @@ absl::Status HypertuneReporter::Report(std::string_view tag, double value, int64
   // that key's value, as in Python); std::map sorts keys by UTF-8 bytes,
   // which is sort_keys' code point order.
   std::map<std::string, std::string> entry;
-  entry["timestamp"] = PythonFloatRepr(absl::ToUnixMicros(now_()) / 1e6);
+  entry["timestamp"] = PythonFloatRepr(absl::ToUnixMicros(clock_->Now()) / 1e6);
   entry["trial"] = PythonJsonString(trial_id_);
   entry[tag.empty() ? std::string(kDefaultHypertuneMetricTag) : std::string(tag)] =
       PythonJsonString(PythonFloatRepr(value));

@@ -21,8 +21,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
+#include "base/clock.h"
 #include "base/environment.h"
 
 namespace trainpkg::train {
@@ -33,13 +32,13 @@ inline constexpr size_t kHypertuneEntriesKept = 100;
 
 class HypertuneReporter {
  public:
-  // `now` gives the entries' timestamps.
+  // `clock` gives the entries' timestamps; it must outlive the reporter.
   HypertuneReporter(std::filesystem::path metric_file, std::string trial_id,
-                    absl::Time (*now)() = absl::Now)
-      : metric_file_(std::move(metric_file)), trial_id_(std::move(trial_id)), now_(now) {}
+                    base::Clock& clock = base::RealClock())
+      : metric_file_(std::move(metric_file)), trial_id_(std::move(trial_id)), clock_(&clock) {}
 
   static HypertuneReporter FromEnvironment(const base::Environment& env,
-                                           absl::Time (*now)() = absl::Now);
+                                           base::Clock& clock = base::RealClock());
 
   const std::filesystem::path& metric_file() const { return metric_file_; }
   const std::string& trial_id() const { return trial_id_; }
@@ -52,7 +51,7 @@ class HypertuneReporter {
  private:
   std::filesystem::path metric_file_;
   std::string trial_id_;
-  absl::Time (*now_)();
+  base::Clock* clock_;  // not owned; never null
   std::deque<std::string> lines_;
 };
 

@@ -18,6 +18,7 @@ absl::StatusOr<std::unique_ptr<TensorBoardLogger>> TensorBoardLogger::Create(
     if (gethostname(host, sizeof(host) - 1) == 0) options.hostname = host;
     if (options.hostname.empty()) options.hostname = "localhost";
   }
+  if (options.clock == nullptr) options.clock = &base::RealClock();
   return std::unique_ptr<TensorBoardLogger>(new TensorBoardLogger(std::move(dir), options));
 }
 
@@ -27,7 +28,8 @@ std::filesystem::path TensorBoardLogger::event_file() const {
 
 absl::Status TensorBoardLogger::OnTrainBegin(TrainContext& context) {
   if (!context.strategy.is_chief() || writer_ != nullptr) return absl::OkStatus();
-  TP_ASSIGN_OR_RETURN(writer_, EventFileWriter::Create(dir_, options_.hostname, options_.now()));
+  TP_ASSIGN_OR_RETURN(writer_,
+                      EventFileWriter::Create(dir_, options_.hostname, options_.clock->Now()));
   return absl::OkStatus();
 }
 
@@ -42,7 +44,7 @@ absl::Status TensorBoardLogger::OnEpochEnd(TrainContext& /*context*/, const Epoc
   if (logs.val_accuracy) {
     scalars.emplace_back("val_accuracy", static_cast<float>(*logs.val_accuracy));
   }
-  return writer_->WriteScalars(logs.epoch, options_.now(), scalars);
+  return writer_->WriteScalars(logs.epoch, options_.clock->Now(), scalars);
 }
 
 }  // namespace trainpkg::train

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "absl/time/clock.h"
+#include "base/clock.h"
 #include "trainer_runtime/train/callback.h"
 #include "trainer_runtime/train/event_file_writer.h"
 
@@ -21,8 +21,9 @@ namespace trainpkg::train {
 struct TensorBoardOptions {
   // The file name's host part; "" for this machine's hostname.
   std::string hostname;
-  // The events' wall time and the file name's time.
-  absl::Time (*now)() = absl::Now;
+  // The events' wall time and the file name's time; not owned (must outlive
+  // the logger). nullptr: base::RealClock().
+  base::Clock* clock = nullptr;
 };
 
 class TensorBoardLogger final : public Callback {

@@ -7,8 +7,8 @@
 
 namespace trainpkg::sdk::auth::internal {
 
-absl::StatusOr<AccessToken> ParseTokenResponse(const registry::HttpResponse& response,
-                                               absl::Time now, std::string_view what) {
+absl::StatusOr<AccessToken> ParseTokenResponse(const http::HttpResponse& response, absl::Time now,
+                                               std::string_view what) {
   nlohmann::json body = base::ParseJson(response.body).value_or(nlohmann::json::value_t::discarded);
   if (response.status < 200 || response.status >= 300) {
     std::string detail;
@@ -40,14 +40,14 @@ absl::StatusOr<AccessToken> ParseTokenResponse(const registry::HttpResponse& res
                      .expiration = now + absl::Seconds(body["expires_in"].get<double>())};
 }
 
-absl::StatusOr<AccessToken> PostTokenForm(registry::HttpTransport& transport,
-                                          const std::string& url, const std::string& form,
-                                          absl::Time now, std::string_view what) {
-  registry::StringBodySource body(form);
-  registry::HttpRequest request = registry::MakeRequest("POST", url, /*idempotent=*/false);
+absl::StatusOr<AccessToken> PostTokenForm(http::HttpTransport& transport, const std::string& url,
+                                          const std::string& form, absl::Time now,
+                                          std::string_view what) {
+  http::StringBodySource body(form);
+  http::HttpRequest request = http::MakeRequest("POST", url, /*idempotent=*/false);
   request.headers.Set("Content-Type", "application/x-www-form-urlencoded");
   request.body = &body;
-  absl::StatusOr<registry::HttpResponse> response = transport.Send(request);
+  absl::StatusOr<http::HttpResponse> response = transport.Send(request);
   if (!response.ok()) {
     return base::WithContext(response.status(), what);
   }

@@ -8,7 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 #include "sdk/auth/access_token.h"
 
 namespace trainpkg::sdk::auth::internal {
@@ -18,13 +18,13 @@ namespace trainpkg::sdk::auth::internal {
 // the endpoint's error and description, other statuses → Unavailable,
 // a 2xx reply without access_token/expires_in → InvalidArgument. The token
 // never appears in a message.
-absl::StatusOr<AccessToken> ParseTokenResponse(const registry::HttpResponse& response,
-                                               absl::Time now, std::string_view what);
+absl::StatusOr<AccessToken> ParseTokenResponse(const http::HttpResponse& response, absl::Time now,
+                                               std::string_view what);
 
 // POSTs an application/x-www-form-urlencoded body and parses the reply.
-absl::StatusOr<AccessToken> PostTokenForm(registry::HttpTransport& transport,
-                                          const std::string& url, const std::string& form,
-                                          absl::Time now, std::string_view what);
+absl::StatusOr<AccessToken> PostTokenForm(http::HttpTransport& transport, const std::string& url,
+                                          const std::string& form, absl::Time now,
+                                          std::string_view what);
 
 }  // namespace trainpkg::sdk::auth::internal
 

@@ -12,43 +12,45 @@
 #include <string_view>
 
 #include "absl/time/time.h"
+#include "http/retry_transport.h"
+#include "http/url.h"
 #include "registry/internal/upload_range.h"
-#include "registry/internal/url.h"
 #include "registry/reference.h"
 #include "registry/registry_client.h"
 #include "registry/registry_error.h"
-#include "registry/retry_transport.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/registry/fuzz/fuzz_response.h"
+#include "tests/test_util/fake_clock.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace trainpkg::registry;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  const HttpResponse response = fuzz::ParseFuzzResponse(text);
+  const trainpkg::http::HttpResponse response = fuzz::ParseFuzzResponse(text);
 
   absl::Status status = StatusFromResponse(response, "fuzzing");
   (void)RegistryErrorCode(status);
   (void)RetryAfterHeader(status);
   const absl::Time now = absl::FromUnixSeconds(1800000000);
   for (const std::string& value : response.headers.GetAll("Retry-After")) {
-    (void)ParseRetryAfter(value, now);
+    (void)trainpkg::http::ParseRetryAfter(value, now);
   }
   (void)internal::UploadedBytes(response.headers.Get("Range"));
   for (const std::string& location : response.headers.GetAll("Location")) {
-    (void)internal::UrlAuthority(location);
+    (void)trainpkg::http::UrlAuthority(location);
     std::string resolved =
-        internal::ResolveUrl("https://registry.test/v2/a/blobs/uploads/x?state=1", location);
-    (void)internal::UrlAuthority(resolved);
-    (void)internal::UrlForDisplay(resolved);
+        trainpkg::http::ResolveUrl("https://registry.test/v2/a/blobs/uploads/x?state=1", location);
+    (void)trainpkg::http::UrlAuthority(resolved);
+    (void)trainpkg::http::UrlForDisplay(resolved);
   }
 
-  auto transport = std::make_shared<testing::ScriptedTransport>();
+  auto transport = std::make_shared<trainpkg::http::testing::ScriptedTransport>();
   int answered = 0;
-  transport->SetHandler([&](const testing::RecordedRequest&) -> absl::StatusOr<HttpResponse> {
+  transport->SetHandler([&](const trainpkg::http::testing::RecordedRequest&)
+                            -> absl::StatusOr<trainpkg::http::HttpResponse> {
     if (++answered <= 3) return response;
-    return testing::Response(200, R"({"tags":[]})");
+    return trainpkg::http::testing::Response(200, R"({"tags":[]})");
   });
-  testing::FakeClock clock;
+  trainpkg::testing::FakeClock clock;
   RegistryClientOptions options;
   options.transport = transport;
   options.clock = &clock;

@@ -10,12 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
 namespace trainpkg::registry::fuzz {
 
-inline HttpResponse ParseFuzzResponse(std::string_view text) {
-  HttpResponse response;
+inline http::HttpResponse ParseFuzzResponse(std::string_view text) {
+  http::HttpResponse response;
   auto next_line = [&text]() {
     size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);

@@ -12,17 +12,18 @@
 #include "registry/auth/authenticator.h"
 #include "registry/auth/challenge.h"
 #include "registry/auth/credential.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/registry/fuzz/fuzz_response.h"
+#include "tests/test_util/fake_clock.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace trainpkg::registry;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  const HttpResponse response = fuzz::ParseFuzzResponse(text);
-  auto transport = std::make_shared<testing::ScriptedTransport>();
-  transport->SetHandler(
-      [&](const testing::RecordedRequest&) -> absl::StatusOr<HttpResponse> { return response; });
-  testing::FakeClock clock;
+  const trainpkg::http::HttpResponse response = fuzz::ParseFuzzResponse(text);
+  auto transport = std::make_shared<trainpkg::http::testing::ScriptedTransport>();
+  transport->SetHandler([&](const trainpkg::http::testing::RecordedRequest&)
+                            -> absl::StatusOr<trainpkg::http::HttpResponse> { return response; });
+  trainpkg::testing::FakeClock clock;
   Credential credential;
   credential.username = "user";
   credential.password = "secret";

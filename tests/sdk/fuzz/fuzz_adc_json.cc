@@ -20,7 +20,7 @@
 #include "openssl/pem.h"
 #include "sdk/auth/google_default_credentials.h"
 #include "tests/fuzz/fuzz_scratch.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 
 namespace {
 
@@ -55,9 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   base::TempDir dir = fuzz::ScratchDir();
   const auto path = dir.path() / "adc.json";
   fuzz::WriteScratchFile(path, text);
-  auto transport = std::make_shared<registry::testing::ScriptedTransport>();
-  transport->SetHandler([](const registry::testing::RecordedRequest&) {
-    return absl::StatusOr<registry::HttpResponse>(registry::testing::Response(
+  auto transport = std::make_shared<http::testing::ScriptedTransport>();
+  transport->SetHandler([](const http::testing::RecordedRequest&) {
+    return absl::StatusOr<http::HttpResponse>(http::testing::Response(
         400, R"({"error":"invalid_grant","error_description":"Bad Request"})"));
   });
   base::MapEnvironment env({{"GOOGLE_APPLICATION_CREDENTIALS", path.string()},

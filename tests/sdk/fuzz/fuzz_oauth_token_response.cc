@@ -16,7 +16,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace trainpkg;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  const registry::HttpResponse response = registry::fuzz::ParseFuzzResponse(text);
+  const http::HttpResponse response = registry::fuzz::ParseFuzzResponse(text);
   absl::StatusOr<sdk::auth::AccessToken> token = sdk::auth::internal::ParseTokenResponse(
       response, absl::FromUnixSeconds(1800000000), "fuzzing the token endpoint");
   if (token.ok()) return 0;
@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The secret's text is in the message: a leak only if it came from the
     // token. The same reply with another token of that length must not
     // show it (a token like "y is not" is part of the message's own words).
-    registry::HttpResponse other = response;
+    http::HttpResponse other = response;
     body["access_token"] = std::string(secret.size(), 'Q');
     other.body = body.dump();
     absl::StatusOr<sdk::auth::AccessToken> again = sdk::auth::internal::ParseTokenResponse(

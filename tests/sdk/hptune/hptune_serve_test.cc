@@ -7,8 +7,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "http/curl_transport.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
-#include "registry/curl_transport.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/hptune/hyperparameter_tuning_job.h"
 #include "sdk/serve/job_http_server.h"
@@ -67,7 +67,7 @@ class HptuneServeTest : public ::testing::Test {
   static vertex::VertexClient Client(const serve::JobHttpServer& server) {
     return vertex::VertexClient(
         {.endpoint = server.endpoint(),
-         .transport = registry::MakeCurlTransport({}),
+         .transport = http::MakeCurlTransport({}),
          .credentials = std::make_shared<auth::AccessTokenCredentials>(kToken),
          .clock = nullptr});
   }

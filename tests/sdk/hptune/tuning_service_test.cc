@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "tests/sdk/hptune/fake_trial_runner.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/fake_clock.h"
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -49,7 +50,8 @@ class TuningServiceTest : public ::testing::Test {
     options.runner = runner_;
     options.base_output_dir = dir_.path() / "study";
     options.seed = 7;
-    options.sleep = [this](absl::Duration) { runner_->Tick(); };
+    clock_.OnSleep([this](absl::Duration) { runner_->Tick(); });
+    options.clock = &clock_;
     options.on_update = [this](const jobspec::HyperparameterTuningJob&) { ++updates_; };
     if (configure) configure(options);
     TuningService service(std::move(options));
@@ -57,6 +59,7 @@ class TuningServiceTest : public ::testing::Test {
   }
 
   sdk::testing::TempDir dir_;
+  trainpkg::testing::FakeClock clock_;
   std::shared_ptr<FakeTrialRunner> runner_;
   int updates_ = 0;
 };

@@ -20,17 +20,17 @@
 #include "sdk/k8s/kubeconfig.h"
 #include "sdk/k8s/pod_logs.h"
 #include "sdk/k8s/workload_state.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 #include "tests/sdk/k8s/k8s_test_jobs.h"
 #include "tests/test_util/file.h"
 
 namespace trainpkg::sdk::k8s {
 namespace {
 
+using http::testing::RecordedRequest;
+using http::testing::Response;
+using http::testing::ScriptedTransport;
 using nlohmann::json;
-using registry::testing::RecordedRequest;
-using registry::testing::Response;
-using registry::testing::ScriptedTransport;
 using ::testing::HasSubstr;
 
 constexpr char kKubeconfig[] = R"(
@@ -186,7 +186,7 @@ class FakeApiServer {
   std::shared_ptr<ScriptedTransport> transport() { return transport_; }
 
  private:
-  absl::StatusOr<registry::HttpResponse> Answer(const RecordedRequest& r) {
+  absl::StatusOr<http::HttpResponse> Answer(const RecordedRequest& r) {
     const std::string base = "https://127.0.0.1:6443";
     std::string path = r.url.substr(base.size());
     if (r.method == "POST") {

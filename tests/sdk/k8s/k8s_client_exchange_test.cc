@@ -146,7 +146,7 @@ TEST_F(K8sExchangeTest, ServerCertificateNotSignedByTheKubeconfigCaIsRefused) {
       MakeK8sClient(LoadKubeconfig(kubeconfig, "").value(), nullptr);
   absl::Status status = client->Get(kJobSet).status();
   EXPECT_FALSE(status.ok());
-  EXPECT_EQ(registry::TransportFailureOf(status), registry::TransportFailure::kTlsVerify) << status;
+  EXPECT_EQ(http::TransportFailureOf(status), http::TransportFailure::kTlsVerify) << status;
   EXPECT_EQ(server_.answered(), 0u);
 }
 

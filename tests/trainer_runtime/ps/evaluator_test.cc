@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/test_util/fake_clock.h"
 #include "trainer_runtime/ps/checkpoint_dir.h"
 
 namespace trainpkg::ps {
@@ -65,7 +66,9 @@ TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
   ASSERT_TRUE(chief.Write(10, Checkpoint(10)).ok());
   int polls = 0;
   EvaluatorOptions options = Options();
-  options.sleep = [&](absl::Duration) {
+  trainpkg::testing::FakeClock clock;
+  options.clock = &clock;
+  clock.OnSleep([&](absl::Duration) {
     ++polls;
     if (polls == 1) {
       ASSERT_TRUE(chief.Write(20, Checkpoint(20)).ok());
@@ -74,7 +77,7 @@ TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
       ASSERT_TRUE(chief.Write(30, Checkpoint(30)).ok());
       ASSERT_TRUE(chief.MarkDone(30).ok());
     }
-  };
+  });
   std::vector<float> seen;
   auto evaluated = RunEvaluator(options, [&](const train::TensorBundle& b) {
     seen.push_back(b.tensors[0].values[0]);
@@ -102,9 +105,8 @@ TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
 
 TEST_F(EvaluatorTest, GivesUpAfterTheIdleTimeout) {
   EvaluatorOptions options = Options();
-  absl::Time now = absl::UnixEpoch();
-  options.now = [&] { return now; };
-  options.sleep = [&](absl::Duration d) { now += d; };
+  trainpkg::testing::FakeClock clock(absl::UnixEpoch());
+  options.clock = &clock;
   options.idle_timeout = absl::Seconds(2);
   auto evaluated = RunEvaluator(options, [](const train::TensorBundle&) {
     return absl::StatusOr<EvalMetrics>(EvalMetrics{});

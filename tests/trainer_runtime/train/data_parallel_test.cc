@@ -13,6 +13,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/trainer_runtime/train/test_job.h"
 #include "trainer_runtime/nn/sgd.h"
 #include "trainer_runtime/train/bucket_plan.h"
@@ -311,8 +312,14 @@ TEST(DataParallelTest, UnevenGlobalBatchOnThreeRanksMatchesOneRank) {
 }
 
 // A clock that moves one second per reading.
-int clock_readings = 0;
-absl::Time TickingClock() { return absl::FromUnixSeconds(clock_readings++); }
+class TickingClock final : public trainpkg::testing::FakeClock {
+ public:
+  absl::Time Now() override {
+    const absl::Time now = FakeClock::Now();
+    Advance(absl::Seconds(1));
+    return now;
+  }
+};
 
 TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNotAndCallbacksSeeEachEpoch) {
   // Fit reads the clock at the epoch's start, after its training steps and
@@ -339,7 +346,8 @@ TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNotAndCallbacksSeeEachEpoch
   } recorder;
   FitOptions options;
   options.epochs = 2;
-  options.now = TickingClock;
+  TickingClock clock;
+  options.clock = &clock;
   options.callbacks.push_back(&recorder);
   auto history = Fit(one, model, **sgd, train, &validation, options);
   ASSERT_TRUE(history.ok()) << history.status();

@@ -15,6 +15,7 @@
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/fake_clock.h"
 #include "trainer_runtime/nn/adam.h"
 #include "trainer_runtime/train/event_file_writer.h"
 #include "trainer_runtime/train/hypertune_reporter.h"
@@ -59,21 +60,18 @@ TEST(PythonFormatTest, JsonStringEscapesLikeEnsureAscii) {
   EXPECT_EQ(PythonJsonString("m\xc3\xa9tre \xf0\x9f\x98\x80"), R"("m\u00e9tre \ud83d\ude00")");
 }
 
-absl::Time fake_now;
-absl::Time FakeNow() { return fake_now; }
-
 TEST(HypertuneReporterTest, FileIsByteForByteWhatCloudmlHypertuneWrites) {
   const fs::path dir = TestDir("hypertune");
   base::MapEnvironment env({{"CLOUD_ML_HP_METRIC_FILE", (dir / "sub" / "out.metrics").string()},
                             {"CLOUD_ML_TRIAL_ID", "7"}});
-  HypertuneReporter reporter = HypertuneReporter::FromEnvironment(env, FakeNow);
-  fake_now = absl::FromUnixMicros(1525851440123456);
+  trainpkg::testing::FakeClock clock(absl::FromUnixMicros(1525851440123456));
+  HypertuneReporter reporter = HypertuneReporter::FromEnvironment(env, clock);
   ASSERT_TRUE(reporter.Report("accuracy", 0.987, 1000).ok());
-  fake_now = absl::FromUnixMicros(1525851441500000);
+  clock.Advance(absl::FromUnixMicros(1525851441500000) - clock.Now());
   ASSERT_TRUE(reporter.Report("val/loss", 1e-05, 0, "gs://b/ckpt").ok());
-  fake_now = absl::FromUnixMicros(1525851442000000);
+  clock.Advance(absl::FromUnixMicros(1525851442000000) - clock.Now());
   ASSERT_TRUE(reporter.Report("", 3.0, 7).ok());
-  fake_now = absl::FromUnixMicros(1525851443250000);
+  clock.Advance(absl::FromUnixMicros(1525851443250000) - clock.Now());
   ASSERT_TRUE(reporter.Report("m\xc3\xa9trique \"x\"", 1e16, 1).ok());
   // Printed by Python 3.11: for each report,
   //   print(json.dumps({'timestamp': ts, 'trial': str('7'), tag: str(float(v)),
@@ -100,8 +98,8 @@ TEST(HypertuneReporterTest, DefaultsAndKeepsTheLastHundred) {
   EXPECT_EQ(defaults.trial_id(), "0");
 
   const fs::path dir = TestDir("hundred");
-  HypertuneReporter reporter(dir / "out.metrics", "0", FakeNow);
-  fake_now = absl::FromUnixSeconds(1700000000);
+  trainpkg::testing::FakeClock clock(absl::FromUnixSeconds(1700000000));
+  HypertuneReporter reporter(dir / "out.metrics", "0", clock);
   for (int i = 1; i <= 101; ++i) ASSERT_TRUE(reporter.Report("m", i, i).ok());
   auto contents = base::ReadFile(dir / "out.metrics");
   ASSERT_TRUE(contents.ok());
@@ -140,8 +138,8 @@ TEST(TensorBoardTest, OneRecordIsByteForByteGolden) {
 
 TEST(TensorBoardTest, ChiefWritesAReadableEventFile) {
   const fs::path dir = TestDir("tb");
-  fake_now = absl::FromUnixSeconds(1700000000) + absl::Milliseconds(250);
-  auto logger = TensorBoardLogger::Create(dir.string(), {.hostname = "host1", .now = FakeNow});
+  trainpkg::testing::FakeClock clock(absl::FromUnixSeconds(1700000000) + absl::Milliseconds(250));
+  auto logger = TensorBoardLogger::Create(dir.string(), {.hostname = "host1", .clock = &clock});
   ASSERT_TRUE(logger.ok());
   OneDeviceStrategy strategy;
   nn::Sequential model;
@@ -184,7 +182,8 @@ TEST(TensorBoardTest, ChiefWritesAReadableEventFile) {
 
 TEST(TensorBoardTest, WorkersWriteNothing) {
   const fs::path dir = TestDir("tbworker");
-  auto logger = TensorBoardLogger::Create(dir.string(), {.hostname = "h", .now = FakeNow});
+  trainpkg::testing::FakeClock clock;
+  auto logger = TensorBoardLogger::Create(dir.string(), {.hostname = "h", .clock = &clock});
   ASSERT_TRUE(logger.ok());
   struct NotChief final : Strategy {
     int rank() const override { return 1; }

@@ -1,12 +1,12 @@
-#include "registry/retry_transport.h"
+#include "http/retry_transport.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "base/log.h"
-#include "registry/internal/url.h"
+#include "http/url.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 absl::Duration BackoffFor(const RetryPolicy& policy, int retry, double unit_random) {
   absl::Duration base = policy.initial_backoff * std::pow(policy.multiplier, retry - 1);
   base = std::min(base, policy.max_backoff);
@@ -35,7 +35,7 @@ bool IsRetryableHttpStatus(int status) {
 }
 
 RetryTransport::RetryTransport(std::shared_ptr<HttpTransport> inner, RetryPolicy policy,
-                               Clock& clock, std::function<double()> unit_random)
+                               base::Clock& clock, std::function<double()> unit_random)
     : inner_(std::move(inner)),
       policy_(policy),
       clock_(clock),
@@ -76,7 +76,7 @@ absl::StatusOr<HttpResponse> RetryTransport::Send(const HttpRequest& request) {
       }
     }
     TP_LOG(INFO, "{} {}: {}; retrying in {} (attempt {} of {})", request.method,
-           internal::UrlForDisplay(request.url),
+           UrlForDisplay(request.url),
            result.ok() ? std::to_string(result->status)
                        : std::string(std::string(result.status().message())),
            absl::FormatDuration(wait), attempt + 1, policy_.max_attempts);
@@ -84,4 +84,4 @@ absl::StatusOr<HttpResponse> RetryTransport::Send(const HttpRequest& request) {
   }
 }
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http

@@ -1,4 +1,4 @@
-#include "registry/curl_transport.h"
+#include "http/curl_transport.h"
 
 #include <curl/curl.h>
 
@@ -9,10 +9,10 @@
 #include "absl/strings/ascii.h"
 #include "base/log.h"
 #include "fmt/format.h"
-#include "registry/internal/curl_handle_pool.h"
-#include "registry/internal/url.h"
+#include "http/internal/curl_handle_pool.h"
+#include "http/url.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 namespace {
 
 constexpr long kUploadBufferBytes = 1L << 20;  // CURLOPT_UPLOAD_BUFFERSIZE (max 2 MiB)
@@ -115,7 +115,7 @@ class CurlTransport final : public HttpTransport {
   explicit CurlTransport(CurlTransportOptions options) : options_(std::move(options)) {}
 
   absl::StatusOr<HttpResponse> Send(const HttpRequest& request) override {
-    absl::StatusOr<std::string> authority = internal::UrlAuthority(request.url);
+    absl::StatusOr<std::string> authority = UrlAuthority(request.url);
     if (!authority.ok()) return authority.status();
     CURL* handle = pool_.Acquire();
     Exchange ex;
@@ -147,9 +147,8 @@ class CurlTransport final : public HttpTransport {
       return Failure(request, rc, error, ex.callback_status, *authority);
     }
     ex.response.status = static_cast<int>(code);
-    TP_LOG(DEBUG, "{} {} -> {} ({}, {} connection)", request.method,
-           internal::UrlForDisplay(request.url), code,
-           version == CURL_HTTP_VERSION_2_0 ? "HTTP/2" : "HTTP/1.1",
+    TP_LOG(DEBUG, "{} {} -> {} ({}, {} connection)", request.method, UrlForDisplay(request.url),
+           code, version == CURL_HTTP_VERSION_2_0 ? "HTTP/2" : "HTTP/1.1",
            new_connections > 0 ? "new" : "reused");
     return std::move(ex.response);
   }
@@ -233,7 +232,7 @@ class CurlTransport final : public HttpTransport {
 
   absl::Status Failure(const HttpRequest& request, CURLcode rc, const char* error,
                        const absl::Status& callback_status, const std::string& authority) const {
-    std::string what = fmt::format("{} {}", request.method, internal::UrlForDisplay(request.url));
+    std::string what = fmt::format("{} {}", request.method, UrlForDisplay(request.url));
     std::string detail = error[0] != '\0' ? std::string(error) : curl_easy_strerror(rc);
     switch (rc) {
       case CURLE_ABORTED_BY_CALLBACK:
@@ -296,4 +295,4 @@ std::unique_ptr<HttpTransport> MakeCurlTransport(CurlTransportOptions options) {
   return std::make_unique<CurlTransport>(std::move(options));
 }
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http

@@ -3,8 +3,8 @@
 // streaming to a sink. It retries on 408, 429, 5xx (not 501/505) and on
 // connection failures, resets and timeouts, waiting a jittered exponential
 // backoff or the server's Retry-After, whichever is longer.
-#ifndef TRAINPKG_REGISTRY_RETRY_TRANSPORT_H_
-#define TRAINPKG_REGISTRY_RETRY_TRANSPORT_H_
+#ifndef TRAINPKG_HTTP_RETRY_TRANSPORT_H_
+#define TRAINPKG_HTTP_RETRY_TRANSPORT_H_
 
 #include <functional>
 #include <memory>
@@ -12,10 +12,10 @@
 #include <random>
 
 #include "absl/time/time.h"
-#include "registry/clock.h"
-#include "registry/http_transport.h"
+#include "base/clock.h"
+#include "http/http_transport.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 
 struct RetryPolicy {
   int max_attempts = 4;  // including the first; 1 disables retries
@@ -42,7 +42,7 @@ class RetryTransport final : public HttpTransport {
  public:
   // `unit_random` returns uniform values in [0, 1); the default is a seeded
   // Mersenne twister. `clock` must outlive the transport.
-  RetryTransport(std::shared_ptr<HttpTransport> inner, RetryPolicy policy, Clock& clock,
+  RetryTransport(std::shared_ptr<HttpTransport> inner, RetryPolicy policy, base::Clock& clock,
                  std::function<double()> unit_random = nullptr);
 
   // Returns the last response (or transport Status) when attempts run out.
@@ -53,12 +53,12 @@ class RetryTransport final : public HttpTransport {
 
   std::shared_ptr<HttpTransport> inner_;
   RetryPolicy policy_;
-  Clock& clock_;
+  base::Clock& clock_;
   std::function<double()> unit_random_;
   std::mutex mu_;
   std::mt19937_64 rng_;
 };
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http
 
-#endif  // TRAINPKG_REGISTRY_RETRY_TRANSPORT_H_
+#endif  // TRAINPKG_HTTP_RETRY_TRANSPORT_H_

@@ -1,9 +1,9 @@
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
 
 #include <cstdio>
 #include <cstdlib>
 
-namespace trainpkg::registry::testing {
+namespace trainpkg::http::testing {
 
 absl::StatusOr<HttpResponse> ScriptedTransport::Send(const HttpRequest& request) {
   RecordedRequest recorded{request.method, request.url, request.headers, ""};
@@ -52,4 +52,4 @@ HttpResponse Response(int status, std::string body,
   return response;
 }
 
-}  // namespace trainpkg::registry::testing
+}  // namespace trainpkg::http::testing

@@ -1,9 +1,10 @@
-// The HTTP seam of the registry client. Layers stack on it like
-// go-containerregistry's transports: RegistryClient → AuthTransport →
-// RetryTransport → the libcurl transport; tests put a scripted fake at the
-// bottom. Bodies stream both ways, so blobs are never held in memory.
-#ifndef TRAINPKG_REGISTRY_HTTP_TRANSPORT_H_
-#define TRAINPKG_REGISTRY_HTTP_TRANSPORT_H_
+// The HTTP seam of the registry client and the sdk's REST clients (Vertex,
+// Kubernetes, Google auth). Layers stack on it like go-containerregistry's
+// transports: RegistryClient → AuthTransport → RetryTransport → the libcurl
+// transport; tests put a scripted fake at the bottom. Bodies stream both
+// ways, so blobs are never held in memory.
+#ifndef TRAINPKG_HTTP_HTTP_TRANSPORT_H_
+#define TRAINPKG_HTTP_HTTP_TRANSPORT_H_
 
 #include <cstdint>
 #include <functional>
@@ -16,7 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 
 // Header list with case-insensitive lookup; keeps order and duplicates.
 class HttpHeaders {
@@ -134,6 +135,6 @@ TransportFailure TransportFailureOf(const absl::Status& status);
 // connect, connection reset, timeout. TLS and other failures would recur.
 bool IsTransientTransportFailure(const absl::Status& status);
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http
 
-#endif  // TRAINPKG_REGISTRY_HTTP_TRANSPORT_H_
+#endif  // TRAINPKG_HTTP_HTTP_TRANSPORT_H_

@@ -1,8 +1,8 @@
 // The libcurl HttpTransport: connection reuse across requests and threads,
 // HTTP/2 when the server offers it over TLS, certificates verified against the
 // system CAs plus a per-registry CA file like docker's certs.d.
-#ifndef TRAINPKG_REGISTRY_CURL_TRANSPORT_H_
-#define TRAINPKG_REGISTRY_CURL_TRANSPORT_H_
+#ifndef TRAINPKG_HTTP_CURL_TRANSPORT_H_
+#define TRAINPKG_HTTP_CURL_TRANSPORT_H_
 
 #include <filesystem>
 #include <memory>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 
 struct CurlTransportOptions {
   // `<certs_dir>/<host[:port]>/ca.crt`, when present, is trusted for that
@@ -40,6 +40,6 @@ struct CurlTransportOptions {
 // would be read), kAborted → the source's or sink's Status. Thread-safe.
 std::unique_ptr<HttpTransport> MakeCurlTransport(CurlTransportOptions options);
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http
 
-#endif  // TRAINPKG_REGISTRY_CURL_TRANSPORT_H_
+#endif  // TRAINPKG_HTTP_CURL_TRANSPORT_H_

@@ -1,7 +1,7 @@
 // Reusable libcurl easy handles sharing one connection, DNS and TLS-session
 // cache, so consecutive and concurrent requests reuse connections.
-#ifndef TRAINPKG_REGISTRY_INTERNAL_CURL_HANDLE_POOL_H_
-#define TRAINPKG_REGISTRY_INTERNAL_CURL_HANDLE_POOL_H_
+#ifndef TRAINPKG_HTTP_INTERNAL_CURL_HANDLE_POOL_H_
+#define TRAINPKG_HTTP_INTERNAL_CURL_HANDLE_POOL_H_
 
 #include <curl/curl.h>
 
@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-namespace trainpkg::registry::internal {
+namespace trainpkg::http::internal {
 
 // Thread-safe. Handles come back reset (curl_easy_reset keeps connections).
 class CurlHandlePool {
@@ -34,6 +34,6 @@ class CurlHandlePool {
   std::vector<CURL*> idle_;
 };
 
-}  // namespace trainpkg::registry::internal
+}  // namespace trainpkg::http::internal
 
-#endif  // TRAINPKG_REGISTRY_INTERNAL_CURL_HANDLE_POOL_H_
+#endif  // TRAINPKG_HTTP_INTERNAL_CURL_HANDLE_POOL_H_

@@ -1,9 +1,9 @@
-#include "registry/internal/curl_handle_pool.h"
+#include "http/internal/curl_handle_pool.h"
 
 #include <cstdio>
 #include <cstdlib>
 
-namespace trainpkg::registry::internal {
+namespace trainpkg::http::internal {
 namespace {
 
 constexpr size_t kMaxIdleHandles = 16;
@@ -74,4 +74,4 @@ void CurlHandlePool::Unlock(CURL*, curl_lock_data data, void* pool) {
   static_cast<CurlHandlePool*>(pool)->share_locks_[data].unlock();
 }
 
-}  // namespace trainpkg::registry::internal
+}  // namespace trainpkg::http::internal

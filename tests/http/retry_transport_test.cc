@@ -1,20 +1,21 @@
-#include "registry/retry_transport.h"
+#include "http/retry_transport.h"
 
 #include <memory>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/registry/fakes.h"
+#include "tests/http/scripted_transport.h"
+#include "tests/test_util/fake_clock.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 namespace {
 
-using testing::FakeClock;
 using testing::Response;
 using testing::ScriptedTransport;
+using trainpkg::testing::FakeClock;
 
 class RetryTransportTest : public ::testing::Test {
  protected:
@@ -173,4 +174,4 @@ TEST(BackoffTest, RetryableStatuses) {
 }
 
 }  // namespace
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http

@@ -1,9 +1,9 @@
-#include "registry/internal/url.h"
+#include "http/url.h"
 
 #include "absl/strings/ascii.h"
 #include "fmt/format.h"
 
-namespace trainpkg::registry::internal {
+namespace trainpkg::http {
 namespace {
 
 // Index just after "scheme://", or npos.
@@ -90,4 +90,4 @@ std::string UrlEncode(std::string_view text) {
   return out;
 }
 
-}  // namespace trainpkg::registry::internal
+}  // namespace trainpkg::http

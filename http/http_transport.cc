@@ -1,4 +1,4 @@
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 
-namespace trainpkg::registry {
+namespace trainpkg::http {
 namespace {
 
 constexpr char kFailurePayload[] = "trainpkg.registry/transport-failure";
@@ -84,4 +84,4 @@ bool IsTransientTransportFailure(const absl::Status& status) {
   }
 }
 
-}  // namespace trainpkg::registry
+}  // namespace trainpkg::http

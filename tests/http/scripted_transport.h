@@ -1,7 +1,8 @@
-// Test doubles for the registry client's seams: a scripted HttpTransport
-// that records requests, and a fake clock whose sleeps only advance time.
-#ifndef TRAINPKG_TESTS_REGISTRY_FAKES_H_
-#define TRAINPKG_TESTS_REGISTRY_FAKES_H_
+// A test double for the HTTP seam (http/http_transport.h): a scripted
+// HttpTransport that records requests. The registry's and the sdk's HTTP
+// clients are tested on it; the fake clock is tests/test_util/fake_clock.h.
+#ifndef TRAINPKG_TESTS_HTTP_SCRIPTED_TRANSPORT_H_
+#define TRAINPKG_TESTS_HTTP_SCRIPTED_TRANSPORT_H_
 
 #include <deque>
 #include <functional>
@@ -9,10 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "registry/clock.h"
-#include "registry/http_transport.h"
+#include "http/http_transport.h"
 
-namespace trainpkg::registry::testing {
+namespace trainpkg::http::testing {
 
 struct RecordedRequest {
   std::string method;
@@ -43,33 +43,6 @@ class ScriptedTransport : public HttpTransport {
 HttpResponse Response(int status, std::string body = "",
                       std::vector<std::pair<std::string, std::string>> headers = {});
 
-// Thread-safe: pushes and pulls sleep on it from their blob threads.
-class FakeClock : public Clock {
- public:
-  absl::Time Now() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    return now_;
-  }
-  void SleepFor(absl::Duration d) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    sleeps_.push_back(d);
-    now_ += d;
-  }
-  void Advance(absl::Duration d) {
-    std::lock_guard<std::mutex> lock(mu_);
-    now_ += d;
-  }
-  std::vector<absl::Duration> sleeps() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return sleeps_;
-  }
+}  // namespace trainpkg::http::testing
 
- private:
-  mutable std::mutex mu_;
-  absl::Time now_ = absl::FromUnixSeconds(1800000000);
-  std::vector<absl::Duration> sleeps_;
-};
-
-}  // namespace trainpkg::registry::testing
-
-#endif  // TRAINPKG_TESTS_REGISTRY_FAKES_H_
+#endif  // TRAINPKG_TESTS_HTTP_SCRIPTED_TRANSPORT_H_

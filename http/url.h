@@ -1,13 +1,13 @@
-// Small URL helpers for the registry client.
-#ifndef TRAINPKG_REGISTRY_INTERNAL_URL_H_
-#define TRAINPKG_REGISTRY_INTERNAL_URL_H_
+// Small URL helpers for the HTTP clients (http/, registry/).
+#ifndef TRAINPKG_HTTP_URL_H_
+#define TRAINPKG_HTTP_URL_H_
 
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
 
-namespace trainpkg::registry::internal {
+namespace trainpkg::http {
 
 // `url` without its query and fragment: what logs and errors show, since
 // queries can carry signed state (upload sessions, pre-signed storage URLs).
@@ -31,6 +31,6 @@ std::string ResolveUrl(std::string_view base, std::string_view location);
 // Percent-encodes everything but RFC 3986 unreserved characters.
 std::string UrlEncode(std::string_view text);
 
-}  // namespace trainpkg::registry::internal
+}  // namespace trainpkg::http
 
-#endif  // TRAINPKG_REGISTRY_INTERNAL_URL_H_
+#endif  // TRAINPKG_HTTP_URL_H_
