@@ -56,13 +56,13 @@ absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
   ImageResolver resolver(home, RegistryImagePuller(environment));
   packager::unpack::RootfsCache cache(home / "rootfs");
   for (const ReplicaPlan& plan : plans) {
-    if (plan.image_uri.empty() || images.contains(plan.image_uri)) continue;
-    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(ResolvedImage resolved, resolver.Resolve(plan.image_uri),
+    if (!plan.image.has_value() || images.contains(plan.image->ToString())) continue;
+    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(ResolvedImage resolved, resolver.Resolve(*plan.image),
                                      plan.program_field);
     TP_ASSIGN_OR_RETURN_WITH_CONTEXT(
         std::filesystem::path rootfs, cache.Get(resolved.layout, resolved.image),
-        absl::StrCat(plan.program_field, ": unpacking \"", plan.image_uri, "\""));
-    images.emplace(plan.image_uri, JobImage{*resolved.image.config, std::move(rootfs)});
+        absl::StrCat(plan.program_field, ": unpacking \"", plan.image->ToString(), "\""));
+    images.emplace(plan.image->ToString(), JobImage{*resolved.image.config, std::move(rootfs)});
   }
   return images;
 }
@@ -166,9 +166,9 @@ void LocalProcessBackend::Supervise() {
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
   const std::vector<ReplicaPlan>& plans = config_.plans;
   const auto container = std::find_if(
-      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return plan.image.has_value(); });
   const auto process = std::find_if(plans.begin(), plans.end(),
-                                    [](const ReplicaPlan& plan) { return plan.image_uri.empty(); });
+                                    [](const ReplicaPlan& plan) { return !plan.image.has_value(); });
   if (netns_.has_value() || config_.host_network || container == plans.end()) return std::nullopt;
   if (process != plans.end()) {
     return jobspec::RpcStatus{
@@ -194,7 +194,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
   const std::vector<ReplicaPlan>& plans = config_.plans;
   if (!etc_files_.empty() || std::none_of(plans.begin(), plans.end(), [](const ReplicaPlan& plan) {
-        return !plan.image_uri.empty();
+        return plan.image.has_value();
       })) {
     return std::nullopt;
   }
@@ -238,7 +238,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobSharedMemory() {
   const std::vector<ReplicaPlan>& plans = config_.plans;
   const auto containers = std::count_if(
-      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+      plans.begin(), plans.end(), [](const ReplicaPlan& plan) { return plan.image.has_value(); });
   if (shared_shm_.has_value() || containers < 2) return std::nullopt;
   // On the host's /dev/shm: a tmpfs, as a container's own /dev/shm is.
   absl::StatusOr<packager::run::TransientDirectory> dir = packager::run::TransientDirectory::Create(
@@ -324,8 +324,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     if (!gpu_slices[i].empty()) {
       cluster_env->insert_or_assign("CUDA_VISIBLE_DEVICES", absl::StrJoin(gpu_slices[i], ","));
     }
-    if (!plan.image_uri.empty()) {
-      const JobImage& image = images->at(plan.image_uri);
+    if (plan.image.has_value()) {
+      const JobImage& image = images->at(plan.image->ToString());
       absl::StatusOr<RuncContainer> container = PrepareContainerReplica(ContainerReplicaRequest{
           .plan = &plan,
           .image = &image.config,
