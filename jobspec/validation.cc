@@ -10,6 +10,7 @@
 #include "base/closest_match.h"
 #include "fmt/format.h"
 #include "jobspec/custom_job_json.h"
+#include "jobspec/image_uri.h"
 #include "jobspec/internal/proto_enums.h"
 
 namespace trainpkg::jobspec {
@@ -48,7 +49,6 @@ constexpr size_t kMaxEnvChars = 100'000;
 // Vertex: PythonPackageSpec.packageUris, at most 100.
 constexpr size_t kMaxPackageUris = 100;
 constexpr size_t kMaxJobIdLength = 128;
-constexpr std::string_view kLocalScheme = "local:";
 
 class IssueList {
  public:
@@ -173,10 +173,21 @@ void CheckImageUri(const std::string& uri, const std::string& field, IssueList& 
     issues.Add(field,
                "required: the container image to run, e.g. us-docker.pkg.dev/p/repo/trainer:1 "
                "(or local:/abs/path/to/executable to run a process)");
-  } else if (uri == kLocalScheme) {
+  } else if (absl::StatusOr<ImageUri> parsed = ImageUri::Parse(uri); !parsed.ok()) {
+    issues.Add(field, std::string(parsed.status().message()));
+  }
+}
+
+void CheckExecutorImageUri(const std::string& uri, const std::string& field, IssueList& issues) {
+  if (uri.empty()) {
     issues.Add(field,
-               "'local:' names no executable; write local:/abs/path/to/executable or a path "
-               "relative to the directory the job is started from, e.g. local:build/bin/train");
+               "required: the image that runs the Python package, e.g. a prebuilt training image");
+  } else if (absl::StatusOr<ImageUri> parsed = ImageUri::Parse(uri); !parsed.ok()) {
+    issues.Add(field, std::string(parsed.status().message()));
+  } else if (!parsed->is_image()) {
+    issues.Add(field, fmt::format("\"{}\" is a host executable, not an image; the Python package "
+                                  "runs in an image: oci:DIR[:TAG] or a registry reference",
+                                  uri));
   }
 }
 
@@ -239,10 +250,8 @@ void CheckTask(const WorkerPoolSpec& pool, const std::string& path, IssueList& i
   }
   const PythonPackageSpec& python = *pool.python_package_spec;
   const std::string spec_path = fmt::format("{}.pythonPackageSpec", path);
-  if (python.executor_image_uri.empty()) {
-    issues.Add(fmt::format("{}.executorImageUri", spec_path),
-               "required: the image that runs the Python package, e.g. a prebuilt training image");
-  }
+  CheckExecutorImageUri(python.executor_image_uri, fmt::format("{}.executorImageUri", spec_path),
+                        issues);
   if (python.python_module.empty()) {
     issues.Add(fmt::format("{}.pythonModule", spec_path),
                "required: the module to run, e.g. trainer.task");

@@ -28,7 +28,8 @@ struct ValidationIssue {
 // either placeholders or complete; each non-empty pool: machineSpec with
 // machineType, replicaCount 1..1000 and 2000 replicas per job, exactly one of
 // containerSpec / pythonPackageSpec, imageUri / executorImageUri /
-// pythonModule present, acceleratorType and acceleratorCount set together
+// pythonModule present, imageUri and executorImageUri in a form ImageUri::Parse
+// reads (image_uri.h; executorImageUri an image, not local:), acceleratorType and acceleratorCount set together
 // (count 1..16, type a known enum name), command and args together <=
 // 100000 characters, <= 100 packageUris, env names valid C identifiers and
 // unique, <= 100 env vars of <= 100000 characters together; scheduling.timeout

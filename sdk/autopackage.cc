@@ -151,10 +151,13 @@ absl::StatusOr<AutopackagedImage> Autopackage(const jobspec::Autopackaging& spec
   internal::ImageResolver resolver(options.home,
                                    internal::RegistryImagePuller(options.environment));
   packager::unpack::RootfsCache rootfs(options.home / "rootfs");
+  const std::string executor_field = Field("executor-image-uri", spec.executor_image_uri);
+  absl::StatusOr<jobspec::ImageUri> executor_image =
+      jobspec::ImageUri::Parse(spec.executor_image_uri);
+  if (!executor_image.ok()) return base::WithContext(executor_image.status(), executor_field);
   TP_ASSIGN_OR_RETURN(
       internal::ResolvedImage executor,
-      internal::ResolvePythonExecutor(resolver, rootfs, spec.executor_image_uri,
-                                      Field("executor-image-uri", spec.executor_image_uri)));
+      internal::ResolvePythonExecutor(resolver, rootfs, *executor_image, executor_field));
   const std::string body = internal::AutopackageDockerfileBody(spec, layout);
   absl::StatusOr<BuildContext> context = ScanPackage(dir);
   if (!context.ok()) {

@@ -6,9 +6,10 @@
 //   Builder builder({.store = store, .cache_dir = home / "build-cache"});
 //   TP_ASSIGN_OR_RETURN(BuiltImage image, builder.Build(request));
 //
-// Steps: every instruction of the stages the target needs, in order. FROM,
-// metadata instructions (history with empty_layer), COPY/ADD and RUN (one
-// layer each, through the layer cache, layer_cache.h). RUN runs the command
+// Steps: every instruction of the stages the target needs, in order, each
+// kind a step of its own (build_session.h): FROM, config-only instructions
+// (history with empty_layer), COPY/ADD and RUN (one layer each, through the
+// layer cache, layer_cache.h). RUN runs the command
 // under runc over the stage's filesystem (run_step.h): the base image's
 // layers are unpacked (downloaded first for registry bases) into a
 // RootfsCache, so a RUN needs root, overlayfs and runc. `created` (config, history, annotation) is
@@ -35,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "packager/builder/base_image.h"
+#include "packager/builder/build_session.h"
 #include "packager/builder/run_step.h"
 #include "packager/dockerfile/build_plan.h"
 #include "packager/layer/layer_options.h"
@@ -108,30 +110,20 @@ struct BuilderOptions {
   std::function<void(std::string_view)> run_output;  // RUN's stdout + stderr; may be empty
 };
 
-class Builder {
+// Runs the steps of build_session.h; RUN goes through runc (StageRunner).
+class Builder : private StageRunner {
  public:
   explicit Builder(BuilderOptions options) : options_(std::move(options)) {}
   absl::StatusOr<BuiltImage> Build(const BuildRequest& request);
 
  private:
-  // The base image of a stage, for RUN: its first layers and their diff_ids.
-  struct StageBase {
-    std::span<const oci::Descriptor> layers;
-    std::span<const oci::Digest> diff_ids;
-    const oci::Layout* layout;  // oci: bases; null: the store (registry bases)
-    oci::Digest manifest_digest;
-    std::string name;
-  };
   // The unpacked rootfs of `base` ("" when it has no layers).
   absl::StatusOr<std::filesystem::path> BaseRootfs(const StageBase& base) const;
-  // The stage's files (`base` + `layers`) mounted read-only at work_dir/merged.
-  absl::StatusOr<run::OverlayMount> MountStage(const StageBase& base,
-                                               std::span<const RunLayer> layers,
-                                               const std::filesystem::path& work_dir) const;
-  absl::StatusOr<LayerSource> RunCommandStep(const StageBase& base,
-                                             std::span<const RunLayer> layers,
-                                             const RunCommand& command,
-                                             const std::filesystem::path& work_dir) const;
+  absl::StatusOr<LayerSource> Run(const StageBase& base, std::span<const RunLayer> layers,
+                                  const RunCommand& command,
+                                  const std::filesystem::path& work_dir) const override;
+  absl::StatusOr<run::OverlayMount> Mount(const StageBase& base, std::span<const RunLayer> layers,
+                                          const std::filesystem::path& work_dir) const override;
 
   BuilderOptions options_;
 };

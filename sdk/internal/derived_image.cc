@@ -46,9 +46,10 @@ absl::Status CheckPython(std::string_view field, std::string_view image_uri,
 
 absl::StatusOr<ResolvedImage> ResolvePythonExecutor(const ImageResolver& resolver,
                                                     const packager::unpack::RootfsCache& rootfs,
-                                                    std::string_view image_uri,
+                                                    const jobspec::ImageUri& image,
                                                     std::string_view field) {
-  absl::StatusOr<ResolvedImage> executor = resolver.Resolve(image_uri);
+  const std::string& image_uri = image.ToString();
+  absl::StatusOr<ResolvedImage> executor = resolver.Resolve(image);
   if (!executor.ok()) return base::WithContext(executor.status(), field);
   absl::StatusOr<std::filesystem::path> root = rootfs.Get(executor->layout, executor->image);
   if (!root.ok()) {

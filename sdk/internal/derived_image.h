@@ -14,20 +14,21 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "jobspec/image_uri.h"
 #include "packager/builder/store_lock.h"
 #include "packager/unpack/rootfs_cache.h"
 #include "sdk/internal/image_resolver.h"
 
 namespace trainpkg::sdk::internal {
 
-// Resolves `image_uri` with `resolver` (pulling it into the store when
+// Resolves `image` with `resolver` (pulling it into the store when
 // needed), unpacks it with `rootfs` (cached there; the build's RUN reuses
 // it) and checks that a directory of the image's PATH holds python3.
 // Errors start with `field`: the resolver's and the unpacker's, and
 // FailedPrecondition for an image without python3 (saying what it needs).
 absl::StatusOr<ResolvedImage> ResolvePythonExecutor(const ImageResolver& resolver,
                                                     const packager::unpack::RootfsCache& rootfs,
-                                                    std::string_view image_uri,
+                                                    const jobspec::ImageUri& image,
                                                     std::string_view field);
 
 // Whether the local image store under `home` has `tag`.

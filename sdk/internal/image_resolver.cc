@@ -15,8 +15,6 @@
 namespace trainpkg::sdk::internal {
 namespace {
 
-constexpr std::string_view kOciScheme = "oci:";
-
 absl::Status WithUri(std::string_view uri, const absl::Status& status) {
   return base::WithContext(status, fmt::format("image \"{}\"", uri));
 }
@@ -48,23 +46,41 @@ ImagePuller RegistryImagePuller(std::map<std::string, std::string> environment) 
   };
 }
 
-absl::StatusOr<ResolvedImage> ImageResolver::Resolve(std::string_view image_uri) const {
-  if (image_uri.substr(0, kOciScheme.size()) != kOciScheme) return FromStore(image_uri);
-  absl::StatusOr<oci::LayoutReference> reference = oci::ParseLayoutReference(image_uri);
-  if (!reference.ok()) return WithUri(image_uri, reference.status());
-  absl::StatusOr<oci::Layout> layout = oci::Layout::Open(reference->dir);
-  if (!layout.ok()) return WithUri(image_uri, layout.status());
+absl::StatusOr<ResolvedImage> ImageResolver::Resolve(const jobspec::ImageUri& image_uri) const {
+  switch (image_uri.kind()) {
+    case jobspec::ImageUri::Kind::kOciLayout:
+      return FromLayout(image_uri);
+    case jobspec::ImageUri::Kind::kRegistry:
+      return FromStore(image_uri);
+    case jobspec::ImageUri::Kind::kLocalExecutable:
+      break;
+  }
+  return absl::InvalidArgumentError(
+      fmt::format("\"{}\" is a host executable, not an image; use a registry reference "
+                  "([REGISTRY/]REPOSITORY[:TAG|@DIGEST]) or oci:DIR[:TAG]",
+                  image_uri.ToString()));
+}
+
+absl::StatusOr<ResolvedImage> ImageResolver::FromLayout(const jobspec::ImageUri& image_uri) const {
+  const std::string& uri = image_uri.ToString();
+  if (!image_uri.layout_tag().empty()) {
+    absl::Status tag_ok = oci::ValidateRefName(image_uri.layout_tag());
+    if (!tag_ok.ok()) return WithUri(uri, tag_ok);
+  }
+  absl::StatusOr<oci::Layout> layout = oci::Layout::Open(image_uri.layout_dir());
+  if (!layout.ok()) return WithUri(uri, layout.status());
   absl::StatusOr<oci::LayoutImage> image =
-      layout->ReadImage(reference->tag, registry::DefaultPlatform());
-  if (!image.ok()) return WithUri(image_uri, image.status());
+      layout->ReadImage(image_uri.layout_tag(), registry::DefaultPlatform());
+  if (!image.ok()) return WithUri(uri, image.status());
   absl::StatusOr<ResolvedImage> resolved =
-      Complete(*std::move(layout), *std::move(image), reference->tag);
-  if (!resolved.ok()) return WithUri(image_uri, resolved.status());
+      Complete(*std::move(layout), *std::move(image), image_uri.layout_tag());
+  if (!resolved.ok()) return WithUri(uri, resolved.status());
   return resolved;
 }
 
-absl::StatusOr<ResolvedImage> ImageResolver::FromStore(std::string_view image_uri) const {
-  absl::StatusOr<registry::Reference> reference = registry::ParseReference(image_uri);
+absl::StatusOr<ResolvedImage> ImageResolver::FromStore(const jobspec::ImageUri& uri) const {
+  const std::string& image_uri = uri.ToString();
+  absl::StatusOr<registry::Reference> reference = registry::ParseReference(uri.reference());
   if (!reference.ok()) {
     return absl::InvalidArgumentError(fmt::format(
         "image \"{}\": {}; use a registry reference ([REGISTRY/]REPOSITORY[:TAG|@DIGEST]), "

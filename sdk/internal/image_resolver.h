@@ -1,10 +1,11 @@
-// Finds the image a container-mode replica runs: "oci:DIR[:TAG]" is read
-// from that oci-layout; any other imageUri is a registry reference
-// ("trainer:v1", "127.0.0.1:5000/app@sha256:…") looked up in the local image
+// Finds the image a container-mode replica runs: an oci-layout image
+// ("oci:DIR[:TAG]") is read from that layout; a registry reference
+// ("trainer:v1", "127.0.0.1:5000/app@sha256:…") is looked up in the local image
 // store (<home>/images, where `trainpkg build -t` and this resolver put
 // images) and, when absent there, pulled into it from its registry.
 //
-// Errors name the imageUri: InvalidArgument for one that is neither form,
+// Errors name the imageUri: InvalidArgument for a local: executable (not an
+// image), an oci TAG or a reference that registry/'s grammar refuses,
 // NotFound when the image is in neither the store nor the registry,
 // FailedPrecondition when the image is incomplete (blobs missing) or has no
 // image config, the registry's errors when pulling fails.
@@ -22,6 +23,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "jobspec/image_uri.h"
 #include "registry/oci/layout.h"
 #include "registry/reference.h"
 
@@ -49,10 +51,11 @@ class ImageResolver {
   ImageResolver(std::filesystem::path home, ImagePuller pull)
       : home_(std::move(home)), pull_(std::move(pull)) {}
 
-  absl::StatusOr<ResolvedImage> Resolve(std::string_view image_uri) const;
+  absl::StatusOr<ResolvedImage> Resolve(const jobspec::ImageUri& image_uri) const;
 
  private:
-  absl::StatusOr<ResolvedImage> FromStore(std::string_view image_uri) const;
+  absl::StatusOr<ResolvedImage> FromLayout(const jobspec::ImageUri& image_uri) const;
+  absl::StatusOr<ResolvedImage> FromStore(const jobspec::ImageUri& image_uri) const;
 
   std::filesystem::path home_;
   ImagePuller pull_;

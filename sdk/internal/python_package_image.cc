@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/check.h"
 #include "base/status_context.h"
 #include "base/status_macros.h"
 #include "base/temp_dir.h"
@@ -80,6 +81,13 @@ std::string ImageTag(const oci::Digest& executor, const std::vector<Package>& pa
   return absl::StrCat(kTagRepository, ":", key.Finish().hex());
 }
 
+// The store tag ImageTag made, as the image the replicas run.
+jobspec::ImageUri TagImage(const std::string& tag) {
+  absl::StatusOr<jobspec::ImageUri> image = jobspec::ImageUri::Parse(tag);
+  TP_CHECK(image.ok(), "store tag {}: {}", tag, image.status().ToString());
+  return *std::move(image);
+}
+
 class ImagePreparer {
  public:
   explicit ImagePreparer(const PythonPackageImageOptions& options)
@@ -88,11 +96,10 @@ class ImagePreparer {
         rootfs_(options.home / "rootfs") {}
 
   // The image `plan` runs.
-  absl::StatusOr<std::string> ImageFor(const ReplicaPlan& plan) {
-    TP_ASSIGN_OR_RETURN(
-        ResolvedImage executor,
-        ResolvePythonExecutor(resolver_, rootfs_, plan.image_uri, plan.program_field));
-    if (plan.python_packages->empty()) return plan.image_uri;
+  absl::StatusOr<jobspec::ImageUri> ImageFor(const ReplicaPlan& plan) {
+    TP_ASSIGN_OR_RETURN(ResolvedImage executor,
+                        ResolvePythonExecutor(resolver_, rootfs_, *plan.image, plan.program_field));
+    if (plan.python_packages->empty()) return *plan.image;
     std::vector<Package> packages;
     std::set<std::string> names;
     for (size_t j = 0; j < plan.python_packages->size(); ++j) {
@@ -113,17 +120,17 @@ class ImagePreparer {
     if (StoreHasImage(options_.home, tag)) {
       Log(fmt::format("Using {}: the packages of {} are installed in it", tag,
                       PoolField(plan.ref.pool)));
-      return tag;
+      return TagImage(tag);
     }
     Log(fmt::format("Installing the Python packages of {} into {} as {}", PoolField(plan.ref.pool),
-                    plan.image_uri, tag));
+                    plan.image->ToString(), tag));
     absl::Status built = Build(executor.layout_reference, packages, tag);
     if (!built.ok()) {
       return base::WithContext(
           built, fmt::format("{}.pythonPackageSpec: installing the packages into \"{}\"",
-                             PoolField(plan.ref.pool), plan.image_uri));
+                             PoolField(plan.ref.pool), plan.image->ToString()));
     }
-    return tag;
+    return TagImage(tag);
   }
 
  private:
@@ -177,16 +184,16 @@ absl::Status PreparePythonPackageImages(std::vector<ReplicaPlan>& plans,
                                         const PythonPackageImageOptions& options) {
   ImagePreparer preparer(options);
   // (executor, packages) -> image, so that each is prepared once per job.
-  std::map<std::pair<std::string, std::vector<std::string>>, std::string> images;
+  std::map<std::pair<std::string, std::vector<std::string>>, jobspec::ImageUri> images;
   for (ReplicaPlan& plan : plans) {
     if (!plan.python_packages.has_value()) continue;
-    auto key = std::make_pair(plan.image_uri, *plan.python_packages);
+    auto key = std::make_pair(plan.image->ToString(), *plan.python_packages);
     auto found = images.find(key);
     if (found == images.end()) {
-      TP_ASSIGN_OR_RETURN(std::string image, preparer.ImageFor(plan));
+      TP_ASSIGN_OR_RETURN(jobspec::ImageUri image, preparer.ImageFor(plan));
       found = images.emplace(std::move(key), std::move(image)).first;
     }
-    plan.image_uri = found->second;
+    plan.image = found->second;
   }
   return absl::OkStatus();
 }

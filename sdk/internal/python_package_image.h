@@ -43,7 +43,7 @@ struct PythonPackageImageOptions {
 // For every pythonPackageSpec plan (python_packages set): resolves its
 // executor (pulling it into the store when needed), checks that it has
 // python3, builds or finds the image with its packages, and sets the plan's
-// image_uri to that image's store tag. Plans sharing executor and packages
+// image to that image's store tag. Plans sharing executor and packages
 // share one image. Errors name the field: executorImageUri when it cannot be
 // resolved or has no python3 on its PATH (FailedPrecondition), packageUris[j]
 // (LocalPackagePath's errors), and, when the build fails, the pool with the

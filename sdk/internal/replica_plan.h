@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "jobspec/cluster_env.h"
 #include "jobspec/custom_job.h"
+#include "jobspec/image_uri.h"
 
 namespace trainpkg::sdk::internal {
 
@@ -31,22 +32,21 @@ struct ReplicaPlan {
   std::vector<std::string> argv;     // process mode: command, or [executable], then args
   std::vector<jobspec::EnvVar> env;  // containerSpec.env, expanded at start
                                      // (pythonPackageSpec.env for those pools)
-  // Container mode only (image_uri non-empty): the image and the
-  // containerSpec overrides of its Entrypoint (command) and Cmd (args).
-  std::string image_uri;
+  // Container mode only (image set, an oci-layout or registry image): the
+  // image and the containerSpec overrides of its Entrypoint (command) and
+  // Cmd (args).
+  std::optional<jobspec::ImageUri> image;
   std::vector<std::string> command;
   std::vector<std::string> args;
   int32_t accelerator_count = 0;  // machineSpec.acceleratorCount
-  // pythonPackageSpec pools: its packageUris, to install into image_uri
+  // pythonPackageSpec pools: its packageUris, to install into `image`
   // (the executorImageUri until PreparePythonPackageImages ran).
   std::optional<std::vector<std::string>> python_packages;
 };
 
-// "local:/abs/exe" -> "/abs/exe"; nullopt for any other image URI.
-std::optional<std::string_view> LocalImagePath(std::string_view image_uri);
-
-// InvalidArgument for a pool without containerSpec or with "local:" and no
-// path.
+// InvalidArgument, naming the field, for a pool without containerSpec, an
+// imageUri or executorImageUri that jobspec::ImageUri::Parse refuses, or a
+// "local:" executorImageUri.
 absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSpec& spec);
 
 // Rewrites each relative "local:path" as "local:<cwd>/path".

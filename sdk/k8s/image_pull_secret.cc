@@ -1,9 +1,10 @@
 #include "sdk/k8s/image_pull_secret.h"
 
 #include "absl/strings/escaping.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
+#include "jobspec/image_uri.h"
 #include "registry/auth/docker_config.h"
 #include "registry/reference.h"
 
@@ -14,12 +15,16 @@ absl::StatusOr<RegistryCredentials> CollectRegistryCredentials(const jobspec::Cu
   RegistryCredentials credentials;
   for (size_t i = 0; i < spec.worker_pool_specs.size(); ++i) {
     const auto& container = spec.worker_pool_specs[i].container_spec;
-    // A local: executable has no registry; RenderJobManifests refuses it.
-    if (!container.has_value() || absl::StartsWith(container->image_uri, "local:")) continue;
-    absl::StatusOr<registry::Reference> ref = registry::ParseReference(container->image_uri);
+    if (!container.has_value()) continue;
+    const std::string field = absl::StrCat("workerPoolSpecs[", i, "].containerSpec.imageUri");
+    absl::StatusOr<jobspec::ImageUri> image = jobspec::ImageUri::Parse(container->image_uri);
+    if (!image.ok()) return base::WithContext(image.status(), field);
+    // local: executables and oci-layouts have no registry (RenderJobManifests
+    // refuses both).
+    if (image->kind() != jobspec::ImageUri::Kind::kRegistry) continue;
+    absl::StatusOr<registry::Reference> ref = registry::ParseReference(image->reference());
     if (!ref.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "workerPoolSpecs[", i, "].containerSpec.imageUri: ", ref.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat(field, ": ", ref.status().message()));
     }
     const std::string& host = ref->repository.registry;
     if (credentials.contains(host)) continue;

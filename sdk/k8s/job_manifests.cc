@@ -3,9 +3,10 @@
 #include <array>
 #include <regex>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_context.h"
 #include "base/status_macros.h"
+#include "jobspec/image_uri.h"
 #include "jobspec/job_secret.h"
 #include "sdk/internal/job_id.h"
 #include "sdk/k8s/internal/pod_template.h"
@@ -59,12 +60,21 @@ absl::Status CheckJob(const RenderRequest& r) {
     if (!pools[p].container_spec.has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(field, ".containerSpec: required"));
     }
-    const std::string& image = pools[p].container_spec->image_uri;
-    if (absl::StartsWith(image, "local:")) {
+    const std::string image_field = absl::StrCat(field, ".containerSpec.imageUri");
+    absl::StatusOr<jobspec::ImageUri> image =
+        jobspec::ImageUri::Parse(pools[p].container_spec->image_uri);
+    if (!image.ok()) return base::WithContext(image.status(), image_field);
+    if (image->kind() == jobspec::ImageUri::Kind::kLocalExecutable) {
       return absl::InvalidArgumentError(
-          absl::StrCat(field, ".containerSpec.imageUri: \"", image,
+          absl::StrCat(image_field, ": \"", image->ToString(),
                        "\" is a local executable, which a cluster cannot run; push an image "
                        "(`trainpkg push`) and give its reference"));
+    }
+    if (image->kind() == jobspec::ImageUri::Kind::kOciLayout) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(image_field, ": \"", image->ToString(),
+                       "\" is an oci-layout on this host, which a cluster cannot pull; push it "
+                       "(`trainpkg push oci:DIR[:TAG] REF`) and give its reference"));
     }
     if (r.kind != WorkloadKind::kJobSet && ReplicaType(r.kind, p).empty()) {
       return absl::InvalidArgumentError(absl::StrCat(

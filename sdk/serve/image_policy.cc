@@ -5,9 +5,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "fmt/format.h"
+#include "jobspec/image_uri.h"
 #include "registry/reference.h"
 #include "sdk/internal/image_resolver.h"
-#include "sdk/internal/replica_plan.h"
 
 namespace trainpkg::sdk::serve {
 namespace {
@@ -54,7 +54,9 @@ absl::Status CheckJobImages(const jobspec::CustomJobSpec& spec, std::string_view
     } else {
       continue;  // an empty pool: nothing this service would run
     }
-    if (internal::LocalImagePath(uri).has_value()) {
+    absl::StatusOr<jobspec::ImageUri> image = jobspec::ImageUri::Parse(uri);
+    if (!image.ok()) return Refuse(image.status(), field, violation);
+    if (image->kind() == jobspec::ImageUri::Kind::kLocalExecutable) {
       if (policy.allow_local_executables) continue;
       return Refuse(absl::PermissionDeniedError(fmt::format(
                         "\"{}\" is a host executable, which this service runs only when started "
@@ -62,8 +64,10 @@ absl::Status CheckJobImages(const jobspec::CustomJobSpec& spec, std::string_view
                         uri)),
                     field, violation);
     }
-    if (uri.starts_with("oci:") || store.Resolve(uri).ok()) continue;
-    absl::StatusOr<registry::Reference> reference = registry::ParseReference(uri);
+    if (image->kind() == jobspec::ImageUri::Kind::kOciLayout || store.Resolve(*image).ok()) {
+      continue;
+    }
+    absl::StatusOr<registry::Reference> reference = registry::ParseReference(image->reference());
     if (!reference.ok()) {
       return Refuse(absl::InvalidArgumentError(fmt::format(
                         "\"{}\": {}; use a registry reference, oci:DIR[:TAG] or local:PATH", uri,

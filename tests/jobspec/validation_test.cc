@@ -205,6 +205,30 @@ TEST(ValidationTest, LocalImageUriNamesAnExecutable) {
                                                "'local:' names no executable")));
 }
 
+TEST(ValidationTest, ImageUrisAreParsedAndTheFieldNamed) {
+  CustomJob job = ValidJob();
+  job.job_spec.worker_pool_specs.push_back(ContainerPool(2));
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "gcr.io/p/my trainer:1";
+  EXPECT_THAT(IssuesOf(job),
+              ElementsAre(Issue("jobSpec.workerPoolSpecs[1].containerSpec.imageUri",
+                                "is not allowed in a registry reference")));
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "oci:";
+  EXPECT_THAT(IssuesOf(job), ElementsAre(Issue("jobSpec.workerPoolSpecs[1].containerSpec.imageUri",
+                                               "no oci-layout directory")));
+
+  WorkerPoolSpec& pool = job.job_spec.worker_pool_specs[1];
+  pool.container_spec.reset();
+  pool.python_package_spec = PythonSpec();
+  pool.python_package_spec->executor_image_uri = std::string("python:3\x1b[2J");
+  EXPECT_THAT(IssuesOf(job),
+              ElementsAre(Issue("jobSpec.workerPoolSpecs[1].pythonPackageSpec.executorImageUri",
+                                "control byte 0x1b")));
+  pool.python_package_spec->executor_image_uri = "local:/usr/bin/python3";
+  EXPECT_THAT(IssuesOf(job),
+              ElementsAre(Issue("jobSpec.workerPoolSpecs[1].pythonPackageSpec.executorImageUri",
+                                "is a host executable, not an image")));
+}
+
 TEST(ValidationTest, PythonPackageSpecNeedsExecutorImageAndModule) {
   CustomJob job = ValidJob();
   WorkerPoolSpec& pool = job.job_spec.worker_pool_specs[0];

@@ -45,7 +45,7 @@ void Write(const fs::path& path, const std::string& content) {
 sdk::internal::ReplicaPlan Plan(std::vector<std::string> command, std::vector<std::string> args) {
   sdk::internal::ReplicaPlan plan;
   plan.program_field = "jobSpec.workerPoolSpecs[0].containerSpec.imageUri";
-  plan.image_uri = "trainer:1";
+  plan.image = *jobspec::ImageUri::Parse("trainer:1");
   plan.command = std::move(command);
   plan.args = std::move(args);
   return plan;

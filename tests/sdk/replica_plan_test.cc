@@ -43,9 +43,10 @@ TEST(ReplicaPlanTest, ContainerImagesRunInContainerMode) {
   job.job_spec.worker_pool_specs[1].container_spec->command = {"python3"};
   absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
   ASSERT_TRUE(plans.ok()) << plans.status();
-  EXPECT_TRUE((*plans)[0].image_uri.empty());
+  EXPECT_FALSE((*plans)[0].image.has_value());
   const ReplicaPlan& container = (*plans)[1];
-  EXPECT_EQ(container.image_uri, "us-docker.pkg.dev/p/r/img:1");
+  ASSERT_TRUE(container.image.has_value());
+  EXPECT_EQ(container.image->ToString(), "us-docker.pkg.dev/p/r/img:1");
   EXPECT_EQ(container.program_field, "jobSpec.workerPoolSpecs[1].containerSpec.imageUri");
   EXPECT_THAT(container.command, ElementsAre("python3"));
   EXPECT_THAT(container.args, ElementsAre("--epochs=2"));
@@ -77,7 +78,8 @@ TEST(ReplicaPlanTest, PythonPackagesRunTheModuleOnTheExecutor) {
   for (size_t i = 1; i < 3; ++i) {
     const ReplicaPlan& plan = (*plans)[i];
     EXPECT_EQ(plan.ref.Name(), "workerpool1-" + std::to_string(i - 1));
-    EXPECT_EQ(plan.image_uri, "python:3.11");
+    ASSERT_TRUE(plan.image.has_value());
+    EXPECT_EQ(plan.image->ToString(), "python:3.11");
     EXPECT_EQ(plan.program_field, "jobSpec.workerPoolSpecs[1].pythonPackageSpec.executorImageUri");
     EXPECT_THAT(plan.command, ElementsAre("python3", "-m", "trainer.task"));
     EXPECT_THAT(plan.args, ElementsAre("--epochs=2"));
@@ -85,6 +87,37 @@ TEST(ReplicaPlanTest, PythonPackagesRunTheModuleOnTheExecutor) {
     ASSERT_TRUE(plan.python_packages.has_value());
     EXPECT_THAT(*plan.python_packages, ElementsAre("dist/trainer-0.1.tar.gz"));
   }
+}
+
+// The plan carries the parsed image, so backends branch on its kind instead
+// of re-reading prefixes; what ImageUri refuses is refused here, naming the
+// field.
+TEST(ReplicaPlanTest, ImagesAreParsedOnceIntoThePlan) {
+  jobspec::CustomJob job = MakeJob("/opt/train", {{1, {}}, {1, {}}});
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "oci:/srv/layouts/trainer:v1";
+  absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
+  ASSERT_THAT(plans, IsOk());
+  ASSERT_TRUE((*plans)[1].image.has_value());
+  EXPECT_EQ((*plans)[1].image->kind(), jobspec::ImageUri::Kind::kOciLayout);
+  EXPECT_EQ((*plans)[1].image->layout_dir(), "/srv/layouts/trainer");
+  EXPECT_EQ((*plans)[1].image->layout_tag(), "v1");
+
+  job.job_spec.worker_pool_specs[1].container_spec->image_uri = "gcr.io/p/../t:1";
+  absl::Status status = PlanReplicas(job.job_spec).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("jobSpec.workerPoolSpecs[1].containerSpec.imageUri: "));
+  EXPECT_THAT(status.message(), HasSubstr("is not a repository path component"));
+
+  jobspec::WorkerPoolSpec& pool = job.job_spec.worker_pool_specs[1];
+  pool.container_spec.reset();
+  jobspec::PythonPackageSpec& python = pool.python_package_spec.emplace();
+  python.executor_image_uri = "local:/usr/bin/python3";
+  python.python_module = "trainer.task";
+  status = PlanReplicas(job.job_spec).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(),
+              HasSubstr("jobSpec.workerPoolSpecs[1].pythonPackageSpec.executorImageUri: a local: "
+                        "executable cannot run a Python package"));
 }
 
 TEST(ReplicaPlanTest, RelativeLocalImagesBecomeAbsolute) {

@@ -24,7 +24,8 @@ using packager::run::WriteContainerBundle;
 constexpr char kDefaultPath[] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 absl::Status InField(const sdk::internal::ReplicaPlan& plan, const absl::Status& status) {
-  return base::WithContext(status, fmt::format("{} (\"{}\")", plan.program_field, plan.image_uri));
+  return base::WithContext(status,
+                           fmt::format("{} (\"{}\")", plan.program_field, plan.image->ToString()));
 }
 
 // Lets `user` use the job's /dev/shm directory: root needs nothing; the

@@ -31,7 +31,7 @@
 namespace trainpkg::sdk::local::internal {
 
 struct ContainerReplicaRequest {
-  const sdk::internal::ReplicaPlan* plan = nullptr;  // REQUIRES: plan->image_uri non-empty
+  const sdk::internal::ReplicaPlan* plan = nullptr;  // REQUIRES: plan->image set
   const oci::ImageConfig* image = nullptr;           // the image's config
   std::filesystem::path rootfs;                      // its unpacked rootfs (RootfsCache)
   std::string container_id;                          // unique per job and replica

@@ -56,13 +56,13 @@ absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
   sdk::internal::ImageResolver resolver(home, sdk::internal::RegistryImagePuller(environment));
   packager::unpack::RootfsCache cache(home / "rootfs");
   for (const sdk::internal::ReplicaPlan& plan : plans) {
-    if (plan.image_uri.empty() || images.contains(plan.image_uri)) continue;
+    if (!plan.image.has_value() || images.contains(plan.image->ToString())) continue;
     TP_ASSIGN_OR_RETURN_WITH_CONTEXT(sdk::internal::ResolvedImage resolved,
-                                     resolver.Resolve(plan.image_uri), plan.program_field);
+                                     resolver.Resolve(*plan.image), plan.program_field);
     TP_ASSIGN_OR_RETURN_WITH_CONTEXT(
         std::filesystem::path rootfs, cache.Get(resolved.layout, resolved.image),
-        absl::StrCat(plan.program_field, ": unpacking \"", plan.image_uri, "\""));
-    images.emplace(plan.image_uri, JobImage{*resolved.image.config, std::move(rootfs)});
+        absl::StrCat(plan.program_field, ": unpacking \"", plan.image->ToString(), "\""));
+    images.emplace(plan.image->ToString(), JobImage{*resolved.image.config, std::move(rootfs)});
   }
   return images;
 }
@@ -167,10 +167,10 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
   const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
   const auto container =
       std::find_if(plans.begin(), plans.end(),
-                   [](const sdk::internal::ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+                   [](const sdk::internal::ReplicaPlan& plan) { return plan.image.has_value(); });
   const auto process =
       std::find_if(plans.begin(), plans.end(),
-                   [](const sdk::internal::ReplicaPlan& plan) { return plan.image_uri.empty(); });
+                   [](const sdk::internal::ReplicaPlan& plan) { return !plan.image.has_value(); });
   if (netns_.has_value() || config_.host_network || container == plans.end()) return std::nullopt;
   if (process != plans.end()) {
     return jobspec::RpcStatus{
@@ -196,9 +196,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobEtcFiles() {
   const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
   if (!etc_files_.empty() ||
-      std::none_of(plans.begin(), plans.end(), [](const sdk::internal::ReplicaPlan& plan) {
-        return !plan.image_uri.empty();
-      })) {
+      std::none_of(plans.begin(), plans.end(),
+                   [](const sdk::internal::ReplicaPlan& plan) { return plan.image.has_value(); })) {
     return std::nullopt;
   }
   // Every replica, its own name included, is reached on 127.0.0.1: in the
@@ -243,7 +242,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobSharedMemory() {
   const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
   const auto containers =
       std::count_if(plans.begin(), plans.end(),
-                    [](const sdk::internal::ReplicaPlan& plan) { return !plan.image_uri.empty(); });
+                    [](const sdk::internal::ReplicaPlan& plan) { return plan.image.has_value(); });
   if (shared_shm_.has_value() || containers < 2) return std::nullopt;
   // On the host's /dev/shm: a tmpfs, as a container's own /dev/shm is.
   absl::StatusOr<packager::run::TransientDirectory> dir = packager::run::TransientDirectory::Create(
@@ -329,8 +328,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     if (!gpu_slices[i].empty()) {
       cluster_env->insert_or_assign("CUDA_VISIBLE_DEVICES", absl::StrJoin(gpu_slices[i], ","));
     }
-    if (!plan.image_uri.empty()) {
-      const JobImage& image = images->at(plan.image_uri);
+    if (plan.image.has_value()) {
+      const JobImage& image = images->at(plan.image->ToString());
       absl::StatusOr<RuncContainer> container = PrepareContainerReplica(ContainerReplicaRequest{
           .plan = &plan,
           .image = &image.config,

@@ -13,9 +13,9 @@ absl::Status CheckSlurmJob(const jobspec::CustomJobSpec& spec,
                            const std::vector<sdk::internal::ReplicaPlan>& plans,
                            SlurmBackendOptions& options) {
   for (const sdk::internal::ReplicaPlan& plan : plans) {
-    if (!plan.image_uri.empty()) {
+    if (plan.image.has_value()) {
       return absl::UnimplementedError(absl::StrCat(
-          plan.program_field, ": \"", plan.image_uri,
+          plan.program_field, ": \"", plan.image->ToString(),
           "\" is a container image; the Slurm backend runs \"local:<path>\" executables on a "
           "filesystem every node shares"));
     }

@@ -100,7 +100,7 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
                                                    " and SLURM_PROCID=", self.index,
                                                    ": the job has no replica ", self.Name()));
   }
-  if (!plan->image_uri.empty()) {
+  if (plan->image.has_value()) {
     return absl::UnimplementedError(
         absl::StrCat(plan->program_field, ": the Slurm backend runs local: executables only"));
   }

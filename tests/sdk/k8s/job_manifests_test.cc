@@ -26,6 +26,7 @@ namespace trainpkg::sdk::k8s {
 namespace {
 
 using nlohmann::json;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 std::filesystem::path Golden(std::string_view name) {
@@ -257,6 +258,11 @@ TEST(JobManifestsTest, RefusesWhatAClusterCannotRun) {
   RenderRequest local = testing::GoldenRequest(WorkloadKind::kJobSet);
   local.job.job_spec.worker_pool_specs[1].container_spec->image_uri = "local:/bin/true";
   EXPECT_THAT(error(local).message(), HasSubstr("workerPoolSpecs[1].containerSpec.imageUri"));
+  RenderRequest layout = testing::GoldenRequest(WorkloadKind::kJobSet);
+  layout.job.job_spec.worker_pool_specs[1].container_spec->image_uri = "oci:/tmp/layout:1";
+  EXPECT_THAT(error(layout).message(),
+              AllOf(HasSubstr("workerPoolSpecs[1].containerSpec.imageUri"),
+                    HasSubstr("an oci-layout on this host, which a cluster cannot pull")));
 
   RenderRequest bad_name = testing::GoldenRequest(WorkloadKind::kJobSet);
   bad_name.name = "Digits_1";
