@@ -48,7 +48,8 @@ absl::StatusOr<jobspec::CustomJob> LocalBinaryJob(const LocalBinaryJobOptions& r
 
 absl::StatusOr<CustomJob> CustomJobFromLocalBinary(const LocalBinaryJobOptions& request,
                                                    CustomJobOptions options) {
-  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, LocalBinaryJob(request));
+  // The push target first: a bad one is the request's image_uri, not a field
+  // of the job built from it.
   absl::StatusOr<registry::Reference> target = registry::ParseReference(request.image_uri);
   if (!target.ok() || !target->digest.empty()) {
     return absl::InvalidArgumentError(
@@ -58,6 +59,7 @@ absl::StatusOr<CustomJob> CustomJobFromLocalBinary(const LocalBinaryJobOptions& 
                                 : std::string(target.status().message())));
   }
   if (target->tag.empty()) target->tag = "latest";
+  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, LocalBinaryJob(request));
 
   auto environment = std::make_shared<base::MapEnvironment>(
       options.environment.has_value() ? *options.environment : base::SnapshotProcessEnvironment());
