@@ -10,7 +10,17 @@
 // same image, from threads or processes, are safe: each may unpack, the
 // first rename wins and the others discard their copy.
 //
-// Callers must treat a returned rootfs as read-only (runc mounts it so).
+// Entries share unchanged files (docs/adr/2026-11-28-rootfs-entries-share-files.md):
+// an image whose chain extends one already cached (a trainer FROM a base, a
+// RUN's stage) starts from a hardlinked copy of that entry and unpacks only
+// the layers above it. Pulled images get such a prefix too: the prefix up to
+// the last layer of kBaseLayerBytes or more with layers above it is kept as
+// an entry of its own (its files cost nothing extra; its directories are
+// copied), so two versions of a trainer on one base store the base's bytes
+// once. Directories are per entry; regular files and symlinks are shared.
+//
+// Callers must treat a returned rootfs as read-only (runc mounts it so): a
+// write through one entry's file would change every entry sharing it.
 //
 // Regular files lose their setuid and setgid bits here, whatever
 // UnpackOptions says: every container trainpkg starts runs with
@@ -23,7 +33,9 @@
 #ifndef TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_
 #define TRAINPKG_PACKAGER_UNPACK_ROOTFS_CACHE_H_
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,8 +51,13 @@ oci::Digest ChainId(const std::vector<oci::Digest>& diff_ids);
 
 class RootfsCache {
  public:
-  explicit RootfsCache(std::filesystem::path dir, UnpackOptions options = {})
-      : dir_(std::move(dir)), options_(options) {}
+  // Layers of this compressed size or more are taken as the top of a base
+  // (see the class comment).
+  static constexpr uint64_t kBaseLayerBytes = 16 << 20;
+
+  explicit RootfsCache(std::filesystem::path dir, UnpackOptions options = {},
+                       uint64_t base_layer_bytes = kBaseLayerBytes)
+      : dir_(std::move(dir)), options_(options), base_layer_bytes_(base_layer_bytes) {}
 
   // The rootfs of `image` (read from `layout`, its config present),
   // unpacking it first when absent. Errors: those of UnpackLayers (the
@@ -57,8 +74,18 @@ class RootfsCache {
   static std::string EntryName(const oci::Digest& digest);
 
  private:
+  static oci::Digest PrefixChainId(const std::vector<oci::Digest>& diff_ids, size_t count);
+  // Unpacks layers [from, to) of `image` over a hardlinked copy of `below`
+  // (or into an empty directory) and publishes the result as entry `key`.
+  absl::StatusOr<std::filesystem::path> Unpack(const oci::Layout& layout,
+                                               const oci::LayoutImage& image,
+                                               const std::optional<std::filesystem::path>& below,
+                                               size_t from, size_t to,
+                                               const oci::Digest& key) const;
+
   std::filesystem::path dir_;
   UnpackOptions options_;
+  uint64_t base_layer_bytes_;
 };
 
 }  // namespace trainpkg::packager::unpack

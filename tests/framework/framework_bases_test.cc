@@ -15,7 +15,8 @@
 // The debootstrapped rootfs and trainpkg's layer cache live in
 // $TRAINPKG_FRAMEWORK_CACHE (default /var/tmp/trainpkg-framework-cache),
 // outside the build tree, so that repeated runs on one machine (CI's) are
-// warm; each run gets a fresh registry. Needs root (debootstrap, runc) and
+// warm (all but the unpacked rootfs cache, emptied per run); each run gets a
+// fresh registry. Needs root (debootstrap, runc) and
 // the archive's network; skips, saying so, when not root.
 #include <stdlib.h>
 #include <unistd.h>
@@ -84,8 +85,7 @@ class FrameworkBasesTest : public ::testing::Test {
 
     // The sample staged as its README says: the digits file in its package.
     // Mtimes kept (cp -p; the directories the staging changes take the data
-    // file's), so an unchanged sample gives the same image, and the same
-    // unpacked rootfs in the cache, on every run.
+    // file's), so an unchanged sample gives the same image on every run.
     const fs::path sample = *dir_ / "samples" / "pytorch_ddp_digits";
     fs::create_directories(sample.parent_path());
     ShellResult staged = trainpkg::testing::Sh(
@@ -98,6 +98,13 @@ class FrameworkBasesTest : public ::testing::Test {
     ASSERT_EQ(staged.code, 0) << staged.out;
 
     const fs::path cache = CacheDir();
+    // Unpacked root filesystems are not kept from one run to the next: each
+    // run adds entries (its pip layers are not byte-reproducible), and where
+    // CI keeps this cache, 1.3 GB copies of pytorch-cpu from earlier runs
+    // filled the disk. Starting empty costs one unpack of the base per run;
+    // the images above it hardlink its files (packager/unpack/rootfs_cache.h).
+    std::error_code ec;
+    fs::remove_all(cache / "home" / "rootfs", ec);
     // Variables exported for every command of a line, REGISTRY as in the
     // README's commands; those a launcher above this test may have set are
     // not the job's.

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,12 +41,17 @@ class RootfsCacheTest : public ::testing::Test {
 
   oci::LayoutImage MakeImage(const LayerTar& tar) { return MakeImage(StoreLayer(*layout_, tar)); }
   oci::LayoutImage MakeImage(const testing::StoredLayer& layer) {
+    return MakeImage(std::vector<testing::StoredLayer>{layer});
+  }
+  oci::LayoutImage MakeImage(const std::vector<testing::StoredLayer>& layers) {
     oci::LayoutImage image;
     image.config = oci::ImageConfig{};
     image.config->architecture = "amd64";
     image.config->os = "linux";
-    image.config->rootfs.diff_ids = {layer.diff_id};
-    image.manifest.layers = {layer.descriptor};
+    for (const testing::StoredLayer& layer : layers) {
+      image.config->rootfs.diff_ids.push_back(layer.diff_id);
+      image.manifest.layers.push_back(layer.descriptor);
+    }
     image.manifest.config = *layout_->WriteBlob(oci::SerializeImageConfig(*image.config),
                                                 oci::media_types::kOciImageConfig);
     image.descriptor = *layout_->WriteBlob(oci::SerializeImageManifest(image.manifest),
@@ -179,6 +186,92 @@ TEST_F(RootfsCacheTest, DecompressionBombEndsWithAClearErrorAndLeavesNothing) {
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_LE(run.peak_rss_kib, 256 * 1024);
   EXPECT_EQ(Entries(), 0u) << "no rootfs and no temporary left in the cache";
+}
+
+struct stat Lstat(const fs::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st;
+}
+
+std::string Read(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A trainer image FROM a cached base (the framework test's pytorch-cpu
+// rootfs was copied in full for each of its three images, 1.3 GB each, and
+// CI ran out of disk): unchanged files are the base's inodes, what the
+// layers above replace or delete is changed in the new entry only.
+TEST_F(RootfsCacheTest, AnImageOnACachedBaseSharesTheBasesFiles) {
+  RootfsCache cache(dir_ / "cache");
+  testing::StoredLayer base_layer = StoreLayer(*layout_, LayerTar()
+                                                             .Dir("lib", 0755)
+                                                             .File("lib/torch.so", "weights")
+                                                             .File("etc/conf", "old")
+                                                             .File("etc/gone", "x")
+                                                             .Dir("private", 0750)
+                                                             .Symlink("lib/alias.so", "torch.so"));
+  testing::StoredLayer app_layer =
+      StoreLayer(*layout_, LayerTar().File("etc/conf", "new").File("etc/.wh.gone", ""));
+  absl::StatusOr<fs::path> base = cache.Get(*layout_, MakeImage(base_layer));
+  ASSERT_TRUE(base.ok()) << base.status();
+  absl::StatusOr<fs::path> app = cache.Get(*layout_, MakeImage({base_layer, app_layer}));
+  ASSERT_TRUE(app.ok()) << app.status();
+  ASSERT_NE(*app, *base);
+
+  EXPECT_EQ(Lstat(*app / "lib/torch.so").st_ino, Lstat(*base / "lib/torch.so").st_ino);
+  EXPECT_EQ(Lstat(*app / "lib/alias.so").st_ino, Lstat(*base / "lib/alias.so").st_ino);
+  EXPECT_EQ(fs::read_symlink(*app / "lib/alias.so"), "torch.so");
+  EXPECT_EQ(Read(*app / "etc/conf"), "new");
+  EXPECT_EQ(Read(*base / "etc/conf"), "old");
+  EXPECT_FALSE(fs::exists(*app / "etc/gone"));
+  EXPECT_TRUE(fs::exists(*base / "etc/gone"));
+  // Directories are the entry's own, with the base's attributes.
+  struct stat base_dir = Lstat(*base / "private");
+  struct stat app_dir = Lstat(*app / "private");
+  EXPECT_NE(app_dir.st_ino, base_dir.st_ino);
+  EXPECT_EQ(app_dir.st_mode & 07777, 0750u);
+  EXPECT_EQ(app_dir.st_mtim.tv_sec, base_dir.st_mtim.tv_sec);
+  EXPECT_EQ(Lstat(*app).st_mode & 07777, Lstat(*base).st_mode & 07777);
+  EXPECT_EQ(Entries(), 2u) << "no temporary left";
+}
+
+// Two versions of a trainer on one base, pulled (no build unpacked the
+// base alone): the first keeps the prefix below its small top layers, and
+// the second starts from it.
+TEST_F(RootfsCacheTest, TheSecondVersionOfAnImageStartsFromTheFirstsBase) {
+  std::string weights;
+  for (int i = 0; i < 50000; ++i) weights += std::to_string(i * 7919 % 10007);
+  testing::StoredLayer base_layer =
+      StoreLayer(*layout_, LayerTar().File("lib/torch.so", weights));
+  testing::StoredLayer v1 = StoreLayer(*layout_, LayerTar().File("app/train.py", "v1"));
+  testing::StoredLayer v2 = StoreLayer(*layout_, LayerTar().File("app/train.py", "v2"));
+  ASSERT_LT(v1.descriptor.size, base_layer.descriptor.size);
+  RootfsCache cache(dir_ / "cache", {}, static_cast<uint64_t>(base_layer.descriptor.size));
+
+  absl::StatusOr<fs::path> first = cache.Get(*layout_, MakeImage({base_layer, v1}));
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(Entries(), 2u) << "the image and its base prefix";
+  EXPECT_TRUE(fs::is_directory(dir_ / "cache" / RootfsCache::EntryName(base_layer.diff_id)));
+  absl::StatusOr<fs::path> second = cache.Get(*layout_, MakeImage({base_layer, v2}));
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(Entries(), 3u);
+  EXPECT_EQ(Lstat(*second / "lib/torch.so").st_ino, Lstat(*first / "lib/torch.so").st_ino);
+  EXPECT_EQ(Read(*second / "app/train.py"), "v2");
+  EXPECT_EQ(Read(*first / "app/train.py"), "v1");
+}
+
+// Below the threshold no prefix is kept: small images stay one entry.
+TEST_F(RootfsCacheTest, ImagesOfSmallLayersKeepNoPrefix) {
+  RootfsCache cache(dir_ / "cache");
+  testing::StoredLayer one = StoreLayer(*layout_, LayerTar().File("a", "1"));
+  testing::StoredLayer two = StoreLayer(*layout_, LayerTar().File("b", "2"));
+  absl::StatusOr<fs::path> root = cache.Get(*layout_, MakeImage({one, two}));
+  ASSERT_TRUE(root.ok()) << root.status();
+  EXPECT_EQ(Entries(), 1u);
+  EXPECT_TRUE(fs::exists(*root / "a"));
+  EXPECT_TRUE(fs::exists(*root / "b"));
 }
 
 }  // namespace
