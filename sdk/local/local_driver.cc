@@ -5,6 +5,7 @@
 
 #include "base/environment.h"
 #include "base/status_macros.h"
+#include "sdk/internal/image_resolver.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/internal/supervised_job.h"
 #include "sdk/internal/supervised_record.h"
@@ -28,8 +29,11 @@ class Driver final : public sdk::internal::SupervisedDriver {
         std::move(job), std::move(options), log,
         [](sdk::internal::SupervisedJobConfig config,
            std::shared_ptr<sdk::internal::JobRecorder> recorder) {
-          return std::make_unique<internal::LocalProcessBackend>(std::move(config),
-                                                                 std::move(recorder));
+          // The composition root: replicas pull with registry/'s client and
+          // the job's docker credentials.
+          sdk::internal::ImagePuller pull = sdk::internal::RegistryImagePuller(config.environment);
+          return std::make_unique<internal::LocalProcessBackend>(
+              std::move(config), std::move(recorder), std::move(pull));
         });
   }
 

@@ -17,11 +17,11 @@
 #include "packager/run/hosts_file.h"
 #include "packager/run/resolv_conf.h"
 #include "packager/unpack/rootfs_cache.h"
-#include "sdk/internal/env_expansion.h"
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_errors.h"
 #include "sdk/local/internal/container_replica.h"
 #include "sdk/local/internal/gpu_inventory.h"
+#include "sdk/local/internal/launch_plan.h"
 #include "sdk/local/internal/port_reservation.h"
 #include "sdk/local/internal/restart_policy.h"
 #include "sdk/local/internal/runc_container_launcher.h"
@@ -42,31 +42,6 @@ Clock::time_point DeadlineAfter(absl::Duration d) {
                             absl::ToChronoNanoseconds(std::max(d, absl::ZeroDuration())));
 }
 
-// The images of a job's container-mode pools, each resolved and unpacked
-// once: imageUri -> (config, rootfs).
-struct JobImage {
-  oci::ImageConfig config;
-  std::filesystem::path rootfs;
-};
-
-absl::StatusOr<std::map<std::string, JobImage>> PrepareImages(
-    const std::vector<sdk::internal::ReplicaPlan>& plans, const std::filesystem::path& home,
-    const std::map<std::string, std::string>& environment) {
-  std::map<std::string, JobImage> images;
-  sdk::internal::ImageResolver resolver(home, sdk::internal::RegistryImagePuller(environment));
-  packager::unpack::RootfsCache cache(home / "rootfs");
-  for (const sdk::internal::ReplicaPlan& plan : plans) {
-    if (!plan.image.has_value() || images.contains(plan.image->ToString())) continue;
-    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(sdk::internal::ResolvedImage resolved,
-                                     resolver.Resolve(*plan.image), plan.program_field);
-    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(
-        std::filesystem::path rootfs, cache.Get(resolved.layout, resolved.image),
-        absl::StrCat(plan.program_field, ": unpacking \"", plan.image->ToString(), "\""));
-    images.emplace(plan.image->ToString(), JobImage{*resolved.image.config, std::move(rootfs)});
-  }
-  return images;
-}
-
 // Where the jobs' /etc/hosts and /etc/resolv.conf files live (a tmpfs).
 constexpr char kJobEtcDir[] = "/run/trainpkg/etc";
 
@@ -78,8 +53,11 @@ std::string ContainerId(const std::string& job_id, const std::string& replica) {
 }  // namespace
 
 LocalProcessBackend::LocalProcessBackend(sdk::internal::SupervisedJobConfig config,
-                                         std::shared_ptr<sdk::internal::JobRecorder> recorder)
-    : config_(std::move(config)), recorder_(std::move(recorder)) {}
+                                         std::shared_ptr<sdk::internal::JobRecorder> recorder,
+                                         sdk::internal::ImagePuller pull_images)
+    : config_(std::move(config)),
+      recorder_(std::move(recorder)),
+      pull_images_(std::move(pull_images)) {}
 
 LocalProcessBackend::~LocalProcessBackend() {
   Cancel(/*immediately=*/false);
@@ -262,131 +240,149 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (std::optional<jobspec::RpcStatus> failure = MakeJobSharedMemory()) return failure;
   const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
   // One port per replica, and one more on the chief for PyTorch's
-  // rendezvous store (MASTER_PORT, jobspec/cluster_env.h).
+  // rendezvous store (MASTER_PORT, jobspec/cluster_env.h). Held until the
+  // replicas start, so nothing else on the machine takes them meanwhile.
   absl::StatusOr<PortReservation> ports = PortReservation::Reserve(plans.size() + 1);
   if (!ports.ok()) {
     return jobspec::RpcStatus{
         .code = sdk::internal::kCodeInternal,
         .message = absl::StrCat("Reserving ports for the replicas: ", ports.status().message())};
   }
-  std::vector<std::vector<std::string>> addresses(config_.spec.worker_pool_specs.size());
+  absl::StatusOr<std::vector<std::vector<std::string>>> gpus =
+      AssignGpus(plans, LocalGpus(config_.environment));
+  if (!gpus.ok()) {
+    return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
+                              .message = std::string(gpus.status().message())};
+  }
+  absl::StatusOr<std::vector<ReplicaLaunch>> launches = MakeLaunchPlan(LaunchPlanRequest{
+      .spec = &config_.spec,
+      .plans = plans,
+      .job_id = config_.job_id,
+      .project_id = config_.project_id,
+      .job_secret = config_.job_secret,
+      .environment = &config_.environment,
+      .ports = ports->ports(),
+      .gpus = *gpus,
+  });
+  if (!launches.ok()) {
+    return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
+                              .message = std::string(launches.status().message())};
+  }
   replicas_.resize(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
-    std::string address = absl::StrCat("127.0.0.1:", ports->ports()[i]);
-    addresses[static_cast<size_t>(plans[i].ref.pool)].push_back(address);
     replicas_[i].plan = &plans[i];
     replicas_[i].details.name = plans[i].ref.Name();
-    replicas_[i].details.address = address;
+    replicas_[i].details.address = (*launches)[i].address;
     replicas_[i].details.argv = plans[i].argv;
   }
-  std::vector<std::vector<std::string>> gpu_slices;
-  if (absl::StatusOr<std::vector<std::vector<std::string>>> slices =
-          AssignGpus(plans, LocalGpus(config_.environment));
-      slices.ok()) {
-    gpu_slices = *std::move(slices);
-  } else {
+  absl::StatusOr<std::vector<PreparedReplica>> prepared = PrepareReplicas(*launches, *gpus);
+  if (!prepared.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
-                              .message = std::string(slices.status().message())};
+                              .message = std::string(prepared.status().message())};
   }
-  absl::StatusOr<std::map<std::string, JobImage>> images =
-      PrepareImages(plans, config_.store.home(), config_.environment);
-  if (!images.ok()) {
-    return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
-                              .message = std::string(images.status().message())};
-  }
-  std::vector<ProcessSpec> specs;
-  // Container-mode replicas: the runc container each one runs.
-  std::vector<std::optional<RuncContainer>> containers(plans.size());
-  // Removes the bundles of containers never started (from index `from` on).
-  auto discard_bundles = [&containers](size_t from) {
-    for (size_t i = from; i < containers.size(); ++i) {
-      std::error_code ec;
-      if (containers[i].has_value()) std::filesystem::remove_all(containers[i]->bundle_dir, ec);
-    }
-  };
+  ports->Release();
+  return LaunchReplicas(*prepared);
+}
+
+absl::StatusOr<std::vector<LocalProcessBackend::PreparedReplica>>
+LocalProcessBackend::PrepareReplicas(std::span<ReplicaLaunch> launches,
+                                     std::span<const std::vector<std::string>> gpus) {
+  using Images = std::map<std::string, JobImage>;
+  TP_ASSIGN_OR_RETURN(Images images, PrepareImages());
   std::vector<std::filesystem::path> bind_mounts;
   const std::string& output = config_.spec.base_output_directory;
   if (!output.empty() && output.find("://") == std::string::npos) bind_mounts.push_back(output);
-  for (size_t i = 0; i < plans.size(); ++i) {
-    const sdk::internal::ReplicaPlan& plan = plans[i];
-    absl::StatusOr<std::map<std::string, std::string>> cluster_env = jobspec::MakeClusterEnv(
-        jobspec::ClusterEnvRequest{.spec = config_.spec,
-                                   .job_id = config_.job_id,
-                                   .project_id = config_.project_id,
-                                   .trial_id = "",
-                                   .addresses = addresses,
-                                   .replica = plan.ref,
-                                   .job_secret = config_.job_secret,
-                                   .pytorch_master_port = ports->ports()[plans.size()]});
-    if (!cluster_env.ok()) {
-      discard_bundles(0);
-      return jobspec::RpcStatus{
-          .code = sdk::internal::kCodeInternal,
-          .message = absl::StrCat("Making the environment of replica ", plan.ref.Name(), ": ",
-                                  cluster_env.status().message())};
-    }
-    if (!gpu_slices[i].empty()) {
-      cluster_env->insert_or_assign("CUDA_VISIBLE_DEVICES", absl::StrJoin(gpu_slices[i], ","));
-    }
-    if (plan.image.has_value()) {
-      const JobImage& image = images->at(plan.image->ToString());
-      absl::StatusOr<RuncContainer> container = PrepareContainerReplica(ContainerReplicaRequest{
-          .plan = &plan,
-          .image = &image.config,
-          .rootfs = image.rootfs,
-          .container_id = ContainerId(config_.job_id, plan.ref.Name()),
-          .bundle_dir = config_.store.ContainerBundleDir(config_.job_id, plan.ref.Name()),
-          .cluster_env = *std::move(cluster_env),
-          .bind_mounts = bind_mounts,
-          .devices = GpuDevices(gpu_slices[i]),
-          .runc_env = config_.environment,
-          .network_namespace = netns_.has_value() ? netns_->path() : std::filesystem::path(),
-          .readonly_files = {{etc_files_.at(0).path(), "/etc/hosts"},
-                             {etc_files_.at(1).path(), "/etc/resolv.conf"}},
-          .shared_shm = shared_shm_.has_value() ? shared_shm_->path() : std::filesystem::path(),
-      });
-      if (!container.ok()) {
-        discard_bundles(0);
-        return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
-                                  .message = std::string(container.status().message())};
-      }
-      specs.push_back(RuncRunSpec(plan.ref.Name(), *container));
-      replicas_[i].details.container_id = container->id;
-      containers[i] = *std::move(container);
+  std::vector<PreparedReplica> prepared;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const sdk::internal::ReplicaPlan& plan = *launches[i].plan;
+    if (!plan.image.has_value()) {
+      prepared.push_back({.spec = ProcessSpec{.name = plan.ref.Name(),
+                                              .program = plan.program,
+                                              .argv = plan.argv,
+                                              .env = std::move(launches[i].env)},
+                          .container = std::nullopt});
       continue;
     }
-    ProcessSpec spec{.name = plan.ref.Name(),
-                     .program = plan.program,
-                     .argv = plan.argv,
-                     .env = config_.environment};
-    for (auto& [name, value] : *cluster_env) spec.env.insert_or_assign(name, std::move(value));
-    sdk::internal::ApplyEnvVars(plan.env, spec.env);
-    specs.push_back(std::move(spec));
+    const JobImage& image = images.at(plan.image->ToString());
+    absl::StatusOr<RuncContainer> container = PrepareContainerReplica(ContainerReplicaRequest{
+        .plan = &plan,
+        .image = &image.config,
+        .rootfs = image.rootfs,
+        .container_id = ContainerId(config_.job_id, plan.ref.Name()),
+        .bundle_dir = config_.store.ContainerBundleDir(config_.job_id, plan.ref.Name()),
+        .cluster_env = std::move(launches[i].env),
+        .bind_mounts = bind_mounts,
+        .devices = GpuDevices(gpus[i]),
+        .runc_env = config_.environment,
+        .network_namespace = netns_.has_value() ? netns_->path() : std::filesystem::path(),
+        .readonly_files = {{etc_files_.at(0).path(), "/etc/hosts"},
+                           {etc_files_.at(1).path(), "/etc/resolv.conf"}},
+        .shared_shm = shared_shm_.has_value() ? shared_shm_->path() : std::filesystem::path(),
+    });
+    if (!container.ok()) {
+      DiscardBundles(prepared);
+      return container.status();
+    }
+    replicas_[i].details.container_id = container->id;
+    prepared.push_back(
+        {.spec = RuncRunSpec(plan.ref.Name(), *container), .container = *std::move(container)});
   }
-  ports->Release();
+  return prepared;
+}
+
+absl::StatusOr<std::map<std::string, LocalProcessBackend::JobImage>>
+LocalProcessBackend::PrepareImages() const {
+  std::map<std::string, JobImage> images;
+  sdk::internal::ImageResolver resolver(config_.store.home(), pull_images_);
+  packager::unpack::RootfsCache cache(config_.store.home() / "rootfs");
+  for (const sdk::internal::ReplicaPlan& plan : config_.plans) {
+    if (!plan.image.has_value() || images.contains(plan.image->ToString())) continue;
+    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(sdk::internal::ResolvedImage resolved,
+                                     resolver.Resolve(*plan.image), plan.program_field);
+    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(
+        std::filesystem::path rootfs, cache.Get(resolved.layout, resolved.image),
+        absl::StrCat(plan.program_field, ": unpacking \"", plan.image->ToString(), "\""));
+    images.emplace(plan.image->ToString(), JobImage{*resolved.image.config, std::move(rootfs)});
+  }
+  return images;
+}
+
+void LocalProcessBackend::DiscardBundles(std::span<const PreparedReplica> replicas) {
+  for (const PreparedReplica& replica : replicas) {
+    std::error_code ec;
+    if (replica.container.has_value())
+      std::filesystem::remove_all(replica.container->bundle_dir, ec);
+  }
+}
+
+std::optional<jobspec::RpcStatus> LocalProcessBackend::LaunchReplicas(
+    std::span<const PreparedReplica> prepared) {
   // RUNNING from the first spawn on (Vertex's startTime), so no replica
   // output precedes it and short jobs get a true duration.
   if (CancelRequested()) {
-    discard_bundles(0);
+    DiscardBundles(prepared);
     return std::nullopt;
   }
   recorder_->SetState(jobspec::JobState::kRunning);
-  for (size_t i = 0; i < specs.size(); ++i) {
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    // A cancel between two starts leaves the rest unstarted; Stop() ends
+    // those already running.
     if (CancelRequested()) {
-      discard_bundles(i);
+      DiscardBundles(prepared.subspan(i));
       return std::nullopt;
     }
+    const ProcessSpec& spec = prepared[i].spec;
     std::optional<RuncContainerLauncher> runc;
-    if (containers[i].has_value()) runc.emplace(config_.launcher, *containers[i]);
+    if (prepared[i].container.has_value()) runc.emplace(config_.launcher, *prepared[i].container);
     ProcessLauncher& launcher = runc.has_value() ? *runc : *config_.launcher;
-    absl::StatusOr<std::unique_ptr<RunningReplica>> running = RunningReplica::Start(
-        launcher, specs[i], config_.store.LogFile(config_.job_id, specs[i].name), config_.live,
-        [this, i](ExitStatus status) { OnExit(i, status); });
+    absl::StatusOr<std::unique_ptr<RunningReplica>> running =
+        RunningReplica::Start(launcher, spec, config_.store.LogFile(config_.job_id, spec.name),
+                              config_.live, [this, i](ExitStatus status) { OnExit(i, status); });
     if (!running.ok()) {
-      discard_bundles(i + 1);
+      DiscardBundles(prepared.subspan(i + 1));
       return jobspec::RpcStatus{
           .code = sdk::internal::kCodeReplicaFailed,
-          .message = absl::StrCat("The replica ", specs[i].name,
+          .message = absl::StrCat("The replica ", spec.name,
                                   " could not be started: ", running.status().message())};
     }
     std::lock_guard<std::mutex> lock(mu_);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,12 +21,16 @@
 #include "jobspec/custom_job.h"
 #include "packager/run/network_namespace.h"
 #include "packager/run/transient_file.h"
+#include "registry/oci/image_config.h"
+#include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/replica_plan.h"
 #include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
+#include "sdk/local/internal/launch_plan.h"
+#include "sdk/local/internal/runc_container_launcher.h"
 #include "sdk/local/internal/running_replica.h"
 #include "sdk/process_launcher.h"
 
@@ -33,8 +38,11 @@ namespace trainpkg::sdk::local::internal {
 
 class LocalProcessBackend final : public sdk::internal::JobBackend {
  public:
+  // `pull_images` fetches container-mode images absent from the job
+  // store's image store (null: those are NotFound).
   LocalProcessBackend(sdk::internal::SupervisedJobConfig config,
-                      std::shared_ptr<sdk::internal::JobRecorder> recorder);
+                      std::shared_ptr<sdk::internal::JobRecorder> recorder,
+                      sdk::internal::ImagePuller pull_images);
   ~LocalProcessBackend() override;
 
   absl::Status Start() override;
@@ -50,6 +58,16 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
     int exit_sequence = 0;           // 1 for the first replica to exit; guarded by mu_
   };
   enum class Outcome { kSucceeded, kFailed, kCancelled };
+  // An image of the job's container-mode pools, resolved and unpacked once.
+  struct JobImage {
+    oci::ImageConfig config;
+    std::filesystem::path rootfs;
+  };
+  // What starts one replica: a host process, or runc running its container.
+  struct PreparedReplica {
+    ProcessSpec spec;
+    std::optional<RuncContainer> container;
+  };
 
   void Supervise();
   // Creates netns_ when container-mode replicas need it and it does not
@@ -65,8 +83,20 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
   // does not exist yet: the /dev/shm their containers share. Returns the
   // failure, if any.
   std::optional<jobspec::RpcStatus> MakeJobSharedMemory();
-  // Reserves ports and starts every replica. Returns the failure, if any.
+  // Reserves ports, plans (MakeLaunchPlan), prepares and starts every
+  // replica. Returns the failure, if any.
   std::optional<jobspec::RpcStatus> StartReplicas();
+  // Each launch as a process spec; for container mode, the image resolved
+  // (pulled when absent), unpacked, and the replica's runc bundle written.
+  // On error no bundle is left. Moves the launches' environments.
+  absl::StatusOr<std::vector<PreparedReplica>> PrepareReplicas(
+      std::span<ReplicaLaunch> launches, std::span<const std::vector<std::string>> gpus);
+  // imageUri -> its image, for every container-mode pool.
+  absl::StatusOr<std::map<std::string, JobImage>> PrepareImages() const;
+  static void DiscardBundles(std::span<const PreparedReplica> replicas);
+  // Marks the job RUNNING and starts the replicas in order, unless a cancel
+  // comes first. Returns the failure, if any.
+  std::optional<jobspec::RpcStatus> LaunchReplicas(std::span<const PreparedReplica> prepared);
   // Waits for the job to succeed, fail, time out or be cancelled.
   Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
   // SIGTERM to every replica still running (on success: the parameter
@@ -79,6 +109,7 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
 
   const sdk::internal::SupervisedJobConfig config_;
   const std::shared_ptr<sdk::internal::JobRecorder> recorder_;
+  const sdk::internal::ImagePuller pull_images_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Replica> replicas_;  // the vector is only resized before the reapers start
