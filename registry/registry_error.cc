@@ -5,6 +5,7 @@
 #include "absl/strings/cord.h"
 #include "base/json_parse.h"
 #include "fmt/format.h"
+#include "http/status_code.h"
 #include "nlohmann/json.hpp"
 
 namespace trainpkg::registry {
@@ -13,33 +14,6 @@ namespace {
 constexpr char kCodePayload[] = "trainpkg.registry/oci-error-code";
 constexpr char kRetryAfterPayload[] = "trainpkg.registry/retry-after";
 constexpr size_t kMaxQuoted = 200;
-
-absl::StatusCode CodeForHttpStatus(int status) {
-  switch (status) {
-    case 400:
-    case 405:
-    case 413:
-    // 416 answers a chunk that does not start where the session ends; the
-    // caller asks the registry where it stands (blob_upload.cc).
-    case 416:
-      return absl::StatusCode::kInvalidArgument;
-    case 401:
-      return absl::StatusCode::kUnauthenticated;
-    case 403:
-      return absl::StatusCode::kPermissionDenied;
-    case 404:
-      return absl::StatusCode::kNotFound;
-    case 408:
-      return absl::StatusCode::kDeadlineExceeded;
-    case 409:
-      return absl::StatusCode::kAborted;
-    // Throttled: the caller waits (Retry-After) and tries again.
-    case 429:
-      return absl::StatusCode::kResourceExhausted;
-    default:
-      return status >= 500 ? absl::StatusCode::kUnavailable : absl::StatusCode::kUnknown;
-  }
-}
 
 std::string Shorten(std::string text) {
   for (char& c : text) {
@@ -91,7 +65,10 @@ absl::Status StatusFromResponse(const http::HttpResponse& response, std::string_
   }
   std::string message = fmt::format("{}: HTTP {}", context, response.status);
   if (!text.empty()) message += ": " + text;
-  absl::Status status(CodeForHttpStatus(response.status), message);
+  // Every retryable 5xx is Unavailable: a push starts a new upload session
+  // on it (blob_upload.cc).
+  absl::Status status(http::CodeForHttpStatus(response.status, http::ServerErrors::kTransient),
+                      message);
   if (!errors.empty() && !errors.front().code.empty()) {
     // The distribution spec's error code (BLOB_UNKNOWN, DENIED, ...) travels
     // with the Status, so callers can branch on it without parsing the message.

@@ -7,7 +7,7 @@
 #include "base/json_parse.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
-#include "sdk/internal/http_status_code.h"
+#include "http/status_code.h"
 #include "sdk/internal/json_request.h"
 #include "sdk/internal/percent_encoding.h"
 #include "sdk/k8s/internal/json_text.h"
@@ -57,7 +57,7 @@ absl::Status StatusFromKubernetesReply(int http_status, std::string_view body,
   }
   auto known = kReasons.find(reason);
   absl::StatusCode code =
-      known != kReasons.end() ? known->second : sdk::internal::CodeForHttpStatus(http_status);
+      known != kReasons.end() ? known->second : http::CodeForHttpStatus(http_status, http::ServerErrors::kAsGoogleApis);
   return absl::Status(code, fmt::format("{}: HTTP {}{}{}: {}", what, http_status,
                                         reason.empty() ? "" : " ", reason, message));
 }

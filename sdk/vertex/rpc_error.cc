@@ -1,7 +1,7 @@
 #include "sdk/vertex/rpc_error.h"
 
 #include "base/json_parse.h"
-#include "sdk/internal/http_status_code.h"
+#include "http/status_code.h"
 #include "fmt/format.h"
 
 namespace trainpkg::sdk::vertex {
@@ -54,7 +54,7 @@ int HttpStatusForCode(absl::StatusCode code) {
 }
 
 absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::string_view what) {
-  absl::StatusCode code = sdk::internal::CodeForHttpStatus(http_status);
+  absl::StatusCode code = http::CodeForHttpStatus(http_status, http::ServerErrors::kAsGoogleApis);
   std::string message;
   nlohmann::json json = base::ParseJson(body).value_or(nlohmann::json::value_t::discarded);
   const nlohmann::json* error = nullptr;

@@ -26,7 +26,7 @@ std::optional<absl::StatusCode> StatusCodeFromName(std::string_view name);
 int HttpStatusForCode(absl::StatusCode code);
 
 // A non-2xx reply as a Status: the code from the body's "status" (else from
-// the HTTP status: sdk/internal/http_status_code.h), message "<what>: HTTP
+// the HTTP status: http/status_code.h, as code.proto), message "<what>: HTTP
 // <n> <STATUS>: <message>". A body that is not a google.rpc.Status
 // contributes its first 200 bytes.
 absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::string_view what);
