@@ -1,8 +1,12 @@
 #include "sdk/local_images.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "base/file_util.h"
 #include "base/status_context.h"
@@ -39,6 +43,34 @@ std::pair<int64_t, int64_t> DiskUsage(const fs::path& path) {
     bytes += static_cast<int64_t>(it->file_size(size_ec));
   }
   return {files, bytes};
+}
+
+// The bytes deleting the tree at `path` frees: regular files whose every
+// link is inside it. Rootfs cache entries share files by hardlinks
+// (packager/unpack/rootfs_cache.h), so a file another entry still links is
+// not freed; entries removed one after another each count what they free.
+int64_t FreedBytes(const fs::path& path) {
+  struct Inode {
+    nlink_t links = 0;
+    nlink_t seen = 0;
+    int64_t size = 0;
+  };
+  std::map<std::pair<dev_t, ino_t>, Inode> inodes;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(path, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    struct stat st;
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    Inode& inode = inodes[{st.st_dev, st.st_ino}];
+    inode.links = st.st_nlink;
+    inode.size = st.st_size;
+    ++inode.seen;
+  }
+  int64_t bytes = 0;
+  for (const auto& [id, inode] : inodes) {
+    if (inode.seen >= inode.links) bytes += inode.size;
+  }
+  return bytes;
 }
 
 // The blobs the build cache's layer keys reference (fresh layers and their
@@ -235,7 +267,7 @@ absl::StatusOr<PruneReport> PruneImages(const base::Environment& environment,
       const std::string name = entry.path().filename().string();
       // ".tmp-..." is an unpack in progress (a job's, which holds no store lock).
       if (name.starts_with(".") || in_use.contains(name)) continue;
-      auto [files, bytes] = DiskUsage(entry.path());
+      const int64_t bytes = FreedBytes(entry.path());
       std::error_code rm_ec;
       fs::remove_all(entry.path(), rm_ec);
       if (rm_ec) return base::ErrnoToStatus(rm_ec.value(), "deleting " + entry.path().string());
