@@ -3,6 +3,8 @@
 namespace trainpkg::sdk::internal {
 
 absl::StatusCode CodeForHttpStatus(int http_status) {
+  // The HTTP mapping google.rpc.Code documents (code.proto); 409 serves both
+  // ABORTED and ALREADY_EXISTS, and an error body's status says which.
   switch (http_status) {
     case 400:
       return absl::StatusCode::kInvalidArgument;
