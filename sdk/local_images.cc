@@ -81,6 +81,7 @@ absl::StatusOr<Store> OpenStore(const base::Environment& environment) {
 }  // namespace
 
 std::string HumanSize(int64_t bytes) {
+  // Decimal units (1 kB = 1000 B), as `docker images` prints sizes.
   if (bytes < 1000) return fmt::format("{}B", bytes);
   if (bytes < 1000 * 1000) return fmt::format("{:.1f}kB", bytes / 1e3);
   if (bytes < 1000LL * 1000 * 1000) return fmt::format("{:.1f}MB", bytes / 1e6);
@@ -120,6 +121,8 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
                                          std::string_view what, bool force) {
   TP_ASSIGN_OR_RETURN(Store opened, OpenStore(environment));
   const oci::Layout& layout = opened.store.layout();
+  // Exclusive: waits until running builds and pulls, which hold it shared,
+  // have tagged what they wrote.
   TP_ASSIGN_OR_RETURN(pb::StoreLock lock,
                       pb::StoreLock::ForCollection(layout.root(), pb::StoreLock::Mode::kExclusive));
   TP_ASSIGN_OR_RETURN(std::vector<pb::StoredImage> images, opened.store.Find(what));
@@ -142,10 +145,13 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
     removed.untagged.push_back(image.name);
   }
   TP_ASSIGN_OR_RETURN(pb::CollectedBlobs collected,
+                      // Only what the removed images reached is a candidate: rm never deletes
+                      // the blobs of another untagged image (prune does).
                       pb::CollectBlobs(layout, CacheRoots(opened.home), &candidates));
   for (const oci::Digest& digest : collected.manifests)
     removed.deleted.push_back(digest.ToString());
   for (const pb::StoredImage& image : images) {
+    // Reported as `docker rmi` does: "Deleted: <image id>", the config digest.
     if (!layout.HasBlob(image.config_digest) &&
         std::find(removed.deleted.begin(), removed.deleted.end(), image.config_digest.ToString()) ==
             removed.deleted.end()) {
