@@ -183,6 +183,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
             "(--host-network)")};
   }
   absl::StatusOr<packager::run::NetworkNamespace> netns = packager::run::NetworkNamespace::Create(
+      // With the pid: two job stores (TRAINPKG_HOME) may hold the same job id.
       absl::StrCat("trainpkg-", config_.job_id, "-", ::getpid()));
   if (!netns.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
@@ -243,6 +244,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobSharedMemory() {
   const auto containers =
       std::count_if(plans.begin(), plans.end(),
                     [](const sdk::internal::ReplicaPlan& plan) { return plan.image.has_value(); });
+  // One /dev/shm for all of the job's containers, as processes on one host
+  // have, so shared-memory collectives work between them; one container needs none.
   if (shared_shm_.has_value() || containers < 2) return std::nullopt;
   // On the host's /dev/shm: a tmpfs, as a container's own /dev/shm is.
   absl::StatusOr<packager::run::TransientDirectory> dir = packager::run::TransientDirectory::Create(
@@ -272,6 +275,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   std::vector<std::vector<std::string>> addresses(config_.spec.worker_pool_specs.size());
   replicas_.resize(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
+    // Loopback: every replica shares it, on the host's network or in the job's
+    // namespace alike.
     std::string address = absl::StrCat("127.0.0.1:", ports->ports()[i]);
     addresses[static_cast<size_t>(plans[i].ref.pool)].push_back(address);
     replicas_[i].plan = &plans[i];
@@ -306,6 +311,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   };
   std::vector<std::filesystem::path> bind_mounts;
   const std::string& output = config_.spec.base_output_directory;
+  // Mounted at the same path, so AIP_MODEL_DIR and the other output paths in
+  // the cluster env mean the same inside the container.
   if (!output.empty() && output.find("://") == std::string::npos) bind_mounts.push_back(output);
   for (size_t i = 0; i < plans.size(); ++i) {
     const sdk::internal::ReplicaPlan& plan = plans[i];
@@ -363,6 +370,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     sdk::internal::ApplyEnvVars(plan.env, spec.env);
     specs.push_back(std::move(spec));
   }
+  // Held until the specs are made and released just before the spawns: no
+  // other process takes the ports meanwhile, and the replicas can bind them.
   ports->Release();
   // RUNNING from the first spawn on (Vertex's startTime), so no replica
   // output precedes it and short jobs get a true duration.
@@ -392,6 +401,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     std::lock_guard<std::mutex> lock(mu_);
     Replica& replica = replicas_[i];
     replica.details.pid = (*running)->pid();
+    // Each replica leads its own process group, so a signal reaches the
+    // processes it started too.
     replica.details.pgid = (*running)->pid();
     replica.details.start_time = (*running)->start_time();
     replica.running = *std::move(running);
@@ -411,6 +422,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
     std::unique_lock<std::mutex> lock(mu_);
     const Replica* first_failed = nullptr;
     for (const Replica& replica : replicas_) {
+      // The first failure is the cause; later ones are usually peers reacting
+      // to it (a collective losing a member), so the job reports the first.
       if (replica.exit.has_value() && !replica.exit->ok() &&
           (first_failed == nullptr || replica.exit_sequence < first_failed->exit_sequence)) {
         first_failed = &replica;
@@ -423,6 +436,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
       return Outcome::kFailed;
     }
     if (std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
+          // Parameter servers (pool 2) serve until they are stopped: the job succeeds
+          // once every other replica has exited.
           return replica.plan->ref.pool == kParameterServerPool || replica.exit.has_value();
         })) {
       return Outcome::kSucceeded;
@@ -432,6 +447,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
       failure = sdk::internal::TimeoutError(*timeout);
       return Outcome::kFailed;
     }
+    // Woken by every exit; otherwise the store's cancel file is polled each
+    // cancel_poll_interval.
     cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.cancel_poll_interval)));
   }
 }
@@ -451,6 +468,8 @@ void LocalProcessBackend::Stop() {
     }
   };
   if (all_reaped()) return;
+  // SIGTERM, the grace period, then SIGKILL: trainers get the time to write a
+  // checkpoint, as on Vertex and Kubernetes.
   signal_running(SIGTERM);
   cv_.wait_until(lock, DeadlineAfter(config_.grace_period),
                  [&] { return kill_now_ || all_reaped(); });
