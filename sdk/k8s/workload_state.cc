@@ -43,12 +43,16 @@ WorkloadState Failed(const Json& condition) {
   std::string message = Text(condition, "message");
   if (message.empty()) message = "the workload failed";
   return {.state = JobState::kFailed,
+          // The codes Vertex reports: DEADLINE_EXCEEDED (4) for a timeout, and
+          // INVALID_ARGUMENT (3) for a failed replica (sdk/internal/job_errors.h).
           .error = jobspec::RpcStatus{.code = deadline ? 4 : 3, .message = message}};
 }
 
 WorkloadState JobSetState(const Json& status) {
   const std::string terminal = Text(status, "terminalState");
   std::vector<Json> conditions = TrueConditions(status);
+  // Failed before Completed: a failure wins whatever order the conditions
+  // were written in.
   for (const Json& c : conditions) {
     if (Text(c, "type") == "Failed") return Failed(c);
   }
@@ -71,6 +75,8 @@ WorkloadState JobSetState(const Json& status) {
 WorkloadState KubeflowState(const Json& status) {
   std::vector<Json> conditions = TrueConditions(status);
   if (conditions.empty()) return {.state = JobState::kQueued, .error = {}};
+  // The operator appends conditions as the job moves on: the last True one
+  // is the current state.
   const Json& last = conditions.back();
   const std::string type = Text(last, "type");
   if (type == "Succeeded") return {.state = JobState::kSucceeded, .error = {}};
