@@ -144,9 +144,9 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
     TP_RETURN_IF_ERROR(opened.store.Untag(image.name));
     removed.untagged.push_back(image.name);
   }
+  // Only what the removed images reached is a candidate: rm never deletes
+  // the blobs of another untagged image (prune does).
   TP_ASSIGN_OR_RETURN(pb::CollectedBlobs collected,
-                      // Only what the removed images reached is a candidate: rm never deletes
-                      // the blobs of another untagged image (prune does).
                       pb::CollectBlobs(layout, CacheRoots(opened.home), &candidates));
   for (const oci::Digest& digest : collected.manifests)
     removed.deleted.push_back(digest.ToString());

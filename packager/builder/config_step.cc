@@ -10,7 +10,6 @@ absl::Status ConfigStep(const BuildSession& session, const dockerfile::Instructi
                         const oci::HistoryEntry& history, StageState& state) {
   absl::Status applied = ApplyMetadata(instruction, &state.config);
   if (!applied.ok()) return AtLine(*session.file, instruction, applied);
-  // ARG leaves no history entry, as in BuildKit's images.
   if (!std::holds_alternative<dockerfile::ArgInstruction>(instruction.body)) {
     state.config.image.history.push_back(history);
   }

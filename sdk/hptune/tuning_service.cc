@@ -20,7 +20,7 @@
 namespace trainpkg::sdk::hptune {
 namespace {
 
-// google.rpc codes, as Vertex reports a tuning job's error.
+// google.rpc.Code values: the job's error is a google.rpc.Status.
 constexpr int32_t kCancelledCode = 1;
 constexpr int32_t kFailedPreconditionCode = 9;
 

@@ -39,8 +39,8 @@ absl::Status JobRecorder::Create() {
   local_.supervisor.pid = ::getpid();
   TP_ASSIGN_OR_RETURN(ProcStat self, ReadProcStat(::getpid()));
   local_.supervisor.start_time = self.start_time;
-  // local.json before job.json: a job that is listed (it has a job.json)
-  // always names its supervisor, so a reader never takes it for an orphan.
+  // local.json before job.json: once a job is listed (it has a job.json) its
+  // supervisor is on record, so a reader can tell whether it still runs.
   TP_RETURN_IF_ERROR(store_.WriteLocalDetails(id_, local_));
   TP_RETURN_IF_ERROR(store_.WriteJob(id_, job_));
   return store_.AppendHistory(id_, HistoryEntry{.state = job_.state, .time = now});

@@ -32,9 +32,9 @@ std::string Describe(const ObjectRef& ref) {
 std::string CollectionPath(const ObjectRef& ref) {
   // The core group ("v1") lives under /api, every named group under /apis.
   const bool core = ref.api_version.find('/') == std::string::npos;
+  // Lower-case kind + "s" is the plural of every kind trainpkg sends (pods,
+  // secrets, jobsets, tfjobs, pytorchjobs), not of every kind there is.
   return absl::StrCat(core ? "/api/" : "/apis/", ref.api_version, "/namespaces/",
-                      // Lower-case kind + "s" is the plural of every kind trainpkg sends (pods,
-                      // secrets, jobsets, tfjobs, pytorchjobs), not of every kind there is.
                       ref.kubernetes_namespace, "/", absl::AsciiStrToLower(ref.kind), "s");
 }
 

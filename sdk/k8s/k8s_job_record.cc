@@ -59,7 +59,8 @@ absl::StatusOr<jobspec::CustomJob> RecordState(const JobStore& store, std::strin
   return job;
 }
 
-// Code 1 is google.rpc CANCELLED, as Vertex reports a cancelled job.
+// Code 1 is google.rpc CANCELLED, what the other backends record for a
+// cancel too (sdk/internal/job_errors.h).
 const jobspec::RpcStatus kDeleted{.code = 1, .message = "CANCELLED: deleted from the cluster"};
 
 }  // namespace

@@ -18,8 +18,8 @@ absl::StatusOr<K8sSubmission> PrepareK8sSubmission(const jobspec::CustomJob& job
   }
   TP_ASSIGN_OR_RETURN(ClusterAccess access, LoadKubeconfig(path, options.context));
   RenderRequest request{.job = job, .name = name};
+  // kubectl's order: the flag, the context's namespace, then "default".
   request.kubernetes_namespace =
-      // kubectl's order: the flag, the context's namespace, then "default".
       !options.kubernetes_namespace.empty()  ? options.kubernetes_namespace
       : !access.kubernetes_namespace.empty() ? access.kubernetes_namespace
                                              : "default";

@@ -42,9 +42,9 @@ WorkloadState Failed(const Json& condition) {
   const bool deadline = Text(condition, "reason") == "DeadlineExceeded";
   std::string message = Text(condition, "message");
   if (message.empty()) message = "the workload failed";
+  // The codes the other backends record (sdk/internal/job_errors.h):
+  // DEADLINE_EXCEEDED (4) for a timeout, INVALID_ARGUMENT (3) for a failure.
   return {.state = JobState::kFailed,
-          // The codes Vertex reports: DEADLINE_EXCEEDED (4) for a timeout, and
-          // INVALID_ARGUMENT (3) for a failed replica (sdk/internal/job_errors.h).
           .error = jobspec::RpcStatus{.code = deadline ? 4 : 3, .message = message}};
 }
 

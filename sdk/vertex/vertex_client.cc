@@ -148,8 +148,8 @@ absl::StatusOr<HyperparameterTuningJobDocument> HyperparameterTuningJobFromJson(
     doc.name = it->get<std::string>();
   }
   if (auto it = json.find("state"); it != json.end()) {
+    // proto3 JSON: a parser accepts an enum as its name or its number.
     absl::StatusOr<jobspec::JobState> state =
-        // proto3 JSON: a parser accepts an enum as its name or its number.
         it->is_number_integer() ? jobspec::JobStateFromNumber(it->get<int>())
         : it->is_string()       ? jobspec::ParseJobState(it->get<std::string>())
                                 : absl::InvalidArgumentError("not a string or number");

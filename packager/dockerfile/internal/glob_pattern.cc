@@ -46,7 +46,7 @@ absl::StatusOr<GlobPattern> GlobPattern::Compile(std::string_view pattern) {
       simple_rest = false;
     } else if (c == '[') {
       Token t = Tok(Kind::kClass);
-      // '^' negates, as in Go's filepath.Match (which Docker's matcher uses).
+      // '^' negates, as in the filepath.Match syntax Docker's patterns follow.
       if (i < pattern.size() && pattern[i] == '^') {
         t.negated = true;
         ++i;

@@ -329,8 +329,8 @@ absl::StatusOr<InstructionBody> ParseHealthcheck(const Line& l, std::vector<std:
   TP_ASSIGN_OR_RETURN(h.start_interval, HealthDuration(l.flags, "start-interval"));
   if (auto it = l.flags.find("retries"); it != l.flags.end()) {
     const std::string& v = it->second;
+    // Nine digits at most, so std::stoi cannot overflow.
     bool digits =
-        // Nine digits at most, so std::stoi cannot overflow.
         !v.empty() && v.size() < 10 && v.find_first_not_of("0123456789") == std::string::npos;
     if (!digits) {
       return Invalid(fmt::format("--retries={} is not a non-negative integer", v));

@@ -38,9 +38,9 @@ absl::StatusOr<AccessToken> ParseTokenResponse(const http::HttpResponse& respons
     return absl::InvalidArgumentError(fmt::format("{}: token_type is \"{}\", expected \"Bearer\"",
                                                   what, body["token_type"].get<std::string>()));
   }
+  // expires_in counts from the reply; `now` is taken before the request, so
+  // the expiry errs early.
   return AccessToken{.token = body["access_token"].get<std::string>(),
-                     // expires_in counts from the reply; `now` is taken before the request, so
-                     // the expiry errs early.
                      .expiration = now + absl::Seconds(body["expires_in"].get<double>())};
 }
 

@@ -182,8 +182,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
             "each other: use container images for every pool, or share the host's network "
             "(--host-network)")};
   }
+  // With the pid: two job stores (TRAINPKG_HOME) may hold the same job id.
   absl::StatusOr<packager::run::NetworkNamespace> netns = packager::run::NetworkNamespace::Create(
-      // With the pid: two job stores (TRAINPKG_HOME) may hold the same job id.
       absl::StrCat("trainpkg-", config_.job_id, "-", ::getpid()));
   if (!netns.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
@@ -468,8 +468,8 @@ void LocalProcessBackend::Stop() {
     }
   };
   if (all_reaped()) return;
-  // SIGTERM, the grace period, then SIGKILL: trainers get the time to write a
-  // checkpoint, as on Vertex and Kubernetes.
+  // SIGTERM, the grace period, then SIGKILL, as Kubernetes stops a pod:
+  // trainers get the time to write a checkpoint.
   signal_running(SIGTERM);
   cv_.wait_until(lock, DeadlineAfter(config_.grace_period),
                  [&] { return kill_now_ || all_reaped(); });

@@ -69,7 +69,8 @@ bool IsEnded(SlurmPhase phase) {
 }
 
 const SlurmComponent& Leader(const std::vector<SlurmComponent>& components) {
-  // The component at offset 0 (a plain job's only one) carries the job's state.
+  // The leader at offset 0 (a plain job's only component) decides; the
+  // others can only keep the job running (JobPhase).
   return *std::min_element(
       components.begin(), components.end(),
       [](const SlurmComponent& a, const SlurmComponent& b) { return a.het_offset < b.het_offset; });

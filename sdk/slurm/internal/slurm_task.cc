@@ -122,9 +122,9 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
   }
   TP_RETURN_IF_ERROR(PublishPeer(files.peers_dir(), self.Name(), absl::StrCat(ip, ":", port)));
   names.push_back(kMasterPortEntry);
+  // Every task publishes, then waits for all: each replica's CLUSTER_SPEC
+  // names every address, so none can start before all are known.
   TP_ASSIGN_OR_RETURN(auto peers,
-                      // Every task publishes, then waits for all: each replica's CLUSTER_SPEC
-                      // names every address, so none can start before all are known.
                       WaitForPeers(files.peers_dir(), names, options.rendezvous_timeout));
   int master_port = 0;
   if (!absl::SimpleAtoi(peers.at(kMasterPortEntry), &master_port)) {
