@@ -115,8 +115,8 @@ nlohmann::json HeadlessService(const RenderRequest& r) {
           {"metadata", Metadata(r, r.name)},
           {"spec",
            {{"clusterIP", "None"},
-            // Replicas must find each other before they are Ready: they become ready
-            // only by meeting.
+            // Names resolve before the pods are Ready: replicas look each other up
+            // while they are still starting.
             {"publishNotReadyAddresses", true},
             {"selector", {{kJobLabel, r.name}}},
             {"ports", {{{"name", "trainer"}, {"port", kReplicaPort}, {"protocol", "TCP"}}}}}}};
