@@ -31,8 +31,8 @@ absl::Status CheckPython(std::string_view field, std::string_view image_uri,
     std::error_code ec;
     std::filesystem::path candidate =
         rootfs / std::filesystem::path(std::string(dir)).relative_path() / "python3";
-    // The link itself: python3 is usually a symlink, often absolute, which
-    // followed from the host would leave the rootfs.
+    // The link itself: python3 is usually a symlink, and an absolute one,
+    // followed from the host, would leave the rootfs.
     if (std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) {
       return absl::OkStatus();
     }

@@ -80,8 +80,8 @@ absl::StatusOr<std::filesystem::path> LocalPackagePath(std::string_view uri, std
     std::string head(format.magic.size(), '\0');
     std::ifstream in(*path, std::ios::binary);
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    // A saved HTML error page or a truncated download fails here, by name,
-    // rather than deep inside pip.
+    // A saved HTML error page, or any file merely named so, fails here by
+    // name rather than deep inside pip.
     if (!in || head != format.magic) {
       return absl::InvalidArgumentError(
           fmt::format("{}: {} is not a Python package: {}", field, path->string(), format.what));
