@@ -106,8 +106,8 @@ void VertexBackend::SetJob(jobspec::CustomJob job, bool created) {
 
 bool VertexBackend::PollOnce() {
   absl::StatusOr<jobspec::CustomJob> got = client_->GetCustomJob(job().name);
-  // The transport has already retried what is transient: this error ends
-  // the wait, and Result() returns it.
+  // The transport retries what is transient (the default one is a
+  // RetryTransport): an error here ends the wait, and Result() returns it.
   if (!got.ok()) {
     std::lock_guard<std::mutex> lock(mu_);
     poll_error_ = got.status();
