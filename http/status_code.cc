@@ -40,6 +40,8 @@ absl::StatusCode CodeForHttpStatus(int http_status, ServerErrors server_errors) 
       return absl::StatusCode::kNotFound;
     case 408:
       return absl::StatusCode::kDeadlineExceeded;
+    // code.proto gives 409 to both ABORTED and ALREADY_EXISTS; an error body's
+    // status, where there is one, says which.
     case 409:
       return absl::StatusCode::kAborted;
     // Throttled: callers wait (Retry-After) and try again.

@@ -91,6 +91,8 @@ absl::StatusOr<std::string> ImageTag(const oci::Digest& executor, const std::str
                                      const std::vector<std::string>& copied) {
   oci::DigestBuilder key;
   key.Update(absl::StrCat("trainpkg autopackage v1\n", executor.ToString(), "\n", body));
+  // Only what the COPYs take, after .dockerignore: editing any other file of
+  // the package reuses the image; a changed mode or link target does not.
   std::set<std::string> seen;
   std::vector<const ContextFile*> files;
   for (const std::string& path : copied) {
@@ -140,6 +142,7 @@ absl::StatusOr<AutopackagedImage> Autopackage(const jobspec::Autopackaging& spec
   };
   const fs::path dir = (options.cwd / spec.local_package_path).lexically_normal();
   TP_ASSIGN_OR_RETURN(internal::PackageLayout layout, CheckPackage(spec, dir));
+  // Checked before the build, so a typo in the push target costs no build.
   if (!spec.output_image_uri.empty()) {
     if (absl::Status valid = registry::ParseReference(spec.output_image_uri).status();
         !valid.ok()) {

@@ -70,6 +70,8 @@ std::vector<const BackendDriver*> BackendDrivers() {
 }
 
 const BackendDriver& RecordedJobDriver(const JobStore& store, std::string_view id) {
+  // A copy taken under the lock: ClaimsRecord reads files, and a test's
+  // ScopedBackendDriver may swap a row meanwhile.
   std::vector<const BackendDriver*> drivers = BackendDrivers();
   for (const BackendDriver* driver : drivers) {
     if (driver->ClaimsRecord(store, id)) return *driver;

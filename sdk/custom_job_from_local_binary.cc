@@ -67,6 +67,8 @@ absl::StatusOr<CustomJob> CustomJobFromLocalBinary(const LocalBinaryJobOptions& 
   if (home.empty()) {
     TP_ASSIGN_OR_RETURN(home, DefaultJobStoreHome(*environment));
   }
+  // The image is built into the store of the job's home, not the process's
+  // default one.
   environment->Set("TRAINPKG_HOME", home.string());
 
   ImageBuildOptions build;

@@ -126,6 +126,8 @@ absl::StatusOr<BuiltImage> BuildImage(const ImageBuildOptions& options) {
     pb::ImportRequest request;
     request.source = options.import->source;
     std::optional<base::TempDir> spool;
+    // The importer reads an archive by path (it sniffs the format, then reads
+    // it), so standard input is spooled to the store's disk first.
     if (request.source == "-") {
       TP_ASSIGN_OR_RETURN(base::TempDir dir, base::TempDir::Create("trainpkg-import", staging));
       spool.emplace(std::move(dir));

@@ -91,7 +91,7 @@ struct ImageBuildOptions {
   // --compression: gzip, zstd (application/vnd.oci.image.layer.v1.tar+zstd) or
   // none. Unset: gzip when there is an `output` or a `compression_level`,
   // else none: an image only stored keeps its layers uncompressed until it
-  // is pushed (StoredImageForPush), like Docker's and buildah's stores.
+  // is pushed (PushStoredImage), like Docker's and buildah's stores.
   std::optional<packager::LayerCompression> compression;
   // --compression-level: gzip 1..12 (default 6), zstd 1..19 (default 3).
   std::optional<int> compression_level;

@@ -14,6 +14,8 @@ absl::StatusOr<std::vector<JobInfo>> JobClient::ListJobs() const {
   std::vector<JobInfo> jobs;
   for (const std::string& id : ids) {
     absl::StatusOr<JobInfo> info = GetJob(id);
+    // One unreadable record (damaged, or being replaced) does not hide the
+    // others from the listing.
     if (info.ok()) jobs.push_back(*std::move(info));
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobInfo& a, const JobInfo& b) {

@@ -58,6 +58,8 @@ absl::Status MakePrivateDir(const std::filesystem::path& dir, ExistingDir existi
   if (!S_ISDIR(st.st_mode)) {
     return absl::FailedPreconditionError(absl::StrCat(dir.string(), " is not a directory"));
   }
+  // Another user's directory is left as it is: not ours to narrow, and
+  // chmod would fail.
   if (st.st_uid != ::geteuid() || (st.st_mode & 07777) == kPrivateDirMode) return absl::OkStatus();
   if (::chmod(dir.c_str(), kPrivateDirMode) != 0) {
     return base::ErrnoToStatus(errno, absl::StrCat("making ", dir.string(), " private (0700)"));
@@ -115,6 +117,8 @@ std::filesystem::path JobStore::CancelRequestFile(std::string_view id) const {
 absl::Status JobStore::CreateJobDir(std::string_view id) const {
   TP_RETURN_IF_ERROR(MakeHomePrivate(home_));
   TP_RETURN_IF_ERROR(MakePrivateDir(home_ / "jobs", ExistingDir::kNarrow));
+  // An existing job dir is an id already taken: refused rather than mixing
+  // two jobs' records.
   TP_RETURN_IF_ERROR(MakePrivateDir(JobDir(id), ExistingDir::kRefuse));
   return MakePrivateDir(LogDir(id), ExistingDir::kRefuse);
 }
@@ -126,6 +130,8 @@ absl::Status JobStore::WriteJob(std::string_view id, const jobspec::CustomJob& j
 absl::Status JobStore::AppendHistory(std::string_view id, const HistoryEntry& entry) const {
   nlohmann::json line = {{"state", jobspec::JobStateName(entry.state)},
                          {"time", jobspec::FormatTimestamp(entry.time)}};
+  // Appended, never rewritten: the supervisor and a reader repairing an
+  // orphan may both add a line.
   return base::AppendToFilePrivate(HistoryFile(id), line.dump() + "\n");
 }
 
@@ -193,6 +199,7 @@ absl::StatusOr<std::vector<std::string>> JobStore::ListJobIds() const {
   for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     std::string id = it->path().filename().string();
     std::error_code exists_ec;
+    // A directory without job.json is a job still being created.
     if (std::filesystem::exists(JobFile(id), exists_ec)) ids.push_back(std::move(id));
   }
   std::sort(ids.begin(), ids.end());

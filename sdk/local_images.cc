@@ -113,6 +113,7 @@ absl::StatusOr<Store> OpenStore(const base::Environment& environment) {
 }  // namespace
 
 std::string HumanSize(int64_t bytes) {
+  // Decimal units (1 kB = 1000 B), as `docker images` prints sizes.
   if (bytes < 1000) return fmt::format("{}B", bytes);
   if (bytes < 1000 * 1000) return fmt::format("{:.1f}kB", bytes / 1e3);
   if (bytes < 1000LL * 1000 * 1000) return fmt::format("{:.1f}MB", bytes / 1e6);
@@ -152,6 +153,8 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
                                          std::string_view what, bool force) {
   TP_ASSIGN_OR_RETURN(Store opened, OpenStore(environment));
   const oci::Layout& layout = opened.store.layout();
+  // Exclusive: waits until running builds and pulls, which hold it shared,
+  // have tagged what they wrote.
   TP_ASSIGN_OR_RETURN(pb::StoreLock lock,
                       pb::StoreLock::ForCollection(layout.root(), pb::StoreLock::Mode::kExclusive));
   TP_ASSIGN_OR_RETURN(std::vector<pb::StoredImage> images, opened.store.Find(what));
@@ -173,11 +176,14 @@ absl::StatusOr<RemovedImage> RemoveImage(const base::Environment& environment,
     TP_RETURN_IF_ERROR(opened.store.Untag(image.name));
     removed.untagged.push_back(image.name);
   }
+  // Only what the removed images reached is a candidate: rm never deletes
+  // the blobs of another untagged image (prune does).
   TP_ASSIGN_OR_RETURN(pb::CollectedBlobs collected,
                       pb::CollectBlobs(layout, CacheRoots(opened.home), &candidates));
   for (const oci::Digest& digest : collected.manifests)
     removed.deleted.push_back(digest.ToString());
   for (const pb::StoredImage& image : images) {
+    // Reported as `docker rmi` does: "Deleted: <image id>", the config digest.
     if (!layout.HasBlob(image.config_digest) &&
         std::find(removed.deleted.begin(), removed.deleted.end(), image.config_digest.ToString()) ==
             removed.deleted.end()) {

@@ -64,11 +64,14 @@ class Walker {
       if (name != "." && name != "..") names.emplace_back(name);
     }
     ::closedir(d);
+    // readdir order depends on the file system: sorted, the walk and the cache
+    // keys built from it are the same on every machine.
     std::sort(names.begin(), names.end());
     for (const std::string& name : names) {
       std::string rel = Join(rel_dir, name);
       struct stat st;
       fs::path path = root_ / rel;
+      // lstat: a symlink is recorded as a link, never followed out of the context.
       if (::lstat(path.c_str(), &st) != 0) {
         return base::ErrnoToStatus(errno, fmt::format("stat {}", path.string()));
       }

@@ -37,9 +37,9 @@ struct ContextFile {
 class BuildContext {
  public:
   // Walks `root` (which must be a directory), skipping what `ignore` excludes
-  // (descending into excluded directories only where IgnoreMustWalk says a
-  // `!` pattern may re-include something). Symlinks are recorded, never
-  // followed. NotFound / errno-derived errors name the path.
+  // (descending into excluded directories only where DockerIgnore::MustWalk
+  // says a `!` pattern may re-include something). Symlinks are recorded,
+  // never followed. NotFound / errno-derived errors name the path.
   static absl::StatusOr<BuildContext> Scan(const std::filesystem::path& root,
                                            const dockerfile::DockerIgnore& ignore);
 

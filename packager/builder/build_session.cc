@@ -17,6 +17,8 @@ absl::Status AtLine(const dockerfile::Dockerfile& file, const dockerfile::Instru
 
 ScopedWorkDir::ScopedWorkDir(const std::filesystem::path& root) {
   std::random_device random;
+  // Builds share the cache dir: the pid and a random part keep two
+  // processes, or two steps of one, from sharing a work dir.
   path_ = root / fmt::format("{}-{:08x}", ::getpid(), random());
 }
 

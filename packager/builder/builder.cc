@@ -139,6 +139,8 @@ absl::StatusOr<BuildInputs> LoadInputs(const BuildRequest& request) {
   plan_options.build_args = request.build_args;
   plan_options.target = request.target;
   plan_options.platform = request.platform;
+  // The epoch is also the SOURCE_DATE_EPOCH build arg, so a stage that
+  // declares it hands it to its RUN commands; an explicit --build-arg wins.
   if (request.source_date_epoch && !plan_options.build_args.count("SOURCE_DATE_EPOCH")) {
     plan_options.build_args["SOURCE_DATE_EPOCH"] = std::to_string(*request.source_date_epoch);
   }
@@ -229,6 +231,8 @@ absl::StatusOr<fs::path> Builder::BaseRootfs(const StageBase& base) const {
   image.config.emplace();
   image.config->rootfs.diff_ids.assign(base.diff_ids.begin(), base.diff_ids.end());
   const oci::Layout* layout = base.layout;
+  // A registry base's layers are fetched here, when a step first needs the
+  // rootfs, not at FROM: a build without RUN never downloads them.
   if (layout == nullptr) {
     layout = &options_.store;
     for (const oci::Descriptor& layer : base.layers) {
@@ -303,6 +307,7 @@ absl::StatusOr<BuiltImage> Builder::Build(const BuildRequest& request) {
     ++step;
     report(InstructionText(lines, stage.from, in.file.escape), false, false);
     TP_ASSIGN_OR_RETURN(StageState state, FromStep(session, stage, planned.base));
+    // With the base's ENV: Docker substitutes variables a base image set.
     auto expanded =
         df::ExpandStage(in.file, in.plan, in.plan_options, i, state.config.image.config.env);
     if (!expanded.ok()) return expanded.status();

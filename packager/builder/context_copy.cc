@@ -117,6 +117,8 @@ absl::StatusOr<std::vector<LayerEntry>> PlanContextCopy(const BuildContext& ctx,
     }
     size_t matched = 0;
     for (const ContextFile& f : ctx.files()) {
+      // FNM_PATHNAME: a wildcard never matches '/', as with Go's filepath.Match
+      // that Docker applies to COPY sources.
       if (::fnmatch(normalized->c_str(), f.rel.c_str(), FNM_PATHNAME) != 0) continue;
       TP_ASSIGN_OR_RETURN(Source source, Resolve(ctx, f.rel));
       sources.push_back(std::move(source));
@@ -129,6 +131,8 @@ absl::StatusOr<std::vector<LayerEntry>> PlanContextCopy(const BuildContext& ctx,
     }
   }
   const bool into_dir = !dest.empty() && dest.back() == '/';
+  // The Dockerfile reference: with several sources DEST must be a directory
+  // and end with '/'.
   if (sources.size() > 1 && !into_dir) {
     return absl::InvalidArgumentError(fmt::format(
         "{} sources are copied, so the destination \"{}\" must be a directory ending with '/'",
@@ -146,6 +150,7 @@ absl::StatusOr<std::vector<LayerEntry>> PlanContextCopy(const BuildContext& ctx,
         continue;
       }
     }
+    // Docker's rule: a directory source copies its contents, not itself.
     if (source.is_dir) {
       AddDirectory(ctx, source.resolved_rel, dir_dest, overrides, &entries);
     } else {

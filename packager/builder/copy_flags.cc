@@ -9,6 +9,7 @@ namespace trainpkg::packager::builder {
 namespace {
 
 absl::StatusOr<uint32_t> ParseId(std::string_view text, std::string_view what) {
+  // The one name that needs no /etc/passwd: root is uid and gid 0 in every image.
   if (text == "root") return 0u;
   uint32_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -29,6 +30,7 @@ absl::StatusOr<EntryOverrides> ParseCopyFlags(std::string_view chown, std::strin
     size_t colon = chown.find(':');
     auto uid = ParseId(chown.substr(0, colon), "user");
     if (!uid.ok()) return uid.status();
+    // The Dockerfile reference: a UID without a GID uses the UID as the GID.
     Owner owner{*uid, *uid};
     if (colon != std::string_view::npos) {
       auto gid = ParseId(chown.substr(colon + 1), "group");

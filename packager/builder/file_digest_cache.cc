@@ -15,9 +15,14 @@
 namespace trainpkg::packager::builder {
 namespace {
 
+// Git's "racy" problem: a file changed again within the mtime granularity
+// (2 s on FAT) keeps its stat key, so a digest taken that soon after a change
+// is used for this build only, never saved.
 constexpr int64_t kRacyWindowSeconds = 2;
 
 std::string StatKey(const ContextFile& f) {
+  // The inode too: a file replaced by rename with the same size and mtime
+  // is still noticed.
   return fmt::format("{}:{}.{}:{}:{}", f.size, f.mtime_sec, f.mtime_nsec, f.inode, f.device);
 }
 

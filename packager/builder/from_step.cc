@@ -12,6 +12,7 @@ absl::StatusOr<StageState> FromStep(const BuildSession& session, const dockerfil
                                     const dockerfile::BaseImage& base) {
   if (base.kind == dockerfile::BaseImage::Kind::kStage) {
     StageState state = session.stages->at(base.stage);
+    // The earlier stage's CMD is now inherited: a later ENTRYPOINT resets it.
     state.config.cmd_set_in_stage = false;
     return state;
   }
@@ -24,6 +25,8 @@ absl::StatusOr<StageState> FromStep(const BuildSession& session, const dockerfil
   state.base_layout = std::move(resolved->layout);
   state.base_name = std::move(resolved->name);
   state.base_digest = resolved->manifest_digest;
+  // The config digest covers the base's diff_ids and settings, so a re-pushed
+  // tag with new content starts a new cache chain.
   state.chain = ChainKey("", resolved->config_digest.empty()
                                  ? "scratch " + oci::FormatPlatform(session.platform)
                                  : "config " + resolved->config_digest.ToString());

@@ -30,6 +30,7 @@ absl::StatusOr<std::vector<LayerEntry>> PlanHeredocCopy(const dockerfile::CopyIn
             "'..' or hold a '/'; name the file in the destination instead",
             h.delimiter, copy.dest));
       }
+      // BuildKit's rule: into a directory, the delimiter is the file's name.
       path += h.delimiter;
     }
     entries.push_back(LayerEntry::Content(std::move(path), h.body, overrides));

@@ -65,6 +65,7 @@ absl::StatusOr<CompressedImage> CompressImage(
   }
   if (result.layers_compressed + result.layers_cached == 0) return result;
   TP_RETURN_IF_ERROR(oci::ValidateImageManifest(parsed));
+  // A new manifest beside the stored one, which keeps its uncompressed layers.
   TP_ASSIGN_OR_RETURN(result.manifest, store.WriteBlob(oci::SerializeImageManifest(parsed),
                                                        oci::media_types::kOciImageManifest));
   return result;

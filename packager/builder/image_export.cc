@@ -22,7 +22,10 @@ absl::Status CopyBlob(const oci::Layout& from, const oci::Layout& to, const oci:
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
   if (!ec) {
+    // A blob never changes once written (its name is its digest), so a hard link
+    // shares it safely; a copy only across file systems or where links fail.
     fs::create_hard_link(source, target, ec);
+    // HasBlob: another writer may have put it there meanwhile (EEXIST).
     if (!ec || to.HasBlob(blob.digest)) return absl::OkStatus();
   }
   TP_ASSIGN_OR_RETURN(oci::BlobWriter writer, to.NewBlobWriter(blob.digest.algorithm()));
@@ -38,6 +41,7 @@ absl::Status CopyBlob(const oci::Layout& from, const oci::Layout& to, const oci:
   }
   ::close(fd);
   TP_RETURN_IF_ERROR(status);
+  // Verified as it is copied: a damaged store blob never reaches the output.
   return writer.CommitExpecting(blob.digest, blob.size).status();
 }
 
@@ -63,6 +67,8 @@ absl::Status CopyImageBlobs(const BuiltImage& image, const oci::Layout& store,
 absl::Status ExportImage(const BuiltImage& image, const oci::Layout& store,
                          const oci::Layout& output, std::string_view tag, bool lazy_base) {
   TP_RETURN_IF_ERROR(CopyImageBlobs(image, store, output, lazy_base));
+  // Tagged last: a reader of the layout never finds a tag whose blobs are not
+  // all there yet.
   return output.Tag(image.manifest_descriptor, tag);
 }
 

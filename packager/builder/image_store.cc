@@ -33,6 +33,8 @@ absl::StatusOr<std::string> ImageStore::Tag(const oci::Descriptor& manifest,
   }
   if (ref.tag.empty()) ref.tag = "latest";
   const std::string name = ref.String();
+  // index.json is read, changed and rewritten: without the lock two builds
+  // tagging at once would lose one of the tags.
   TP_ASSIGN_OR_RETURN(StoreLock lock, StoreLock::Acquire(layout_.root() / "index.lock",
                                                          StoreLock::Mode::kExclusive));
   TP_RETURN_IF_ERROR(layout_.Tag(manifest, name));
@@ -63,6 +65,7 @@ absl::StatusOr<std::vector<StoredImage>> ImageStore::Find(std::string_view what)
   if (id_like) {
     std::vector<StoredImage> matched;
     for (const StoredImage& image : images) {
+      // The image ID is the config digest, as `docker images` shows it.
       if (image.config_digest.hex().starts_with(hex)) matched.push_back(image);
     }
     for (const StoredImage& image : matched) {

@@ -15,6 +15,8 @@ std::optional<CachedLayer> LayerCache::Lookup(const std::string& key) const {
   }
   auto descriptor = oci::ParseDescriptor(json["descriptor"].get<std::string>());
   auto diff_id = oci::Digest::Parse(json["diff_id"].get<std::string>());
+  // An entry whose blob was collected since is a miss: the step runs again
+  // rather than naming a layer the store no longer has.
   if (!descriptor.ok() || !diff_id.ok() || !blobs_.HasBlob(descriptor->digest)) return std::nullopt;
   return CachedLayer{*descriptor, *diff_id};
 }

@@ -34,6 +34,8 @@ void AppendLayer(const std::string& key, const CachedLayer& layer, oci::HistoryE
                  StageState& state) {
   state.layers.push_back(layer.descriptor);
   state.config.image.rootfs.diff_ids.push_back(layer.diff_id);
+  // BuildKit's suffix on the history of a layer-making step, so tools that
+  // read history see the same text as for a docker build.
   history.created_by += " # buildkit";
   history.empty_layer = false;
   state.config.image.history.push_back(std::move(history));

@@ -31,6 +31,7 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
     for (const oci::Descriptor& entry : index->manifests) {
       if (!entry.platform) continue;
       offered.push_back(oci::FormatPlatform(*entry.platform));
+      // The image-index spec: when several entries match, the first SHOULD be used.
       if (chosen == nullptr && oci::PlatformMatches(*entry.platform, platform)) chosen = &entry;
     }
     if (chosen == nullptr) {
@@ -38,6 +39,8 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
           fmt::format("base image {}: no manifest for {} (the index has: {})", reference,
                       oci::FormatPlatform(platform), absl::StrJoin(offered, ", ")));
     }
+    // By the index's digest: a tag moved between the two requests cannot swap
+    // in another manifest.
     registry::Reference by_digest = *ref;
     by_digest.digest = chosen->digest;
     blob = client_->GetManifest(by_digest);
@@ -45,6 +48,8 @@ absl::StatusOr<ResolvedBase> RegistryClientBaseSource::Fetch(std::string_view re
   }
   auto manifest = oci::ParseImageManifest(blob->bytes);
   if (!manifest.ok()) return Context(manifest.status(), reference);
+  // Refused before the download: the config is read into memory, and the
+  // manifest's declared size is all we know of it yet.
   if (manifest->config.size > static_cast<int64_t>(http::kMaxJsonBodyBytes)) {
     return absl::ResourceExhaustedError(fmt::format(
         "base image {}: its config is {} bytes; trainpkg reads image configs up to {} bytes",

@@ -50,6 +50,7 @@ absl::StatusOr<LayerOrigin> RunInstructionStep(const BuildSession& session,
   RunCommand command;
   command.args = RunArgs(run, state.config, &command.files);
   command.env = image.env;
+  // ARGs reach the command's environment only, never the image config.
   command.env.insert(command.env.end(), args_in_scope.begin(), args_in_scope.end());
   command.network = run.network.empty()     ? session.network
                     : run.network == "none" ? RunNetwork::kNone
@@ -60,6 +61,7 @@ absl::StatusOr<LayerOrigin> RunInstructionStep(const BuildSession& session,
   std::vector<std::string> file_keys;
   for (const RunCommand::File& f : command.files) file_keys.push_back(f.path + "\n" + f.content);
   std::vector<std::string> sandbox;
+  // What the command could see differs with these, so its output may too.
   if (command.network == RunNetwork::kNone) sandbox.push_back("network none");
   for (const run::HostEntry& host : command.extra_hosts) sandbox.push_back("add-host " + host.name);
   const std::string key =

@@ -96,6 +96,9 @@ absl::StatusOr<run::OverlayMount> MountStageRootfs(const fs::path& base_rootfs,
     fs::create_directories(base, ec);
     if (ec) return base::ErrnoToStatus(ec.value(), fmt::format("creating {}", base.string()));
   }
+  // The stage's own layers are unpacked in an overlay of their own and their
+  // upper dir becomes a lower here: the shared cached base rootfs is never
+  // written, and this overlay's upper holds only what the command changes.
   std::vector<fs::path> lowers = {base};
   if (!layers.empty()) {
     TP_ASSIGN_OR_RETURN(fs::path applied, ApplyLayers(base, layers, work_dir));
@@ -134,6 +137,7 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
     TP_RETURN_IF_ERROR(WriteMountedFile(file, command.files[i].content, fs::perms(0755)));
     bundle.readonly_files.push_back({file, command.files[i].path});
   }
+  // The command can resolve its own host name, as in a BuildKit RUN.
   std::vector<run::HostEntry> hosts = {{std::string(kHostname), "127.0.0.1"}};
   hosts.insert(hosts.end(), command.extra_hosts.begin(), command.extra_hosts.end());
   TP_ASSIGN_OR_RETURN(std::string host_resolv_conf,
@@ -141,15 +145,21 @@ absl::StatusOr<LayerSource> RunStep(const fs::path& base_rootfs, std::span<const
   const fs::path hosts_file = work_dir / "etc" / "hosts";
   const fs::path resolv_conf = work_dir / "etc" / "resolv.conf";
   TP_RETURN_IF_ERROR(WriteMountedFile(hosts_file, run::HostsFile(hosts), fs::perms(0644)));
+  // Names resolve through slirp4netns's forwarder: the host's own resolver
+  // is often on its loopback (127.0.0.53), which the namespace cannot reach.
   TP_RETURN_IF_ERROR(WriteMountedFile(
       resolv_conf, run::ResolvConfWithNameserver(host_resolv_conf, run::SlirpNetwork::kDnsServer),
       fs::perms(0644)));
   bundle.readonly_files.push_back({hosts_file, "/etc/hosts"});
   bundle.readonly_files.push_back({resolv_conf, "/etc/resolv.conf"});
+  // Recorded before runc runs, which creates missing mount points in the
+  // rootfs; RemoveFrom takes them out of the layer afterwards.
   const run::MountPointTrace mount_points =
       run::MountPointTrace::Record(merged.target(), kMountPoints);
   bool has_path = false;
   for (const std::string& kv : bundle.env) has_path = has_path || kv.rfind("PATH=", 0) == 0;
+  // An image that sets no PATH still finds its tools, as under Docker, whose
+  // default this is.
   if (!has_path) bundle.env.emplace_back(kDefaultPath);
   const std::string id = ContainerId();
   TP_ASSIGN_OR_RETURN(RunNamespace network, MakeNamespace(command.network, id, options, work_dir));

@@ -49,6 +49,7 @@ std::string Healthcheck(const HealthcheckInstruction& hc) {
     test.push_back(hc.test.args.empty() ? "" : hc.test.args.front());
   }
   json["Test"] = test;
+  // Nanoseconds: Docker's config holds Go time.Durations as integers.
   if (hc.interval.count() != 0) json["Interval"] = hc.interval.count();
   if (hc.timeout.count() != 0) json["Timeout"] = hc.timeout.count();
   if (hc.start_period.count() != 0) json["StartPeriod"] = hc.start_period.count();
@@ -84,6 +85,7 @@ struct Applier {
   absl::Status operator()(const ExposeInstruction& expose) {
     for (const std::string& text : expose.ports) {
       TP_ASSIGN_OR_RETURN(PortSpec spec, ParsePortSpec(text));
+      // A range is one key per port, as Docker writes ExposedPorts.
       for (int port = spec.first; port <= spec.last; ++port) {
         c().exposed_ports.insert(fmt::format("{}/{}", port, spec.protocol));
       }
@@ -101,11 +103,15 @@ struct Applier {
   }
   absl::Status operator()(const EntrypointInstruction& entrypoint) {
     c().entrypoint = CommandArgs(entrypoint.command, *stage);
+    // The Dockerfile reference: ENTRYPOINT resets a CMD inherited from the
+    // base; only a CMD of this stage survives it.
     if (!stage->cmd_set_in_stage) c().cmd.clear();
     return absl::OkStatus();
   }
   absl::Status operator()(const ShellInstruction& shell) {
     stage->shell = shell.shell;
+    // Shell, Healthcheck and OnBuild are Docker's config fields, outside the OCI
+    // spec: kept as extra fields so Docker reads them and a child build inherits them.
     c().unknown_fields["Shell"] = nlohmann::json(shell.shell).dump();
     return absl::OkStatus();
   }
@@ -145,6 +151,7 @@ struct Applier {
 StageConfig StageConfigFromBase(const oci::ImageConfig& base) {
   StageConfig stage;
   stage.image = base;
+  // A SHELL of the base image applies to this stage's RUN, as in Docker.
   auto it = base.config.unknown_fields.find("Shell");
   if (it != base.config.unknown_fields.end()) {
     nlohmann::json shell = base::ParseJson(it->second).value_or(nlohmann::json::value_t::discarded);

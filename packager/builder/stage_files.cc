@@ -98,6 +98,9 @@ absl::StatusOr<std::vector<LayerEntry>> PlanStageCopy(const std::vector<StageFil
     size_t before = out.size();
     for (const StageFile& f : files) {
       const EntryOverrides o = overrides_for(f.entry);
+      // Three cases: the path is a file the stage copied, lies inside a directory
+      // it copied (read from the context beneath that directory), or holds files
+      // it copied (each recopied under DEST).
       if (f.image_path == path) {
         bool as_file = !f.is_dir;
         std::string target = as_file ? (into_dir ? Join(dest_dir, name) : dest) : dest_dir;

@@ -11,6 +11,8 @@
 namespace trainpkg::packager::builder {
 namespace {
 
+// The manifest size the distribution spec asks registries to accept (4 MB),
+// and what trainpkg reads of a JSON body: anything larger is no manifest of ours.
 constexpr int64_t kLargestManifest = 4 << 20;
 
 // Adds `root` and what it reaches to `marked`. Blobs absent from the layout
@@ -53,6 +55,8 @@ std::vector<std::pair<oci::Digest, int64_t>> StoredBlobs(const oci::Layout& layo
 }
 
 bool IsImageManifest(const oci::Layout& layout, const oci::Digest& digest, int64_t size) {
+  // A blob file has no media type: a manifest is told from layers and configs
+  // by its content, and only small JSON-looking blobs are parsed.
   if (size > kLargestManifest) return false;
   auto bytes = layout.ReadBlob(digest);
   if (!bytes.ok() || bytes->empty() || bytes->front() != '{') return false;
@@ -76,6 +80,8 @@ absl::StatusOr<CollectedBlobs> CollectBlobs(const oci::Layout& layout,
   std::set<oci::Digest> marked = extra_roots;
   TP_ASSIGN_OR_RETURN(oci::ImageIndex index, layout.ReadIndex());
   for (const oci::Descriptor& entry : index.manifests) {
+    // One unreadable manifest stops the collection: its layers would otherwise
+    // look unreachable and be deleted.
     absl::Status status = Mark(layout, entry, &marked);
     if (!status.ok()) {
       return base::WithContext(status,

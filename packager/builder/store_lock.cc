@@ -14,6 +14,8 @@ namespace trainpkg::packager::builder {
 absl::StatusOr<StoreLock> StoreLock::Acquire(const std::filesystem::path& file, Mode mode) {
   int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", file.string()));
+  // flock: the kernel drops it when the process dies, so a killed build
+  // never leaves the store locked.
   int op = mode == Mode::kShared ? LOCK_SH : LOCK_EX;
   while (::flock(fd, op) != 0) {
     if (errno == EINTR) continue;

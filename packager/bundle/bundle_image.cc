@@ -23,6 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The PATH Docker gives Linux containers by default, written into the config
+// so that running the bundle does not depend on a runtime's default.
 constexpr char kDefaultPath[] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 absl::Status SetEnv(const std::string& pair, std::vector<std::string>* env) {
@@ -30,6 +32,7 @@ absl::Status SetEnv(const std::string& pair, std::vector<std::string>* env) {
   if (eq == std::string::npos || eq == 0) {
     return absl::InvalidArgumentError(fmt::format("env \"{}\": expected KEY=VALUE", pair));
   }
+  // With the '=': key "A" must not replace "AB=...".
   const std::string key = pair.substr(0, eq + 1);
   for (std::string& existing : *env) {
     if (existing.rfind(key, 0) == 0) {
@@ -73,6 +76,8 @@ absl::StatusOr<builder::BuiltImage> Build(const BundleRequest& request, const oc
   TP_ASSIGN_OR_RETURN(std::vector<BundleLayer> layers,
                       PlanBundleLayers(closure, loader, staging.path()));
 
+  // Epoch 0 when no SOURCE_DATE_EPOCH is given: the same inputs make the same
+  // config digest on every run.
   const std::string created =
       oci::FormatRfc3339(absl::FromUnixSeconds(request.source_date_epoch.value_or(0)));
   LayerOptions layer_options;

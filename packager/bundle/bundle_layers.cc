@@ -67,6 +67,8 @@ class LayerBuilder {
 };
 
 absl::Status AddAtHostPath(const ResolvedObject& object, LayerBuilder* layer) {
+  // Every link met on the way is kept (`/lib64 -> usr/lib64`, `libfoo.so.1 ->
+  // libfoo.so.1.2.3`), so the image's loader walks the same path the host's did.
   for (const SymlinkHop& hop : object.walk.links) {
     TP_RETURN_IF_ERROR(layer->Symlink(hop.path, hop.target, object.name));
   }
@@ -83,6 +85,9 @@ absl::Status AddRelocated(const ResolvedObject& object, LayerBuilder* layer) {
     same_dir =
         same_dir && DirName(hop.path) == found_dir && hop.target.find('/') == std::string::npos;
   }
+  // Links are kept only while they stay inside the directory the library was
+  // found in; any other link would dangle at /usr/lib, so the file itself is
+  // copied under its DT_NEEDED name.
   if (!same_dir) return layer->File(object.walk.target, dir + "/" + object.name, object.name);
   for (const SymlinkHop& hop : object.walk.links) {
     TP_RETURN_IF_ERROR(layer->Symlink(dir + "/" + BaseName(hop.path), hop.target, object.name));
@@ -124,9 +129,14 @@ absl::StatusOr<std::vector<BundleLayer>> PlanBundleLayers(const Closure& closure
   for (const ResolvedObject& library : closure.libraries) objects.push_back(&library);
   for (const ResolvedObject* object : objects) {
     const bool system_file = IsSystemLibraryPath(object->walk.target);
+    // PT_INTERP and a DT_NEEDED with a slash are absolute paths the kernel and
+    // the loader open as written, so they keep their host path.
     if (system_file || object->via == FoundVia::kInterpreter || object->via == FoundVia::kPath) {
       LayerBuilder* layer = system_file ? &system : &project;
       TP_RETURN_IF_ERROR(AddAtHostPath(*object, layer));
+      // The image has no ld.so.cache: a library the host found only through
+      // ld.so.conf, LD_LIBRARY_PATH or $ORIGIN needs a link in a default dir, or
+      // the image's loader would not find it.
       bool hidden = object->via == FoundVia::kLdSoConf || object->via == FoundVia::kLdLibraryPath ||
                     object->origin_relative;
       if (hidden) {
@@ -141,6 +151,8 @@ absl::StatusOr<std::vector<BundleLayer>> PlanBundleLayers(const Closure& closure
       TP_RETURN_IF_ERROR(AddRelocated(*object, &project));
     }
   }
+  // Least volatile first: a rebuilt binary changes only the last layer, and
+  // the others keep their digests (fixed mtimes), so registries already hold them.
   std::vector<BundleLayer> layers;
   BundleLayer etc;
   etc.name = "etc";

@@ -130,6 +130,7 @@ absl::StatusOr<ElfFile> ReadElfFile(const std::filesystem::path& path) {
     if (index >= strtab.size()) return file.Invalid("a dynamic string lies outside DT_STRTAB");
     return std::string(strtab.c_str() + index);
   };
+  // A second pass: DT_STRTAB may come after the entries that index into it.
   for (const Elf64_Dyn& d : entries) {
     if (d.d_tag == DT_NULL) break;
     if (d.d_tag != DT_NEEDED && d.d_tag != DT_SONAME && d.d_tag != DT_RPATH &&

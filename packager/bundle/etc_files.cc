@@ -18,6 +18,8 @@ absl::Status WriteEtcFiles(const std::filesystem::path& dir, const std::string& 
                             "root:x:0:0:root:/root:/usr/sbin/nologin\n"
                             "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"));
   TP_RETURN_IF_ERROR(base::WriteFileAtomic(dir / "etc/group", "root:x:0:\nnogroup:x:65534:\n"));
+  // Only `files` and `dns`: glibc (2.34 on) has both inside libc, and the
+  // bundle holds no other libnss_* module (they are dlopened, never DT_NEEDED).
   TP_RETURN_IF_ERROR(base::WriteFileAtomic(dir / "etc/nsswitch.conf",
                                            "passwd: files\n"
                                            "group: files\n"

@@ -58,6 +58,8 @@ std::optional<std::string> ExpandTokens(const std::string& element, const std::s
     bool matched = false;
     for (const auto& [name, which] : kTokens) {
       const std::string token = name;
+      // As ld.so reads them, a bare token ends where no name character follows,
+      // so "$ORIGINAL" holds no $ORIGIN.
       if (element.compare(name_start, token.size(), token) != 0) continue;
       size_t end = name_start + token.size();
       if (braced) {
@@ -107,6 +109,8 @@ class Resolver {
     loaders_.push_back(-1);
     origins_.push_back(DirectoryOf(closure.executable.walk.target));
     std::deque<ResolvedObject> libraries;  // stable addresses for objects_
+    // Breadth first, as ld.so loads: each DT_NEEDED name is looked up once, and
+    // the first object loaded under a name (or soname) serves every later request.
     for (size_t i = 0; i < objects_.size(); ++i) {
       const std::vector<std::string> needed = objects_[i]->elf.needed;
       const std::string requester = objects_[i]->path;
@@ -153,6 +157,10 @@ class Resolver {
   std::vector<SearchDir> SearchDirs(int requester) {
     std::vector<SearchDir> dirs;
     const ElfFile& elf = objects_[static_cast<size_t>(requester)]->elf;
+    // glibc's order (ld.so(8)): DT_RPATH of the requester, then of the object
+    // that loaded it, up to the executable (none if the requester has a
+    // DT_RUNPATH, and only objects without one count); then LD_LIBRARY_PATH,
+    // the requester's own RUNPATH (not inherited), the cache, the defaults.
     if (!elf.has_runpath) {
       for (int l = requester; l >= 0; l = loaders_[static_cast<size_t>(l)]) {
         const ElfFile& e = objects_[static_cast<size_t>(l)]->elf;
@@ -163,6 +171,7 @@ class Resolver {
       if (!dir.empty()) dirs.push_back(SearchDir{dir, FoundVia::kLdLibraryPath});
     }
     if (elf.has_runpath) AddList(elf.runpath, requester, FoundVia::kRunpath, &dirs);
+    // -z nodeflib (DF_1_NODEFLIB) skips the cache and the default dirs alike.
     if (!elf.no_default_lib) {
       for (const std::string& dir : conf_dirs_) dirs.push_back(SearchDir{dir, FoundVia::kLdSoConf});
       for (const std::string& dir : config_.default_dirs) {
@@ -188,6 +197,9 @@ class Resolver {
       const std::string path = JoinDir(dir.dir, name);
       absl::StatusOr<ResolvedObject> object = Load(name, path, dir.dir, requester_path, dir.via);
       if (!object.ok()) continue;  // missing, or not an ELF file: ld.so goes on
+      // As ld.so does, a candidate of another machine (an i386 library in a
+      // multilib dir) is passed over and the search goes on; so is one with no
+      // dynamic section, which cannot be a shared library.
       if (object->elf.machine != machine_ || !object->elf.has_dynamic) continue;
       object->origin_relative = dir.origin_relative;
       return object;
@@ -207,6 +219,8 @@ class Resolver {
 
 absl::Status ReadConfInto(const std::filesystem::path& root, const std::string& conf, int depth,
                           std::vector<std::string>* dirs) {
+  // A bound so an include cycle (a conf file including itself) ends with an
+  // error instead of recursing forever.
   if (depth > 8) {
     return absl::InvalidArgumentError(fmt::format("{}: includes nest deeper than 8", conf));
   }
@@ -222,6 +236,7 @@ absl::Status ReadConfInto(const std::filesystem::path& root, const std::string& 
     for (const std::string& word : SplitList(line, " \t\r,:")) {
       if (!word.empty()) words.push_back(word);
     }
+    // An ldconfig `hwcap` line declares a capability, not a directory.
     if (words.empty() || words[0] == "hwcap") continue;
     if (words[0] == "include") {
       for (size_t i = 1; i < words.size(); ++i) {
@@ -229,6 +244,8 @@ absl::Status ReadConfInto(const std::filesystem::path& root, const std::string& 
         const std::string host_pattern = HostPath(root, pattern).string();
         glob_t matches{};
         if (::glob(host_pattern.c_str(), 0, nullptr, &matches) == 0) {
+          // Matches come back as host paths; the root's prefix is cut so a nested
+          // include resolves inside the image's root like any other.
           const size_t prefix = HostPath(root, "/").string().size() - 1;
           for (size_t m = 0; m < matches.gl_pathc; ++m) {
             std::string match = std::string(matches.gl_pathv[m]).substr(prefix);

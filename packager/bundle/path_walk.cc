@@ -55,6 +55,8 @@ absl::StatusOr<PathWalk> WalkPath(const std::filesystem::path& root, const std::
     std::string name = std::move(rest.front());
     rest.pop_front();
     if (name == ".") continue;
+    // ".." of the resolved directory, as the kernel does: after a link it is the
+    // target's parent, not the link's.
     if (name == "..") {
       current = Parent(current);
       continue;
@@ -62,6 +64,8 @@ absl::StatusOr<PathWalk> WalkPath(const std::filesystem::path& root, const std::
     const std::string next = Join(current, name);
     const std::filesystem::path host = HostPath(root, next);
     struct stat st;
+    // lstat, one component at a time: every link on the way is recorded, for
+    // the layers to recreate it in the image, and none leads outside the root.
     if (::lstat(host.c_str(), &st) != 0) {
       return base::ErrnoToStatus(errno, fmt::format("resolving {}: {}", path, next));
     }
@@ -83,6 +87,7 @@ absl::StatusOr<PathWalk> WalkPath(const std::filesystem::path& root, const std::
     walk.links.push_back(SymlinkHop{next, target});
     std::deque<std::string> expanded = Components(target);
     rest.insert(rest.begin(), expanded.begin(), expanded.end());
+    // An absolute target restarts at the root given, not at the host's /.
     if (!target.empty() && target[0] == '/') current = std::string(1, '/');
   }
   walk.target = current;

@@ -24,8 +24,10 @@ std::map<std::string, std::string> AutomaticArgs(const std::string& platform) {
     if (slash == std::string::npos) break;
     start = slash + 1;
   }
+  // "linux/amd64" has no variant: TARGETVARIANT is then empty, as in BuildKit.
   parts.resize(3);
   std::map<std::string, std::string> out;
+  // RUN runs natively here (no emulation), so the build platform is the target.
   for (const char* prefix : {"TARGET", "BUILD"}) {
     std::string p(prefix);
     out[p + "PLATFORM"] = platform;
@@ -78,6 +80,8 @@ absl::StatusOr<VarScope> GlobalScope(const Dockerfile& df, const BuildOptions& o
     for (const ArgInstruction::Arg& a : std::get<ArgInstruction>(e.body).args) {
       std::optional<std::string> value = Find(options.build_args, a.name);
       if (!value) value = a.default_value;
+      // A global `ARG TARGETARCH` without a default keeps the automatic value
+      // rather than unsetting it.
       if (!value) value = Find(automatic, a.name);
       scope.SetArg(a.name, value);
     }
@@ -86,6 +90,8 @@ absl::StatusOr<VarScope> GlobalScope(const Dockerfile& df, const BuildOptions& o
 }
 
 int StageByName(const Dockerfile& df, const std::string& name) {
+  // Stage names are matched case-insensitively, as Docker does (the parser
+  // stores them lower-cased).
   std::string lower = absl::AsciiStrToLower(name);
   for (const Stage& s : df.stages) {
     if (!s.name.empty() && s.name == lower) return s.index;
@@ -137,6 +143,7 @@ absl::StatusOr<CopyFrom> ResolveCopyFrom(const Dockerfile& df, const Stage& stag
   };
   CopyFrom out;
   if (!from.empty() && from.find_first_not_of("0123456789") == std::string::npos) {
+    // The length bound keeps std::stoi from overflowing on a long digit string.
     if (from.size() > 6 || std::stoi(from) >= static_cast<int>(df.stages.size())) {
       return error(fmt::format("--from={}: no stage has that index; stages are 0 to {}", from,
                                df.stages.size() - 1));
@@ -148,6 +155,7 @@ absl::StatusOr<CopyFrom> ResolveCopyFrom(const Dockerfile& df, const Stage& stag
   if (out.stage == stage.index) {
     return error(fmt::format("--from={} names this stage; a stage can't copy from itself", from));
   }
+  // A --from that names no stage is an image reference, as in Docker.
   if (out.stage < 0) {
     out.kind = CopyFrom::Kind::kImage;
     out.image = from;
@@ -291,6 +299,8 @@ absl::StatusOr<ExpandedStage> ExpandStage(const Dockerfile& df, const BuildPlan&
     } else if (const auto* env = std::get_if<EnvInstruction>(&e.body)) {
       for (const KeyValue& kv : env->vars) out.scope.SetEnv(kv.key, kv.value);
     } else if (std::holds_alternative<RunInstruction>(e.body)) {
+      // Docker: an ENV of the same name always overrides an ARG, so such an ARG
+      // is not passed again (the ENV is already in the environment).
       auto hidden = [&out](const std::string& name) {
         for (const auto& [env_name, env_value] : out.scope.env()) {
           if (env_name == name) return true;

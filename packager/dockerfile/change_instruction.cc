@@ -26,6 +26,8 @@ absl::StatusOr<Instruction> Parse(std::string_view text) {
   TP_ASSIGN_OR_RETURN(
       Instruction instr,
       internal::ParseInstruction(lexed.lines.front(), lexed.escape, "--change", warnings));
+  // Instructions that only edit the config: a change adds no layer and runs
+  // no build step.
   static const std::set<std::string, std::less<>> kChangeKeywords = {
       "CMD",     "ENTRYPOINT", "ENV",  "EXPOSE", "LABEL",
       "ONBUILD", "STOPSIGNAL", "USER", "VOLUME", "WORKDIR"};

@@ -59,6 +59,8 @@ absl::StatusOr<std::string> ResolveDestination(std::string_view workdir, std::st
         fmt::format("destination '{}' climbs above '/' (workdir '{}')", dest, workdir));
   }
   std::string out = "/" + Join(*segs);
+  // Cleaning drops the trailing slash that makes the destination a directory
+  // (Docker's rule for COPY a b/), so it is put back.
   bool dir = dest.back() == '/' || dest == "." || dest.ends_with("/.");
   if (dir && out != "/") out += '/';
   return out;

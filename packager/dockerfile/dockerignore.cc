@@ -55,6 +55,7 @@ absl::StatusOr<DockerIgnore::Rule> DockerIgnore::MakeRule(std::string_view patte
 
 absl::StatusOr<DockerIgnore> DockerIgnore::Parse(std::string_view text, std::string_view path) {
   DockerIgnore out;
+  // As Docker does: a UTF-8 byte order mark (editors on Windows) is dropped.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   int line_no = 0;
   while (!text.empty()) {
@@ -62,6 +63,8 @@ absl::StatusOr<DockerIgnore> DockerIgnore::Parse(std::string_view text, std::str
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     ++line_no;
+    // A comment only with '#' in the first column, before trimming, as Docker
+    // reads the file: " #x" is a pattern.
     if (!line.empty() && line.front() == '#') continue;
     std::string_view pattern = internal::Trim(line);
     if (pattern.empty()) continue;
@@ -70,6 +73,7 @@ absl::StatusOr<DockerIgnore> DockerIgnore::Parse(std::string_view text, std::str
     std::string cleaned;
     if (!pattern.empty()) {
       cleaned = CleanPath(pattern);
+      // Patterns are relative to the context root, so "/a" means "a" (Docker's rule).
       if (cleaned.size() > 1 && cleaned.front() == '/') cleaned.erase(0, 1);
     }
     absl::StatusOr<Rule> rule = MakeRule(invert ? "!" + cleaned : cleaned);
@@ -91,6 +95,9 @@ bool DockerIgnore::IsExcluded(std::string_view rel_path) const {
   }
   bool matched = false;
   for (const Rule& rule : rules_) {
+    // The last matching rule decides, so a rule that cannot change the verdict
+    // so far is skipped; a match on a parent counts, as excluding a directory
+    // excludes what is in it.
     if (rule.exception != matched) continue;
     bool match = rule.glob.Matches(file);
     for (size_t i = 0; !match && i < parents.size(); ++i) match = rule.glob.Matches(parents[i]);

@@ -6,6 +6,8 @@ namespace trainpkg::packager::dockerfile {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// Bytes of a UTF-8 character count too: BuildKit's lexer takes any Unicode
+// letter in a name.
 bool IsNameChar(char c) {
   return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          static_cast<unsigned char>(c) >= 0x80;
@@ -28,6 +30,8 @@ class Lexer {
 
   absl::StatusOr<std::string> HeredocBody() {
     std::string out;
+    // A here-document: quotes are literal, and the escape character only
+    // quotes $, itself and ` (or joins a line), as in sh.
     while (!AtEnd()) {
       char c = in_[pos_++];
       if (c == '$') {
@@ -56,6 +60,8 @@ class Lexer {
         return absl::OkStatus();
       }
       ++pos_;
+      // sh's quoting: nothing is special between single quotes, not even the
+      // escape character.
       if (c == '\'') {
         if (absl::Status s = SingleQuoted(out); !s.ok()) return s;
       } else if (c == '"') {
@@ -95,6 +101,8 @@ class Lexer {
       if (c == escape_) {
         if (AtEnd()) break;
         char next = Peek();
+        // Inside double quotes the escape character only quotes ", $ and itself;
+        // before anything else it stays, as sh keeps `\n` in "a\n".
         if (next == '"' || next == '$' || next == escape_) {
           c = next;
           ++pos_;
@@ -173,6 +181,8 @@ class Lexer {
         out += unset ? "" : word;
         break;
       default:  // '?'
+        // Without a lookup (CheckWordSyntax) only the syntax is checked: a
+        // ${VAR?} must not fail before the variables are known.
         if (unset && lookup_ != nullptr) {
           std::string message = !word.empty()       ? word
                                 : value.has_value() ? "is not allowed to be empty"

@@ -17,6 +17,7 @@ void VarScope::SetArg(std::string_view name, std::optional<std::string> value) {
 }
 
 std::optional<std::string> VarScope::Lookup(std::string_view name) const {
+  // ENV first: Docker's rule that an ENV always overrides an ARG of the same name.
   for (const auto& [k, v] : env_) {
     if (k == name) return v;
   }

@@ -1,7 +1,7 @@
 // Writes one reproducible image layer: a tar of a LayerSource, compressed,
 // streamed into a sink, with diff_id, digest and size computed on the way.
 //
-//   FileSink blob(...);                                   // any oci::ByteSink
+//   TP_ASSIGN_OR_RETURN(oci::BlobWriter blob, layout.NewBlobWriter());  // any oci::ByteSink
 //   auto env_epoch = SourceDateEpochFromEnvironment(base::ProcessEnvironment());
 //   LayerOptions options{.source_date_epoch = *env_epoch};
 //   TP_ASSIGN_OR_RETURN(LayerResult layer,

@@ -6,6 +6,8 @@
 namespace trainpkg::sdk::auth {
 
 std::string MetadataServerHost(const base::Environment& env) {
+  // The overrides Google's client libraries read (GCE_METADATA_ROOT is
+  // google-cloud-cpp's), for emulators and tests.
   for (const char* name : {"GCE_METADATA_HOST", "GCE_METADATA_ROOT"}) {
     if (std::optional<std::string> host = env.Get(name); host.has_value() && !host->empty()) {
       return *host;
@@ -22,6 +24,7 @@ absl::StatusOr<AccessToken> ComputeEngineCredentials::GetToken(absl::Time now) {
   std::string url =
       fmt::format("http://{}/computeMetadata/v1/instance/service-accounts/default/token", host_);
   http::HttpRequest request = http::MakeRequest("GET", url, /*idempotent=*/true);
+  // The metadata server answers only requests that carry this header.
   request.headers.Set("Metadata-Flavor", "Google");
   absl::StatusOr<http::HttpResponse> response = transport_->Send(request);
   if (!response.ok()) {

@@ -56,6 +56,7 @@ absl::StatusOr<std::shared_ptr<Credentials>> CredentialsFromFile(
   if (type == "service_account") {
     TP_ASSIGN_OR_RETURN(ServiceAccountKey key, ServiceAccountKeyFromJson(json, path.string()));
     ServiceAccountFlow flow = options.service_account_flow;
+    // google-cloud-cpp's switch back to the OAuth token exchange.
     if (EnvOf(options).Get("GOOGLE_CLOUD_CPP_EXPERIMENTAL_DISABLE_SELF_SIGNED_JWT").has_value()) {
       flow = ServiceAccountFlow::kOAuthJwtBearer;
     }
@@ -69,12 +70,16 @@ absl::StatusOr<std::shared_ptr<Credentials>> CredentialsFromFile(
         "{}: credentials \"type\" is \"{}\"; supported: \"service_account\", \"authorized_user\"",
         path.string(), type));
   }
+  // Cached: one signature or token request per token lifetime, not per call.
   return std::make_shared<CachedCredentials>(std::move(credentials));
 }
 
 absl::StatusOr<std::shared_ptr<Credentials>> MakeGoogleDefaultCredentials(
     const DefaultCredentialsOptions& options) {
   const base::Environment& env = EnvOf(options);
+  // google-cloud-cpp's ADC order: the file GOOGLE_APPLICATION_CREDENTIALS
+  // names (an error if it cannot be read), then gcloud's file if it exists,
+  // then the metadata server.
   if (std::optional<std::string> path = env.Get("GOOGLE_APPLICATION_CREDENTIALS");
       path.has_value() && !path->empty()) {
     absl::StatusOr<std::shared_ptr<Credentials>> credentials = CredentialsFromFile(*path, options);

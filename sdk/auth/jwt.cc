@@ -24,6 +24,7 @@ struct MdCtxFree {
 
 std::string Base64UrlEncode(std::string_view data) {
   std::string out;
+  // JWS (RFC 7515) wants base64url without padding, which this writes.
   absl::WebSafeBase64Escape(absl::string_view(data.data(), data.size()), &out);
   return out;
 }
@@ -47,6 +48,7 @@ absl::StatusOr<std::string> MakeRs256Jwt(const nlohmann::json& header,
       Base64UrlEncode(header.dump()) + "." + Base64UrlEncode(payload.dump());
   std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
   size_t size = 0;
+  // The first EVP_DigestSign, with no buffer, reports the signature's size.
   if (ctx == nullptr ||
       EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1 ||
       EVP_DigestSign(ctx.get(), nullptr, &size,

@@ -10,6 +10,7 @@
 namespace trainpkg::sdk::auth {
 namespace {
 
+// google-cloud-cpp's lifetime, and the longest Google accepts for an assertion.
 constexpr absl::Duration kTokenLifetime = absl::Seconds(3600);
 
 std::string StringField(const nlohmann::json& json, const char* name) {
@@ -54,6 +55,8 @@ absl::StatusOr<AccessToken> ServiceAccountCredentials::GetToken(absl::Time now) 
   nlohmann::json header = {{"alg", "RS256"}, {"typ", "JWT"}};
   if (!key_.private_key_id.empty()) header["kid"] = key_.private_key_id;
   const std::string scope = absl::StrJoin(scopes_, " ");
+  // google-cloud-cpp's default: the signed JWT is itself the bearer token,
+  // with no round trip to the token endpoint.
   if (flow_ == ServiceAccountFlow::kSelfSignedJwt) {
     nlohmann::json payload = {{"iss", key_.client_email},
                               {"sub", key_.client_email},

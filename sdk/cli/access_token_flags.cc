@@ -11,6 +11,8 @@ namespace {
 
 // At most kMaxAccessTokenBytes + 1 bytes of `in`.
 std::string ReadCapped(std::istream& in) {
+  // One byte more than allowed tells "too large" apart, and a stream that
+  // never ends (/dev/zero) cannot fill memory.
   std::string text(kMaxAccessTokenBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<size_t>(in.gcount()));

@@ -109,6 +109,7 @@ absl::Status RejectForeignFlags(const BackendFlags& flags, std::string_view chos
         std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)},
         std::pair{"slurm", std::span<const std::pair<const char*, bool>>(slurm)}}) {
     if (chosen == backend) continue;
+    // A flag of another backend would be silently ignored: refused, naming it.
     for (const auto& [name, given] : list) {
       if (given) {
         return absl::InvalidArgumentError(
@@ -135,6 +136,8 @@ absl::StatusOr<Setting> ResolveSetting(const std::string& flag_value, const char
                                        std::string GcloudProperties::*gcloud_field,
                                        const char* gcloud_name) {
   if (!flag_value.empty()) return Setting{flag_value, flag};
+  // gcloud's own environment form of the property (CLOUDSDK_<SECTION>_<NAME>),
+  // so a shell set up for gcloud works here unchanged.
   if (std::optional<std::string> value = env.Get(env_var); value.has_value() && !value->empty()) {
     return Setting{*value, env_var};
   }

@@ -38,11 +38,17 @@ void WriteAll(int fd, std::string_view data) {
 
 // The supervisor: runs in the forked child and never returns.
 [[noreturn]] void Supervise(sdk::CustomJob& job, int report_fd) {
+  // Out of the terminal's session: closing the terminal (SIGHUP) or Ctrl-C
+  // there no longer reaches the job.
   ::setsid();
   RedirectTo("/dev/null", O_RDWR, {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO});
+  // Before Submit starts any thread, so every thread inherits the mask and
+  // only the watcher's sigtimedwait takes SIGINT and SIGTERM.
   BlockTerminationSignals();
   absl::Status submitted = job.Submit();
   // Report "<status code>\n<message>"; code 0 means submitted.
+  // The parent waits for this: a job that fails to start is reported by the
+  // command itself, with its exit code, not only in a log.
   WriteAll(report_fd, absl::StrCat(static_cast<int>(submitted.code()), "\n", submitted.message()));
   ::close(report_fd);
   if (!submitted.ok()) ::_exit(kExitUsage);
@@ -59,6 +65,7 @@ int RunDetached(sdk::CustomJob job, std::ostream& out, std::ostream& err) {
   if (::pipe2(report, O_CLOEXEC) != 0) {
     return ReportError(err, base::ErrnoToStatus(errno, "creating a pipe"), kExitFailed);
   }
+  // Flushed before fork, or the child would write the same buffered text again.
   out.flush();
   err.flush();
   std::fflush(nullptr);

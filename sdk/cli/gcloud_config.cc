@@ -41,6 +41,8 @@ bool ValidConfigurationName(std::string_view name) {
 
 absl::StatusOr<std::string> ActiveConfigurationName(const base::Environment& env,
                                                     const std::filesystem::path& dir) {
+  // gcloud's own override of active_config. The name becomes part of a file
+  // name (config_<name>), hence the character check.
   if (std::optional<std::string> name = env.Get("CLOUDSDK_ACTIVE_CONFIG_NAME");
       name.has_value() && !name->empty()) {
     if (!ValidConfigurationName(*name)) {
@@ -92,6 +94,8 @@ absl::StatusOr<GcloudProperties> ReadGcloudProperties(const base::Environment& e
     std::string_view line = Trim(rest.substr(0, end));
     rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
     ++line_number;
+    // gcloud writes these files with Python's configparser, which also takes
+    // ';' comments and ':' between key and value.
     if (line.empty() || line.front() == '#' || line.front() == ';') continue;
     if (line.front() == '[') {
       if (line.back() != ']' || line.size() < 3) {

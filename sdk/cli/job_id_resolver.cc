@@ -53,8 +53,10 @@ absl::StatusOr<std::string> ResolveJobId(const sdk::JobStore& jobs,
         "the job id is empty; give an id, a prefix of one, or latest");
   }
   const bool latest = text == kLatest;
+  // Create times only for "latest": every other lookup reads no job file.
   TP_ASSIGN_OR_RETURN(std::vector<Known> all, AllJobs(jobs, tuning_jobs, latest));
   for (const Known& known : all) {
+    // An exact id wins even when it is also the prefix of a longer one.
     if (known.id == text) return known.id;
   }
   if (latest) {

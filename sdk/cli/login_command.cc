@@ -36,6 +36,7 @@ std::string PromptPassword(std::ostream& err) {
   }
   std::string password;
   std::getline(std::cin, password);
+  // Echo back on, or the user's terminal would stay silent after we exit.
   if (restore) ::tcsetattr(STDIN_FILENO, TCSANOW, &saved);
   err << "\n";
   return password;
@@ -67,6 +68,8 @@ int Login(const LoginFlags& flags, const std::string& host, std::istream& in, st
   registry::Credential credential{.username = flags.username, .password = password};
   std::unique_ptr<registry::RegistryClient> client =
       MakeRegistryClient(flags.flags, std::make_shared<registry::StaticKeychain>(credential));
+  // Checked before anything is saved, as docker login does: wrong
+  // credentials fail now, not at the next push.
   absl::Status ping = client->Ping(host);
   if (!ping.ok()) return ReportError(err, ping, kExitFailed);
   absl::StatusOr<registry::SavedLogin> saved =

@@ -45,6 +45,7 @@ std::unique_ptr<registry::RegistryClient> MakeRegistryClient(
 std::unique_ptr<registry::Progress> MakeProgress(std::ostream& out,
                                                  registry::TransferDirection direction) {
   const int fd = &out == &std::cout ? STDOUT_FILENO : &out == &std::cerr ? STDERR_FILENO : -1;
+  // A redrawn display only on a terminal; a pipe or a CI log gets plain lines.
   if (fd >= 0 && ::isatty(fd)) {
     return std::make_unique<registry::TtyProgress>(out, direction, base::RealClock(),
                                                    [fd] { return base::TerminalColumns(fd); });

@@ -1,6 +1,6 @@
 // `trainpkg push REF`: push what `trainpkg build -t REF` stored in the local
 // image store, its uncompressed layers compressed first (--compression,
-// --compression-level; sdk::StoredImageForPush); `trainpkg push oci:DIR[:TAG]
+// --compression-level; sdk::PushStoredImage); `trainpkg push oci:DIR[:TAG]
 // REF`: push an image or index from an oci-layout, as it is. Both remember
 // where each blob went (the blob location
 // cache, $TRAINPKG_HOME/blob-locations.json) so a later push to another

@@ -163,7 +163,11 @@ CLI::App* AddRunCommand(CLI::App& app, RunFlags& flags, BackendFlags& backend) {
 
 int RunCommand(const RunFlags& flags, const BackendFlags& backend, std::ostream& out,
                std::ostream& err) {
+  // First, before any thread exists: every thread inherits the mask, so only
+  // the SignalWatcher takes SIGINT and SIGTERM and turns them into a cancel.
   BlockTerminationSignals();
+  // Output piped into a reader that quits (`| head`) gives EPIPE errors
+  // instead of killing the job's supervisor.
   ::signal(SIGPIPE, SIG_IGN);
   absl::StatusOr<FlagJob> flag_job = JobFromFlags(flags, absl::Now());
   if (!flag_job.ok()) return ReportError(err, flag_job.status(), kExitUsage);

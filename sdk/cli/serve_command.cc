@@ -54,6 +54,8 @@ CLI::App* AddServeCommand(CLI::App& app, ServeFlags& flags) {
 }
 
 int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) {
+  // Blocked before any thread starts: the server's threads never take
+  // SIGINT or SIGTERM, and sigwait below receives them.
   BlockTerminationSignals();
   ::signal(SIGPIPE, SIG_IGN);
   std::map<std::string, std::string> environment = base::SnapshotProcessEnvironment();
@@ -81,6 +83,8 @@ int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) 
           service, &tuning,
           {.host = flags.host, .port = flags.port, .token = *token, .token_home = *home});
   if (!server.ok()) return ReportError(err, server.status(), kExitFailed);
+  // After binding: the file is named by the port, which --port 0 only
+  // learns from the bind.
   absl::StatusOr<sdk::serve::ServeTokenFile> token_file = sdk::serve::ServeTokenFile::Write(
       sdk::vertex::LocalServeTokenPath(*home, flags.host, (*server)->port()), *token);
   if (!token_file.ok()) return ReportError(err, token_file.status(), kExitFailed);

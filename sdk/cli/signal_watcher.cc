@@ -25,6 +25,7 @@ void BlockTerminationSignals() {
 SignalWatcher::SignalWatcher(std::function<void(int signal, int count)> on_signal) {
   thread_ = std::thread([this, on_signal = std::move(on_signal)] {
     sigset_t set = TerminationSignals();
+    // A timed wait, so the destructor's stop flag is seen within 100 ms.
     const timespec poll = {.tv_sec = 0, .tv_nsec = 100'000'000};
     int count = 0;
     while (!stop_.load()) {
@@ -41,6 +42,8 @@ SignalWatcher::~SignalWatcher() {
 
 absl::StatusOr<jobspec::CustomJob> WaitCancellingOnSignals(sdk::CustomJob& job) {
   SignalWatcher watcher([&job](int /*signal*/, int count) {
+    // The first signal cancels with the grace period; a second (Ctrl-C again)
+    // kills at once.
     if (count == 1) {
       job.Cancel();
     } else {

@@ -144,6 +144,7 @@ class HyperparameterTuningJob::Impl {
   std::filesystem::path OutputDir() const {
     if (!options_.base_output_dir.empty()) return options_.base_output_dir;
     std::string base = job_.trial_job_spec.base_output_directory;
+    // Trials here write to a path; a file:// URI names the same directory.
     if (base.rfind("file://", 0) == 0) base = base.substr(7);
     if (!base.empty()) return base;
     return store_.JobDir(id_) / "output";

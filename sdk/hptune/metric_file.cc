@@ -64,6 +64,7 @@ absl::StatusOr<std::vector<jobspec::Measurement>> ParseHypertuneMetrics(
           "line {}: not a JSON object (expected one hypertune entry per line)", line_number));
     }
     const std::string id(metric_id);
+    // cloudml-hypertune writes under its default tag when the trainer names none.
     const auto tag = entry.contains(id) ? entry.find(id) : entry.find(std::string(kDefaultTag));
     if (tag == entry.end()) continue;
     const std::optional<double> value = NumberField(*tag);
@@ -86,6 +87,8 @@ absl::StatusOr<std::vector<jobspec::Measurement>> ParseHypertuneMetrics(
                                                         timestamp->is_number() &&
                                                         std::isfinite(timestamp->get<double>())) {
       const absl::Time at = absl::FromUnixSeconds(0) + absl::Seconds(timestamp->get<double>());
+      // hypertune's time.time() on the trial's side: a clock that runs behind
+      // ours must not give a negative duration.
       measurement.elapsed_duration = std::max(absl::ZeroDuration(), at - *trial_start);
     }
     measurements.push_back(std::move(measurement));
@@ -119,6 +122,7 @@ std::optional<jobspec::Measurement> SelectFinalMeasurement(
   for (const jobspec::Measurement& measurement : measurements) {
     const std::optional<double> value = jobspec::MetricValue(measurement, metric_id);
     if (!value) continue;
+    // Without BEST_MEASUREMENT the last one reported wins.
     const bool better =
         !chosen_value || !best || (minimize ? *value < *chosen_value : *value > *chosen_value);
     if (better) {

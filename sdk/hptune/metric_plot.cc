@@ -17,6 +17,7 @@ constexpr double kRight = 20;
 constexpr double kTop = 40;
 constexpr double kBottom = 50;
 
+// Metric and trial ids are the user's text inside XML.
 std::string Escape(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -64,6 +65,7 @@ std::string MetricPlotSvg(const jobspec::HyperparameterTuningJob& job) {
     low = 0;
     high = 1;
   }
+  // All values equal: a range of zero would divide by zero in y_of.
   if (*high - *low < 1e-12) {
     *low -= 0.5;
     *high += 0.5;

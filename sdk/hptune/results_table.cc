@@ -27,6 +27,7 @@ bool Minimize(const jobspec::HyperparameterTuningJob& job) {
          jobspec::EffectiveGoal(job.study_spec.metrics.front()) == jobspec::GoalType::kMinimize;
 }
 
+// By number: trial "10" comes after "9".
 int64_t IdNumber(const jobspec::Trial& trial) {
   int64_t number = 0;
   for (char c : trial.id) {
@@ -113,6 +114,8 @@ std::string FormatResultsTable(const jobspec::HyperparameterTuningJob& job) {
     rows.push_back(std::move(row));
   }
   for (auto& row : rows) {
+    // Ids and values come from the job file and the trials: no escape sequence
+    // reaches the terminal.
     for (std::string& cell : row) cell = base::TerminalSafe(cell);
   }
   std::vector<size_t> widths(header.size(), 0);

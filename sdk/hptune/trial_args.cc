@@ -38,6 +38,8 @@ absl::StatusOr<std::string> FormatParameterValue(const jobspec::ParameterSpec& p
   }
   const double* number = std::get_if<double>(&value);
   if (std::holds_alternative<jobspec::IntegerValueSpec>(spec)) {
+    // 2^53: past it a double no longer holds every whole number, so the
+    // printed value could be one the study never chose.
     if (number == nullptr || !std::isfinite(*number) || std::trunc(*number) != *number ||
         std::fabs(*number) > 9.007199254740992e15) {
       return TypeError(parameter, "a whole number", value);

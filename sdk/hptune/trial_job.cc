@@ -12,7 +12,10 @@ namespace {
 void AddTrialSettings(const std::vector<std::string>& args,
                       const std::vector<jobspec::EnvVar>& trial_env,
                       std::vector<std::string>& pool_args, std::vector<jobspec::EnvVar>& pool_env) {
+  // After the pool's own args, where Vertex was seen to put them (the order
+  // is not documented).
   pool_args.insert(pool_args.end(), args.begin(), args.end());
+  // First, so the pool's own variables may refer to them ($(CLOUD_ML_TRIAL_ID)).
   pool_env.insert(pool_env.begin(), trial_env.begin(), trial_env.end());
 }
 
@@ -35,6 +38,8 @@ absl::StatusOr<jobspec::CustomJob> BuildTrialJob(const jobspec::HyperparameterTu
   const std::string metric_id =
       job.study_spec.metrics.empty() ? std::string() : job.study_spec.metrics.front().metric_id;
   const std::vector<jobspec::EnvVar> trial_env = {
+      // cloudml-hypertune reads the trial id and the metric file; the tag is
+      // for the trainer's own code, as on Vertex.
       {.name = "CLOUD_ML_TRIAL_ID", .value = trial.id},
       {.name = "CLOUD_ML_HP_METRIC_TAG", .value = metric_id},
       {.name = "CLOUD_ML_HP_METRIC_FILE", .value = TrialMetricFile(trial_dir).string()},

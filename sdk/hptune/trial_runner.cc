@@ -39,6 +39,7 @@ class CustomJobTrialRunner final : public TrialRunner {
 
   absl::StatusOr<std::unique_ptr<RunningTrial>> Start(const jobspec::CustomJob& job) override {
     CustomJobOptions options = options_;
+    // Every trial is a job of its own: a fixed id would make the second collide.
     options.job_id.clear();
     TP_ASSIGN_OR_RETURN(CustomJob custom_job, CustomJob::Create(job, std::move(options)));
     TP_RETURN_IF_ERROR(custom_job.Submit());

@@ -20,6 +20,7 @@
 namespace trainpkg::sdk::hptune {
 namespace {
 
+// google.rpc.Code values: the job's error is a google.rpc.Status.
 constexpr int32_t kCancelledCode = 1;
 constexpr int32_t kFailedPreconditionCode = 9;
 
@@ -121,6 +122,7 @@ class Study {
 
   void StartTrial(TrialParameters parameters) {
     jobspec::Trial trial;
+    // Vertex's trial ids: decimal strings from "1".
     trial.id = std::to_string(job_.trials.size() + 1);
     trial.state = jobspec::TrialState::kRequested;
     trial.parameters = std::move(parameters);
@@ -153,6 +155,8 @@ class Study {
     for (const jobspec::Trial& trial : job_.trials) {
       Observation observation;
       observation.parameters = trial.parameters;
+      // Running trials go to the suggester as pending points, so parallel
+      // suggestions do not all land on the same spot.
       observation.pending = trial.state == jobspec::TrialState::kActive ||
                             trial.state == jobspec::TrialState::kRequested ||
                             trial.state == jobspec::TrialState::kStopping;
@@ -210,6 +214,8 @@ class Study {
   void FinishTrial(ActiveTrial& active, const jobspec::CustomJob& custom_job) {
     jobspec::Trial& trial = job_.trials[active.index];
     ReadMeasurements(trial);
+    // A trial the stopping rule cancelled still counts: its measurements are
+    // what it reached.
     const bool ran_to_end = custom_job.state == jobspec::JobState::kSucceeded ||
                             (active.stopping && custom_job.state == jobspec::JobState::kCancelled);
     if (!ran_to_end) {

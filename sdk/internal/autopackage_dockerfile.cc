@@ -79,8 +79,11 @@ std::string AutopackageDockerfileBody(const jobspec::Autopackaging& spec,
   }
   for (const std::string& dir : spec.extra_dirs) out += Copy(dir, dir);
   const std::string main_dir = MainDir(spec);
+  // Only the main file's directory, as gcloud's local-run copies it.
   out += Copy(main_dir, main_dir);
   std::vector<std::string> entrypoint;
+  // gcloud's entrypoint rule: a module runs with -m, a .py script with
+  // python3, any other script with bash.
   if (!spec.python_module.empty()) {
     entrypoint = {"python3", "-m", spec.python_module};
   } else if (spec.script.ends_with(".py")) {

@@ -31,6 +31,8 @@ absl::Status CheckPython(std::string_view field, std::string_view image_uri,
     std::error_code ec;
     std::filesystem::path candidate =
         rootfs / std::filesystem::path(std::string(dir)).relative_path() / "python3";
+    // The link itself: python3 is usually a symlink, and an absolute one,
+    // followed from the host, would leave the rootfs.
     if (std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) {
       return absl::OkStatus();
     }
@@ -72,6 +74,8 @@ absl::StatusOr<packager::builder::StoreLock> HoldStoreForBuild(const std::filesy
   if (ec) {
     return absl::InternalError(fmt::format("creating {}: {}", store_dir.string(), ec.message()));
   }
+  // Shared: builds run side by side, and a prune waits until what they write
+  // is tagged.
   return packager::builder::StoreLock::ForCollection(store_dir,
                                                      packager::builder::StoreLock::Mode::kShared);
 }
@@ -103,6 +107,8 @@ absl::Status BuildDerivedImage(const DerivedImageBuild& build) {
   packager::builder::BuildRequest request;
   request.context_dir = build.context_dir;
   request.dockerfile = build.dockerfile;
+  // The store keeps layers uncompressed; a push compresses them
+  // (docs/adr/2026-11-24-store-layers-uncompressed.md).
   request.compression = packager::LayerCompression::kNone;
   TP_ASSIGN_OR_RETURN(packager::builder::BuiltImage image, builder.Build(request));
   // The store keeps the executor's layers too (an oci: base's stay where

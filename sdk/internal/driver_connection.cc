@@ -47,6 +47,7 @@ absl::StatusOr<jobspec::CustomJob> DriverConnection::Wait() {
 
 void DriverConnection::Stop(bool immediately) {
   if (!submitted() || jobspec::IsTerminal(job_->Current().state)) return;
+  // Once, however often Cancel is called (a second Ctrl-C, say).
   if (!cancel_logged_.exchange(true)) {
     log_.WriteLine("", absl::StrCat("Cancelling CustomJob run: ", job_->name()));
   }

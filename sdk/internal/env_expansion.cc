@@ -12,6 +12,8 @@ std::string ExpandEnvValue(std::string_view value,
       out.push_back(value[i++]);
       continue;
     }
+    // Kubernetes' rule, which Vertex documents for env values: $(NAME) from the
+    // variables defined before, $$ escapes, an unknown reference stays as written.
     if (value[i + 1] == '$') {
       out.push_back('$');
       i += 2;

@@ -37,6 +37,8 @@ absl::StatusOr<std::string> FindExecutable(std::string_view program, std::string
     size_t colon = std::min(path_env.find(':'), path_env.size());
     std::string_view dir = path_env.substr(0, colon);
     path_env.remove_prefix(std::min(colon + 1, path_env.size()));
+    // POSIX reads an empty element as the current directory; skipped, so what
+    // runs does not depend on where the job was started.
     if (dir.empty()) continue;
     std::string candidate = fmt::format("{}/{}", dir, program);
     if (CheckExecutable(candidate).ok()) return candidate;

@@ -40,6 +40,7 @@ ImagePuller RegistryImagePuller(std::map<std::string, std::string> environment) 
   return [env](const registry::Reference& reference, const oci::Layout& store,
                const std::string& tag) -> absl::Status {
     registry::RegistryClientOptions options;
+    // Docker's credentials, as the submitting user has them in that environment.
     options.keychain = std::make_shared<registry::DockerKeychain>(*env);
     registry::RegistryClient client(std::move(options));
     return registry::PullImage(client, reference, store, tag, registry::PullOptions{}).status();
@@ -87,6 +88,7 @@ absl::StatusOr<ResolvedImage> ImageResolver::FromStore(const jobspec::ImageUri& 
         "oci:DIR[:TAG] or local:PATH",
         image_uri, std::string(reference.status().message())));
   }
+  // As docker run reads a bare name.
   if (reference->tag.empty() && reference->digest.empty()) reference->tag = "latest";
   // The store's tags are normalised references (image_store.h).
   const std::string tag = reference->String();

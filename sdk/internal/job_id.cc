@@ -10,6 +10,8 @@ namespace trainpkg::sdk::internal {
 std::string GenerateJobId(absl::Time now) {
   std::random_device device;
   std::uniform_int_distribution<int> digits(0, 999);
+  // Numeric like Vertex's ids and ordered by creation time; the random
+  // digits make two jobs of the same millisecond unlikely to collide.
   return absl::StrFormat("%d%03d", absl::ToUnixMillis(now), digits(device));
 }
 

@@ -34,9 +34,13 @@ absl::Status JobRecorder::Create() {
   job_.state = jobspec::JobState::kQueued;
   job_.create_time = now;
   job_.update_time = now;
+  // The pid with its start time: a reader tells a live supervisor from a
+  // later process that got the same pid.
   local_.supervisor.pid = ::getpid();
   TP_ASSIGN_OR_RETURN(ProcStat self, ReadProcStat(::getpid()));
   local_.supervisor.start_time = self.start_time;
+  // local.json before job.json: once a job is listed (it has a job.json) its
+  // supervisor is on record, so a reader can tell whether it still runs.
   TP_RETURN_IF_ERROR(store_.WriteLocalDetails(id_, local_));
   TP_RETURN_IF_ERROR(store_.WriteJob(id_, job_));
   return store_.AppendHistory(id_, HistoryEntry{.state = job_.state, .time = now});
@@ -44,6 +48,8 @@ absl::Status JobRecorder::Create() {
 
 void JobRecorder::SetState(jobspec::JobState state, std::optional<jobspec::RpcStatus> error) {
   std::lock_guard<std::mutex> lock(mu_);
+  // A terminal state is final: a replica event that arrives after a cancel
+  // cannot reopen the job.
   if (jobspec::IsTerminal(job_.state) || job_.state == state) return;
   absl::Time now = clock_.Now();
   job_.state = state;
@@ -51,6 +57,7 @@ void JobRecorder::SetState(jobspec::JobState state, std::optional<jobspec::RpcSt
   if (state == jobspec::JobState::kRunning) job_.start_time = now;
   if (jobspec::IsTerminal(state)) job_.end_time = now;
   if (error.has_value()) job_.error = std::move(error);
+  // Logged, not returned: the job goes on even if the store cannot be updated.
   LogIfError(store_.WriteJob(id_, job_));
   LogIfError(store_.AppendHistory(id_, HistoryEntry{.state = state, .time = now}));
   if (log_ == nullptr) return;

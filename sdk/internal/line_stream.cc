@@ -5,6 +5,8 @@
 namespace trainpkg::sdk::internal {
 
 void LineStream::WriteLine(std::string_view prefix, std::string_view text) {
+  // Job and replica text may hold escape sequences that would drive the
+  // user's terminal.
   WriteOutput(prefix, base::TerminalSafe(text, base::TextLayout::kMultiLine));
 }
 

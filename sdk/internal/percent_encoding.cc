@@ -8,6 +8,8 @@ std::string PercentEncode(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (char c : text) {
+    // RFC 3986's unreserved characters pass; everything else is encoded, so a
+    // value never changes a query's structure.
     if (absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' ||
         c == '~') {
       out.push_back(c);

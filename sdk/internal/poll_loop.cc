@@ -49,6 +49,8 @@ void PollLoop::Run(PollIntervals intervals, std::function<bool()> poll) {
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);
+      // Wake() cuts the wait short (a cancel is seen at once) and Stop() ends
+      // it; otherwise the interval grows up to `max`, so a long job costs few polls.
       cv_.wait_for(lock, absl::ToChronoNanoseconds(interval), [this] { return stop_ || wake_; });
       wake_ = false;
       if (stop_) break;

@@ -35,10 +35,12 @@ absl::StatusOr<ProcStat> ReadProcStat(int pid) {
 bool IsProcessAlive(int pid, uint64_t start_time) {
   if (pid <= 0) return false;
   absl::StatusOr<ProcStat> stat = ReadProcStat(pid);
+  // A zombie has exited; it only waits to be reaped.
   return stat.ok() && stat->state != 'Z' && stat->start_time == start_time;
 }
 
 bool SignalProcessGroup(int pgid, uint64_t leader_start_time, int signal) {
+  // kill(-1) would signal every process we may signal, and kill(0) our own group.
   if (pgid <= 1) return false;
   absl::StatusOr<ProcStat> leader = ReadProcStat(pgid);
   if (leader.ok() && leader->start_time != leader_start_time) return false;

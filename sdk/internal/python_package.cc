@@ -35,6 +35,8 @@ absl::StatusOr<std::filesystem::path> Located(std::string_view uri, std::string_
     return std::filesystem::path(path);
   }
   if (uri.starts_with(kGcsScheme)) {
+    // Vertex mounts Cloud Storage at /gcs/ in its containers; where the same
+    // mount exists here, the package is read through it.
     std::filesystem::path mounted =
         std::string(kGcsMount) + std::string(uri.substr(kGcsScheme.size()));
     std::error_code ec;
@@ -78,6 +80,8 @@ absl::StatusOr<std::filesystem::path> LocalPackagePath(std::string_view uri, std
     std::string head(format.magic.size(), '\0');
     std::ifstream in(*path, std::ios::binary);
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    // A saved HTML error page, or any file merely named so, fails here by
+    // name rather than deep inside pip.
     if (!in || head != format.magic) {
       return absl::InvalidArgumentError(
           fmt::format("{}: {} is not a Python package: {}", field, path->string(), format.what));

@@ -68,6 +68,8 @@ std::string InstallDockerfile(std::string_view from, const std::vector<Package>&
 
 // The store tag of the image with `packages` installed into `executor`.
 std::string ImageTag(const oci::Digest& executor, const std::vector<Package>& packages) {
+  // Named by content: the same executor, pip settings and package bytes find
+  // the image already built; a changed package file gets a new one.
   oci::DigestBuilder key;
   key.Update("trainpkg python package image v1\n");
   key.Update(executor.ToString());
@@ -107,6 +109,7 @@ class ImagePreparer {
           absl::StrCat(PoolField(plan.ref.pool), ".pythonPackageSpec.packageUris[", j, "]");
       TP_ASSIGN_OR_RETURN(std::filesystem::path path,
                           LocalPackagePath((*plan.python_packages)[j], field, options_.cwd));
+      // Every package lands in one directory under its file name.
       if (!names.insert(path.filename().string()).second) {
         return absl::InvalidArgumentError(fmt::format(
             "{}: another package of the pool is also named {}; pip installs each file once", field,

@@ -24,7 +24,8 @@ namespace {
 constexpr auto kCancelPollInterval = std::chrono::milliseconds(50);
 
 // True for a job that will never finish: not terminal, and the supervisor
-// that would finish it is gone.
+// that would finish it is gone. pid 0 (a record without local.json) names
+// no supervisor, so none is declared dead.
 bool Orphaned(const JobInfo& info) {
   return !jobspec::IsTerminal(info.job.state) && !info.supervisor_running &&
          info.local.supervisor.pid != 0;
@@ -98,6 +99,7 @@ void Emit(LogSource& source, std::string_view prefix, bool flush_partial, std::o
     out << prefix << std::string_view(source.pending).substr(start, nl + 1 - start);
   }
   source.pending.erase(0, start);
+  // On the last pass a line the replica never ended is still shown.
   if (flush_partial && !source.pending.empty()) {
     out << prefix << source.pending << '\n';
     source.pending.clear();
@@ -133,6 +135,8 @@ absl::StatusOr<jobspec::CustomJob> CancelSupervisedJob(const BackendDriver& driv
                                                        absl::Duration timeout) {
   TP_ASSIGN_OR_RETURN(JobInfo info, LoadRecordedJob(driver, store, id));
   if (jobspec::IsTerminal(info.job.state)) return info.job;
+  // A file the supervisor polls: any process may ask, without signalling a
+  // process it may not own.
   TP_RETURN_IF_ERROR(store.RequestCancel(id));
   absl::Time deadline = absl::Now() + timeout;
   for (;;) {

@@ -10,6 +10,7 @@ absl::Status RecordRemoteJobState(const JobStore& store, std::string_view id,
                                   const jobspec::CustomJob& job, jobspec::JobState previous,
                                   absl::Time now) {
   TP_RETURN_IF_ERROR(store.WriteJob(id, job));
+  // A poll that sees the same state refreshes job.json but adds no history line.
   if (job.state == previous) return absl::OkStatus();
   return store.AppendHistory(id, HistoryEntry{.state = job.state, .time = now});
 }
@@ -36,6 +37,7 @@ absl::Status RemoteJobRecorder::CreateRecord(const jobspec::CustomJob& job) {
 
 void RemoteJobRecorder::Record(const jobspec::CustomJob& job, jobspec::JobState previous) {
   std::lock_guard<std::mutex> lock(mu_);
+  // After a failed creation the recorder stays quiet: one error, not one per poll.
   if (failed_) return;
   if (id_.empty()) {
     if (absl::Status status = CreateRecord(job); !status.ok()) {

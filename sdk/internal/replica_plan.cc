@@ -73,6 +73,8 @@ absl::StatusOr<std::vector<ReplicaPlan>> PlanReplicas(const jobspec::CustomJobSp
       plan.program = container.command[0];
       plan.argv = container.command;
     }
+    // A container keeps command and args apart: Vertex's rule replaces the
+    // image's ENTRYPOINT with one and its CMD with the other.
     if (!plan.image.has_value()) {
       plan.argv.insert(plan.argv.end(), container.args.begin(), container.args.end());
     }
@@ -89,6 +91,8 @@ void AbsolutizeLocalImages(jobspec::CustomJobSpec& spec, const std::filesystem::
   for (jobspec::WorkerPoolSpec& pool : spec.worker_pool_specs) {
     if (!pool.container_spec.has_value()) continue;
     // An unparsable imageUri is left for validation to name.
+    // Resolved against the submitting process's directory, once: the record
+    // then names the same file from whatever directory later reads it.
     absl::StatusOr<jobspec::ImageUri> image = jobspec::ImageUri::Parse(pool.container_spec->image_uri);
     if (!image.ok() || image->is_image() || image->local_path().front() == '/') continue;
     pool.container_spec->image_uri =

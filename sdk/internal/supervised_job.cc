@@ -98,6 +98,8 @@ absl::Status SupervisedJob::Start() {
                  .log = [this](std::string_view line) { log_->WriteLine("", line); }}));
   // One secret for the job's replicas to authenticate their RPCs with.
   TP_ASSIGN_OR_RETURN(std::string job_secret, jobspec::NewJobSecret());
+  // Nothing was recorded before this point: a job that fails its checks or
+  // its image preparation leaves no record behind.
   TP_RETURN_IF_ERROR(store_.CreateJobDir(id_));
   std::string& output = job.job_spec.base_output_directory;
   if (output.empty()) {

@@ -26,6 +26,8 @@ bool SupervisedDriver::StopOrphan(const JobStore&, const JobInfo& info) const {
   for (const ReplicaDetails& replica : info.local.replicas) {
     if (replica.pgid <= 0) continue;
     running = running || !replica.exit_status.has_value();
+    // No supervisor is left to stop them gently; the start time keeps a group
+    // id reused by another process from being signalled.
     SignalProcessGroup(replica.pgid, replica.start_time, SIGKILL);
   }
   return running;

@@ -34,6 +34,9 @@ std::string Lower(std::string s) {
 
 // The first DNS label of replica (pool, index)'s name, and its address.
 std::string HostLabel(const RenderRequest& r, int pool, int64_t index) {
+  // The names the controllers give: a JobSet pod is <jobset>-<replicated
+  // job>-<job index>-<pod index> under the JobSet's subdomain; the Kubeflow
+  // operator makes a Service <name>-<type>-<index> per replica.
   if (r.kind == WorkloadKind::kJobSet)
     return absl::StrCat(r.name, "-", PoolName(pool), "-", index, "-0");
   return absl::StrCat(r.name, "-", Lower(ReplicaType(r.kind, pool)), "-", index);
@@ -83,6 +86,7 @@ absl::Status CheckJob(const RenderRequest& r) {
           "the jobset or tfjob kind"));
     }
     std::string longest = HostLabel(r, p, pools[p].replica_count - 1);
+    // A pod's host name is one DNS label.
     if (longest.size() > 63) {
       return absl::InvalidArgumentError(
           absl::StrCat("name: \"", r.name, "\" is too long: the pod name ", longest, " would have ",
@@ -98,6 +102,8 @@ nlohmann::json Metadata(const RenderRequest& r, std::string name) {
   nlohmann::json metadata = {
       {"name", std::move(name)}, {"namespace", r.kubernetes_namespace}, {"labels", labels}};
   if (!r.job.display_name.empty()) {
+    // An annotation: label values are limited to 63 characters of a narrow
+    // set, a display name is any text.
     metadata["annotations"] = {{"trainpkg.dev/display-name", r.job.display_name}};
   }
   return metadata;
@@ -109,6 +115,8 @@ nlohmann::json HeadlessService(const RenderRequest& r) {
           {"metadata", Metadata(r, r.name)},
           {"spec",
            {{"clusterIP", "None"},
+            // Names resolve before the pods are Ready: replicas look each other up
+            // while they are still starting.
             {"publishNotReadyAddresses", true},
             {"selector", {{kJobLabel, r.name}}},
             {"ports", {{{"name", "trainer"}, {"port", kReplicaPort}, {"protocol", "TCP"}}}}}}};
@@ -172,6 +180,7 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
   }
   const bool jobset = r.kind == WorkloadKind::kJobSet;
   env_request.index_label = jobset ? kJobSetIndexLabel : kKubeflowIndexLabel;
+  // The TFJob operator writes its own TF_CONFIG.
   if (r.kind == WorkloadKind::kTFJob) env_request.omit = {"TF_CONFIG"};
   // PyTorch's env:// variables: a PyTorchJob's operator sets them itself; a
   // JobSet's RANK counts with the global index (chief 0, workerpool1-i 1 + i).
@@ -209,6 +218,8 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
     TP_ASSIGN_OR_RETURN(pod.env, internal::MakePoolEnv(env_request));
     TP_ASSIGN_OR_RETURN(nlohmann::json pod_template, internal::MakePodTemplate(pod));
     if (jobset) {
+      // One pod per Job, never retried alone: a failed replica fails the job,
+      // as on Vertex.
       nlohmann::json job_spec = {{"parallelism", 1},
                                  {"completions", 1},
                                  {"completionMode", "Indexed"},
@@ -218,6 +229,7 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
       replica_entries.push_back({{"name", PoolName(p)},
                                  {"replicas", pool.replica_count},
                                  {"template", {{"spec", job_spec}}}});
+      // Parameter servers never finish by themselves: success must not wait for them.
       if (p != 2) judged.push_back(PoolName(p));
     } else {
       replica_entries[ReplicaType(r.kind, p)] = {
@@ -235,6 +247,7 @@ absl::StatusOr<JobManifests> RenderJobManifests(const RenderRequest& r) {
         {"replicatedJobs", replica_entries}};
     manifests.service = HeadlessService(r);
   } else {
+    // Pods stay after the job ends, so `trainpkg jobs logs` can still read them.
     nlohmann::json run_policy = {{"backoffLimit", 0}, {"cleanPodPolicy", "None"}};
     if (deadline.has_value()) run_policy["activeDeadlineSeconds"] = *deadline;
     workload_spec = {{"runPolicy", run_policy},

@@ -30,13 +30,18 @@ std::string Describe(const ObjectRef& ref) {
 }  // namespace
 
 std::string CollectionPath(const ObjectRef& ref) {
+  // The core group ("v1") lives under /api, every named group under /apis.
   const bool core = ref.api_version.find('/') == std::string::npos;
+  // Lower-case kind + "s" is the plural of every kind trainpkg sends (pods,
+  // secrets, jobsets, tfjobs, pytorchjobs), not of every kind there is.
   return absl::StrCat(core ? "/api/" : "/apis/", ref.api_version, "/namespaces/",
                       ref.kubernetes_namespace, "/", absl::AsciiStrToLower(ref.kind), "s");
 }
 
 absl::Status StatusFromKubernetesReply(int http_status, std::string_view body,
                                        std::string_view what) {
+  // The Status object's reason is finer than the HTTP status: 409 is
+  // AlreadyExists or Conflict.
   static const std::map<std::string, absl::StatusCode> kReasons = {
       {"AlreadyExists", absl::StatusCode::kAlreadyExists},
       {"NotFound", absl::StatusCode::kNotFound},
@@ -120,6 +125,8 @@ absl::StatusOr<Json> K8sClient::Get(const ObjectRef& ref) {
 }
 
 absl::Status K8sClient::Delete(const ObjectRef& ref) {
+  // Background: what the workload owns (its Jobs and pods) goes too; some
+  // kinds (batch/v1 Job) orphan their pods by default.
   return CallJson("DELETE", ObjectPath(ref), "propagationPolicy=Background", nullptr,
                   /*idempotent=*/false, absl::StrCat("deleting ", Describe(ref)))
       .status();

@@ -23,6 +23,7 @@ std::shared_ptr<http::HttpTransport> MakeClusterTransport(const ClusterAccess& a
   options.ca_pem = access.ca_pem;
   options.client_cert_pem = access.client_cert_pem;
   options.client_key_pem = access.client_key_pem;
+  // Unverified TLS for that one server only, as the kubeconfig asks.
   if (access.insecure_skip_tls_verify) options.insecure_registries = {Authority(access.server)};
   std::shared_ptr<http::HttpTransport> curl = http::MakeCurlTransport(std::move(options));
   return std::make_shared<http::RetryTransport>(std::move(curl), http::RetryPolicy{},

@@ -59,6 +59,8 @@ absl::StatusOr<jobspec::CustomJob> RecordState(const JobStore& store, std::strin
   return job;
 }
 
+// Code 1 is google.rpc CANCELLED, what the other backends record for a
+// cancel too (sdk/internal/job_errors.h).
 const jobspec::RpcStatus kDeleted{.code = 1, .message = "CANCELLED: deleted from the cluster"};
 
 }  // namespace
@@ -146,6 +148,7 @@ absl::StatusOr<jobspec::CustomJob> RefreshRecordedK8sJob(const JobStore& store, 
     return RecordState(store, id, std::move(job), jobspec::JobState::kCancelled, kDeleted);
   }
   if (!got.ok()) return got.status();
+  // Being deleted (finalizers may keep it a while) is already the end of the job.
   if ((*got)["metadata"].contains("deletionTimestamp")) {
     return RecordState(store, id, std::move(job), jobspec::JobState::kCancelled, kDeleted);
   }
@@ -160,6 +163,7 @@ absl::StatusOr<jobspec::CustomJob> CancelRecordedK8sJob(const JobStore& store, s
   TP_ASSIGN_OR_RETURN(jobspec::CustomJob job, store.ReadJob(id));
   if (jobspec::IsTerminal(job.state)) return job;
   if (absl::Status deleted = client.Delete(record.workload);
+      // Already gone is what a cancel wants.
       !deleted.ok() && !absl::IsNotFound(deleted)) {
     return base::WithContext(deleted, absl::StrCat("deleting ", DescribeObject(record.workload)));
   }

@@ -18,6 +18,7 @@ absl::StatusOr<K8sSubmission> PrepareK8sSubmission(const jobspec::CustomJob& job
   }
   TP_ASSIGN_OR_RETURN(ClusterAccess access, LoadKubeconfig(path, options.context));
   RenderRequest request{.job = job, .name = name};
+  // kubectl's order: the flag, the context's namespace, then "default".
   request.kubernetes_namespace =
       !options.kubernetes_namespace.empty()  ? options.kubernetes_namespace
       : !access.kubernetes_namespace.empty() ? access.kubernetes_namespace
@@ -32,6 +33,7 @@ absl::StatusOr<K8sSubmission> PrepareK8sSubmission(const jobspec::CustomJob& job
   TP_ASSIGN_OR_RETURN(submission.manifests, RenderJobManifests(request));
   submission.client = MakeK8sClient(access, options.transport);
   std::error_code ec;
+  // Absolute in the record: later commands may run from any directory.
   submission.kubeconfig = std::filesystem::absolute(path, ec);
   if (ec) submission.kubeconfig = path;
   submission.context = access.context;

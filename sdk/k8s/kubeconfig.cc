@@ -56,6 +56,7 @@ absl::StatusOr<std::string> Pem(const Json& object, const std::string& key,
   std::string file = Text(object, key.c_str());
   if (file.empty()) return std::string();
   std::filesystem::path path(file);
+  // kubectl's rule: a relative path is relative to the kubeconfig's directory.
   if (path.is_relative()) path = base_dir / path;
   absl::StatusOr<std::string> content = base::ReadRegularFile(
       path, base::BoundedReadOptions{.max_bytes = kMaxCredentialFileBytes, .what = "a PEM file"});
@@ -70,6 +71,7 @@ absl::StatusOr<std::string> Pem(const Json& object, const std::string& key,
 absl::StatusOr<std::filesystem::path> KubeconfigPath(const base::Environment& env) {
   if (std::optional<std::string> list = env.Get("KUBECONFIG"); list.has_value() && !list->empty()) {
     std::vector<std::string> paths = absl::StrSplit(*list, ':', absl::SkipEmpty());
+    // Only the first file of the list is read; kubectl merges them all.
     if (!paths.empty()) return std::filesystem::path(paths.front());
   }
   if (std::optional<std::string> home = env.Get("HOME"); home.has_value() && !home->empty()) {
@@ -96,6 +98,7 @@ absl::StatusOr<ClusterAccess> ParseKubeconfig(std::string_view text,
 
   TP_ASSIGN_OR_RETURN(Json cluster, Named(config, "clusters", cluster_name, "cluster"));
   const std::string cluster_field = absl::StrCat("clusters[", cluster_name, "].cluster");
+  // Request paths are appended with their own leading '/'.
   access.server = std::string(absl::StripSuffix(Text(cluster, "server"), "/"));
   if (access.server.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(cluster_field, ".server: required"));

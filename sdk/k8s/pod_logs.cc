@@ -40,6 +40,7 @@ absl::StatusOr<std::vector<PodLog>> ReadJobPodLogs(K8sClient& client,
   };
   std::vector<Container> containers;
   for (const Json& pod : pods) {
+    // The trainer is the first (and only) container of the pods trainpkg renders.
     const Json first = pod.value(Json::json_pointer("/spec/containers/0"), Json::object());
     const std::string name = pod.value(Json::json_pointer("/metadata/name"), std::string());
     const std::string container = internal::Text(first, "name");
@@ -48,6 +49,7 @@ absl::StatusOr<std::vector<PodLog>> ReadJobPodLogs(K8sClient& client,
     if (!replica.empty() && of != replica) continue;
     containers.push_back({name, container, std::move(of)});
   }
+  // By pod name: the API's list order is not stable from one call to the next.
   std::sort(containers.begin(), containers.end(),
             [](const Container& a, const Container& b) { return a.pod < b.pod; });
   std::vector<PodLog> logs;

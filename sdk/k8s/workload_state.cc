@@ -42,6 +42,8 @@ WorkloadState Failed(const Json& condition) {
   const bool deadline = Text(condition, "reason") == "DeadlineExceeded";
   std::string message = Text(condition, "message");
   if (message.empty()) message = "the workload failed";
+  // The codes the other backends record (sdk/internal/job_errors.h):
+  // DEADLINE_EXCEEDED (4) for a timeout, INVALID_ARGUMENT (3) for a failure.
   return {.state = JobState::kFailed,
           .error = jobspec::RpcStatus{.code = deadline ? 4 : 3, .message = message}};
 }
@@ -49,6 +51,8 @@ WorkloadState Failed(const Json& condition) {
 WorkloadState JobSetState(const Json& status) {
   const std::string terminal = Text(status, "terminalState");
   std::vector<Json> conditions = TrueConditions(status);
+  // Failed before Completed: a failure wins whatever order the conditions
+  // were written in.
   for (const Json& c : conditions) {
     if (Text(c, "type") == "Failed") return Failed(c);
   }
@@ -71,6 +75,8 @@ WorkloadState JobSetState(const Json& status) {
 WorkloadState KubeflowState(const Json& status) {
   std::vector<Json> conditions = TrueConditions(status);
   if (conditions.empty()) return {.state = JobState::kQueued, .error = {}};
+  // The operator appends conditions as the job moves on: the last True one
+  // is the current state.
   const Json& last = conditions.back();
   const std::string type = Text(last, "type");
   if (type == "Succeeded") return {.state = JobState::kSucceeded, .error = {}};

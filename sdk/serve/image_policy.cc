@@ -29,6 +29,7 @@ absl::Status CheckJobImages(const jobspec::CustomJobSpec& spec, std::string_view
                             const ImagePolicy& policy, const std::filesystem::path& home,
                             vertex::FieldViolation& violation) {
   // Without a puller the resolver only looks in the store.
+  // The check itself must never pull: a pull is what the policy restricts.
   const internal::ImageResolver store(home, nullptr);
   for (size_t i = 0; i < spec.worker_pool_specs.size(); ++i) {
     const jobspec::WorkerPoolSpec& pool = spec.worker_pool_specs[i];
@@ -64,6 +65,8 @@ absl::Status CheckJobImages(const jobspec::CustomJobSpec& spec, std::string_view
                         uri)),
                     field, violation);
     }
+    // Images already on this host run in containers, so they need no opt-in;
+    // only a pull, or a host executable, does.
     if (image->kind() == jobspec::ImageUri::Kind::kOciLayout || store.Resolve(*image).ok()) {
       continue;
     }

@@ -74,6 +74,8 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
   auto impl = std::make_unique<Impl>();
   httplib::Server& server = impl->server;
   server.new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
+  // One request per connection: a connection holds a worker thread while it
+  // is open, and a client cannot keep one for itself.
   server.set_keep_alive_max_count(1);
   server.set_keep_alive_timeout(kIdleSeconds);
   server.set_read_timeout(kReadWriteSeconds, 0);
@@ -104,6 +106,7 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
       return values;
     });
     if (!reply.has_value()) return false;
+    // RFC 7235: a 401 must say which scheme it wants.
     if (reply->status == 401) {
       res.set_header("WWW-Authenticate", R"(Bearer realm="trainpkg serve")");
     }
@@ -120,6 +123,8 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
     return refused(req, res) ? httplib::Server::HandlerResponse::Handled
                              : httplib::Server::HandlerResponse::Unhandled;
   });
+  // Ids are one path segment of these characters only: no '/' or '.' reaches
+  // the job store's directory names.
   const std::string id = R"(/([A-Za-z0-9_]+))";
   server.Post(kParent, [&service](const httplib::Request& req, httplib::Response& res) {
     Send(res, service.CreateCustomJob(req.matches[1].str(), req.matches[2].str(), req.body));

@@ -14,6 +14,8 @@ constexpr char kFields[] = "display_name, state, create_time, update_time, label
 
 // '*' matches any run of characters.
 bool GlobMatch(std::string_view pattern, std::string_view text) {
+  // Backtracks only to the last '*': O(pattern * text) at worst, where a
+  // recursive matcher would be exponential on a hostile filter.
   size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
   while (t < text.size()) {
     if (p < pattern.size() && pattern[p] == '*') {

@@ -42,6 +42,8 @@ SortKey KeyOf(const jobspec::CustomJob& job, const std::string& id) {
 
 std::string EncodePageToken(const SortKey& key) {
   std::string token;
+  // The sort key of the last job shown, not an offset: jobs created meanwhile
+  // shift no page, and the next page starts right after it.
   absl::WebSafeBase64Escape(fmt::format("{}/{}", std::get<0>(key), std::get<1>(key)), &token);
   return token;
 }
@@ -101,6 +103,8 @@ RestReply LocalJobService::CreateCustomJob(std::string_view project, std::string
   {
     std::lock_guard<std::mutex> lock(mu_);
     ReapFinished();
+    // Jobs still starting count too: concurrent requests cannot all pass the
+    // cap before the first of them is running.
     if (static_cast<int>(running_.size()) + starting_ >= options_.max_running_jobs) {
       return Error(absl::ResourceExhaustedError(
           fmt::format("{} jobs are running, the most this service runs at once (trainpkg serve "
@@ -148,6 +152,7 @@ std::optional<RestReply> LocalJobService::Lookup(std::string_view project,
   if (!info.ok()) {
     return Error(info.status().code() == absl::StatusCode::kNotFound ? not_found : info.status());
   }
+  // Only under the project and location it was created in, as on Vertex.
   if (info->job.name != name) return Error(not_found);
   job = std::move(info->job);
   return std::nullopt;
@@ -222,6 +227,8 @@ RestReply LocalJobService::CancelCustomJob(std::string_view project, std::string
   } else {
     // A job another process supervises (`trainpkg run`): ask through the store.
     absl::StatusOr<jobspec::CustomJob> cancelled = client_.CancelJob(id, absl::ZeroDuration());
+    // The request is filed; as on Vertex, cancel returns before the job has
+    // stopped, so not being terminal yet is no error.
     if (!cancelled.ok() && cancelled.status().code() != absl::StatusCode::kDeadlineExceeded) {
       return Error(cancelled.status());
     }
@@ -251,6 +258,8 @@ RestReply LocalJobService::DeleteCustomJob(std::string_view project, std::string
         fmt::format("deleting {}: {}", client_.store().JobDir(id).string(), ec.message())));
   }
   std::string now = jobspec::FormatTimestamp(absl::Now());
+  // Vertex answers a delete with a long-running operation; this one is
+  // already done, so clients that wait on it return at once.
   return RestReply{
       200,
       {{"name",

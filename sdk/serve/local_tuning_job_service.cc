@@ -54,6 +54,7 @@ RestReply LocalTuningJobService::Create(std::string_view project, std::string_vi
   absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
       jobspec::HyperparameterTuningJobFromJson(json);
   if (!spec.ok()) return ErrorReply(spec.status());
+  // Output only, as on Vertex: the service makes the trials.
   spec->trials.clear();
   vertex::FieldViolation refused;
   if (absl::Status allowed = CheckJobImages(spec->trial_job_spec, "trialJobSpec", options_.images,
@@ -131,6 +132,8 @@ RestReply LocalTuningJobService::Cancel(std::string_view project, std::string_vi
   RestReply found = Get(project, location, id);
   if (found.status != 200) return found;
   const hptune::TuningJobStore store(options_.home);
+  // Through the store, which the tuning job polls: it may run in this
+  // process or in another.
   if (absl::Status status = store.RequestCancel(id); !status.ok()) return ErrorReply(status);
   return RestReply{200, nlohmann::json::object()};
 }

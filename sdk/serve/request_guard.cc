@@ -56,6 +56,8 @@ RequestGuard::RequestGuard(RequestGuardOptions options) : options_(std::move(opt
 std::optional<RestReply> RequestGuard::Check(const HeaderValues& headers) const {
   for (const char* name :
        {"Host", "Origin", "Authorization", "Content-Encoding", "Content-Length", "Content-Type"}) {
+    // Sent twice, a header could be read one way here and another way by
+    // whatever else reads the request: refused rather than guessed.
     if (headers(name).size() > 1) {
       return RefuseRequest(absl::InvalidArgumentError(
           fmt::format("the request has more than one {} header; send it once", name)));
@@ -108,6 +110,8 @@ std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers) c
   }
   const std::string given(absl::StripAsciiWhitespace(std::string(value.substr(kBearer.size()))));
   const std::string& token = options_.token;
+  // Constant time: how long the comparison takes says nothing about how much
+  // of a guessed token was right.
   if (given.size() != token.size() ||
       CRYPTO_memcmp(given.data(), token.data(), token.size()) != 0) {
     return RefuseRequest(absl::UnauthenticatedError(
@@ -120,6 +124,8 @@ std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers) c
 
 std::optional<RestReply> RequestGuard::CheckBody(const HeaderValues& headers) const {
   const std::vector<std::string> encoding = headers("Content-Encoding");
+  // Nothing is inflated: a compressed body could grow far beyond the body
+  // limit (300 KB of gzip once took 880 MB, docs/adr/2026-11-27-serve-access-control.md).
   if (!encoding.empty() &&
       !absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(encoding[0]), "identity")) {
     return RefuseRequest(absl::InvalidArgumentError(fmt::format(

@@ -40,6 +40,7 @@ absl::StatusOr<std::string> GenerateServeToken() {
     filled += static_cast<size_t>(n);
   }
   std::string token;
+  // base64url: the token goes into a header and a file as it is.
   absl::WebSafeBase64Escape(std::string(bytes.data(), bytes.size()), &token);
   return token;
 }
@@ -52,9 +53,13 @@ absl::StatusOr<ServeTokenFile> ServeTokenFile::Write(const std::filesystem::path
   if (ec) {
     return absl::PermissionDeniedError(fmt::format("creating {}: {}", dir.string(), ec.message()));
   }
+  // Private, so another local user can neither read the token nor replace
+  // the file under the client that reads it.
   if (::chmod(dir.c_str(), 0700) != 0) {
     return base::ErrnoToStatus(errno, fmt::format("making {} private (0700)", dir.string()));
   }
+  // Removed and made anew with O_EXCL | O_NOFOLLOW: whatever was at the path,
+  // a symlink included, cannot redirect the write.
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
     return base::ErrnoToStatus(errno, fmt::format("removing the stale {}", path.string()));
   }
@@ -84,6 +89,7 @@ ServeTokenFile& ServeTokenFile::operator=(ServeTokenFile&& other) noexcept {
 }
 
 ServeTokenFile::~ServeTokenFile() {
+  // The token is only good while this serve runs.
   if (!path_.empty()) ::unlink(path_.c_str());
 }
 

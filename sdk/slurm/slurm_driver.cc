@@ -31,6 +31,8 @@ class Driver final : public sdk::internal::SupervisedDriver {
                                                       LineStream* log) const override {
     TP_ASSIGN_OR_RETURN(std::vector<sdk::internal::ReplicaPlan> plans,
                         sdk::internal::PlanReplicas(job.job_spec));
+    // Before anything is recorded: a machine type Slurm cannot size, or a
+    // missing task launcher, fails the submission rather than the queued job.
     TP_RETURN_IF_ERROR(internal::CheckSlurmJob(job.job_spec, plans, options.slurm));
     SlurmBackendOptions slurm = options.slurm;
     return sdk::internal::PrepareSupervisedJob(

@@ -28,6 +28,8 @@ bool IsLocalhostName(std::string_view host) {
 // The hosts whose token files may hold the token of a serve at `host`.
 std::vector<std::string> HostAliases(std::string_view host) {
   std::vector<std::string> hosts = {std::string(host)};
+  // The token file is named after the host the serve was given; a client
+  // may spell the same loopback serve another way.
   if (host == "127.0.0.1" || host == "::1" || IsLocalhostName(host)) {
     for (const char* alias : {"127.0.0.1", "localhost", "::1"}) {
       if (std::find(hosts.begin(), hosts.end(), alias) == hosts.end()) hosts.push_back(alias);
@@ -38,6 +40,8 @@ std::vector<std::string> HostAliases(std::string_view host) {
 
 // Reads a small regular file without following a symlink at `path`.
 absl::StatusOr<std::string> ReadSmallFile(const std::filesystem::path& path) {
+  // O_NOFOLLOW: a planted symlink cannot make another file's bytes go out as
+  // the token; O_NONBLOCK: a FIFO planted there cannot hang the open.
   int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path.string()));
   struct stat st {};
@@ -85,6 +89,7 @@ std::optional<LoopbackEndpoint> ParseLoopbackEndpoint(std::string_view endpoint)
   }
   std::string_view authority = endpoint.substr(kHttp.size());
   authority = authority.substr(0, authority.find_first_of("/?#"));
+  // Userinfo is refused: in "http://127.0.0.1@host/" the host is after the '@'.
   if (authority.find('@') != std::string_view::npos) return std::nullopt;
   std::string_view host = authority;
   std::string_view port_text;
@@ -106,6 +111,7 @@ std::optional<LoopbackEndpoint> ParseLoopbackEndpoint(std::string_view endpoint)
       (!absl::SimpleAtoi(std::string(port_text), &port) || port <= 0 || port > 65535)) {
     return std::nullopt;
   }
+  // A token read from this machine's disk is only ever sent to loopback.
   if (!IsLoopbackHost(host)) return std::nullopt;
   return LoopbackEndpoint{.host = std::string(host), .port = port};
 }

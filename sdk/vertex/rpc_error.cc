@@ -22,6 +22,8 @@ std::optional<absl::StatusCode> StatusCodeFromName(std::string_view name) {
 }
 
 int HttpStatusForCode(absl::StatusCode code) {
+  // google.rpc.Code's HTTP mapping (code.proto), so clients of the serve read
+  // the statuses Google's APIs send.
   switch (code) {
     case absl::StatusCode::kOk:
       return 200;
@@ -62,6 +64,8 @@ absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::s
     error = &json["error"];
   }
   if (error != nullptr) {
+    // The status name wins: one HTTP status covers several codes (400 is
+    // INVALID_ARGUMENT, FAILED_PRECONDITION or OUT_OF_RANGE).
     if (error->contains("status") && (*error)["status"].is_string()) {
       if (auto named = StatusCodeFromName((*error)["status"].get<std::string>())) code = *named;
     }
@@ -69,6 +73,8 @@ absl::Status StatusFromErrorReply(int http_status, std::string_view body, std::s
       message = (*error)["message"].get<std::string>();
     }
   } else {
+    // Not Google's error JSON (a proxy's page, say): its start is enough to
+    // recognise it, the rest would flood the message.
     message = std::string(body.substr(0, 200));
   }
   return absl::Status(
@@ -85,6 +91,8 @@ nlohmann::json ErrorJson(const absl::Status& status,
     for (const FieldViolation& violation : violations) {
       fields.push_back({{"field", violation.field}, {"description", violation.description}});
     }
+    // google.rpc.BadRequest, the detail Google's client libraries read field
+    // violations from.
     error["details"] = nlohmann::json::array(
         {{{"@type", "type.googleapis.com/google.rpc.BadRequest"}, {"fieldViolations", fields}}});
   }

@@ -85,6 +85,7 @@ absl::StatusOr<jobspec::CustomJob> VertexClient::CreateCustomJob(std::string_vie
   request.error.reset();
   request.web_access_uris.clear();
   nlohmann::json body = jobspec::CustomJobToJson(request);
+  // Not idempotent: a retry after a lost reply would create a second job.
   TP_ASSIGN_OR_RETURN(nlohmann::json reply, Call("POST", fmt::format("{}/customJobs", parent), "",
                                                  &body, /*idempotent=*/false, what));
   return JobFromReply(reply, what);
@@ -125,6 +126,8 @@ absl::StatusOr<std::vector<jobspec::CustomJob>> VertexClient::ListAllCustomJobs(
 }
 
 absl::Status VertexClient::CancelCustomJob(std::string_view name) {
+  // The :cancel method's body is its request message, which has no fields
+  // besides the name in the path: an empty object.
   nlohmann::json body = nlohmann::json::object();
   return Call("POST", fmt::format("{}:cancel", name), "", &body, false,
               fmt::format("cancelling {}", name))
@@ -145,6 +148,7 @@ absl::StatusOr<HyperparameterTuningJobDocument> HyperparameterTuningJobFromJson(
     doc.name = it->get<std::string>();
   }
   if (auto it = json.find("state"); it != json.end()) {
+    // proto3 JSON: a parser accepts an enum as its name or its number.
     absl::StatusOr<jobspec::JobState> state =
         it->is_number_integer() ? jobspec::JobStateFromNumber(it->get<int>())
         : it->is_string()       ? jobspec::ParseJobState(it->get<std::string>())

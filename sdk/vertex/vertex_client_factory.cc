@@ -23,6 +23,8 @@ std::shared_ptr<http::HttpTransport> MakeDefaultVertexTransport() {
 absl::StatusOr<std::shared_ptr<auth::Credentials>> LocalServeCredentials(
     std::string_view endpoint, const base::Environment& env) {
   std::optional<LoopbackEndpoint> local = ParseLoopbackEndpoint(endpoint);
+  // A loopback endpoint is a `trainpkg serve`, which checks its own token:
+  // the user's Google credentials are never sent to it.
   if (!local.has_value()) return std::shared_ptr<auth::Credentials>();
   TP_ASSIGN_OR_RETURN(std::filesystem::path home, DefaultJobStoreHome(env));
   absl::StatusOr<std::string> token = ReadLocalServeToken(home, *local);

@@ -71,6 +71,7 @@ class VertexJob final : public BackendJob {
       absl::StatusOr<std::filesystem::path> found =
           DefaultJobStoreHome(base::MapEnvironment(*options_.environment));
       if (!found.ok()) {
+        // The job still runs on the service; only `trainpkg jobs` will not list it.
         TP_LOG(WARNING, "not recording the job in the job store: {}", found.status().ToString());
         return nullptr;
       }
@@ -97,6 +98,7 @@ class VertexJob final : public BackendJob {
 absl::StatusOr<std::shared_ptr<VertexClient>> ClientFor(const VertexJobRecord& record,
                                                         const RecordAccess& access) {
   VertexBackendOptions options;
+  // Where the job was created, whatever the caller's current settings say.
   options.project = record.project;
   options.location = record.location;
   options.endpoint = record.endpoint;

@@ -47,6 +47,8 @@ absl::StatusOr<VertexJobRecord> ParseVertexJobRecord(std::string_view text) {
 absl::StatusOr<std::string> VertexJobStoreId(std::string_view name) {
   std::vector<std::string> parts = absl::StrSplit(std::string(name), '/');
   const std::string& id = parts.back();
+  // The id names a directory of the job store: a reply naming "." or ".."
+  // must not write outside the job's own.
   if (parts.size() < 2 || id.empty() || id == "." || id == "..") {
     return absl::InvalidArgumentError(fmt::format("no job id in resource name \"{}\"", name));
   }

@@ -46,6 +46,7 @@ absl::StatusOr<GlobPattern> GlobPattern::Compile(std::string_view pattern) {
       simple_rest = false;
     } else if (c == '[') {
       Token t = Tok(Kind::kClass);
+      // '^' negates, as in the filepath.Match syntax Docker's patterns follow.
       if (i < pattern.size() && pattern[i] == '^') {
         t.negated = true;
         ++i;
@@ -74,6 +75,8 @@ absl::StatusOr<GlobPattern> GlobPattern::Compile(std::string_view pattern) {
       g.tokens_.push_back(Tok(Kind::kLiteral, c));
     }
   }
+  // moby/patternmatcher's suffix match: `**` followed by no wildcard is a
+  // plain ends-with test, so "**.go" matches "a/b.go".
   if (pattern.substr(0, 2) == "**" && simple_rest) {
     g.suffix_mode_ = true;
     g.suffix_ = std::string(pattern.substr(2));
@@ -90,6 +93,8 @@ bool GlobPattern::ClassMatches(const Token& t, char c) const {
 bool GlobPattern::Match(std::string_view path, bool prefix) const {
   const size_t nt = tokens_.size();
   const size_t np = path.size();
+  // Memoised on (token, position): many stars against a long path stay
+  // O(tokens * path) instead of backtracking exponentially.
   std::vector<signed char> memo((nt + 1) * (np + 1), -1);
   std::function<bool(size_t, size_t)> go = [&](size_t t, size_t p) -> bool {
     signed char& m = memo[t * (np + 1) + p];
@@ -112,6 +117,7 @@ bool GlobPattern::Match(std::string_view path, bool prefix) const {
           r = p < np && ClassMatches(tok, path[p]) && go(t + 1, p + 1);
           break;
         case Kind::kStar:
+          // '*' and '?' never cross a '/': only `**` spans directories.
           r = go(t + 1, p) || (p < np && path[p] != '/' && go(t, p + 1));
           break;
         case Kind::kTail:

@@ -53,6 +53,7 @@ absl::StatusOr<HeredocMark> ReadWord(std::string_view line, size_t start, size_t
         if (c == '"' && line[i] == '\\' && i + 2 < end) ++i;
         mark.delimiter += line[i];
       }
+      // sh's rule: any quoting in the delimiter word leaves the body unexpanded.
       mark.expand = false;
       pos = end;
     } else if (c == '\\') {
@@ -76,6 +77,7 @@ absl::StatusOr<std::vector<HeredocMark>> FindHeredocs(std::string_view line) {
   size_t pos = 0;
   while (pos < line.size()) {
     const char c = line[pos];
+    // As in sh, '#' starts a comment only at the start of a word ("a#b" is one word).
     if (c == '#' && word_start) break;  // a comment to the end of the line
     if (c == '\'' || c == '"') {
       size_t end = SkipQuote(line, pos);
@@ -89,6 +91,7 @@ absl::StatusOr<std::vector<HeredocMark>> FindHeredocs(std::string_view line) {
       word_start = false;
       continue;
     }
+    // Inside arithmetic `<<` is a shift: `$((1 << 2))` opens no heredoc.
     if (line.substr(pos, 3) == "$((" || (word_start && line.substr(pos, 2) == "((")) {
       pos = SkipParens(line, c == '$' ? pos + 1 : pos);
       word_start = false;
@@ -131,6 +134,7 @@ absl::StatusOr<std::vector<HeredocMark>> FindHeredocs(std::string_view line) {
 
 bool TakesHeredocs(std::string_view keyword) {
   std::string k = absl::AsciiStrToUpper(std::string(keyword));
+  // The instructions BuildKit's parser reads heredocs for.
   return k == "RUN" || k == "COPY" || k == "ADD";
 }
 

@@ -90,6 +90,8 @@ absl::StatusOr<CommandLine> ParseCommand(const Line& l, std::vector<std::string>
   TP_ASSIGN_OR_RETURN(auto json, ParseJsonArray(l.rest));
   if (json) return CommandLine{true, std::move(*json)};
   std::string_view text = Trim(l.rest);
+  // Docker's rule: text that is not a valid JSON array is shell form, even
+  // when it starts with '['; the warning catches ['a'] written for ["a"].
   if (!text.empty() && text.front() == '[') {
     warn.push_back(fmt::format(
         "{} looks like JSON (exec) form but is not valid JSON, so it runs as a shell command; "
@@ -143,6 +145,8 @@ absl::StatusOr<std::vector<KeyValue>> ParseKeyValues(const Line& l,
   }
   std::vector<KeyValue> out;
   if (words[0].find('=') == std::string::npos) {
+    // The legacy `ENV KEY VALUE` form: one variable, everything after the
+    // first word its value, spaces included.
     std::string_view rest = Trim(l.rest);
     size_t sp = 0;
     while (sp < rest.size() && !IsSpace(rest[sp])) ++sp;
@@ -288,6 +292,7 @@ absl::StatusOr<std::chrono::nanoseconds> HealthDuration(const Flags& f, const st
   auto it = f.find(name);
   if (it == f.end()) return std::chrono::nanoseconds(0);
   TP_ASSIGN_OR_RETURN(auto d, ParseGoDuration(it->second));
+  // Docker refuses health-check durations under 1ms; 0 means its default.
   if (d != std::chrono::nanoseconds(0) && d < std::chrono::milliseconds(1)) {
     return Invalid(fmt::format("--{}={} is less than 1ms; use 0 for the default or at least 1ms",
                                name, it->second));
@@ -324,6 +329,7 @@ absl::StatusOr<InstructionBody> ParseHealthcheck(const Line& l, std::vector<std:
   TP_ASSIGN_OR_RETURN(h.start_interval, HealthDuration(l.flags, "start-interval"));
   if (auto it = l.flags.find("retries"); it != l.flags.end()) {
     const std::string& v = it->second;
+    // Nine digits at most, so std::stoi cannot overflow.
     bool digits =
         !v.empty() && v.size() < 10 && v.find_first_not_of("0123456789") == std::string::npos;
     if (!digits) {
@@ -349,6 +355,8 @@ RunInstruction RunWithHeredocs(const Line& l) {
   }
   std::string text(rest);
   text += '\n';
+  // The shell gets the here-documents back after the line, each closed by
+  // its delimiter, so it reads them as it would in a script.
   for (const Heredoc& h : l.heredocs) text += h.body + h.delimiter + "\n";
   run.command = CommandLine{false, {std::move(text)}};
   return run;
@@ -459,6 +467,8 @@ absl::StatusOr<Line> SplitLine(std::string_view text, char escape) {
                     near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
   }
   if (l.keyword == "RUN") {
+    // Checked before ParseFlags so BuildKit's --mount and --security get a
+    // message that says they are not implemented, not "unknown flag".
     for (const std::string& flag : split.flags) {
       if (flag.rfind("--network", 0) == 0) continue;
       return Invalid(
@@ -491,10 +501,14 @@ absl::StatusOr<InstructionBody> ParseOnbuild(const Line& l, std::vector<std::str
         l.heredoc_words[0]));
   }
   TP_ASSIGN_OR_RETURN(Line inner, SplitLine(trigger, l.escape));
+  // The Dockerfile reference: ONBUILD may not chain, nor trigger FROM or
+  // MAINTAINER.
   if (inner.keyword == "ONBUILD" || inner.keyword == "FROM" || inner.keyword == "MAINTAINER") {
     return Invalid(fmt::format("{} isn't allowed as an ONBUILD trigger", inner.keyword));
   }
   std::vector<std::string> ignored;
+  // Parsed now, so a broken trigger fails this build rather than the later
+  // build that would run it.
   TP_RETURN_IF_ERROR(ParseBody(inner, ignored).status());
   warn.push_back("ONBUILD is recorded in the image config and not run in this build");
   return OnbuildInstruction{std::string(trigger)};

@@ -56,6 +56,8 @@ class DirectiveReader {
   absl::Status Read(std::string_view line, int line_no) {
     if (done_) return absl::OkStatus();
     std::optional<Directive> d = MatchDirective(line);
+    // BuildKit's rule: directives count only at the very top; any other line,
+    // even a comment, ends them and later ones are plain comments.
     if (!d || (d->key != "escape" && d->key != "syntax" && d->key != "check")) {
       done_ = true;
       return absl::OkStatus();
@@ -104,6 +106,7 @@ std::vector<std::string_view> PhysicalLines(std::string_view text) {
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
+    // CRLF files (Windows checkouts) read as LF ones.
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     lines.push_back(line);
     if (nl == std::string_view::npos) break;
@@ -194,6 +197,8 @@ absl::StatusOr<LexedDockerfile> SplitLogicalLines(std::string_view text, std::st
         return s;
       }
       ++i;
+      // Docker drops comment lines inside a continuation before joining, so a
+      // commented-out line in a long RUN does not end the instruction.
       if (IsComment(raw)) continue;
       if (TrimLeft(raw).empty()) {
         empty_continuation = true;

@@ -21,6 +21,8 @@ absl::StatusOr<AccessToken> ParseTokenResponse(const http::HttpResponse& respons
     }
     std::string message =
         fmt::format("{}: HTTP {}{}{}", what, response.status, detail.empty() ? "" : " ", detail);
+    // A refused grant (an expired refresh token is 400 invalid_grant): a retry
+    // will not help, a new login will. Anything else may pass.
     if (response.status == 400 || response.status == 401 || response.status == 403) {
       return absl::UnauthenticatedError(message);
     }
@@ -36,6 +38,8 @@ absl::StatusOr<AccessToken> ParseTokenResponse(const http::HttpResponse& respons
     return absl::InvalidArgumentError(fmt::format("{}: token_type is \"{}\", expected \"Bearer\"",
                                                   what, body["token_type"].get<std::string>()));
   }
+  // expires_in counts from the reply; `now` is taken before the request, so
+  // the expiry errs early.
   return AccessToken{.token = body["access_token"].get<std::string>(),
                      .expiration = now + absl::Seconds(body["expires_in"].get<double>())};
 }

@@ -12,6 +12,8 @@ namespace trainpkg::sdk::hptune::internal {
 namespace {
 
 constexpr double kSqrt5 = 2.23606797749979;
+// On the diagonal beside the noise: the Cholesky still succeeds when two
+// trials sit at the same point and the fitted noise is tiny.
 constexpr double kJitter = 1e-8;
 constexpr int kMaxEvaluations = 200;
 // Slice sampling of the hyperparameters: initial interval width in log space
@@ -77,6 +79,8 @@ double NloptObjective(unsigned n, const double* theta, double* gradient, void* d
   double value = LogPosterior(*fit->x, *fit->y, theta_vector, gradient ? &grad : nullptr);
   if (!std::isfinite(value)) {
     if (gradient != nullptr) std::fill(gradient, gradient + n, 0.0);
+    // A failed Cholesky is a very bad point to the optimiser, not a NaN that
+    // would end its search.
     return -1e300;
   }
   if (gradient != nullptr) Eigen::Map<Eigen::VectorXd>(gradient, n) = grad;
@@ -170,6 +174,8 @@ Eigen::VectorXd FitTheta(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, std
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<double> best_theta;
   double best_value = -std::numeric_limits<double>::infinity();
+  // Restarts: the marginal likelihood has several local maxima; the first
+  // start is a fixed, middling guess.
   for (int start = 0; start <= GaussianProcess::kRandomRestarts; ++start) {
     std::vector<double> theta(n);
     for (unsigned i = 0; i < f; ++i) {
@@ -187,6 +193,8 @@ Eigen::VectorXd FitTheta(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, std
   }
   nlopt_destroy(opt);
   Eigen::VectorXd theta(n);
+  // Every start failed: the noisiest GP, whose suggestions stay cautious
+  // instead of trusting a fit that never converged.
   if (best_theta.empty()) {
     theta.head(f).setConstant(std::log(0.5));
     theta[f] = 0;

@@ -59,11 +59,14 @@ void SearchSpace::Add(const jobspec::ParameterSpec& spec, int parent,
 double SearchSpace::ToUnit(int d, double value) const {
   const jobspec::ParameterSpec& spec = *dimensions_[d].spec;
   const Range range = RangeOf(spec);
+  // A range of one value has nothing to scale: the middle, not a division by zero.
   if (range.high <= range.low) return 0.5;
   switch (jobspec::EffectiveScale(spec)) {
     case ScaleType::kLog:
       return (std::log(value) - std::log(range.low)) / (std::log(range.high) - std::log(range.low));
     case ScaleType::kReverseLog:
+      // UNIT_REVERSE_LOG_SCALE: the log of the mirrored value, so the space is
+      // finest near the top of the range (a momentum close to 1).
       return 1 - (std::log(range.high + range.low - value) - std::log(range.low)) /
                      (std::log(range.high) - std::log(range.low));
     default:
@@ -141,6 +144,7 @@ Eigen::VectorXd SearchSpace::Encode(const Point& point) const {
   for (size_t d = 0; d < dimensions_.size(); ++d) {
     if (!point[d].has_value()) continue;
     const Dimension& dimension = dimensions_[d];
+    // One-hot: categories have no order, and every two are equally far apart.
     if (const auto* c = std::get_if<CategoricalValueSpec>(&dimension.spec->value_spec)) {
       const std::string& text = std::get<std::string>(*point[d]);
       auto it = std::find(c->values.begin(), c->values.end(), text);
@@ -159,6 +163,8 @@ Point SearchSpace::Decode(const Eigen::VectorXd& features) const {
   Point point(dimensions_.size());
   for (size_t d = 0; d < dimensions_.size(); ++d) {
     const int index = static_cast<int>(d);
+    // Parents come before their children (Add's order), so a child's condition
+    // is checked against a value already decoded.
     if (!Active(index, point)) continue;
     const Dimension& dimension = dimensions_[d];
     const auto& spec = dimension.spec->value_spec;

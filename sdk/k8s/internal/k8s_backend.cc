@@ -34,6 +34,8 @@ ObjectRef K8sBackend::WorkloadRef() const {
 
 absl::Status K8sBackend::Start() {
   sdk::internal::LineStream* log = config_.log;
+  // The workload first: the others' ownerReferences name its uid, so the
+  // garbage collector deletes them with it.
   absl::StatusOr<json> created = config_.client->Create(config_.manifests.workload);
   if (!created.ok()) return created.status();
   const ObjectRef ref = WorkloadRef();
@@ -47,6 +49,7 @@ absl::Status K8sBackend::Start() {
     if (!object.has_value()) continue;
     (*object)["metadata"]["ownerReferences"] = json::array({owner});
     if (absl::StatusOr<json> made = config_.client->Create(*object); !made.ok()) {
+      // Nothing half-made stays behind: the workload goes again.
       (void)config_.client->Delete(ref);
       return made.status();
     }
@@ -157,6 +160,7 @@ bool K8sBackend::PollOnce() {
   }
   if (cancelling) return false;
   WorkloadState state = ReadWorkloadState(config_.options.kind, *got);
+  // Once, at the end: the pods are kept (cleanPodPolicy None), so their logs are whole.
   if (jobspec::IsTerminal(state.state)) WritePodLogs();
   SetState(state.state, state.error);
   return jobspec::IsTerminal(state.state);

@@ -9,6 +9,7 @@
 namespace trainpkg::sdk::k8s::internal {
 
 std::string GkeAcceleratorLabel(std::string_view accelerator_type) {
+  // GKE's node label spells the type in lower case with '-' (nvidia-tesla-t4).
   return absl::AsciiStrToLower(absl::StrReplaceAll(std::string(accelerator_type), {{"_", "-"}}));
 }
 
@@ -25,6 +26,7 @@ absl::StatusOr<nlohmann::json> MakePodTemplate(const PodTemplateRequest& request
   for (const jobspec::EnvVar& var : spec.env) {
     container["env"].push_back({{"name", var.name}, {"value", var.value}});
   }
+  // A failed trainer is not restarted in place: the job fails, as on Vertex.
   nlohmann::json pod_spec = {{"restartPolicy", "Never"}};
   nlohmann::json node_selector = nlohmann::json::object();
   if (request.pool->machine_spec.has_value()) {
@@ -45,6 +47,7 @@ absl::StatusOr<nlohmann::json> MakePodTemplate(const PodTemplateRequest& request
       }
     }
     if (request.node_selectors && !machine.machine_type.empty()) {
+      // The well-known label that holds the cloud's machine type (n1-standard-8 on GKE).
       node_selector["node.kubernetes.io/instance-type"] = machine.machine_type;
     }
   }

@@ -45,6 +45,8 @@ absl::StatusOr<nlohmann::json> MakePoolEnv(const PoolEnvRequest& request) {
       values[name].push_back(absl::StrReplaceAll(value, {{"$", "$$"}}));
   }
   nlohmann::json list = nlohmann::json::array();
+  // One pod template serves every replica of the pool: what differs between
+  // them is derived from the pod's index label (downward API).
   if (replicas > 1) {
     list.push_back(
         {{"name", kReplicaIndexVariable},

@@ -55,6 +55,9 @@ absl::Status ShareShmWith(const std::filesystem::path& dir, const ContainerUser&
 
 absl::StatusOr<std::vector<std::string>> ContainerArgs(const sdk::internal::ReplicaPlan& plan,
                                                        const oci::ContainerConfig& image) {
+  // Vertex's rule: command replaces the image's ENTRYPOINT and args its CMD;
+  // with a command but no args the image's CMD is dropped, as Docker drops it
+  // under a new ENTRYPOINT.
   std::vector<std::string> args = plan.command.empty() ? image.entrypoint : plan.command;
   const std::vector<std::string>& tail =
       !plan.args.empty() || !plan.command.empty() ? plan.args : image.cmd;
@@ -78,6 +81,8 @@ std::vector<std::string> ContainerEnv(const sdk::internal::ReplicaPlan& plan,
   }
   env.try_emplace("PATH", kDefaultPath);
   sdk::internal::ApplyEnvVars(plan.env, env);
+  // Last: the replica's identity (CLUSTER_SPEC, TF_CONFIG, ...) is the
+  // backend's to set, whatever the image or the job says.
   for (const auto& [name, value] : cluster_env) env.insert_or_assign(name, value);
   std::vector<std::string> out;
   for (const auto& [name, value] : env) out.push_back(name + "=" + value);
@@ -104,6 +109,8 @@ absl::StatusOr<RuncContainer> PrepareContainerReplica(const ContainerReplicaRequ
       .user = *std::move(user),
       .bind_mounts = request.bind_mounts,
       .devices = request.devices,
+      // The rootfs is the unpacked image every replica and job of that image
+      // shares (RootfsCache): no container may write to it; /tmp is its own.
       .readonly_rootfs = true,
       .private_tmp = true,
       .readonly_files = request.readonly_files,

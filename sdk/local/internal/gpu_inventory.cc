@@ -11,6 +11,7 @@ namespace trainpkg::sdk::local::internal {
 std::vector<std::string> LocalGpus(const std::map<std::string, std::string>& environment,
                                    const std::filesystem::path& proc_gpus) {
   std::vector<std::string> gpus;
+  // The submitter's own CUDA_VISIBLE_DEVICES bounds what the job may use.
   if (auto visible = environment.find("CUDA_VISIBLE_DEVICES"); visible != environment.end()) {
     for (absl::string_view gpu : absl::StrSplit(visible->second, ',', absl::SkipWhitespace())) {
       gpus.emplace_back(absl::StripAsciiWhitespace(gpu));
@@ -61,6 +62,8 @@ std::vector<std::filesystem::path> GpuDevices(const std::vector<std::string>& sl
       if (std::filesystem::exists(path, ec)) devices.push_back(path);
     }
   }
+  // Besides each GPU's node, CUDA opens the driver's control and
+  // unified-memory devices.
   for (const char* name : {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"}) {
     if (std::filesystem::exists(dev / name, ec)) devices.push_back(dev / name);
   }

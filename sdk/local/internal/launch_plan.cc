@@ -25,6 +25,8 @@ absl::StatusOr<std::vector<ReplicaLaunch>> MakeLaunchPlan(const LaunchPlanReques
   std::vector<std::vector<std::string>> addresses(request.spec->worker_pool_specs.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     launches[i].plan = &plans[i];
+    // Loopback: every replica shares it, on the host's network or in the
+    // job's namespace alike.
     launches[i].address = absl::StrCat("127.0.0.1:", request.ports[i]);
     addresses.at(static_cast<size_t>(plans[i].ref.pool)).push_back(launches[i].address);
   }

@@ -160,6 +160,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
             "each other: use container images for every pool, or share the host's network "
             "(--host-network)")};
   }
+  // With the pid: two job stores (TRAINPKG_HOME) may hold the same job id.
   absl::StatusOr<packager::run::NetworkNamespace> netns = packager::run::NetworkNamespace::Create(
       absl::StrCat("trainpkg-", config_.job_id, "-", ::getpid()));
   if (!netns.ok()) {
@@ -221,6 +222,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobSharedMemory() {
   const auto containers =
       std::count_if(plans.begin(), plans.end(),
                     [](const sdk::internal::ReplicaPlan& plan) { return plan.image.has_value(); });
+  // One /dev/shm for all of the job's containers, as processes on one host
+  // have, so shared-memory collectives work between them; one container needs none.
   if (shared_shm_.has_value() || containers < 2) return std::nullopt;
   // On the host's /dev/shm: a tmpfs, as a container's own /dev/shm is.
   absl::StatusOr<packager::run::TransientDirectory> dir = packager::run::TransientDirectory::Create(
@@ -240,8 +243,9 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
   if (std::optional<jobspec::RpcStatus> failure = MakeJobSharedMemory()) return failure;
   const std::vector<sdk::internal::ReplicaPlan>& plans = config_.plans;
   // One port per replica, and one more on the chief for PyTorch's
-  // rendezvous store (MASTER_PORT, jobspec/cluster_env.h). Held until the
-  // replicas start, so nothing else on the machine takes them meanwhile.
+  // rendezvous store (MASTER_PORT, jobspec/cluster_env.h). Held until just
+  // before the spawns: no other process takes them meanwhile, and the
+  // replicas can bind them.
   absl::StatusOr<PortReservation> ports = PortReservation::Reserve(plans.size() + 1);
   if (!ports.ok()) {
     return jobspec::RpcStatus{
@@ -291,6 +295,10 @@ LocalProcessBackend::PrepareReplicas(std::span<ReplicaLaunch> launches,
   TP_ASSIGN_OR_RETURN(Images images, PrepareImages());
   std::vector<std::filesystem::path> bind_mounts;
   const std::string& output = config_.spec.base_output_directory;
+  // Mounted at the same path, so AIP_MODEL_DIR and the other output paths in
+  // the cluster env mean the same inside the container.
+  // Mounted at the same path, so AIP_MODEL_DIR and the other output paths in
+  // the cluster env mean the same inside the container.
   if (!output.empty() && output.find("://") == std::string::npos) bind_mounts.push_back(output);
   std::vector<PreparedReplica> prepared;
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -388,6 +396,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::LaunchReplicas(
     std::lock_guard<std::mutex> lock(mu_);
     Replica& replica = replicas_[i];
     replica.details.pid = (*running)->pid();
+    // Each replica leads its own process group, so a signal reaches the
+    // processes it started too.
     replica.details.pgid = (*running)->pid();
     replica.details.start_time = (*running)->start_time();
     replica.running = *std::move(running);
@@ -407,6 +417,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
     std::unique_lock<std::mutex> lock(mu_);
     const Replica* first_failed = nullptr;
     for (const Replica& replica : replicas_) {
+      // The first failure is the cause; later ones are usually peers reacting
+      // to it (a collective losing a member), so the job reports the first.
       if (replica.exit.has_value() && !replica.exit->ok() &&
           (first_failed == nullptr || replica.exit_sequence < first_failed->exit_sequence)) {
         first_failed = &replica;
@@ -419,6 +431,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
       return Outcome::kFailed;
     }
     if (std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
+          // Parameter servers (pool 2) serve until they are stopped: the job succeeds
+          // once every other replica has exited.
           return replica.plan->ref.pool == kParameterServerPool || replica.exit.has_value();
         })) {
       return Outcome::kSucceeded;
@@ -428,6 +442,8 @@ LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
       failure = sdk::internal::TimeoutError(*timeout);
       return Outcome::kFailed;
     }
+    // Woken by every exit; otherwise the store's cancel file is polled each
+    // cancel_poll_interval.
     cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.cancel_poll_interval)));
   }
 }
@@ -447,6 +463,8 @@ void LocalProcessBackend::Stop() {
     }
   };
   if (all_reaped()) return;
+  // SIGTERM, the grace period, then SIGKILL, as Kubernetes stops a pod:
+  // trainers get the time to write a checkpoint.
   signal_running(SIGTERM);
   cv_.wait_until(lock, DeadlineAfter(config_.grace_period),
                  [&] { return kill_now_ || all_reaped(); });

@@ -82,6 +82,8 @@ void LogPump::Loop() {
       continue;
     }
     if (fds[1].revents != 0) {
+      // A process the replica left behind may still hold the pipe open: take
+      // what is there without waiting for an end of file that may never come.
       ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
       while (ReadOnce()) {
       }
@@ -98,6 +100,8 @@ bool LogPump::ReadOnce() {
   if (n <= 0) return false;
   std::string_view data(buf, static_cast<size_t>(n));
   while (!data.empty()) {
+    // The file gets the bytes as they come, not whole lines, so nothing is
+    // lost if the supervisor dies mid-line.
     ssize_t written = ::write(log_fd_, data.data(), data.size());
     if (written < 0 && errno == EINTR) continue;
     if (written < 0) {

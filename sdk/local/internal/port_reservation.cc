@@ -22,6 +22,8 @@ absl::StatusOr<PortReservation> PortReservation::Reserve(size_t count) {
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = 0;
+    // Bound but not listening: the kernel gives the port to no other bind
+    // until Release(), and nothing can connect to it meanwhile.
     if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
       return base::ErrnoToStatus(errno, "binding 127.0.0.1:0 to reserve a port");
     }

@@ -5,6 +5,7 @@ namespace trainpkg::sdk::local::internal {
 int JobRestartBudget(const jobspec::CustomJobSpec& spec) {
   if (!spec.scheduling.has_value()) return 0;
   const jobspec::Scheduling& scheduling = *spec.scheduling;
+  // Vertex: disableRetries overrides restartJobOnWorkerRestart.
   if (!scheduling.restart_job_on_worker_restart || scheduling.disable_retries) return 0;
   return kMaxJobRestarts;
 }

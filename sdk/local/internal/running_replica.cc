@@ -22,6 +22,8 @@ absl::StatusOr<std::unique_ptr<RunningReplica>> RunningReplica::Start(
   absl::StatusOr<std::unique_ptr<LogPump>> pump = LogPump::Start(
       replica->process_->output_fd(), log_file, absl::StrCat("[", spec.name, "] "), live);
   if (!pump.ok()) {
+    // Without a pump nobody would drain its output, and a replica blocked on a
+    // full pipe would never exit.
     replica->process_->SignalGroup(SIGKILL);
     replica->process_->Wait();
     return pump.status();

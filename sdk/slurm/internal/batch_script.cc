@@ -17,6 +17,9 @@ constexpr int kParameterServerPool = 2;
 std::string Directive(const std::string& option) { return absl::StrCat("#SBATCH ", option, "\n"); }
 
 // The waiting logic, after the steps are started (see batch_script.h).
+// srun passes a SIGTERM on to its step's tasks; `wait -n -p` (bash 5.1)
+// says which step ended; parameter servers (pool 2) never end by
+// themselves, so they are not waited for.
 constexpr char kWaitForSteps[] = R"(
 # Stops the steps still running: SIGTERM through srun, then at most
 # $grace_tenths/10 s for them to end (Slurm kills what is left once the
@@ -51,6 +54,8 @@ exit 0
 }  // namespace
 
 std::string ShellQuote(std::string_view text) {
+  // POSIX single quotes: nothing inside is special; a ' is closed, escaped
+  // and reopened ('\'').
   return absl::StrCat("'", absl::StrReplaceAll(std::string(text), {{"'", "'\\''"}}), "'");
 }
 
@@ -168,6 +173,8 @@ absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request) {
         }
       }
     }
+    // --kill-on-bad-exit: a failed task ends its step at once; --export=ALL:
+    // the tasks get the batch environment (the job secret among it).
     absl::StrAppend(&script, "--kill-on-bad-exit=1 --export=ALL,", kPoolVariable, "=", pool,
                     " --output=", ShellQuote(request.files.log_pattern(pool).string()),
                     " \"$task\" \"$job_dir\" ", timeout, " &\n", "pool_of[$!]=", pool, "\n");

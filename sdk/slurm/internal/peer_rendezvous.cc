@@ -59,6 +59,8 @@ absl::StatusOr<std::string> NodeAddressToward(std::string_view peer_ip) {
   if (!peer.ok()) return peer.status();
   Socket socket(SOCK_DGRAM);
   if (socket.fd() < 0) return base::ErrnoToStatus(errno, "creating a UDP socket");
+  // connect() on a UDP socket sends nothing: it only picks the route, and so
+  // the local address that peer would reach us on (port 9 is never used).
   if (::connect(socket.fd(), reinterpret_cast<const sockaddr*>(&*peer), sizeof(*peer)) != 0) {
     return base::ErrnoToStatus(errno, absl::StrCat("finding the route to ", std::string(peer_ip)));
   }
@@ -84,6 +86,7 @@ absl::StatusOr<int> FreePortOn(std::string_view ip) {
 
 absl::Status PublishPeer(const std::filesystem::path& peers_dir, std::string_view replica,
                          std::string_view address) {
+  // Atomic: a peer polling the directory never reads half an address.
   return base::WriteFileAtomicPrivate(peers_dir / replica, address);
 }
 
@@ -111,6 +114,8 @@ absl::StatusOr<std::map<std::string, std::string>> WaitForPeers(
                        absl::FormatDuration(timeout), " (in ", peers_dir.string(), ")"));
     }
     std::this_thread::sleep_for(absl::ToChronoNanoseconds(pause));
+    // Fast while the peers come up together, and gentle on a shared file
+    // system once it waits longer.
     pause = std::min(pause * 2, absl::Milliseconds(20));
   }
 }

@@ -40,6 +40,7 @@ std::vector<ReplicaExitRecord> ReadReplicaExitRecords(const std::filesystem::pat
         .status = ExitStatus{.code = json["code"].get<int>(), .signal = json["signal"].get<int>()},
         .time = *time});
   }
+  // Oldest first: the first replica to exit badly is the likely cause.
   std::sort(records.begin(), records.end(),
             [](const ReplicaExitRecord& a, const ReplicaExitRecord& b) { return a.time < b.time; });
   return records;

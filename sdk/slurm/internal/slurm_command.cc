@@ -14,6 +14,8 @@ absl::StatusOr<CommandResult> RunSlurmCommand(
   if (!process.ok()) return process.status();
   CommandResult result;
   char buffer[4096];
+  // All output before Wait(): a command that filled the pipe would block
+  // and never exit.
   for (;;) {
     ssize_t n = ::read((*process)->output_fd(), buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;

@@ -35,6 +35,7 @@ absl::Status CheckSlurmJob(const jobspec::CustomJobSpec& spec,
     }
     options.task_program = self.parent_path() / "trainpkg-slurm-task";
   }
+  // Absolute: srun runs it on other nodes, from the file system they share.
   options.task_program = std::filesystem::absolute(options.task_program);
   absl::StatusOr<std::string> found =
       sdk::internal::FindExecutable(options.task_program.string(), "");

@@ -52,6 +52,7 @@ SlurmPhase PhaseOfState(std::string_view state) {
                     "RESV_DEL_HOLD", "SPECIAL_EXIT"})) {
     return SlurmPhase::kPending;
   }
+  // COMPLETING and the other transitional states: steps may still be running.
   if (OneOf(state, {"RUNNING", "COMPLETING", "SUSPENDED", "STOPPED", "RESIZING", "SIGNALING",
                     "STAGE_OUT"})) {
     return SlurmPhase::kRunning;
@@ -68,6 +69,8 @@ bool IsEnded(SlurmPhase phase) {
 }
 
 const SlurmComponent& Leader(const std::vector<SlurmComponent>& components) {
+  // The leader at offset 0 (a plain job's only component) decides; the
+  // others can only keep the job running (JobPhase).
   return *std::min_element(
       components.begin(), components.end(),
       [](const SlurmComponent& a, const SlurmComponent& b) { return a.het_offset < b.het_offset; });
@@ -76,6 +79,7 @@ const SlurmComponent& Leader(const std::vector<SlurmComponent>& components) {
 SlurmPhase JobPhase(const std::vector<SlurmComponent>& components) {
   const SlurmPhase leader = PhaseOfState(Leader(components).state);
   if (!IsEnded(leader)) return leader;
+  // A heterogeneous job is over only when every component is.
   for (const SlurmComponent& component : components) {
     if (!IsEnded(PhaseOfState(component.state))) return SlurmPhase::kRunning;
   }

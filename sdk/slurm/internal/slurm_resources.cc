@@ -10,6 +10,8 @@
 namespace trainpkg::sdk::slurm::internal {
 namespace {
 
+// Compute Engine's machine shapes: a job sized for Vertex asks Slurm for
+// the same cores and memory.
 // Families sized by vCPU count: <family>-<class>-<vCPUs>, memory per vCPU.
 struct PerCpuFamily {
   std::string_view prefix;  // "n1-standard"
@@ -93,6 +95,7 @@ absl::StatusOr<std::vector<std::string>> PoolResourceOptions(
     return absl::InvalidArgumentError(
         absl::StrCat(field, ".machineSpec.machineType: ", shape.status().message()));
   }
+  // Rounded up: a task never gets less memory than its machine type has.
   const int64_t mib_per_cpu = (shape->memory_mib + shape->vcpus - 1) / shape->vcpus;
   options.push_back(absl::StrCat("--cpus-per-task=", shape->vcpus));
   options.push_back(absl::StrCat("--mem-per-cpu=", mib_per_cpu, "M"));
@@ -103,10 +106,13 @@ absl::StatusOr<std::vector<std::string>> PoolResourceOptions(
         machine.accelerator_count));
   }
   if (pool_spec.disk_spec.has_value() && pool_spec.disk_spec->boot_disk_size_gb > 0) {
+    // The node's local scratch stands in for the boot disk.
     options.push_back(absl::StrCat("--tmp=", pool_spec.disk_spec->boot_disk_size_gb, "G"));
   }
   if (spec.scheduling.has_value() && spec.scheduling->timeout.has_value()) {
     const absl::Duration timeout = *spec.scheduling->timeout;
+    // Whole minutes, rounded up: Slurm must not stop the job before its
+    // scheduling.timeout.
     const int64_t minutes = std::max<int64_t>(
         1, absl::ToInt64Minutes(timeout + absl::Minutes(1) - absl::Nanoseconds(1)));
     options.push_back(absl::StrCat("--time=", minutes));

@@ -110,6 +110,8 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
     return absl::InvalidArgumentError(
         "SLURM_LAUNCH_NODE_IPADDR: not set; not inside an srun step?");
   }
+  // The address on the network the job's nodes share: a node may have
+  // several, and only that one reaches the others.
   TP_ASSIGN_OR_RETURN(std::string ip, NodeAddressToward(launch_node->second));
   TP_ASSIGN_OR_RETURN(int port, FreePortOn(ip));
   if (self.pool == 0) {
@@ -120,6 +122,8 @@ absl::StatusOr<ProcessSpec> PrepareSlurmTask(const std::map<std::string, std::st
   }
   TP_RETURN_IF_ERROR(PublishPeer(files.peers_dir(), self.Name(), absl::StrCat(ip, ":", port)));
   names.push_back(kMasterPortEntry);
+  // Every task publishes, then waits for all: each replica's CLUSTER_SPEC
+  // names every address, so none can start before all are known.
   TP_ASSIGN_OR_RETURN(auto peers,
                       WaitForPeers(files.peers_dir(), names, options.rendezvous_timeout));
   int master_port = 0;

@@ -97,6 +97,8 @@ void VertexBackend::SetJob(jobspec::CustomJob job, bool created) {
     previous = job_.state;
     job_ = job;
   }
+  // The first reply is recorded even if its state is the one assumed before:
+  // it creates the job's record.
   if (observer_ && (created || job.state != previous)) observer_(job, previous);
   if (job.state == previous) return;
   sdk::internal::WriteStateLines(log_, job.name, job.state, job.error);
@@ -104,6 +106,8 @@ void VertexBackend::SetJob(jobspec::CustomJob job, bool created) {
 
 bool VertexBackend::PollOnce() {
   absl::StatusOr<jobspec::CustomJob> got = client_->GetCustomJob(job().name);
+  // The transport retries what is transient (the default one is a
+  // RetryTransport): an error here ends the wait, and Result() returns it.
   if (!got.ok()) {
     std::lock_guard<std::mutex> lock(mu_);
     poll_error_ = got.status();
