@@ -4,9 +4,9 @@
 #include "absl/strings/match.h"
 #include "base/json_parse.h"
 #include "base/status_macros.h"
+#include "base/subprocess.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
-#include "registry/internal/subprocess.h"
 
 namespace trainpkg::registry {
 namespace {
@@ -29,14 +29,14 @@ std::string FirstLine(std::string text) {
 absl::StatusOr<std::string> CredentialHelper::Run(std::string_view verb,
                                                   std::string_view input) const {
   std::string path_list = env_.Get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  std::optional<std::filesystem::path> exe = internal::FindInPath(program(), path_list);
+  std::optional<std::filesystem::path> exe = base::FindInPath(program(), path_list);
   if (!exe.has_value()) {
     return absl::FailedPreconditionError(fmt::format(
         "credential helper {} is not on PATH (configured in docker's config.json)", program()));
   }
   TP_ASSIGN_OR_RETURN(
-      internal::SubprocessResult result,
-      internal::RunSubprocess({exe->string(), std::string(verb)}, input, kHelperTimeout));
+      base::SubprocessResult result,
+      base::RunSubprocess({exe->string(), std::string(verb)}, input, kHelperTimeout));
   if (result.exit_code != 0) {
     std::string why = FirstLine(result.out.empty() ? result.err : result.out);
     if (absl::StrContains(why, kNotFoundMessage)) return absl::NotFoundError(why);

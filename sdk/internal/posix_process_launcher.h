@@ -1,4 +1,5 @@
-// ProcessLauncher on Linux: fork + execve, one pipe for stdout and stderr.
+// ProcessLauncher on Linux: base::Spawn (fork + execve), one pipe for stdout
+// and stderr unless the spec appends them to a file.
 #ifndef TRAINPKG_SDK_INTERNAL_POSIX_PROCESS_LAUNCHER_H_
 #define TRAINPKG_SDK_INTERNAL_POSIX_PROCESS_LAUNCHER_H_
 
@@ -11,11 +12,12 @@ namespace trainpkg::sdk::internal {
 
 // The child, before execve: resets every signal disposition to the default
 // and the signal mask to empty (the CLI blocks SIGINT/SIGTERM in its
-// threads), makes itself a process group leader, sets
-// PR_SET_PDEATHSIG(SIGKILL) (exiting when the parent already died), reads
-// stdin from /dev/null and marks every other descriptor close-on-exec.
-// An execve failure comes back to Start() through a close-on-exec pipe.
-// Destroying a Process that was not waited for kills its group and reaps it.
+// threads), makes itself a process group leader (a session leader with
+// outlives_caller), sets PR_SET_PDEATHSIG(SIGKILL) (exiting when the parent
+// already died; not with outlives_caller), reads stdin from /dev/null and
+// marks every other descriptor close-on-exec. An execve failure comes back
+// to Start(). Destroying a Process that was not waited for kills its group
+// and reaps it, unless it outlives its caller.
 class PosixProcessLauncher final : public ProcessLauncher {
  public:
   absl::StatusOr<std::unique_ptr<Process>> Start(const ProcessSpec& spec) override;

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <random>
 
+#include "base/subprocess.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "registry/internal/subprocess.h"
 #include "registry/oci/image_manifest.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/media_types.h"
@@ -45,14 +45,14 @@ class CliPushTest : public ::testing::Test {
     manifest_ = image->manifest;
   }
 
-  internal::SubprocessResult Trainpkg(const std::vector<std::string>& args) {
+  base::SubprocessResult Trainpkg(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {"/usr/bin/env", "TRAINPKG_HOME=" + home_.string(),
                                      "HOME=" + home_.string(),
                                      "DOCKER_CONFIG=" + (home_ / "docker").string(), TRAINPKG_PATH};
     argv.insert(argv.end(), args.begin(), args.end());
-    auto result = internal::RunSubprocess(argv, "", absl::Seconds(30));
+    auto result = base::RunSubprocess(argv, "", absl::Seconds(30));
     EXPECT_TRUE(result.ok()) << result.status();
-    return result.value_or(internal::SubprocessResult{.exit_code = -1, .out = "", .err = ""});
+    return result.value_or(base::SubprocessResult{.exit_code = -1, .out = "", .err = ""});
   }
 
   RegistryServer server_;

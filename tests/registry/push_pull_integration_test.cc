@@ -5,6 +5,7 @@
 #include <random>
 
 #include "base/environment.h"
+#include "base/subprocess.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -13,7 +14,6 @@
 #include "registry/auth/docker_config.h"
 #include "registry/image_puller.h"
 #include "registry/image_pusher.h"
-#include "registry/internal/subprocess.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/layout.h"
 #include "registry/registry_client.h"
@@ -133,11 +133,11 @@ class PushPullTest : public ::testing::Test {
   }
 
   // skopeo, or a skip when it is absent.
-  absl::StatusOr<internal::SubprocessResult> Skopeo(std::vector<std::string> args) {
-    auto exe = internal::FindInPath("skopeo", "/usr/local/bin:/usr/bin:/bin");
+  absl::StatusOr<base::SubprocessResult> Skopeo(std::vector<std::string> args) {
+    auto exe = base::FindInPath("skopeo", "/usr/local/bin:/usr/bin:/bin");
     if (!exe) return absl::NotFoundError("skopeo is not installed");
     args.insert(args.begin(), exe->string());
-    return internal::RunSubprocess(args, "", absl::Seconds(30));
+    return base::RunSubprocess(args, "", absl::Seconds(30));
   }
 
   RegistryServer server_;

@@ -15,8 +15,8 @@
 #include "absl/time/clock.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
+#include "base/subprocess.h"
 #include "fmt/format.h"
-#include "registry/internal/subprocess.h"
 #include "tests/registry/run_tool.h"
 
 extern char** environ;
@@ -97,7 +97,7 @@ http:
   TP_RETURN_IF_ERROR(base::WriteFileAtomic(dir_ / "config.yml", config));
 
   std::optional<std::filesystem::path> exe =
-      internal::FindInPath("docker-registry", "/usr/local/bin:/usr/bin:/bin");
+      base::FindInPath("docker-registry", "/usr/local/bin:/usr/bin:/bin");
   if (!exe) return absl::NotFoundError("docker-registry is not installed");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

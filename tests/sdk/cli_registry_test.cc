@@ -3,11 +3,11 @@
 #include <filesystem>
 
 #include "base/file_util.h"
+#include "base/subprocess.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "registry/internal/subprocess.h"
 #include "registry/oci/host_platform.h"
 #include "registry/oci/layout.h"
 #include "tests/registry/registry_server.h"
@@ -38,17 +38,16 @@ class CliRegistryTest : public ::testing::Test {
   }
 
   // trainpkg `args` with DOCKER_CONFIG set and `input` on stdin.
-  registry::internal::SubprocessResult Trainpkg(const std::vector<std::string>& args,
-                                                const std::string& input = "",
-                                                const std::vector<std::string>& env = {}) {
+  base::SubprocessResult Trainpkg(const std::vector<std::string>& args,
+                                  const std::string& input = "",
+                                  const std::vector<std::string>& env = {}) {
     std::vector<std::string> argv = {"/usr/bin/env", "DOCKER_CONFIG=" + docker_config_.string()};
     argv.insert(argv.end(), env.begin(), env.end());
     argv.push_back(TRAINPKG_PATH);
     argv.insert(argv.end(), args.begin(), args.end());
-    auto result = registry::internal::RunSubprocess(argv, input, absl::Seconds(30));
+    auto result = base::RunSubprocess(argv, input, absl::Seconds(30));
     EXPECT_TRUE(result.ok()) << result.status();
-    return result.value_or(
-        registry::internal::SubprocessResult{.exit_code = -1, .out = "", .err = ""});
+    return result.value_or(base::SubprocessResult{.exit_code = -1, .out = "", .err = ""});
   }
 
   std::string Config() const { return base::ReadFile(docker_config_ / "config.json").value_or(""); }

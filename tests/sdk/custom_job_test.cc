@@ -7,6 +7,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -41,6 +42,11 @@ class FakeProcess final : public Process {
   ExitStatus Wait() override {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return !serve_; });
+    return status_;
+  }
+  std::optional<ExitStatus> TryWait() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (serve_) return std::nullopt;
     return status_;
   }
   void SignalGroup(int signal) override {

@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <optional>
+
+#include "absl/strings/str_cat.h"
 #include "base/log.h"
 #include "packager/run/host_resource_ledger.h"
 
@@ -20,14 +23,21 @@ class RuncProcess final : public Process {
   int pid() const override { return runc_->pid(); }
   int output_fd() const override { return runc_->output_fd(); }
   void SignalGroup(int signal) override { runc_->SignalGroup(signal); }
-  ExitStatus Wait() override {
-    ExitStatus status = runc_->Wait();
+  ExitStatus Wait() override { return Ended(runc_->Wait()); }
+  std::optional<ExitStatus> TryWait() override {
+    std::optional<ExitStatus> status = runc_->TryWait();
+    if (!status.has_value()) return std::nullopt;
+    return Ended(*status);
+  }
+
+ private:
+  // runc has exited: the container goes, and so does its ledger entry.
+  ExitStatus Ended(ExitStatus status) {
     DeleteRuncContainer(*launcher_, container_);
     entry_.Release();
     return status;
   }
 
- private:
   std::unique_ptr<Process> runc_;
   std::shared_ptr<ProcessLauncher> launcher_;
   RuncContainer container_;
@@ -46,12 +56,17 @@ ProcessSpec RuncRunSpec(const std::string& replica_name, const RuncContainer& co
 }
 
 absl::StatusOr<std::unique_ptr<Process>> RuncContainerLauncher::Start(const ProcessSpec& spec) {
-  absl::StatusOr<packager::run::LedgerEntry> entry =
-      packager::run::RecordHostResource({.kind = packager::run::HostResourceKind::kContainer,
-                                         .name = container_.id,
-                                         .runtime = "runc"});
-  absl::StatusOr<std::unique_ptr<Process>> runc =
-      entry.ok() ? inner_->Start(spec) : absl::StatusOr<std::unique_ptr<Process>>(entry.status());
+  absl::StatusOr<std::unique_ptr<Process>> runc = absl::UnimplementedError(
+      absl::StrCat("starting ", spec.name,
+                   ": a container can neither outlive trainpkg nor write its output to a file"));
+  absl::StatusOr<packager::run::LedgerEntry> entry = absl::UnknownError("not recorded");
+  if (!spec.outlives_caller && !spec.append_output_to.has_value()) {
+    entry = packager::run::RecordHostResource({.kind = packager::run::HostResourceKind::kContainer,
+                                               .name = container_.id,
+                                               .runtime = "runc"});
+    runc =
+        entry.ok() ? inner_->Start(spec) : absl::StatusOr<std::unique_ptr<Process>>(entry.status());
+  }
   if (!runc.ok()) {
     std::error_code ec;
     std::filesystem::remove_all(container_.bundle_dir, ec);

@@ -35,8 +35,11 @@ class RuncContainerLauncher final : public ProcessLauncher {
       : inner_(std::move(inner)), container_(std::move(container)) {}
 
   // Starts `spec` (RuncRunSpec(...) of this container) with the inner
-  // launcher; the returned Process's Wait() also deletes the container and
-  // the bundle. On error the bundle is removed too.
+  // launcher; the returned Process's Wait() (or TryWait() once runc has
+  // exited) also deletes the container and the bundle. On error the bundle
+  // is removed too. Unimplemented for a spec with outlives_caller or
+  // append_output_to: the container is recorded for deletion when this
+  // process dies, and the replica's log pump reads runc's output pipe.
   absl::StatusOr<std::unique_ptr<Process>> Start(const ProcessSpec& spec) override;
 
  private:

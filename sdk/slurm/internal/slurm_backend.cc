@@ -1,14 +1,10 @@
 #include "sdk/slurm/internal/slurm_backend.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <fstream>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -25,7 +21,6 @@
 #include "base/status_macros.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_secret.h"
-#include "sdk/internal/find_executable.h"
 #include "sdk/internal/job_errors.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
@@ -144,52 +139,17 @@ absl::StatusOr<std::string> SlurmBackend::Submit() {
 
 absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest& request) {
   TP_ASSIGN_OR_RETURN(std::vector<std::string> argv, SallocArguments(request));
-  auto path = config_.job.environment.find("PATH");
-  TP_ASSIGN_OR_RETURN(argv[0],
-                      sdk::internal::FindExecutable(
-                          "salloc", path == config_.job.environment.end() ? "" : path->second));
   // salloc in a session of its own, neither in this process's group nor
   // killed when it ends (the job goes on, as a batch job would), with its
   // output and the script's appended to the batch log.
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  const std::string log = files_.batch_log().string();
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  // Nothing else of this process's (pipes a caller waits on to close).
-  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t no_signals;
-  ::sigemptyset(&no_signals);
-  posix_spawnattr_setsigmask(&attributes, &no_signals);
-  sigset_t all_signals;
-  ::sigfillset(&all_signals);
-  posix_spawnattr_setsigdefault(&attributes, &all_signals);
-  posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  std::vector<char*> raw_argv;
-  for (std::string& arg : argv) raw_argv.push_back(arg.data());
-  raw_argv.push_back(nullptr);
-  std::vector<std::string> env_strings;
-  for (const auto& [name, value] : SubmitEnvironment(config_.job)) {
-    env_strings.push_back(absl::StrCat(name, "=", value));
-  }
-  std::vector<char*> raw_env;
-  for (std::string& entry : env_strings) raw_env.push_back(entry.data());
-  raw_env.push_back(nullptr);
-  pid_t pid = -1;
-  const int spawned =
-      ::posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, raw_argv.data(), raw_env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawned != 0) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("starting ", argv[0], ": ", std::strerror(spawned)));
-  }
-  salloc_pid_ = pid;
+  TP_ASSIGN_OR_RETURN(salloc_, config_.job.launcher->Start(ProcessSpec{
+                                   .name = "salloc",
+                                   .program = argv[0],
+                                   .argv = argv,
+                                   .env = SubmitEnvironment(config_.job),
+                                   .append_output_to = files_.batch_log(),
+                                   .outlives_caller = true,
+                               }));
   // salloc prints "salloc: Pending job allocation <id>" (queued) or
   // "salloc: Granted job allocation <id>" as soon as the controller answers.
   constexpr std::string_view kAllocation = "job allocation ";
@@ -197,34 +157,28 @@ absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest&
   // that has said nothing long after that is stopped rather than waited on.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
-    int status = 0;
-    const bool exited = ::waitpid(pid, &status, WNOHANG) == pid;
+    // Whether it exited is asked before the log is read, so that the log of
+    // an exited salloc is complete.
+    const std::optional<ExitStatus> exit = salloc_->TryWait();
+    if (exit.has_value()) salloc_.reset();
     absl::StatusOr<std::string> text = base::ReadFile(files_.batch_log());
     size_t at = text.ok() ? text->find(kAllocation) : std::string::npos;
     if (at != std::string::npos) {
       std::string_view rest = std::string_view(*text).substr(at + kAllocation.size());
       std::string_view id = rest.substr(0, rest.find_first_not_of("0123456789"));
       if (!id.empty()) {
-        if (exited) salloc_pid_ = -1;
         TP_RETURN_IF_ERROR(base::WriteFileAtomicPrivate(files_.slurm_job_id(), std::string(id)));
         return std::string(id);
       }
     }
-    if (exited) {
-      salloc_pid_ = -1;
-      ExitStatus exit;
-      if (WIFSIGNALED(status)) {
-        exit.signal = WTERMSIG(status);
-      } else {
-        exit.code = WEXITSTATUS(status);
-      }
+    if (exit.has_value()) {
       return absl::FailedPreconditionError(
-          absl::StrCat("salloc ", DescribeExitStatus(exit), ": ", Tail(files_.batch_log(), 5)));
+          absl::StrCat("salloc ", DescribeExitStatus(*exit), ": ", Tail(files_.batch_log(), 5)));
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(-pid, SIGTERM);  // its session: salloc withdraws its request
-      ::waitpid(pid, &status, 0);
-      salloc_pid_ = -1;
+      salloc_->SignalGroup(SIGTERM);  // its session: salloc withdraws its request
+      salloc_->Wait();
+      salloc_.reset();
       return absl::DeadlineExceededError(absl::StrCat(
           "salloc named no job allocation within 60 s: ", Tail(files_.batch_log(), 5)));
     }
@@ -233,17 +187,15 @@ absl::StatusOr<std::string> SlurmBackend::SubmitSalloc(const BatchScriptRequest&
 }
 
 void SlurmBackend::ReapSalloc() {
-  if (salloc_pid_ <= 0) return;
+  if (salloc_ == nullptr) return;
   // Once the job has ended salloc relinquishes the allocation and exits;
-  // if following the job failed instead, salloc is left to run (and is
-  // reaped by whoever inherits it).
+  // if following the job failed instead, salloc is left to run (its
+  // Process, outliving its caller, is dropped without a kill).
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  int status = 0;
-  while (::waitpid(salloc_pid_, &status, WNOHANG) == 0 &&
-         std::chrono::steady_clock::now() < deadline) {
+  while (!salloc_->TryWait().has_value() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  salloc_pid_ = -1;
+  salloc_.reset();
 }
 
 void SlurmBackend::Supervise() {

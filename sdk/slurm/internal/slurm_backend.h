@@ -7,8 +7,6 @@
 #ifndef TRAINPKG_SDK_SLURM_INTERNAL_SLURM_BACKEND_H_
 #define TRAINPKG_SDK_SLURM_INTERNAL_SLURM_BACKEND_H_
 
-#include <sys/types.h>
-
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -24,6 +22,7 @@
 #include "sdk/internal/job_recorder.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/supervised_job_config.h"
+#include "sdk/process_launcher.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/slurm_job_files.h"
 #include "sdk/slurm/internal/slurm_job_state.h"
@@ -86,7 +85,8 @@ class SlurmBackend final : public sdk::internal::JobBackend {
   bool cancel_ = false;  // guarded by mu_
   bool done_ = false;    // guarded by mu_
   std::thread supervisor_;
-  pid_t salloc_pid_ = -1;  // the supervisor's; -1 once reaped (or with sbatch)
+  // The supervisor's; null once reaped or given up on (and with sbatch).
+  std::unique_ptr<Process> salloc_;
 };
 
 }  // namespace trainpkg::sdk::slurm::internal

@@ -15,13 +15,13 @@
 #include "absl/time/clock.h"
 #include "base/environment.h"
 #include "base/file_util.h"
+#include "base/subprocess.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/cluster_env.h"
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_file.h"
 #include "nlohmann/json.hpp"
-#include "registry/internal/subprocess.h"
 #include "sdk/custom_job.h"
 #include "sdk/hptune/hyperparameter_tuning_job.h"
 #include "sdk/job_client.h"
@@ -270,13 +270,12 @@ TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
 
 // Runs `trainpkg` with `args` (TRAINPKG_HOME and SLURM_CONF from this
 // process's environment).
-registry::internal::SubprocessResult Trainpkg(std::vector<std::string> args) {
+base::SubprocessResult Trainpkg(std::vector<std::string> args) {
   args.insert(args.begin(), TRAINPKG_PATH);
-  absl::StatusOr<registry::internal::SubprocessResult> result =
-      registry::internal::RunSubprocess(args, "", absl::Seconds(60));
+  absl::StatusOr<base::SubprocessResult> result = base::RunSubprocess(args, "", absl::Seconds(60));
   EXPECT_TRUE(result.ok()) << result.status();
   if (result.ok()) return *result;
-  registry::internal::SubprocessResult failed;
+  base::SubprocessResult failed;
   failed.exit_code = -1;
   return failed;
 }
@@ -292,7 +291,7 @@ std::string StartDetached(const std::filesystem::path& dir, const JobClient& cli
                                               {2, {"--print=hello-from-slurm", "--sleep=120"}}});
   const std::filesystem::path file = dir / "job.json";
   EXPECT_TRUE(base::WriteFileAtomic(file, jobspec::FormatCustomJobJson(spec)).ok());
-  registry::internal::SubprocessResult run =
+  base::SubprocessResult run =
       Trainpkg({"run", "--backend", "slurm", submit_flag, "--config", file.string(), "--detach"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   const size_t at = run.out.find("Job ID: ");
@@ -319,12 +318,11 @@ TEST_F(SlurmBackendTest, CliDetachedRunShowsLogsAndCancels) {
   JobClient client{JobStore(home)};
   const std::string id = StartDetached(home_.path(), client, Queue());
   ASSERT_FALSE(id.empty());
-  registry::internal::SubprocessResult logs =
-      Trainpkg({"jobs", "logs", id, "--replica", "workerpool1-1"});
+  base::SubprocessResult logs = Trainpkg({"jobs", "logs", id, "--replica", "workerpool1-1"});
   EXPECT_EQ(logs.exit_code, 0) << logs.err;
   EXPECT_THAT(logs.out, HasSubstr("hello-from-slurm"));
 
-  registry::internal::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
+  base::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
   absl::StatusOr<JobInfo> info = client.GetJob(id);
   ASSERT_TRUE(info.ok()) << info.status();
@@ -399,7 +397,7 @@ TEST_P(SlurmSubmitTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
   ASSERT_TRUE(
       testing::WaitFor([&] { return testing::ProcessGone(supervisor); }, absl::Seconds(10)));
 
-  registry::internal::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
+  base::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
   absl::StatusOr<JobInfo> info = client.GetJob(id);
   ASSERT_TRUE(info.ok()) << info.status();

@@ -22,8 +22,8 @@
 #include "absl/time/clock.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
+#include "base/subprocess.h"
 #include "fmt/format.h"
-#include "registry/internal/subprocess.h"
 #include "sdk/local/internal/port_reservation.h"
 #include "tests/registry/run_tool.h"
 
@@ -114,14 +114,14 @@ SlurmCluster::~SlurmCluster() { Stop(); }
 std::string SlurmCluster::MissingBinaries() {
   std::vector<std::string> missing;
   for (const char* binary : kBinaries) {
-    if (!registry::internal::FindInPath(binary, kSystemPath)) missing.push_back(binary);
+    if (!base::FindInPath(binary, kSystemPath)) missing.push_back(binary);
   }
   return absl::StrJoin(missing, ", ");
 }
 
 absl::StatusOr<pid_t> SlurmCluster::Spawn(const std::string& name,
                                           const std::vector<std::string>& argv) {
-  std::optional<std::filesystem::path> exe = registry::internal::FindInPath(argv[0], kSystemPath);
+  std::optional<std::filesystem::path> exe = base::FindInPath(argv[0], kSystemPath);
   if (!exe) return absl::NotFoundError(argv[0] + " is not installed");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

@@ -1,14 +1,22 @@
 // The Slurm backend's pure parts: the machineSpec mapping, the batch
-// script, scontrol's output, the task manifest and exit records.
+// script, scontrol's output, the task manifest and exit records; and salloc
+// started through the process seam, with a fake launcher.
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/time/clock.h"
 #include "base/environment.h"
+#include "base/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sdk/cli/backend_flags.h"
+#include "sdk/custom_job.h"
+#include "sdk/process_launcher.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
 #include "sdk/slurm/internal/slurm_job_state.h"
@@ -192,6 +200,75 @@ TEST(ReplicaExitRecordTest, OldestFirstSkippingTemporaryFiles) {
   EXPECT_EQ(records[0].status, (ExitStatus{.code = 0, .signal = 15}));
   EXPECT_EQ(records[1].replica, "workerpool1-0");
   EXPECT_TRUE(ReadReplicaExitRecords(dir.path() / "absent").empty());
+}
+
+// A process that has already exited with `status`; its output went to a file.
+class ExitedProcess final : public sdk::Process {
+ public:
+  explicit ExitedProcess(sdk::ExitStatus status) : status_(status) {}
+  int pid() const override { return -1; }
+  int output_fd() const override { return -1; }
+  sdk::ExitStatus Wait() override { return status_; }
+  std::optional<sdk::ExitStatus> TryWait() override { return status_; }
+  void SignalGroup(int) override {}
+
+ private:
+  const sdk::ExitStatus status_;
+};
+
+// Answers salloc as a controller that rejects the request makes it answer:
+// an error in the output file and exit status 1. Records every spec.
+class RejectingSallocLauncher final : public sdk::ProcessLauncher {
+ public:
+  absl::StatusOr<std::unique_ptr<sdk::Process>> Start(const sdk::ProcessSpec& spec) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    specs_.push_back(spec);
+    if (spec.append_output_to.has_value()) {
+      absl::Status written = base::AppendToFile(
+          *spec.append_output_to,
+          "salloc: error: Job submit/allocate failed: Invalid partition name specified\n");
+      if (!written.ok()) return written;
+    }
+    return std::make_unique<ExitedProcess>(sdk::ExitStatus{.code = 1});
+  }
+  std::vector<sdk::ProcessSpec> specs() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return specs_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<sdk::ProcessSpec> specs_;
+};
+
+TEST(SallocSubmissionTest, StartsSallocThroughTheLauncherAndReportsItsError) {
+  const testing::TempDir home;
+  auto launcher = std::make_shared<RejectingSallocLauncher>();
+  sdk::CustomJobOptions options;
+  options.backend = sdk::JobBackendKind::kSlurm;
+  options.home = home.path();
+  options.launcher = launcher;
+  options.environment = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}};
+  options.slurm.task_program = "/bin/true";
+  options.slurm.submit = slurm::SlurmSubmit::kSalloc;
+  absl::StatusOr<sdk::CustomJob> job =
+      sdk::CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}, {2, {}}}), options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_THAT(done->error->message,
+              HasSubstr("Submitting the job to Slurm: salloc exited with a non-zero status of 1: "
+                        "salloc: error: Job submit/allocate failed: Invalid partition name"));
+
+  std::vector<sdk::ProcessSpec> specs = launcher->specs();
+  ASSERT_FALSE(specs.empty());
+  const sdk::ProcessSpec& salloc = specs.front();
+  EXPECT_EQ(salloc.program, "salloc");
+  EXPECT_EQ(salloc.argv.back(), (job->job_dir() / "slurm" / "batch.sh").string());
+  EXPECT_TRUE(salloc.outlives_caller);
+  EXPECT_EQ(salloc.append_output_to, job->job_dir() / "slurm" / "batch.log");
 }
 
 }  // namespace
