@@ -9,6 +9,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::base {
 namespace {
@@ -19,7 +22,7 @@ TEST(BoundedFileTest, ReadsASmallRegularFile) {
   testing::TempDir dir;
   std::ofstream(dir / "token") << "abc\n";
   absl::StatusOr<std::string> text = ReadRegularFile(dir / "token");
-  ASSERT_TRUE(text.ok()) << text.status();
+  ASSERT_THAT(text, IsOk());
   EXPECT_EQ(*text, "abc\n");
 }
 
@@ -47,7 +50,7 @@ TEST(BoundedFileTest, SymlinksAreFollowedOnlyWhenAllowed) {
   testing::TempDir dir;
   std::ofstream(dir / "real") << "v";
   std::filesystem::create_symlink(dir / "real", dir / "link");
-  EXPECT_TRUE(ReadRegularFile(dir / "link").ok());
+  EXPECT_THAT(ReadRegularFile(dir / "link"), IsOk());
   absl::StatusOr<std::string> refused =
       ReadRegularFile(dir / "link", {.follow_symlinks = false, .what = "a metric file"});
   ASSERT_FALSE(refused.ok());

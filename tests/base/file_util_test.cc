@@ -9,6 +9,9 @@
 #include "base/private_file.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::base {
 namespace {
@@ -31,9 +34,9 @@ class FileUtilTest : public ::testing::Test {
 
 TEST_F(FileUtilTest, WriteAtomicCreatesParentsAndReadsBack) {
   fs::path path = dir_ / "a" / "b" / "file.txt";
-  ASSERT_TRUE(WriteFileAtomic(path, "hello\n").ok());
+  ASSERT_THAT(WriteFileAtomic(path, "hello\n"), IsOk());
   auto read = ReadFile(path);
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk());
   EXPECT_EQ(*read, "hello\n");
 }
 
@@ -48,33 +51,33 @@ TEST_F(FileUtilTest, OwnerOnlyFilesAre0600WhateverTheUmask) {
     const mode_t old = ::umask(mask);
     const fs::path written = dir_ / ("written" + std::to_string(mask));
     const fs::path appended = dir_ / ("appended" + std::to_string(mask));
-    EXPECT_TRUE(WriteFileAtomicPrivate(written, "secret").ok());
-    EXPECT_TRUE(AppendToFilePrivate(appended, "secret\n").ok());
+    EXPECT_THAT(WriteFileAtomicPrivate(written, "secret"), IsOk());
+    EXPECT_THAT(AppendToFilePrivate(appended, "secret\n"), IsOk());
     ::umask(old);
     EXPECT_EQ(ModeOf(written), 0600u) << "umask " << mask;
     EXPECT_EQ(ModeOf(appended), 0600u) << "umask " << mask;
   }
   // An existing, wider file is narrowed when appended to or replaced.
   const fs::path old_log = dir_ / "old.log";
-  ASSERT_TRUE(AppendToFile(old_log, "a\n").ok());
+  ASSERT_THAT(AppendToFile(old_log, "a\n"), IsOk());
   ASSERT_EQ(::chmod(old_log.c_str(), 0644), 0);
-  ASSERT_TRUE(AppendToFilePrivate(old_log, "b\n").ok());
+  ASSERT_THAT(AppendToFilePrivate(old_log, "b\n"), IsOk());
   EXPECT_EQ(ModeOf(old_log), 0600u);
   EXPECT_EQ(*ReadFile(old_log), "a\nb\n");
 }
 
 TEST_F(FileUtilTest, WriteAtomicReplacesAndLeavesNoTemporaries) {
   fs::path path = dir_ / "file.txt";
-  ASSERT_TRUE(WriteFileAtomic(path, "one").ok());
-  ASSERT_TRUE(WriteFileAtomic(path, "two").ok());
+  ASSERT_THAT(WriteFileAtomic(path, "one"), IsOk());
+  ASSERT_THAT(WriteFileAtomic(path, "two"), IsOk());
   EXPECT_EQ(*ReadFile(path), "two");
   EXPECT_EQ(::trainpkg::testing::CountEntries(dir_), 1);
 }
 
 TEST_F(FileUtilTest, WriteAtomicWithoutSyncReplacesToo) {
   fs::path path = dir_ / "cache.json";
-  ASSERT_TRUE(WriteFileAtomic(path, "one", FileSync::kNoSync).ok());
-  ASSERT_TRUE(WriteFileAtomic(path, "two", FileSync::kNoSync).ok());
+  ASSERT_THAT(WriteFileAtomic(path, "one", FileSync::kNoSync), IsOk());
+  ASSERT_THAT(WriteFileAtomic(path, "two", FileSync::kNoSync), IsOk());
   EXPECT_EQ(*ReadFile(path), "two");
   EXPECT_EQ(::trainpkg::testing::CountEntries(dir_), 1);
 }
@@ -88,8 +91,8 @@ TEST_F(FileUtilTest, ReadMissingIsNotFoundAndNamesPath) {
 
 TEST_F(FileUtilTest, AppendAppends) {
   fs::path path = dir_ / "log";
-  ASSERT_TRUE(AppendToFile(path, "a\n").ok());
-  ASSERT_TRUE(AppendToFile(path, "b\n").ok());
+  ASSERT_THAT(AppendToFile(path, "a\n"), IsOk());
+  ASSERT_THAT(AppendToFile(path, "b\n"), IsOk());
   EXPECT_EQ(*ReadFile(path), "a\nb\n");
 }
 

@@ -6,13 +6,16 @@
 #include "absl/status/status.h"
 #include "grpcpp/support/status.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::base {
 namespace {
 
 TEST(GrpcStatusTest, OkCrossesAsOk) {
   EXPECT_TRUE(ToGrpcStatus(absl::OkStatus()).ok());
-  EXPECT_TRUE(FromGrpcStatus(grpc::Status::OK).ok());
+  EXPECT_THAT(FromGrpcStatus(grpc::Status::OK), IsOk());
 }
 
 TEST(GrpcStatusTest, EveryCodeCrossesToItsNamesakeWithTheMessage) {

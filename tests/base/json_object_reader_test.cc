@@ -10,6 +10,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::base {
 namespace {
@@ -36,10 +39,10 @@ TEST(JsonObjectReaderTest, NestedReadsNameTheWholePath) {
   const Json json =
       Json::parse(R"({"jobSpec":{"workerPoolSpecs":[{"machineSpec":{"machineType":7}}]}})");
   absl::StatusOr<JsonObjectReader> top = JsonObjectReader::Create(json, "", kProto3Json);
-  ASSERT_TRUE(top.ok()) << top.status();
+  ASSERT_THAT(top, IsOk());
   absl::StatusOr<JsonObjectReader> job =
       JsonObjectReader::Create(*top->Find("jobSpec"), top->PathOf("jobSpec"), kProto3Json);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::Status status = job->ForEachElement(
       "workerPoolSpecs", [](const Json& pool, const std::string& path) -> absl::Status {
         absl::StatusOr<JsonObjectReader> reader =
@@ -58,17 +61,17 @@ TEST(JsonObjectReaderTest, NullReadsAsAbsentAndLeavesTheOutputAlone) {
   const Json json = Json::parse(R"({"s":null,"n":null,"l":null,"m":null,"b":null})");
   for (const JsonDialect* dialect : {&kPlainJson, &kProto3Json}) {
     absl::StatusOr<JsonObjectReader> reader = JsonObjectReader::Create(json, "x", *dialect);
-    ASSERT_TRUE(reader.ok()) << reader.status();
+    ASSERT_THAT(reader, IsOk());
     std::string s = "kept";
     int64_t n = 5;
     bool b = true;
     std::vector<std::string> l = {"kept"};
     std::map<std::string, std::string> m = {{"k", "v"}};
-    EXPECT_TRUE(reader->ReadString("s", &s).ok());
-    EXPECT_TRUE(reader->ReadInt64("n", &n).ok());
-    EXPECT_TRUE(reader->ReadBool("b", &b).ok());
-    EXPECT_TRUE(reader->ReadStringList("l", &l).ok());
-    EXPECT_TRUE(reader->ReadStringMap("m", &m).ok());
+    EXPECT_THAT(reader->ReadString("s", &s), IsOk());
+    EXPECT_THAT(reader->ReadInt64("n", &n), IsOk());
+    EXPECT_THAT(reader->ReadBool("b", &b), IsOk());
+    EXPECT_THAT(reader->ReadStringList("l", &l), IsOk());
+    EXPECT_THAT(reader->ReadStringMap("m", &m), IsOk());
     EXPECT_EQ(s, "kept");
     EXPECT_EQ(n, 5);
     EXPECT_TRUE(b);
@@ -82,7 +85,7 @@ TEST(JsonObjectReaderTest, PlainJsonIntegersAreJsonIntegers) {
   const Json json = Json::parse(
       R"({"size":"6","big":9223372036854775808,"half":1.5,"max":9223372036854775807,"neg":-3})");
   absl::StatusOr<JsonObjectReader> reader = JsonObjectReader::Create(json, "config", kPlainJson);
-  ASSERT_TRUE(reader.ok()) << reader.status();
+  ASSERT_THAT(reader, IsOk());
   int64_t value = 0;
   EXPECT_EQ(Message(reader->ReadInt64("size", &value)),
             "config.size: expected an integer, got \"6\"");
@@ -90,9 +93,9 @@ TEST(JsonObjectReaderTest, PlainJsonIntegersAreJsonIntegers) {
             "config.big: 9223372036854775808 does not fit in int64");
   EXPECT_EQ(Message(reader->ReadInt64("half", &value)),
             "config.half: expected an integer, got 1.5");
-  ASSERT_TRUE(reader->ReadInt64("max", &value).ok());
+  ASSERT_THAT(reader->ReadInt64("max", &value), IsOk());
   EXPECT_EQ(value, INT64_MAX);
-  ASSERT_TRUE(reader->ReadInt64("neg", &value).ok());
+  ASSERT_THAT(reader->ReadInt64("neg", &value), IsOk());
   EXPECT_EQ(value, -3);
 }
 
@@ -101,11 +104,11 @@ TEST(JsonObjectReaderTest, Proto3IntegersMayBeDigitStringsOrIntegralNumbers) {
       R"({"a":"-12","b":5.0,"c":"12x","d":"9223372036854775808","e":1e30,"f":2.5,
           "g":"3000000000"})");
   absl::StatusOr<JsonObjectReader> reader = JsonObjectReader::Create(json, "p", kProto3Json);
-  ASSERT_TRUE(reader.ok()) << reader.status();
+  ASSERT_THAT(reader, IsOk());
   int64_t value = 0;
-  ASSERT_TRUE(reader->ReadInt64("a", &value).ok());
+  ASSERT_THAT(reader->ReadInt64("a", &value), IsOk());
   EXPECT_EQ(value, -12);
-  ASSERT_TRUE(reader->ReadInt64("b", &value).ok());
+  ASSERT_THAT(reader->ReadInt64("b", &value), IsOk());
   EXPECT_EQ(value, 5);
   EXPECT_EQ(Message(reader->ReadInt64("c", &value)),
             "p.c: expected an integer (number or string of digits), got the string \"12x\"");
@@ -144,7 +147,7 @@ TEST(JsonObjectReaderTest, ListsMapsAndKeySetsPerDialect) {
   EXPECT_EQ(Message(proto->ForEachElement("notlist", ignore)),
             "notlist: expected a list, got an object {}");
   std::set<std::string> keys;
-  ASSERT_TRUE(plain->ReadKeySet("set", &keys).ok());
+  ASSERT_THAT(plain->ReadKeySet("set", &keys), IsOk());
   EXPECT_THAT(keys, ElementsAre("80/tcp"));
   EXPECT_TRUE(list.empty());  // left alone by the failed reads
 }
@@ -152,7 +155,7 @@ TEST(JsonObjectReaderTest, ListsMapsAndKeySetsPerDialect) {
 TEST(JsonObjectReaderTest, ErrorsQuoteValuesBoundedly) {
   const Json json = {{"s", Json::array({std::string(500, 'x')})}};
   absl::StatusOr<JsonObjectReader> reader = JsonObjectReader::Create(json, "", kPlainJson);
-  ASSERT_TRUE(reader.ok());
+  ASSERT_THAT(reader, IsOk());
   std::string s;
   const std::string message = Message(reader->ReadString("s", &s));
   EXPECT_THAT(message, HasSubstr("s: expected a string, got [\"xxx"));
@@ -166,7 +169,7 @@ TEST(JsonObjectReaderTest, ErrorsQuoteValuesBoundedly) {
 TEST(JsonObjectReaderTest, OpenReaderKeepsKeysItDoesNotRead) {
   const Json json = Json::parse(R"({"User":"u","x-vendor":{"a":1},"gone":null})");
   absl::StatusOr<JsonObjectReader> reader = JsonObjectReader::Create(json, "config", kPlainJson);
-  ASSERT_TRUE(reader.ok());
+  ASSERT_THAT(reader, IsOk());
   EXPECT_THAT(reader->Unknown({"User"}),
               ElementsAre(Pair("gone", "null"), Pair("x-vendor", R"({"a":1})")));
 }
@@ -193,11 +196,11 @@ TEST(JsonObjectReaderTest, ClosedReaderRejectsUnknownFieldsWithASuggestion) {
       Json::parse(R"({"machine_type":"n1","accelerator_count":"2","createTime":"x"})");
   absl::StatusOr<JsonObjectReader> reader =
       JsonObjectReader::Create(json, "spec", kProto3Json, fields);
-  ASSERT_TRUE(reader.ok()) << reader.status();
+  ASSERT_THAT(reader, IsOk());
   std::string type;
   int32_t count = 0;
-  ASSERT_TRUE(reader->ReadString("machineType", &type).ok());
-  ASSERT_TRUE(reader->ReadInt32("acceleratorCount", &count).ok());
+  ASSERT_THAT(reader->ReadString("machineType", &type), IsOk());
+  ASSERT_THAT(reader->ReadInt32("acceleratorCount", &count), IsOk());
   EXPECT_EQ(type, "n1");
   EXPECT_EQ(count, 2);
   EXPECT_EQ(reader->Find("createTime"), nullptr);

@@ -5,6 +5,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::base {
 namespace {
@@ -20,15 +23,15 @@ std::string MessageOf(const absl::Status& status) { return std::string(status.me
 
 TEST(ParseJsonTest, ParsesDocumentsWithinTheLimits) {
   absl::StatusOr<nlohmann::json> json = ParseJson(R"( {"a": [1, 2.5, "x", null, true]} )");
-  ASSERT_TRUE(json.ok()) << json.status();
+  ASSERT_THAT(json, IsOk());
   EXPECT_EQ((*json)["a"][2], "x");
 
   absl::StatusOr<nlohmann::json> deepest = ParseJson(Nested(kDefaultMaxJsonDepth));
-  ASSERT_TRUE(deepest.ok()) << deepest.status();
+  ASSERT_THAT(deepest, IsOk());
 
   absl::StatusOr<nlohmann::ordered_json> ordered =
       ParseJson<nlohmann::ordered_json>(R"({"z": 1, "a": 2})");
-  ASSERT_TRUE(ordered.ok()) << ordered.status();
+  ASSERT_THAT(ordered, IsOk());
   EXPECT_EQ(ordered->begin().key(), "z");
 }
 

@@ -16,6 +16,9 @@
 #include "gtest/gtest.h"
 #include "tests/registry/registry_server.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace {
 
@@ -78,7 +81,7 @@ TEST_F(BuildBasesErrorsTest, NoRegistryAnsweringIsRefusedFirst) {
 
 TEST_F(BuildBasesErrorsTest, ClassicSourcesListNamesTheArchiveAndAnUnreachableOneIsRefused) {
   trainpkg::registry::testing::RegistryServer registry;
-  ASSERT_TRUE(registry.Start({}).ok());
+  ASSERT_THAT(registry.Start({}), IsOk());
   std::ofstream(dir_ / "apt" / "sources.list")
       << "# deb http://commented.example/debian bookworm main\n"
       << "deb-src http://source.example/debian bookworm main\n"
@@ -112,7 +115,7 @@ TEST_F(BuildBasesErrorsTest, RootfsOnlyAsksForNoRegistryNorTrainpkgAndGoesToTheA
 
 TEST_F(BuildBasesErrorsTest, Deb822SourcesWithoutBookwormAreRefused) {
   trainpkg::registry::testing::RegistryServer registry;
-  ASSERT_TRUE(registry.Start({}).ok());
+  ASSERT_THAT(registry.Start({}), IsOk());
   std::ofstream(dir_ / "apt" / "sources.list.d" / "debian.sources")
       << "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: trixie trixie-updates\n"
       << "Components: main\n\n"

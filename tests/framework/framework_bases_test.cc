@@ -32,6 +32,9 @@
 #include "gtest/gtest.h"
 #include "tests/registry/registry_server.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace {
 
@@ -81,7 +84,7 @@ class FrameworkBasesTest : public ::testing::Test {
     dir_ = new fs::path(pattern);
     registry_ = new RegistryServer();
     absl::Status started = registry_->Start({});
-    ASSERT_TRUE(started.ok()) << started;
+    ASSERT_THAT(started, IsOk());
 
     // The sample staged as its README says: the digits file in its package.
     // Mtimes kept (cp -p; the directories the staging changes take the data

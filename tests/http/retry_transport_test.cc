@@ -68,7 +68,7 @@ TEST_F(RetryTransportTest, RetriesConnectionResetsAndTimeouts) {
                                   "stalled"));
   inner_->Push(Response(200));
   auto response = retry_.Send(MakeRequest("GET", "http://r/v2/", true));
-  ASSERT_TRUE(response.ok()) << response.status();
+  ASSERT_THAT(response, IsOk());
   EXPECT_EQ(inner_->requests().size(), 3u);
 }
 

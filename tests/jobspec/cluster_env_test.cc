@@ -44,7 +44,7 @@ std::string JobJson(const ClusterEnvRequest& request) {
 
 std::map<std::string, std::string> EnvFor(const ClusterEnvRequest& request) {
   auto env = MakeClusterEnv(request);
-  EXPECT_TRUE(env.ok()) << env.status();
+  EXPECT_THAT(env, IsOk());
   return env.ok() ? *env : std::map<std::string, std::string>{};
 }
 
@@ -193,7 +193,7 @@ TEST(ParseClusterEnvTest, GeneratedVariablesRoundTrip) {
     auto env = EnvFor(request);
 
     auto spec = ParseClusterSpec(env["CLUSTER_SPEC"]);
-    ASSERT_TRUE(spec.ok()) << spec.status();
+    ASSERT_THAT(spec, IsOk());
     EXPECT_EQ(spec->task_type, "workerpool" + std::to_string(replica.pool));
     EXPECT_EQ(spec->task_index, replica.index);
     EXPECT_EQ(spec->trial, "5");
@@ -203,7 +203,7 @@ TEST(ParseClusterEnvTest, GeneratedVariablesRoundTrip) {
     EXPECT_EQ(FormatClusterSpec(*spec), env["CLUSTER_SPEC"]);
 
     auto tf = ParseTfConfig(env["TF_CONFIG"]);
-    ASSERT_TRUE(tf.ok()) << tf.status();
+    ASSERT_THAT(tf, IsOk());
     EXPECT_EQ(tf->task_type, TfTaskTypeForPool(replica.pool));
     EXPECT_EQ(tf->cluster.size(), 3u);
     EXPECT_FALSE(tf->cluster.contains("evaluator"));
@@ -215,7 +215,7 @@ TEST(ParseClusterEnvTest, AcceptsJobAsStringAndMissingOptionalKeys) {
   auto spec = ParseClusterSpec(
       R"({"cluster":{"workerpool0":["a:1"]},"task":{"type":"workerpool0","index":0},)"
       R"("job":"{\"workerPoolSpecs\":[{\"replicaCount\":\"1\"}]}"})");
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_THAT(spec, IsOk());
   EXPECT_EQ(spec->job["workerPoolSpecs"][0]["replicaCount"], "1");
   EXPECT_EQ(spec->environment, "");
   EXPECT_EQ(spec->trial, "");
@@ -223,7 +223,7 @@ TEST(ParseClusterEnvTest, AcceptsJobAsStringAndMissingOptionalKeys) {
   auto tf =
       ParseTfConfig(R"({"cluster":{"worker":["a:1","b:1"]},"task":{"type":"worker","index":1,)"
                     R"("trial":7,"cloud":"ignored"},"rpc_layer":"grpc"})");
-  ASSERT_TRUE(tf.ok()) << tf.status();
+  ASSERT_THAT(tf, IsOk());
   EXPECT_EQ(tf->trial, "7");
   EXPECT_EQ(tf->rpc_layer, "grpc");
   EXPECT_TRUE(tf->job.is_null());

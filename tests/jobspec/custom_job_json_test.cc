@@ -4,6 +4,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -82,11 +85,11 @@ CustomJob MakeFullJob() {
 TEST(CustomJobJsonTest, FullJobRoundTripsThroughJsonAndText) {
   const CustomJob job = MakeFullJob();
   absl::StatusOr<CustomJob> from_json = CustomJobFromJson(CustomJobToJson(job));
-  ASSERT_TRUE(from_json.ok()) << from_json.status();
+  ASSERT_THAT(from_json, IsOk());
   EXPECT_EQ(*from_json, job);
 
   absl::StatusOr<CustomJob> from_text = ParseCustomJobJson(FormatCustomJobJson(job));
-  ASSERT_TRUE(from_text.ok()) << from_text.status();
+  ASSERT_THAT(from_text, IsOk());
   EXPECT_EQ(*from_text, job);
 }
 
@@ -142,7 +145,7 @@ TEST(CustomJobJsonTest, PresentButEmptyMessagesSurviveARoundTrip) {
   pool.disk_spec = DiskSpec{};
   job.job_spec.worker_pool_specs = {pool};
   absl::StatusOr<CustomJob> parsed = CustomJobFromJson(CustomJobToJson(job));
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, job);
 }
 
@@ -203,7 +206,7 @@ TEST(CustomJobJsonTest, ReadsEnumsByNameOrNumber) {
         {"machineSpec": {"acceleratorType": 0}},
         {"machineSpec": {"acceleratorType": "ACCELERATOR_TYPE_UNSPECIFIED"}}
       ]}})"));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->state, JobState::kRunning);
   EXPECT_EQ(job->job_spec.scheduling->strategy, "FLEX_START");
   const auto& pools = job->job_spec.worker_pool_specs;
@@ -254,7 +257,7 @@ TEST(CustomJobJsonTest, ReadsSnakeCaseNamesOfThePythonSdk) {
     "encryption_spec": {"kms_key_name": "key"},
     "web_access_uris": {"workerpool0-0": "uri"}
   })"));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "sdk-job");
   const WorkerPoolSpec& pool = job->job_spec.worker_pool_specs.at(0);
   EXPECT_EQ(pool.machine_spec->machine_type, "n1-standard-4");
@@ -338,7 +341,7 @@ TEST(CustomJobJsonTest, NullMeansDefaultAndPlaceholderPool) {
     "displayName": null,
     "jobSpec": {"workerPoolSpecs": [{"replicaCount": "1", "diskSpec": null}, null],
                 "baseOutputDirectory": null}})"));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "");
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 2u);
   EXPECT_FALSE(job->job_spec.worker_pool_specs[0].disk_spec.has_value());
@@ -349,7 +352,7 @@ TEST(CustomJobJsonTest, DropsOutputOnlyFieldsItDoesNotModelAndRejectsUnsupported
   absl::StatusOr<CustomJob> job = CustomJobFromJson(json::parse(R"({
     "satisfiesPzs": true,
     "error": {"code": 1, "message": "cancelled", "details": [{"@type": "x"}]}})"));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->error, (RpcStatus{1, "cancelled"}));
 
   EXPECT_EQ(MessageOf(PoolFrom(R"({"lustreMounts": []})").status()),
@@ -379,7 +382,7 @@ TEST(CustomJobJsonTest, ParsesAVertexCreateResponse) {
     "createTime": "2026-09-15T19:09:54.342080Z",
     "updateTime": "2026-09-15T19:09:54.342080Z"
   })");
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->state, JobState::kPending);
   EXPECT_EQ(job->job_spec.worker_pool_specs.at(0).python_package_spec->python_module,
             "trainer.task");

@@ -115,7 +115,7 @@ TEST(DocumentLimitsTest, YamlAliasesWithinTheLimitsStillWork) {
       "pools: [*base, *base]\n"
       "name: &n 2\n"
       "copy: *n\n");
-  ASSERT_TRUE(json.ok()) << json.status();
+  ASSERT_THAT(json, IsOk());
   EXPECT_EQ((*json)["pools"][1]["tags"][1], "b");
   EXPECT_EQ((*json)["copy"], 2);
 }
@@ -137,7 +137,7 @@ TEST(DocumentLimitsTest, YamlNestingPastTheLimitIsRefused) {
 // Finding 4: the count parsed fine and sized an allocation until bad_alloc.
 TEST(DocumentLimitsTest, HugeReplicaCountIsRefusedByValidation) {
   absl::StatusOr<CustomJob> job = ParseJobFile(testing::HugeReplicaCountJobYaml());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   job->display_name = "huge";
   EXPECT_THAT(std::string(ValidateCustomJob(*job).message()),
               HasSubstr("jobSpec.workerPoolSpecs[1].replicaCount: must be at most 1000 per pool; "

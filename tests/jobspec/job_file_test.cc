@@ -9,6 +9,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -49,7 +52,7 @@ block: |
 list: [a, 1, "1"]
 nested: {key: value}
 )");
-  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_THAT(out, IsOk());
   EXPECT_EQ((*out)["int"], 2);
   EXPECT_TRUE((*out)["int"].is_number_integer());
   EXPECT_EQ((*out)["negative"], -7);
@@ -115,7 +118,7 @@ TEST(JobFileTest, YamlWithNulBytesIsRefusedNotReadAsUtf32) {
 // 0x85 and 0xA0, so the JSON held invalid UTF-8 and dumping it threw.
 TEST(JobFileTest, YamlNelAndNbspEscapesBecomeUtf8) {
   absl::StatusOr<json> out = YamlToJson("a: \"x\\N\\_y\"\n\"k\\N\": 1\n");
-  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_THAT(out, IsOk());
   EXPECT_EQ((*out)["a"].get<std::string>(), "x\u0085\u00A0y");
   EXPECT_EQ((*out)["k\u0085"], 1);
   EXPECT_EQ(out->dump(), "{\"a\":\"x\u0085\u00A0y\",\"k\u0085\":1}");
@@ -142,7 +145,7 @@ scheduling:
   strategy: FLEX_START
   maxWaitDuration: 7200s
 )");
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "");
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 1u);
   const WorkerPoolSpec& pool = job->job_spec.worker_pool_specs[0];
@@ -178,7 +181,7 @@ jobSpec:
   baseOutputDirectory:
     outputUriPrefix: /tmp/out
 )");
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "distributed");
   EXPECT_EQ(job->labels.at("team"), "ml");
   const auto& pools = job->job_spec.worker_pool_specs;
@@ -201,7 +204,7 @@ job_spec:
       executor_image_uri: us-docker.pkg.dev/vertex-ai/training/tf-cpu.2-12:latest
       python_module: trainer.task
 )");
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "sdk-style");
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 1u);
   EXPECT_EQ(job->job_spec.worker_pool_specs[0].python_package_spec->python_module, "trainer.task");
@@ -211,7 +214,7 @@ TEST(JobFileTest, ParsesJsonText) {
   absl::StatusOr<CustomJob> job = ParseJobFile(
       "{\n\t\"displayName\": \"json\",\n\t\"jobSpec\": {\"workerPoolSpecs\": "
       "[{\"replicaCount\": \"1\"}]}\n}\n");
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "json");
   EXPECT_EQ(job->job_spec.worker_pool_specs.at(0).replica_count, 1);
 }
@@ -263,7 +266,7 @@ class JobFileOnDiskTest : public ::testing::Test {
 TEST_F(JobFileOnDiskTest, LoadsAFile) {
   absl::StatusOr<CustomJob> job =
       LoadJobFile(Write("job.yaml", "displayName: on-disk\njobSpec: {}\n"));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "on-disk");
 }
 

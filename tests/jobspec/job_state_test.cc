@@ -11,7 +11,7 @@ namespace {
 TEST(JobStateTest, NamesAndNumbersRoundTrip) {
   for (int n = 0; n <= 11; ++n) {
     auto state = JobStateFromNumber(n);
-    ASSERT_TRUE(state.ok()) << n;
+    ASSERT_THAT(state, IsOk()) << n;
     EXPECT_EQ(static_cast<int>(*state), n);
     auto again = ParseJobState(JobStateName(*state));
     ASSERT_THAT(again, IsOk());

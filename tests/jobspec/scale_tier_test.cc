@@ -6,6 +6,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -45,10 +48,10 @@ std::vector<Row> Rows(const std::vector<WorkerPoolSpec>& pools) {
 
 std::vector<WorkerPoolSpec> Pools(std::string_view tier, const CustomTierMachines& machines = {}) {
   absl::StatusOr<ScaleTier> parsed = ParseScaleTier(tier);
-  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_THAT(parsed, IsOk());
   if (!parsed.ok()) return {};
   absl::StatusOr<std::vector<WorkerPoolSpec>> pools = ScaleTierPools(*parsed, machines);
-  EXPECT_TRUE(pools.ok()) << pools.status();
+  EXPECT_THAT(pools, IsOk());
   return pools.value_or(std::vector<WorkerPoolSpec>{});
 }
 
@@ -75,7 +78,7 @@ TEST(ScaleTierTest, EveryFixedTierAsTheTableHasIt) {
 TEST(ScaleTierTest, NamesAsGcloudTakesThem) {
   for (std::string_view name : {"standard-1", "Standard_1", "STANDARD-1", "standard_1"}) {
     absl::StatusOr<ScaleTier> tier = ParseScaleTier(name);
-    ASSERT_TRUE(tier.ok()) << name << ": " << tier.status();
+    ASSERT_THAT(tier, IsOk()) << name << ": " << tier.status();
     EXPECT_EQ(*tier, ScaleTier::kStandard1) << name;
   }
   EXPECT_EQ(*ParseScaleTier("basic-gpu"), ScaleTier::kBasicGpu);

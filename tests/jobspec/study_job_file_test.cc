@@ -8,6 +8,9 @@
 #include "gtest/gtest.h"
 #include "jobspec/hyperparameter_tuning_job_file.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -39,7 +42,7 @@ trialJobSpec:
 
 TEST(HyperparameterTuningJobFileTest, ReadsTheRestFormInYaml) {
   absl::StatusOr<HyperparameterTuningJob> job = ParseHyperparameterTuningJobFile(kRestYaml);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "tune-digits");
   EXPECT_EQ(job->max_trial_count, 6);
   EXPECT_EQ(job->parallel_trial_count, 2);
@@ -53,10 +56,10 @@ TEST(HyperparameterTuningJobFileTest, ReadsTheRestFormInYaml) {
 
 TEST(HyperparameterTuningJobFileTest, JsonRoundTripsThroughTheFileReader) {
   absl::StatusOr<HyperparameterTuningJob> job = ParseHyperparameterTuningJobFile(kRestYaml);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<HyperparameterTuningJob> again =
       ParseHyperparameterTuningJobFile(FormatHyperparameterTuningJobJson(*job));
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(*again, *job);
 }
 
@@ -90,7 +93,7 @@ trial_job_spec:
 
 TEST(HyperparameterTuningJobFileTest, ConvertsThePythonSdkForm) {
   absl::StatusOr<HyperparameterTuningJob> job = ParseHyperparameterTuningJobFile(kPythonYaml);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   const StudySpec& spec = job->study_spec;
   ASSERT_EQ(spec.metrics.size(), 1u);
   EXPECT_EQ(spec.metrics[0], (MetricSpec{"accuracy", GoalType::kMaximize}));
@@ -151,7 +154,7 @@ TEST(HyperparameterTuningJobFileTest, RejectsEmptyAndNonMappingFiles) {
 
 TEST(HyperparameterTuningJobFileTest, LoadPrefixesThePath) {
   const std::filesystem::path path =
-      std::filesystem::path(testing::TempDir()) / "study_job_file_test.yaml";
+      std::filesystem::path(::testing::TempDir()) / "study_job_file_test.yaml";
   std::ofstream(path) << "metric_spec: [loss]\n";
   absl::Status status = LoadHyperparameterTuningJobFile(path).status();
   EXPECT_THAT(std::string(status.message()), HasSubstr(path.string() + ": metric_spec: expected"));

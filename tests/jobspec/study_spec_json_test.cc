@@ -7,6 +7,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/hyperparameter_tuning_job_json.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::jobspec {
 namespace {
@@ -42,7 +45,7 @@ TEST(StudySpecJsonTest, RoundTripsEveryParameterTypeScaleAndCondition) {
   const StudySpec spec = FullStudy();
   const json encoded = StudySpecToJson(spec);
   absl::StatusOr<StudySpec> decoded = StudySpecFromJson(encoded);
-  ASSERT_TRUE(decoded.ok()) << decoded.status().message();
+  ASSERT_THAT(decoded, IsOk());
   EXPECT_EQ(*decoded, spec);
 }
 
@@ -66,7 +69,7 @@ TEST(StudySpecJsonTest, ReadsNumbersForInt64AndEnumsByNumberAndSnakeCase) {
                     "scale_type": 2}],
     "algorithm": 2, "measurement_selection_type": "LAST_MEASUREMENT"})");
   absl::StatusOr<StudySpec> spec = StudySpecFromJson(input);
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_THAT(spec, IsOk());
   EXPECT_EQ(spec->metrics[0].goal, GoalType::kMinimize);
   EXPECT_EQ(std::get<IntegerValueSpec>(spec->parameters[0].value_spec).min_value, 4);
   EXPECT_EQ(std::get<IntegerValueSpec>(spec->parameters[0].value_spec).max_value, 8);
@@ -142,7 +145,7 @@ TEST(HyperparameterTuningJobJsonTest, RoundTripsThroughText) {
   const HyperparameterTuningJob job = FullJob();
   absl::StatusOr<HyperparameterTuningJob> parsed =
       ParseHyperparameterTuningJobJson(FormatHyperparameterTuningJobJson(job));
-  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, job);
 }
 
@@ -170,7 +173,7 @@ TEST(HyperparameterTuningJobJsonTest, ReadsTheVertexDocumentationSample) {
       "finalMeasurement": {"stepCount": "2", "metrics": [{"metricId": "my_metric", "value": 0.30007}]},
       "startTime": "2026-11-22T02:00:00Z", "endTime": "2026-11-22T02:10:00.5Z"})"),
                                               "trials[0]");
-  ASSERT_TRUE(trial.ok()) << trial.status();
+  ASSERT_THAT(trial, IsOk());
   EXPECT_EQ(trial->state, TrialState::kSucceeded);
   EXPECT_EQ(std::get<double>(trial->parameters[0].value), 0.7142687);
   EXPECT_EQ(MetricValue(*trial->final_measurement, "my_metric"), 0.30007);

@@ -24,7 +24,7 @@ TEST(WorkerPoolFlagTest, ParsesAContainerPoolWithEveryHardwareKey) {
   absl::StatusOr<WorkerPoolSpec> pool = ParseWorkerPoolSpecFlag(
       "machine-type=n1-standard-4,replica-count=2,container-image-uri=gcr.io/p/trainer:1,"
       "accelerator-type=NVIDIA_TESLA_T4,accelerator-count=2,disk-type=pd-standard,disk-size=200");
-  ASSERT_TRUE(pool.ok()) << pool.status();
+  ASSERT_THAT(pool, IsOk());
   WorkerPoolSpec expected;
   MachineSpec& machine = expected.machine_spec.emplace();
   machine.machine_type = "n1-standard-4";
@@ -40,7 +40,7 @@ TEST(WorkerPoolFlagTest, ParsesAPythonPackagePool) {
   absl::StatusOr<WorkerPoolSpec> pool = ParseWorkerPoolSpecFlag(
       "machine-type=e2-standard-4,executor-image-uri=us-docker.pkg.dev/vertex-ai/training/"
       "tf-cpu.2-12:latest,python-module=trainer.task");
-  ASSERT_TRUE(pool.ok()) << pool.status();
+  ASSERT_THAT(pool, IsOk());
   ASSERT_TRUE(pool->python_package_spec.has_value());
   EXPECT_EQ(pool->python_package_spec->executor_image_uri,
             "us-docker.pkg.dev/vertex-ai/training/tf-cpu.2-12:latest");
@@ -52,7 +52,7 @@ TEST(WorkerPoolFlagTest, ParsesAPythonPackagePool) {
 TEST(WorkerPoolFlagTest, DefaultsReplicaCountAndAcceleratorCountToOne) {
   absl::StatusOr<WorkerPoolSpec> pool = ParseWorkerPoolSpecFlag(
       "machine-type=n1-standard-4,container-image-uri=local:/opt/train,accelerator-type=NVIDIA_L4");
-  ASSERT_TRUE(pool.ok()) << pool.status();
+  ASSERT_THAT(pool, IsOk());
   EXPECT_EQ(pool->replica_count, 1);
   EXPECT_EQ(pool->machine_spec->accelerator_count, 1);
   EXPECT_EQ(pool->container_spec->image_uri, "local:/opt/train");
@@ -141,7 +141,7 @@ TEST(WorkerPoolFlagsTest, AutopackagingOfTheFirstFlagFeedsEveryPool) {
            ",python-module=trainer.task,requirements=numpy>=1.2;greet,extra-packages=deps/"
            "a-1.whl;b-2.tar.gz,extra-dirs=data;conf/x,output-image-uri=127.0.0.1:5000/t:1",
        "machine-type=n1-standard-4,replica-count=2", ""});
-  ASSERT_TRUE(flags.ok()) << flags.status();
+  ASSERT_THAT(flags, IsOk());
   ASSERT_TRUE(flags->autopackaging.has_value());
   Autopackaging expected{
       .executor_image_uri = "reg/py:1",
@@ -169,7 +169,7 @@ TEST(WorkerPoolFlagsTest, AutopackagingOfTheFirstFlagFeedsEveryPool) {
 TEST(WorkerPoolFlagsTest, ExtraDirsLoseTheirTrailingSlash) {
   absl::StatusOr<WorkerPoolFlags> flags = ParseWorkerPoolSpecFlags(
       {std::string(kLocal) + ",python-module=t,extra-dirs=data/;conf//,extra-packages=a.whl"});
-  ASSERT_TRUE(flags.ok()) << flags.status();
+  ASSERT_THAT(flags, IsOk());
   EXPECT_EQ(flags->autopackaging->extra_dirs, (std::vector<std::string>{"data", "conf"}));
   EXPECT_EQ(flags->autopackaging->extra_packages, (std::vector<std::string>{"a.whl"}));
 }
@@ -177,7 +177,7 @@ TEST(WorkerPoolFlagsTest, ExtraDirsLoseTheirTrailingSlash) {
 TEST(WorkerPoolFlagsTest, ScriptInsteadOfModule) {
   absl::StatusOr<WorkerPoolFlags> flags =
       ParseWorkerPoolSpecFlags({std::string(kLocal) + ",script=bin/run.sh"});
-  ASSERT_TRUE(flags.ok()) << flags.status();
+  ASSERT_THAT(flags, IsOk());
   EXPECT_EQ(flags->autopackaging->script, "bin/run.sh");
   EXPECT_EQ(flags->autopackaging->python_module, "");
 }
@@ -185,7 +185,7 @@ TEST(WorkerPoolFlagsTest, ScriptInsteadOfModule) {
 TEST(WorkerPoolFlagsTest, WithoutLocalPackageNothingChanges) {
   absl::StatusOr<WorkerPoolFlags> flags =
       ParseWorkerPoolSpecFlags({"machine-type=n1,container-image-uri=img", ""});
-  ASSERT_TRUE(flags.ok()) << flags.status();
+  ASSERT_THAT(flags, IsOk());
   EXPECT_FALSE(flags->autopackaging.has_value());
   EXPECT_EQ(flags->pools[0].container_spec->image_uri, "img");
 }

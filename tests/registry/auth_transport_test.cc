@@ -90,7 +90,7 @@ class AuthFlowTest : public ::testing::Test {
 TEST_F(AuthFlowTest, BearerTokenWithBasicCredentialsAndScopesInTheQuery) {
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
   auto response = t.Send(http::MakeRequest("GET", "https://r/v2/app/manifests/v1", true));
-  ASSERT_TRUE(response.ok()) << response.status();
+  ASSERT_THAT(response, IsOk());
   EXPECT_EQ(response->status, 200);
   const auto& reqs = inner_->requests();
   ASSERT_EQ(reqs.size(), 3u);
@@ -121,7 +121,7 @@ TEST_F(AuthFlowTest, AFirstTokenRefusedAtOnceIsReplacedOnceThenThe401IsTheAnswer
   auto t = Transport({.username = "user", .password = "pw"}, PullScopes("app"));
   revoked_ = "Bearer good-1";
   auto replaced = t.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true));
-  ASSERT_TRUE(replaced.ok()) << replaced.status();
+  ASSERT_THAT(replaced, IsOk());
   EXPECT_EQ(replaced->status, 200);
   EXPECT_EQ(TokenRequests(), 2);
 
@@ -133,7 +133,7 @@ TEST_F(AuthFlowTest, AFirstTokenRefusedAtOnceIsReplacedOnceThenThe401IsTheAnswer
   });
   size_t before = inner_->requests().size();
   auto refused = other.Send(http::MakeRequest("GET", "https://r/v2/app/tags/list", true));
-  ASSERT_TRUE(refused.ok()) << refused.status();
+  ASSERT_THAT(refused, IsOk());
   EXPECT_EQ(refused->status, 401);
   EXPECT_EQ(inner_->requests().size() - before, 5u)
       << "request, token, request, token, request: two answers at most";
@@ -196,7 +196,7 @@ TEST_F(AuthFlowTest, RequestsToAnotherOriginGetNoCredentials) {
                           "https://r:8443/v2/app/tags/list", "https://user@r.evil/v2/"}) {
     size_t before = inner_->requests().size();
     absl::StatusOr<http::HttpResponse> response = t.Send(http::MakeRequest("GET", url, true));
-    ASSERT_TRUE(response.ok()) << url << ": " << response.status();
+    ASSERT_THAT(response, IsOk()) << url << ": " << response.status();
     EXPECT_EQ(response->status, 401) << url;
     ASSERT_EQ(inner_->requests().size(), before + 1) << url << ": the challenge was answered";
     EXPECT_FALSE(inner_->requests().back().headers.Get("Authorization").has_value()) << url;

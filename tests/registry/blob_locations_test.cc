@@ -46,7 +46,7 @@ TEST_F(BlobLocationsTest, FindsMostRecentFirstOnTheAskedRegistryOnly) {
   EXPECT_THAT(locations.Find(a_, "r.test:5000"),
               ElementsAre(Repo("r.test:5000/team/app"), Repo("r.test:5000/base/img")));
   EXPECT_THAT(locations.Find(b_, "r.test:5000"), IsEmpty());
-  EXPECT_TRUE(locations.Save().ok()) << "no file: nothing to write";
+  EXPECT_THAT(locations.Save(), IsOk()) << "no file: nothing to write";
 }
 
 TEST_F(BlobLocationsTest, KeepsTheNewestRepositoriesPerBlob) {
@@ -63,12 +63,12 @@ TEST_F(BlobLocationsTest, KeepsTheNewestRepositoriesPerBlob) {
 TEST_F(BlobLocationsTest, SavesAndReopens) {
   std::filesystem::path file = dir_ / "home" / "blob-locations.json";
   auto first = BlobLocations::Open(file);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   (*first)->Record(a_, Repo("localhost:5000/team/app"));
   (*first)->Record(b_, Repo("gcr.io/p/app"));
   ASSERT_THAT((*first)->Save(), IsOk());
   auto again = BlobLocations::Open(file);
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_THAT((*again)->Find(a_, "localhost:5000"), ElementsAre(Repo("localhost:5000/team/app")));
   EXPECT_THAT((*again)->Find(b_, "gcr.io"), ElementsAre(Repo("gcr.io/p/app")));
 }
@@ -83,12 +83,12 @@ TEST_F(BlobLocationsTest, SavesAPrivateFileWhateverTheUmask) {
   ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
   for (mode_t mask : {mode_t{022}, mode_t{0}}) {
     auto locations = BlobLocations::Open(file);
-    ASSERT_TRUE(locations.ok()) << locations.status();
+    ASSERT_THAT(locations, IsOk());
     (*locations)->Record(mask == 0 ? a_ : b_, Repo("localhost:5000/team/app"));
     const mode_t old = ::umask(mask);
     absl::Status saved = (*locations)->Save();
     ::umask(old);
-    ASSERT_TRUE(saved.ok()) << saved;
+    ASSERT_THAT(saved, IsOk());
     struct stat st {};
     ASSERT_EQ(::stat(file.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0600u) << "umask " << std::oct << mask;
@@ -98,11 +98,11 @@ TEST_F(BlobLocationsTest, SavesAPrivateFileWhateverTheUmask) {
 TEST_F(BlobLocationsTest, SavesNothingWhenNothingChanged) {
   std::filesystem::path file = dir_ / "blob-locations.json";
   auto first = BlobLocations::Open(file);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   (*first)->Record(a_, Repo("localhost:5000/team/app"));
   ASSERT_THAT((*first)->Save(), IsOk());
   auto again = BlobLocations::Open(file);
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   (*again)->Record(a_, Repo("localhost:5000/team/app"));  // already the most recent
   std::filesystem::remove(file);
   ASSERT_THAT((*again)->Save(), IsOk());
@@ -114,16 +114,16 @@ TEST_F(BlobLocationsTest, SavesNothingWhenNothingChanged) {
 
 TEST_F(BlobLocationsTest, ACorruptFileStartsEmpty) {
   std::filesystem::path file = dir_ / "blob-locations.json";
-  ASSERT_TRUE(base::WriteFileAtomic(file, "{not json").ok());
+  ASSERT_THAT(base::WriteFileAtomic(file, "{not json"), IsOk());
   auto opened = BlobLocations::Open(file);
-  ASSERT_TRUE(opened.ok()) << opened.status();
+  ASSERT_THAT(opened, IsOk());
   EXPECT_THAT((*opened)->Find(a_, "r.test"), IsEmpty());
   ASSERT_TRUE(base::WriteFileAtomic(
                   file, fmt::format(R"({{"not-a-digest":["r.test/x"],"{}":["r.test/ok",7,"Bad"]}})",
                                     a_.ToString()))
                   .ok());
   opened = BlobLocations::Open(file);
-  ASSERT_TRUE(opened.ok()) << opened.status();
+  ASSERT_THAT(opened, IsOk());
   EXPECT_THAT((*opened)->Find(a_, "r.test"), ElementsAre(Repo("r.test/ok")))
       << "entries that do not parse are dropped";
 }
@@ -133,12 +133,12 @@ TEST_F(BlobLocationsTest, AnEmptyFileStartsEmpty) {
   std::filesystem::path file = dir_ / "blob-locations.json";
   ASSERT_THAT(base::WriteFileAtomic(file, ""), IsOk());
   auto opened = BlobLocations::Open(file);
-  ASSERT_TRUE(opened.ok()) << opened.status();
+  ASSERT_THAT(opened, IsOk());
   EXPECT_THAT((*opened)->Find(a_, "r.test"), IsEmpty());
   (*opened)->Record(a_, Repo("r.test/app"));
   ASSERT_THAT((*opened)->Save(), IsOk());
   auto reopened = BlobLocations::Open(file);
-  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  ASSERT_THAT(reopened, IsOk());
   EXPECT_THAT((*reopened)->Find(a_, "r.test"), ElementsAre(Repo("r.test/app")));
 }
 

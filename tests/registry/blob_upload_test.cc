@@ -13,6 +13,9 @@
 #include "registry/oci/digest_builder.h"
 #include "tests/http/scripted_transport.h"
 #include "tests/test_util/fake_clock.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -146,7 +149,7 @@ class BlobUploadTest : public ::testing::Test {
 TEST_F(BlobUploadTest, ChunksCarryConsecutiveContentRanges) {
   {
     absl::Status s = Upload(4096);
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(s, IsOk());
   }
   EXPECT_TRUE(registry_.stored == content_);
   EXPECT_THAT(registry_.content_ranges,
@@ -157,7 +160,7 @@ TEST_F(BlobUploadTest, ChunksCarryConsecutiveContentRanges) {
 TEST_F(BlobUploadTest, SmallBlobsAndZeroChunkSizeGoMonolithic) {
   {
     absl::Status s = Upload(0);
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(s, IsOk());
   }
   EXPECT_TRUE(registry_.stored == content_);
   EXPECT_EQ(registry_.patches, 0);
@@ -167,7 +170,7 @@ TEST_F(BlobUploadTest, AFailedPatchResumesFromTheOffsetTheRegistryReports) {
   registry_.fail[2] = "before";
   {
     absl::Status s = Upload(4096);
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(s, IsOk());
   }
   EXPECT_TRUE(registry_.stored == content_);
   // The lost chunk is sent again only after asking: same range, no 416.
@@ -180,7 +183,7 @@ TEST_F(BlobUploadTest, A416IsAnsweredByAskingNotByReplaying) {
   registry_.fail[1] = "416";
   {
     absl::Status s = Upload(4096);
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(s, IsOk());
   }
   EXPECT_TRUE(registry_.stored == content_);
   EXPECT_THAT(registry_.methods, ::testing::Contains("GET").Times(2));  // probe + status
@@ -190,7 +193,7 @@ TEST_F(BlobUploadTest, ALostSessionIsCancelledAndTheUploadStartsOver) {
   registry_.fail[2] = "after";  // landed, but the new Location never arrived
   {
     absl::Status s = Upload(4096);
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(s, IsOk());
   }
   EXPECT_TRUE(registry_.stored == content_);
   EXPECT_EQ(registry_.sessions_started, 2);

@@ -37,10 +37,10 @@ class CliPushTest : public ::testing::Test {
     // What `trainpkg build -t <host>/team/app:v1 -t <host>/other/app` leaves:
     // the store's tags are normalised references.
     auto store = oci::Layout::Create(home_ / "images");
-    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_THAT(store, IsOk());
     auto image = testing::WriteTestImage(*store, server_.host() + "/team/app:v1",
                                          {PseudoRandomBytes(150 * 1024, 41)});
-    ASSERT_TRUE(image.ok()) << image.status();
+    ASSERT_THAT(image, IsOk());
     ASSERT_THAT(store->Tag(image->manifest, server_.host() + "/other/app:latest"), IsOk());
     manifest_ = image->manifest;
   }
@@ -51,7 +51,7 @@ class CliPushTest : public ::testing::Test {
                                      "DOCKER_CONFIG=" + (home_ / "docker").string(), TRAINPKG_PATH};
     argv.insert(argv.end(), args.begin(), args.end());
     auto result = base::RunSubprocess(argv, "", absl::Seconds(30));
-    EXPECT_TRUE(result.ok()) << result.status();
+    EXPECT_THAT(result, IsOk());
     return result.value_or(base::SubprocessResult{.exit_code = -1, .out = "", .err = ""});
   }
 
@@ -90,10 +90,10 @@ TEST_F(CliPushTest, PushesFromTheStoreAndMountsIntoASecondRepository) {
   RegistryClient client(RegistryClientOptions{});
   for (const char* name : {"/team/app:v1", "/other/app:latest"}) {
     auto stored = client.GetManifest(*ParseReference(host + name));
-    ASSERT_TRUE(stored.ok()) << name << ": " << stored.status();
+    ASSERT_THAT(stored, IsOk()) << name << ": " << stored.status();
     EXPECT_EQ(stored->digest.ToString(), pushed) << name;
     auto manifest = oci::ParseImageManifest(stored->bytes);
-    ASSERT_TRUE(manifest.ok()) << manifest.status();
+    ASSERT_THAT(manifest, IsOk());
     ASSERT_EQ(manifest->layers.size(), 1u);
     EXPECT_EQ(manifest->layers[0].media_type, oci::media_types::kOciLayerGzip) << name;
   }
@@ -107,9 +107,9 @@ TEST_F(CliPushTest, CompressionFlagsChooseHowStoredLayersAreCompressed) {
   EXPECT_THAT(zstd.out, HasSubstr("(zstd)"));
   RegistryClient client(RegistryClientOptions{});
   auto stored = client.GetManifest(*ParseReference(host + "/team/app:v1"));
-  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_THAT(stored, IsOk());
   auto manifest = oci::ParseImageManifest(stored->bytes);
-  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  ASSERT_THAT(manifest, IsOk());
   ASSERT_EQ(manifest->layers.size(), 1u);
   EXPECT_EQ(manifest->layers[0].media_type, oci::media_types::kOciLayerZstd);
 

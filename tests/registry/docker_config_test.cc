@@ -84,7 +84,7 @@ TEST_F(DockerConfigTest, PathFromDockerConfigElseHome) {
 TEST_F(DockerConfigTest, MissingFileIsAnonymous) {
   DockerKeychain keychain(env_);
   auto c = keychain.Resolve("gcr.io");
-  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_THAT(c, IsOk());
   EXPECT_TRUE(c->anonymous());
 }
 
@@ -97,7 +97,7 @@ TEST_F(DockerConfigTest, ReadsAuthsWithBase64AndTokens) {
                  {"reg.example", {{"registrytoken", "bearer"}}}}}});
   DockerKeychain keychain(env_);
   auto local = keychain.Resolve("localhost:5000");
-  ASSERT_TRUE(local.ok()) << local.status();
+  ASSERT_THAT(local, IsOk());
   EXPECT_EQ(local->username, "alice");
   EXPECT_EQ(local->password, "pa:ss");
   EXPECT_EQ(keychain.Resolve("docker.io")->username, "hub");
@@ -114,7 +114,7 @@ TEST_F(DockerConfigTest, BrokenFilesAreClearErrorsWithoutSecrets) {
   ASSERT_FALSE(bad_auth.ok());
   EXPECT_THAT(std::string(bad_auth.status().message()), HasSubstr("auths[\"r.example\"].auth"));
   EXPECT_THAT(std::string(bad_auth.status().message()), Not(HasSubstr("nocolon")));
-  ASSERT_TRUE(base::WriteFileAtomic(ConfigPath(), "{not json").ok());
+  ASSERT_THAT(base::WriteFileAtomic(ConfigPath(), "{not json"), IsOk());
   auto bad_json = keychain.Resolve("r.example");
   EXPECT_EQ(bad_json.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(bad_json.status().message()), HasSubstr("config.json"));
@@ -125,7 +125,7 @@ TEST_F(DockerConfigTest, CredHelpersWinOverCredsStoreAndAuths) {
                {"auths", {{"gcr.io", {{"auth", absl::Base64Escape("file:pw")}}}}}});
   DockerKeychain keychain(env_);
   auto gcr = keychain.Resolve("gcr.io");
-  ASSERT_TRUE(gcr.ok()) << gcr.status();
+  ASSERT_THAT(gcr, IsOk());
   EXPECT_EQ(gcr->username, "_dcgcloud_token");
   EXPECT_EQ(gcr->password, "ya29.access");
   EXPECT_EQ(keychain.Resolve("tokens.example")->identity_token, "refresh-1");
@@ -135,10 +135,10 @@ TEST_F(DockerConfigTest, CredsStoreServesHubAndNotFoundIsAnonymous) {
   WriteConfig({{"credsStore", "fake"}});
   DockerKeychain keychain(env_);
   auto hub = keychain.Resolve("docker.io");
-  ASSERT_TRUE(hub.ok()) << hub.status();
+  ASSERT_THAT(hub, IsOk());
   EXPECT_EQ(hub->username, "hubuser");
   auto unknown = keychain.Resolve("nowhere.example");
-  ASSERT_TRUE(unknown.ok()) << unknown.status();
+  ASSERT_THAT(unknown, IsOk());
   EXPECT_TRUE(unknown->anonymous());
 }
 
@@ -261,7 +261,7 @@ TEST_F(NeighbourAuthTest, RegistryAuthFileReplacesTheDefaultLocations) {
 
 TEST_F(NeighbourAuthTest, MalformedAuthJsonIsNamed) {
   env_.Set("REGISTRY_AUTH_FILE", (root_ / "bad.json").string());
-  ASSERT_TRUE(base::WriteFileAtomic(root_ / "bad.json", "{not json").ok());
+  ASSERT_THAT(base::WriteFileAtomic(root_ / "bad.json", "{not json"), IsOk());
   DockerKeychain keychain(env_);
   absl::Status status = keychain.Resolve("x.example").status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
@@ -271,13 +271,13 @@ TEST_F(NeighbourAuthTest, MalformedAuthJsonIsNamed) {
 TEST_F(DockerConfigTest, SaveLoginSaysWhetherThePasswordIsInPlainText) {
   absl::StatusOr<SavedLogin> plain =
       SaveLogin(env_, "localhost:5000", {.username = "alice", .password = "s3cret"});
-  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_THAT(plain, IsOk());
   EXPECT_EQ(plain->file, ConfigPath());
   EXPECT_EQ(plain->helper, "");
   WriteConfig({{"credsStore", "fake"}});
   absl::StatusOr<SavedLogin> helped =
       SaveLogin(env_, "r.example", {.username = "carol", .password = "pw"});
-  ASSERT_TRUE(helped.ok()) << helped.status();
+  ASSERT_THAT(helped, IsOk());
   EXPECT_EQ(helped->helper, "fake");
 }
 

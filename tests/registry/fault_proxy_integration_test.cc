@@ -67,17 +67,17 @@ class FaultProxyTest : public ::testing::Test {
     options.clock = &clock_;  // backoffs and Retry-After waits are recorded, not slept
     client_ = std::make_unique<RegistryClient>(options);
     auto layout = oci::Layout::Create(server_.dir() / "src");
-    ASSERT_TRUE(layout.ok()) << layout.status();
+    ASSERT_THAT(layout, IsOk());
     layout_.emplace(*layout);
     auto image = WriteTestImage(
         *layout_, "v1", {PseudoRandomBytes(300 * 1024, 1), PseudoRandomBytes(200 * 1024, 2)});
-    ASSERT_TRUE(image.ok()) << image.status();
+    ASSERT_THAT(image, IsOk());
     image_ = *image;
   }
 
   Reference Ref(const std::string& text) const {
     auto ref = ParseReference(proxy_.host() + "/" + text);
-    EXPECT_TRUE(ref.ok()) << ref.status();
+    EXPECT_THAT(ref, IsOk());
     return *ref;
   }
 
@@ -90,11 +90,11 @@ class FaultProxyTest : public ::testing::Test {
   void ExpectStored(const std::string& repo) const {
     DirectRegistryReader direct(server_.host());
     auto manifest = direct.Manifest(repo, "v1");
-    ASSERT_TRUE(manifest.ok()) << manifest.status();
+    ASSERT_THAT(manifest, IsOk());
     EXPECT_EQ(oci::ComputeDigest(*manifest, oci::DigestAlgorithm::kSha256), image_.manifest.digest);
     for (const oci::Descriptor& blob : {image_.config, image_.layers[0], image_.layers[1]}) {
       auto bytes = direct.Blob(repo, blob.digest.ToString());
-      ASSERT_TRUE(bytes.ok()) << bytes.status();
+      ASSERT_THAT(bytes, IsOk());
       EXPECT_EQ(oci::ComputeDigest(*bytes, oci::DigestAlgorithm::kSha256), blob.digest);
       EXPECT_TRUE(*bytes == layout_->ReadBlob(blob).value_or("")) << blob.digest.ToString();
     }
@@ -109,7 +109,7 @@ class FaultProxyTest : public ::testing::Test {
 
   void ExpectConsistent() const {
     auto broken = DirectRegistryReader(server_.host()).ManifestsWithMissingBlobs();
-    ASSERT_TRUE(broken.ok()) << broken.status();
+    ASSERT_THAT(broken, IsOk());
     EXPECT_THAT(*broken, IsEmpty());
   }
 
@@ -143,7 +143,7 @@ class FaultProxyTest : public ::testing::Test {
 
 TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
   auto pushed = Push("probe/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(proxy_.tls_hellos(), 1) << "one https probe for all blob threads";
   EXPECT_EQ(proxy_.Count("GET", "^/v2/$"), 0)
       << "a refused TLS handshake settles plain HTTP without a second probe";
@@ -152,7 +152,7 @@ TEST_F(FaultProxyTest, ProbesTheRegistryOnceForAllBlobThreads) {
 
 TEST_F(FaultProxyTest, NoBodyWaitsForContinue) {
   auto pushed = Push("continue/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   int bodies = 0;
   for (const ProxiedRequest& r : proxy_.requests()) {
     bodies += r.body_bytes > 0;
@@ -166,7 +166,7 @@ TEST_F(FaultProxyTest, UploadsTheLargestBlobFirst) {
   PushOptions one_at_a_time;
   one_at_a_time.jobs = 1;
   auto pushed = Push("order/app", one_at_a_time);
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   std::vector<std::string> uploaded;
   for (const ProxiedRequest& r : proxy_.requests()) {
     if (r.method != "PUT" || r.target.find("digest=") == std::string::npos) continue;
@@ -203,7 +203,7 @@ TEST_F(FaultProxyTest, StreamedUploadSendsChunksAsTheyFillAndCommits) {
   EXPECT_EQ(proxy_.Count("PATCH", "/blobs/uploads/"), 4) << "whole chunks; the rest with the PUT";
   EXPECT_EQ(proxy_.Count("DELETE", "/blobs/uploads/"), 0) << "a committed session is not cancelled";
   auto stored = DirectRegistryReader(server_.host()).Blob("stream/app", digest.ToString());
-  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_THAT(stored, IsOk());
   EXPECT_TRUE(*stored == blob);
 
   // A commit under another digest is refused by the registry.
@@ -251,7 +251,7 @@ TEST_F(FaultProxyTest, ResetMidBlobStartsAFreshSession) {
                   .kind = FaultKind::kResetRequest,
                   .after_bytes = 100 * 1024});
   auto pushed = Push("reset/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(proxy_.fired(), 1);
   EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[0])), 2) << "cut once, sent once more";
   ExpectNoBlindReplay();
@@ -267,7 +267,7 @@ TEST_F(FaultProxyTest, ResetMidPatchAsksTheSessionBeforeSendingMore) {
                   .kind = FaultKind::kResetRequest,
                   .after_bytes = 20 * 1024});
   auto pushed = Push("patch/app", chunked);
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(proxy_.fired(), 1);
   EXPECT_GE(proxy_.Count("GET", "/blobs/uploads/.+"), 1) << "the session was asked";
   ExpectNoBlindReplay();
@@ -280,7 +280,7 @@ TEST_F(FaultProxyTest, ServerErrorsAreRetriedAndUploadsGoToAFreshSession) {
   proxy_.AddRule({.method = "PUT", .path_pattern = BlobUrl(image_.layers[1]), .status = 503});
   proxy_.AddRule({.method = "PUT", .path_pattern = kManifestPut, .status = 500});
   auto pushed = Push("errors/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(proxy_.fired(), 4);
   EXPECT_EQ(proxy_.Count("PUT", kManifestPut), 2);
   EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[1])), 2);
@@ -298,7 +298,7 @@ TEST_F(FaultProxyTest, TooManyRequestsWaitsForRetryAfter) {
   proxy_.AddRule(
       {.method = "PUT", .path_pattern = kManifestPut, .status = 429, .retry_after = "9"});
   auto pushed = Push("busy/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(proxy_.fired(), 3);
   // 3 sessions, the refused POST again, and a fresh session for the refused PUT.
   EXPECT_EQ(proxy_.Count("POST", kUploadStart), 5);
@@ -317,7 +317,7 @@ TEST_F(FaultProxyTest, StallsPastTheTimeoutAreAbandonedAndRetried) {
   proxy_.AddRule(
       {.method = "PUT", .path_pattern = BlobUrl(image_.layers[0]), .kind = FaultKind::kStall});
   auto pushed = Push("stall/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(proxy_.fired(), 2);
   EXPECT_EQ(proxy_.Count("PUT", BlobUrl(image_.layers[0])), 2);
   ExpectNoBlindReplay();
@@ -361,7 +361,7 @@ TEST_F(FaultProxyTest, AWrongDigestInTheAnswersIsCheckedAgainstTheRegistry) {
                   .path_pattern = BlobUrl(image_.layers[0]),
                   .kind = FaultKind::kWrongDigestHeader});
   auto pushed = Push("digest/app");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   ExpectStored("digest/app");
 
   // The manifest's answer names another digest: a clear DataLoss; the
@@ -389,7 +389,7 @@ TEST_F(FaultProxyTest, PullResumesAfterResetsAndStalls) {
   auto dst = oci::Layout::Create(server_.dir() / "dst");
   ASSERT_THAT(dst, IsOk());
   auto pulled = PullImage(*client_, Ref("pull/app:v1"), *dst, "v1", {});
-  ASSERT_TRUE(pulled.ok()) << pulled.status();
+  ASSERT_THAT(pulled, IsOk());
   EXPECT_EQ(proxy_.fired(), 2);
   EXPECT_EQ(proxy_.Count("GET", BlobUrl(image_.layers[0])), 2) << "cut once, resumed once";
   EXPECT_EQ(proxy_.Count("GET", BlobUrl(image_.layers[1])), 2) << "stalled once, resumed once";

@@ -6,7 +6,6 @@
 // `elsewhere_` (another port: another origin), which records every
 // Authorization header it is sent.
 #include <httplib.h>
-
 #include <unistd.h>
 
 #include <atomic>
@@ -31,6 +30,9 @@
 #include "registry/registry_client.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::registry {
 namespace {
@@ -197,10 +199,10 @@ TEST_F(HostileRegistryTest, RedirectsAndLinksToAnotherOriginAreFollowedWithoutCr
     fetched.append(c);
     return absl::OkStatus();
   });
-  ASSERT_TRUE(n.ok()) << n.status();
+  ASSERT_THAT(n, IsOk());
   EXPECT_EQ(fetched, blob);
   absl::StatusOr<std::vector<std::string>> tags = client.ListTags(Repo());
-  ASSERT_TRUE(tags.ok()) << tags.status();
+  ASSERT_THAT(tags, IsOk());
   EXPECT_THAT(*tags, ::testing::ElementsAre("a", "b"));
   EXPECT_THAT(SeenElsewhere(), HasSubstr("GET /storage/blob"));
   EXPECT_THAT(SeenElsewhere(), HasSubstr("GET /v2/app/tags/list"));

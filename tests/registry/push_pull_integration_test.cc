@@ -116,13 +116,13 @@ class PushPullTest : public ::testing::Test {
 
   oci::Layout NewLayout(const std::string& name) {
     auto layout = oci::Layout::Create(dir_ / name);
-    EXPECT_TRUE(layout.ok()) << layout.status();
+    EXPECT_THAT(layout, IsOk());
     return *layout;
   }
 
   Reference Ref(const std::string& text) {
     auto ref = ParseReference(server_.host() + "/" + text);
-    EXPECT_TRUE(ref.ok()) << ref.status();
+    EXPECT_THAT(ref, IsOk());
     return *ref;
   }
 
@@ -150,23 +150,23 @@ TEST_F(PushPullTest, PushesRepushesMountsAndPullsBackByteIdentical) {
   oci::Layout src = NewLayout("src");
   auto image =
       WriteTestImage(src, "v1", {PseudoRandomBytes(300 * 1024, 1), PseudoRandomBytes(1000, 2)});
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
 
   auto first = PushImage(*client_, src, "v1", Ref("team/app:v1"), {});
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   EXPECT_EQ(first->root.digest, image->manifest.digest);
   EXPECT_THAT(Actions(*first),
               ElementsAre(BlobAction::kPushed, BlobAction::kPushed, BlobAction::kPushed));
 
   auto again = PushImage(*client_, src, "v1", Ref("team/app:v1"), {});
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_THAT(Actions(*again), Each(BlobAction::kExists));
 
   int posts_before = fault_->upload_posts;
   PushOptions mount;
   mount.mount_sources = {Ref("team/app").repository};
   auto other = PushImage(*client_, src, "v1", Ref("other/app:v1"), mount);
-  ASSERT_TRUE(other.ok()) << other.status();
+  ASSERT_THAT(other, IsOk());
   EXPECT_THAT(Actions(*other), Each(BlobAction::kMounted));
   EXPECT_THAT(other->blobs, Each(Field(&BlobReport::source, "team/app")));
   EXPECT_EQ(fault_->mounts_201, 3);
@@ -174,7 +174,7 @@ TEST_F(PushPullTest, PushesRepushesMountsAndPullsBackByteIdentical) {
 
   oci::Layout dst = NewLayout("dst");
   auto pulled = PullImage(*client_, Ref("other/app:v1"), dst, "copy", {});
-  ASSERT_TRUE(pulled.ok()) << pulled.status();
+  ASSERT_THAT(pulled, IsOk());
   EXPECT_THAT(Actions(*pulled), Each(BlobAction::kPulled));
   for (const oci::Descriptor& blob :
        {image->manifest, image->config, image->layers[0], image->layers[1]}) {
@@ -183,25 +183,25 @@ TEST_F(PushPullTest, PushesRepushesMountsAndPullsBackByteIdentical) {
   }
   EXPECT_EQ(dst.Resolve("copy")->digest, image->manifest.digest);
   auto repull = PullImage(*client_, Ref("other/app:v1"), dst, "copy", {});
-  ASSERT_TRUE(repull.ok()) << repull.status();
+  ASSERT_THAT(repull, IsOk());
   EXPECT_THAT(Actions(*repull), Each(BlobAction::kExists));
 }
 
 TEST_F(PushPullTest, BlobLocationCacheMountsIntoAnotherRepository) {
   oci::Layout src = NewLayout("src");
   auto image = WriteTestImage(src, "v1", {PseudoRandomBytes(100 * 1024, 31)});
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   BlobLocations locations;
   PushOptions options;
   options.locations = &locations;
   auto first = PushImage(*client_, src, "v1", Ref("cache/one:v1"), options);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   EXPECT_THAT(locations.Find(image->layers[0].digest, server_.host()),
               ElementsAre(Ref("cache/one").repository));
 
   int posts_before = fault_->upload_posts;
   auto second = PushImage(*client_, src, "v1", Ref("cache/two:v1"), options);
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   EXPECT_THAT(Actions(*second), Each(BlobAction::kMounted));
   EXPECT_THAT(second->blobs, Each(Field(&BlobReport::source, "cache/one")));
   EXPECT_EQ(fault_->upload_posts, posts_before) << "nothing was uploaded";
@@ -224,7 +224,7 @@ TEST_F(PushPullTest, BlobLocationCacheMountsIntoAnotherRepository) {
   stale.Record(other->layers[0].digest, Ref("cache/nothing-here").repository);
   options.locations = &stale;
   auto uploaded = PushImage(*client_, fresh, "v1", Ref("cache/three:v1"), options);
-  ASSERT_TRUE(uploaded.ok()) << uploaded.status();
+  ASSERT_THAT(uploaded, IsOk());
   EXPECT_THAT(Actions(*uploaded), Each(BlobAction::kPushed));
 }
 
@@ -247,10 +247,10 @@ TEST_F(PushPullTest, SkopeoReadsAndCopiesWhatWePush) {
   auto layout = oci::Layout::Open(copied);
   ASSERT_THAT(layout, IsOk());
   auto tagged = layout->Resolve("v1");
-  ASSERT_TRUE(tagged.ok()) << tagged.status();
+  ASSERT_THAT(tagged, IsOk());
   // skopeo may recompress our uncompressed layer; the config travels as is.
   auto copied_image = layout->ReadImage("v1");
-  ASSERT_TRUE(copied_image.ok()) << copied_image.status();
+  ASSERT_THAT(copied_image, IsOk());
   EXPECT_EQ(copied_image->manifest.config.digest, image->config.digest);
   EXPECT_TRUE(copied_image->missing_blobs.empty());
 }
@@ -264,7 +264,7 @@ TEST_F(PushPullTest, ChunkedUploadResumesAfterALostPatch) {
   chunked.upload.chunk_size = 256 * 1024;
   fault_->drop_patch_before = 3;  // never reached the registry: resume at its offset
   auto pushed = PushImage(*client_, src, "v1", Ref("chunky/app:v1"), chunked);
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(fault_->patches, 14) << "13 chunks and the one lost, none replayed blindly";
   std::string fetched;
   auto n = client_->FetchBlob(Ref("chunky/app").repository, image->layers[0].digest,
@@ -273,7 +273,7 @@ TEST_F(PushPullTest, ChunkedUploadResumesAfterALostPatch) {
                                 fetched.append(chunk);
                                 return absl::OkStatus();
                               });
-  ASSERT_TRUE(n.ok()) << n.status();
+  ASSERT_THAT(n, IsOk());
   EXPECT_TRUE(fetched == big);
 }
 
@@ -287,10 +287,10 @@ TEST_F(PushPullTest, ChunkedUploadStartsOverWhenTheSessionMovedOnUnseen) {
   // the stale session state, so the blob goes again in a new session.
   fault_->drop_patch_after = 2;
   auto pushed = PushImage(*client_, src, "v1", Ref("restart/app:v1"), chunked);
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_GE(fault_->upload_deletes, 1) << "the broken session was cancelled";
   auto manifest = client_->GetManifest(Ref("restart/app:v1"));
-  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  ASSERT_THAT(manifest, IsOk());
   EXPECT_EQ(manifest->digest, image->manifest.digest);
 }
 
@@ -306,7 +306,7 @@ TEST_F(PushPullTest, InterruptedDownloadResumesWithRange) {
   // The config is there already, so the one blob GET is the layer's.
   ASSERT_THAT(dst2.WriteBlob(image->config, src.ReadBlob(image->config).value()), IsOk());
   auto pulled2 = PullImage(*client_, Ref("resume/app:v1"), dst2, "v1", layer_only);
-  ASSERT_TRUE(pulled2.ok()) << pulled2.status();
+  ASSERT_THAT(pulled2, IsOk());
   EXPECT_EQ(fault_->ranged_gets, 1) << "one resume from byte 1 MiB";
   EXPECT_EQ(pulled2->blobs[1].action, BlobAction::kPulled);
   EXPECT_TRUE(dst2.ReadBlob(image->layers[0]).value() == src.ReadBlob(image->layers[0]).value());
@@ -319,20 +319,20 @@ TEST_F(PushPullTest, IndexPullPicksThePlatform) {
   ASSERT_TRUE(amd.ok() && arm.ok());
   auto index =
       testing::WriteTestIndex(src, "multi", {{amd->manifest, "amd64"}, {arm->manifest, "arm64"}});
-  ASSERT_TRUE(index.ok()) << index.status();
+  ASSERT_THAT(index, IsOk());
   auto pushed = PushImage(*client_, src, "multi", Ref("multi/app:1"), {});
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(pushed->root.digest, index->digest);
   EXPECT_EQ(pushed->blobs.size(), 4u);
 
   oci::Layout dst = NewLayout("dst");
   auto by_default = PullImage(*client_, Ref("multi/app:1"), dst, "amd", {});
-  ASSERT_TRUE(by_default.ok()) << by_default.status();
+  ASSERT_THAT(by_default, IsOk());
   EXPECT_EQ(by_default->root.digest, amd->manifest.digest);
   PullOptions arm_options;
   arm_options.platform = *oci::ParsePlatform("linux/arm64");
   auto arm_pull = PullImage(*client_, Ref("multi/app:1"), dst, "arm", arm_options);
-  ASSERT_TRUE(arm_pull.ok()) << arm_pull.status();
+  ASSERT_THAT(arm_pull, IsOk());
   EXPECT_EQ(arm_pull->root.digest, arm->manifest.digest);
   EXPECT_TRUE(dst.HasBlob(arm->layers[0].digest));
   PullOptions s390x;
@@ -356,7 +356,7 @@ TEST_F(PushPullTest, AbsentBaseLayersAreMountedFromTheBaseNeverDownloaded) {
   ASSERT_THAT(image, IsOk());
   ASSERT_FALSE(app.HasBlob(image->layers[0].digest));
   auto pushed = PushImage(*client_, app, "v1", Ref("team/app:v1"), {});
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_EQ(pushed->blobs[1].action, BlobAction::kMounted);
   EXPECT_EQ(pushed->blobs[1].source, "lib/base");
   EXPECT_EQ(pushed->blobs[2].action, BlobAction::kPushed);
@@ -391,7 +391,7 @@ TEST(HtpasswdPushTest, PushesWithTheKeychainsCredentials) {
   ASSERT_THAT(image, IsOk());
   auto ref = ParseReference(server.host() + "/secure/app:v1");
   auto pushed = PushImage(client, *layout, "v1", *ref, {});
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   RegistryClient anonymous(RegistryClientOptions{});
   auto denied = PushImage(anonymous, *layout, "v1", *ref, {});
   EXPECT_EQ(denied.status().code(), absl::StatusCode::kUnauthenticated);

@@ -49,7 +49,7 @@ TEST(ReferenceTest, ParsesAndNormalisesGoldenCases) {
   for (const Golden& c : cases) {
     SCOPED_TRACE(c.input);
     auto ref = ParseReference(c.input);
-    ASSERT_TRUE(ref.ok()) << ref.status();
+    ASSERT_THAT(ref, IsOk());
     EXPECT_EQ(ref->repository.registry, c.registry);
     EXPECT_EQ(ref->repository.path, c.path);
     EXPECT_EQ(ref->tag, c.tag);
@@ -59,20 +59,20 @@ TEST(ReferenceTest, ParsesAndNormalisesGoldenCases) {
 
 TEST(ReferenceTest, ParsesDigestsWithAndWithoutTags) {
   auto by_digest = ParseReference(std::string("gcr.io/p/app@") + kSha);
-  ASSERT_TRUE(by_digest.ok()) << by_digest.status();
+  ASSERT_THAT(by_digest, IsOk());
   EXPECT_EQ(by_digest->digest.ToString(), kSha);
   EXPECT_EQ(by_digest->tag, "");
   EXPECT_EQ(by_digest->Identifier(), kSha);
 
   auto both = ParseReference(std::string("localhost:5000/app:v1@") + kSha);
-  ASSERT_TRUE(both.ok()) << both.status();
+  ASSERT_THAT(both, IsOk());
   EXPECT_EQ(both->repository.registry, "localhost:5000");
   EXPECT_EQ(both->tag, "v1");
   EXPECT_EQ(both->Identifier(), kSha);
   EXPECT_EQ(both->String(), std::string("localhost:5000/app:v1@") + kSha);
 
   auto sha512 = ParseReference("app@sha512:" + std::string(128, 'a'));
-  ASSERT_TRUE(sha512.ok()) << sha512.status();
+  ASSERT_THAT(sha512, IsOk());
   EXPECT_EQ(sha512->digest.algorithm(), oci::DigestAlgorithm::kSha512);
 }
 
@@ -148,7 +148,7 @@ TEST(ReferenceTest, NameOfExactly255CharactersIsAccepted) {
 
 TEST(ReferenceTest, ParseRepositoryRejectsTagsAndDigests) {
   auto repo = ParseRepository("localhost:5000/team/app");
-  ASSERT_TRUE(repo.ok()) << repo.status();
+  ASSERT_THAT(repo, IsOk());
   EXPECT_EQ(repo->registry, "localhost:5000");
   EXPECT_EQ(repo->path, "team/app");
   EXPECT_FALSE(ParseRepository("team/app:v1").ok());

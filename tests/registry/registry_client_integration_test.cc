@@ -60,7 +60,7 @@ PushedImage PushImage(RegistryClient& client, const Reference& ref) {
       kOciManifest, config_digest.ToString(), config.size(), image.layer_digest.ToString(),
       image.layer.size());
   auto digest = client.PutManifest(ref, kOciManifest, manifest);
-  EXPECT_TRUE(digest.ok()) << digest.status();
+  EXPECT_THAT(digest, IsOk());
   image.manifest_digest = digest.value_or(oci::Digest());
   EXPECT_EQ(image.manifest_digest, oci::Sha256Digest(manifest));
   return image;
@@ -76,7 +76,7 @@ TEST(RegistryIntegrationTest, PushesAndPullsOverPlainHttpOnLoopback) {
   PushedImage image = PushImage(client, *ref);
 
   auto stat = client.StatBlob(ref->repository, image.layer_digest);
-  ASSERT_TRUE(stat.ok()) << stat.status();
+  ASSERT_THAT(stat, IsOk());
   ASSERT_TRUE(stat->has_value());
   EXPECT_EQ((*stat)->size, static_cast<int64_t>(image.layer.size()));
   std::string pulled;
@@ -85,23 +85,23 @@ TEST(RegistryIntegrationTest, PushesAndPullsOverPlainHttpOnLoopback) {
     pulled.append(chunk);
     return absl::OkStatus();
   });
-  ASSERT_TRUE(n.ok()) << n.status();
+  ASSERT_THAT(n, IsOk());
   EXPECT_EQ(*n, image.layer.size());
   EXPECT_TRUE(pulled == image.layer);
 
   auto by_tag = client.GetManifest(*ref);
-  ASSERT_TRUE(by_tag.ok()) << by_tag.status();
+  ASSERT_THAT(by_tag, IsOk());
   EXPECT_EQ(by_tag->digest, image.manifest_digest);
   EXPECT_EQ(by_tag->media_type, kOciManifest);
   Reference by_digest = *ref;
   by_digest.tag.clear();
   by_digest.digest = image.manifest_digest;
   auto pinned = client.GetManifest(by_digest);
-  ASSERT_TRUE(pinned.ok()) << pinned.status();
+  ASSERT_THAT(pinned, IsOk());
   EXPECT_EQ(pinned->bytes, by_tag->bytes);
 
   auto tags = client.ListTags(ref->repository);
-  ASSERT_TRUE(tags.ok()) << tags.status();
+  ASSERT_THAT(tags, IsOk());
   EXPECT_THAT(*tags, ::testing::ElementsAre("v1"));
 }
 
@@ -112,7 +112,7 @@ TEST(RegistryIntegrationTest, MissingThingsAreNotFoundWithTheOciCode) {
   Repository repo{server.host(), "team/app"};
   oci::Digest absent = oci::Sha256Digest("absent");
   auto stat = client.StatBlob(repo, absent);
-  ASSERT_TRUE(stat.ok()) << stat.status();
+  ASSERT_THAT(stat, IsOk());
   EXPECT_FALSE(stat->has_value());
   auto fetched =
       client.FetchBlob(repo, absent, 6, [](std::string_view) { return absl::OkStatus(); });
@@ -137,7 +137,7 @@ TEST(RegistryIntegrationTest, WrongDigestAndMissingBlobsAreRejected) {
   EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RegistryErrorCode(wrong), "DIGEST_INVALID");
   http::StringBodySource again("hello");
-  EXPECT_TRUE(client.PushBlob(repo, oci::Sha256Digest("hello"), again).ok())
+  EXPECT_THAT(client.PushBlob(repo, oci::Sha256Digest("hello"), again), IsOk())
       << "relative Location URLs are resolved";
   std::string manifest = fmt::format(
       R"({{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":"a","digest":"{}",)"
@@ -174,7 +174,7 @@ TEST_F(HtpasswdTest, LoggedInClientPushesAndPulls) {
   ASSERT_THAT(ref, IsOk());
   PushedImage image = PushImage(client, *ref);
   auto manifest = client.GetManifest(*ref);
-  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  ASSERT_THAT(manifest, IsOk());
   EXPECT_EQ(manifest->digest, image.manifest_digest);
 }
 
@@ -247,7 +247,7 @@ TEST(TlsIntegrationTest, SpeaksHttp2AndReusesTheConnection) {
   base::LogLevel level = base::GetLogLevel();
   base::SetLogSink(&sink);
   base::SetLogLevel(base::LogLevel::kDEBUG);
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(client.Ping(server.host()).ok());
+  for (int i = 0; i < 3; ++i) EXPECT_THAT(client.Ping(server.host()), IsOk());
   base::SetLogSink(nullptr);
   base::SetLogLevel(level);
   int reused = 0;

@@ -56,12 +56,12 @@ class TokenAuthTest : public ::testing::Test {
            fmt::format("trainpkg-token-{}-{}", ::getpid(), std::random_device{}());
     ASSERT_THAT(issuer_.Start(dir_ / "issuer", options), IsOk());
     absl::Status started = server_.Start({.token = issuer_.RegistryAuth()});
-    ASSERT_TRUE(started.ok()) << started;
+    ASSERT_THAT(started, IsOk());
     auto layout = oci::Layout::Create(dir_ / "src");
-    ASSERT_TRUE(layout.ok()) << layout.status();
+    ASSERT_THAT(layout, IsOk());
     layout_ = *layout;
     auto image = WriteTestImage(*layout_, "v1", {PseudoRandomBytes(200 * 1024, 21)});
-    ASSERT_TRUE(image.ok()) << image.status();
+    ASSERT_THAT(image, IsOk());
     image_ = *image;
   }
 
@@ -78,7 +78,7 @@ class TokenAuthTest : public ::testing::Test {
 
   Reference Ref(const std::string& text) {
     auto ref = ParseReference(server_.host() + "/" + text);
-    EXPECT_TRUE(ref.ok()) << ref.status();
+    EXPECT_THAT(ref, IsOk());
     return *ref;
   }
 
@@ -98,18 +98,18 @@ TEST_F(TokenAuthTest, PushesRepushesMountsPullsAndDeletesWithTokens) {
   Start({});
   auto client = Client(Password());
   auto first = Push(*client, "team/app:v1");
-  ASSERT_TRUE(first.ok()) << first.status() << server_.Log();
+  ASSERT_THAT(first, IsOk()) << first.status() << server_.Log();
   EXPECT_THAT(Actions(*first), Each(BlobAction::kPushed));
   EXPECT_EQ(first->root.digest, image_.manifest.digest);
 
   auto again = Push(*client, "team/app:v1");
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_THAT(Actions(*again), Each(BlobAction::kExists));
 
   PushOptions mount;
   mount.mount_sources = {Ref("team/app").repository};
   auto other = Push(*client, "other/app:v1", mount);
-  ASSERT_TRUE(other.ok()) << other.status();
+  ASSERT_THAT(other, IsOk());
   EXPECT_THAT(Actions(*other), Each(BlobAction::kMounted));
   EXPECT_THAT(issuer_.Scopes(), Contains("repository:team/app:pull"))
       << "the mount source's pull was asked for";
@@ -117,14 +117,14 @@ TEST_F(TokenAuthTest, PushesRepushesMountsPullsAndDeletesWithTokens) {
   auto dst = oci::Layout::Create(dir_ / "dst");
   ASSERT_THAT(dst, IsOk());
   auto pulled = PullImage(*client, Ref("other/app:v1"), *dst, "copy", {});
-  ASSERT_TRUE(pulled.ok()) << pulled.status();
+  ASSERT_THAT(pulled, IsOk());
   EXPECT_EQ(dst->ReadBlob(image_.layers[0].digest).value_or(""),
             layout_->ReadBlob(image_.layers[0].digest).value_or("src"));
 
   Reference by_digest = Ref("other/app");
   by_digest.digest = image_.manifest.digest;
   absl::Status deleted = client->DeleteManifest(by_digest);
-  ASSERT_TRUE(deleted.ok()) << deleted;
+  ASSERT_THAT(deleted, IsOk());
   EXPECT_THAT(issuer_.Scopes(), Contains("repository:other/app:delete"));
   EXPECT_EQ(client->GetManifest(by_digest).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(client->GetManifest(Ref("team/app:v1")).status().code(), absl::StatusCode::kOk)
@@ -136,7 +136,7 @@ TEST_F(TokenAuthTest, TokenTheRegistryRejectsAsExpiredIsFetchedAgain) {
   Start({.expired_tokens = 1});
   auto client = Client(Password());
   auto pushed = Push(*client, "team/app:v1");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_GE(issuer_.issued, 2);
 }
 
@@ -177,7 +177,7 @@ TEST_F(TokenAuthTest, IdentityTokenUsesTheOAuth2Endpoint) {
   Start({});
   auto client = Client({.identity_token = "refresh-0123456789"});
   auto pushed = Push(*client, "team/app:v1");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_GE(issuer_.posts, 1);
   EXPECT_EQ(issuer_.gets, 0);
 }
@@ -188,7 +188,7 @@ TEST_F(TokenAuthTest, FallsBackToGetWhenThereIsNoOAuth2Endpoint) {
   credential.identity_token = "refresh-0123456789";
   auto client = Client(credential);
   auto pushed = Push(*client, "team/app:v1");
-  ASSERT_TRUE(pushed.ok()) << pushed.status();
+  ASSERT_THAT(pushed, IsOk());
   EXPECT_GE(issuer_.posts, 1);
   EXPECT_GE(issuer_.gets, 1);
 }

@@ -21,8 +21,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/train/model_file.h"
 #include "trainer_runtime/train/tensor_bundle.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace {
 
@@ -138,8 +141,8 @@ TEST_F(DigitsMultiworkerTest, ThreeWorkerWeightsMatchOneWorkerOnTheSameGlobalBat
       *dir_ / "reference" / "model" / trainpkg::train::kModelFileName);
   absl::StatusOr<trainpkg::train::TensorBundle> three = trainpkg::train::ReadTensorBundle(
       *dir_ / "three" / "model" / trainpkg::train::kModelFileName);
-  ASSERT_TRUE(one.ok()) << one.status();
-  ASSERT_TRUE(three.ok()) << three.status();
+  ASSERT_THAT(one, IsOk());
+  ASSERT_THAT(three, IsOk());
   ASSERT_EQ(one->tensors.size(), 6u);
   ASSERT_EQ(three->tensors.size(), one->tensors.size());
   float largest = 0;

@@ -10,6 +10,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::samples {
 namespace {
@@ -26,18 +29,18 @@ std::shared_ptr<const data::Dataset> Counting(int n) {
     y.push_back(i);
   }
   auto dataset = data::Dataset::Create({1}, std::move(x), std::move(y));
-  EXPECT_TRUE(dataset.ok()) << dataset.status();
+  EXPECT_THAT(dataset, IsOk());
   return std::make_shared<const data::Dataset>(*std::move(dataset));
 }
 
 // Every batch of one epoch, as the labels (= element indices) it holds.
 std::vector<std::vector<int32_t>> Epoch(train::BatchSource& source, int epoch) {
-  EXPECT_TRUE(source.StartEpoch(epoch).ok());
+  EXPECT_THAT(source.StartEpoch(epoch), IsOk());
   std::vector<std::vector<int32_t>> batches;
   train::Batch batch;
   while (true) {
     absl::StatusOr<bool> more = source.Next(batch);
-    EXPECT_TRUE(more.ok()) << more.status();
+    EXPECT_THAT(more, IsOk());
     if (!more.ok() || !*more) break;
     batches.push_back(batch.labels);
   }
@@ -53,7 +56,7 @@ std::unique_ptr<GlobalBatchSource> Source(int n, int64_t global_batch, int64_t r
   options.training = training;
   options.seed = 9;
   auto source = GlobalBatchSource::Create(Counting(n), options);
-  EXPECT_TRUE(source.ok()) << source.status();
+  EXPECT_THAT(source, IsOk());
   return source.ok() ? *std::move(source) : nullptr;
 }
 

@@ -103,7 +103,7 @@ nlohmann::json AuthorizedUserJson() {
 TEST(JwtTest, SignatureVerifiesWithThePublicKeyAndTamperingBreaksIt) {
   absl::StatusOr<std::string> jwt =
       MakeRs256Jwt({{"alg", "RS256"}, {"typ", "JWT"}}, {{"iss", "me"}}, Key().private_pem);
-  ASSERT_TRUE(jwt.ok()) << jwt.status();
+  ASSERT_THAT(jwt, IsOk());
   EXPECT_THAT(*jwt, Not(HasSubstr("=")));
   auto [header, payload] = VerifyJwt(*jwt);
   EXPECT_EQ(header["alg"], "RS256");
@@ -130,10 +130,10 @@ TEST(JwtTest, RejectsAKeyThatIsNotPemWithoutEchoingIt) {
 
 TEST(ServiceAccountCredentialsTest, SelfSignedJwtIsTheBearerToken) {
   absl::StatusOr<ServiceAccountKey> key = ServiceAccountKeyFromJson(ServiceAccountJson(), "k.json");
-  ASSERT_TRUE(key.ok()) << key.status();
+  ASSERT_THAT(key, IsOk());
   ServiceAccountCredentials credentials(*key, ServiceAccountFlow::kSelfSignedJwt, nullptr);
   absl::StatusOr<AccessToken> token = credentials.GetToken(kNow);
-  ASSERT_TRUE(token.ok()) << token.status();
+  ASSERT_THAT(token, IsOk());
   EXPECT_EQ(token->expiration, kNow + absl::Seconds(3600));
   auto [header, payload] = VerifyJwt(token->token);
   EXPECT_EQ(header, nlohmann::json({{"alg", "RS256"}, {"typ", "JWT"}, {"kid", "kid123"}}));
@@ -151,7 +151,7 @@ TEST(ServiceAccountCredentialsTest, OAuthFlowPostsASignedAssertion) {
   ServiceAccountCredentials credentials(*ServiceAccountKeyFromJson(ServiceAccountJson(), "k"),
                                         ServiceAccountFlow::kOAuthJwtBearer, transport);
   absl::StatusOr<AccessToken> token = credentials.GetToken(kNow);
-  ASSERT_TRUE(token.ok()) << token.status();
+  ASSERT_THAT(token, IsOk());
   EXPECT_EQ(token->token, "ya29.x");
   EXPECT_EQ(token->expiration, kNow + absl::Seconds(3599));
   ASSERT_EQ(transport->requests().size(), 1u);
@@ -174,7 +174,7 @@ TEST(AuthorizedUserCredentialsTest, RefreshPostsTheFormAndReadsTheToken) {
   AuthorizedUserCredentials credentials(*AuthorizedUserFromJson(AuthorizedUserJson(), "adc"),
                                         transport);
   absl::StatusOr<AccessToken> token = credentials.GetToken(kNow);
-  ASSERT_TRUE(token.ok()) << token.status();
+  ASSERT_THAT(token, IsOk());
   EXPECT_EQ(token->token, "ya29.user");
   const auto& request = transport->requests().at(0);
   EXPECT_EQ(request.url, "https://oauth2.googleapis.com/token");
@@ -235,7 +235,7 @@ class DefaultCredentialsTest : public ::testing::Test {
   std::string Describe() {
     absl::StatusOr<std::shared_ptr<Credentials>> credentials =
         MakeGoogleDefaultCredentials({.environment = &env_, .transport = transport_});
-    EXPECT_TRUE(credentials.ok()) << credentials.status();
+    EXPECT_THAT(credentials, IsOk());
     return credentials.ok() ? (*credentials)->Describe() : "";
   }
 
@@ -286,7 +286,7 @@ TEST_F(DefaultCredentialsTest, MetadataServerLastWithItsFlavorHeaderAndCaching) 
       Response(200, R"({"access_token":"ya29.gce","expires_in":1800,"token_type":"Bearer"})"));
   absl::StatusOr<std::shared_ptr<Credentials>> credentials =
       MakeGoogleDefaultCredentials({.environment = &env_, .transport = transport_});
-  ASSERT_TRUE(credentials.ok()) << credentials.status();
+  ASSERT_THAT(credentials, IsOk());
   EXPECT_EQ((*credentials)->GetToken(kNow)->token, "ya29.gce");
   EXPECT_EQ((*credentials)->GetToken(kNow + absl::Seconds(60))->token, "ya29.gce");
   ASSERT_EQ(transport_->requests().size(), 1u);

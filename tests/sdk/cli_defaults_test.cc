@@ -55,7 +55,7 @@ TEST_F(CliDefaultsTest, RegionAloneChoosesVertex) {
   BackendFlags flags;
   flags.region = "us-central1";
   absl::StatusOr<sdk::CustomJobOptions> options = Apply(flags);
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->backend, sdk::JobBackendKind::kVertex);
   EXPECT_EQ(options->vertex.location, "us-central1");
   EXPECT_EQ(options->vertex.project, "from-gcloud");
@@ -66,7 +66,7 @@ TEST_F(CliDefaultsTest, ProjectAloneChoosesVertexAndTheRegionComesFromTheEnviron
   BackendFlags flags;
   flags.project = "p1";
   absl::StatusOr<sdk::CustomJobOptions> options = Apply(flags);
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->backend, sdk::JobBackendKind::kVertex);
   EXPECT_EQ(options->vertex.project, "p1");
   EXPECT_EQ(options->vertex.location, "europe-west4");
@@ -76,14 +76,14 @@ TEST_F(CliDefaultsTest, GcloudDefaultsAloneKeepRunsLocal) {
   WriteGcloud("default", "[core]\nproject = from-gcloud\n[ai]\nregion = us-central1\n");
   env_.Set("CLOUDSDK_CORE_PROJECT", "from-env");
   absl::StatusOr<sdk::CustomJobOptions> options = Apply(BackendFlags{});
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->backend, sdk::JobBackendKind::kLocal);
 }
 
 TEST_F(CliDefaultsTest, ConfigFileChoosesTheBackend) {
   Write(TrainpkgConfig(), "backend: vertex\nproject: from-file\nregion: asia-east1\n");
   absl::StatusOr<sdk::CustomJobOptions> options = Apply(BackendFlags{});
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->backend, sdk::JobBackendKind::kVertex);
   EXPECT_EQ(options->vertex.project, "from-file");
   EXPECT_EQ(options->vertex.location, "asia-east1");
@@ -91,7 +91,7 @@ TEST_F(CliDefaultsTest, ConfigFileChoosesTheBackend) {
   BackendFlags local;
   local.backend = "local";  // the flag wins over the file
   options = Apply(local);
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->backend, sdk::JobBackendKind::kLocal);
 }
 
@@ -111,7 +111,7 @@ TEST_F(CliDefaultsTest, XdgConfigHomeIsPreferred) {
   Write(dir_ / "xdg" / "trainpkg" / "config.yaml", "backend: slurm\n");
   Write(TrainpkgConfig(), "backend: vertex\n");
   absl::StatusOr<sdk::CustomJobOptions> options = Apply(BackendFlags{});
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->backend, sdk::JobBackendKind::kSlurm);
 }
 
@@ -121,18 +121,18 @@ TEST_F(CliDefaultsTest, PrecedenceFlagThenEnvironmentThenConfigFileThenGcloud) {
   BackendFlags flags;
   flags.backend = "vertex";
   absl::StatusOr<sdk::CustomJobOptions> options = Apply(flags);
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->vertex.project, "from-file");
   EXPECT_EQ(options->vertex.location, "us-east1");
 
   env_.Set("CLOUDSDK_CORE_PROJECT", "from-env");
   options = Apply(flags);
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->vertex.project, "from-env");
 
   flags.project = "from-flag";
   options = Apply(flags);
-  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_THAT(options, IsOk());
   EXPECT_EQ(options->vertex.project, "from-flag");
 }
 
@@ -143,18 +143,18 @@ TEST_F(CliDefaultsTest, GcloudActiveConfigurationIsFollowedAndNeverWritten) {
       "# comment\n[core]\naccount = a@b.c\nproject = work-proj\n\n[ai]\nregion: us-west1\n");
   Write(GcloudDir() / "active_config", "work\n");
   absl::StatusOr<GcloudProperties> properties = ReadGcloudProperties(env_);
-  ASSERT_TRUE(properties.ok()) << properties.status();
+  ASSERT_THAT(properties, IsOk());
   EXPECT_EQ(properties->project, "work-proj");
   EXPECT_EQ(properties->region, "us-west1");
 
   env_.Set("CLOUDSDK_ACTIVE_CONFIG_NAME", "default");
   properties = ReadGcloudProperties(env_);
-  ASSERT_TRUE(properties.ok()) << properties.status();
+  ASSERT_THAT(properties, IsOk());
   EXPECT_EQ(properties->project, "wrong");
 
   env_.Set("CLOUDSDK_CONFIG", (dir_ / "elsewhere").string());
   properties = ReadGcloudProperties(env_);
-  ASSERT_TRUE(properties.ok()) << properties.status();
+  ASSERT_THAT(properties, IsOk());
   EXPECT_EQ(properties->project, "");
 
   std::vector<std::filesystem::path> files;
@@ -238,7 +238,7 @@ TEST_F(CliDefaultsTest, ErrorsSayWhereAValueCameFromAndWhereToSetOne) {
 TEST_F(CliDefaultsTest, LoginRegistryComesFromTheConfigFile) {
   Write(TrainpkgConfig(), "registry: localhost:5000\n");
   absl::StatusOr<UserConfig> config = ReadUserConfig(env_);
-  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_THAT(config, IsOk());
   EXPECT_EQ(config->registry, "localhost:5000");
   EXPECT_EQ(config->file, TrainpkgConfig());
 }

@@ -10,6 +10,9 @@
 #include "sdk/job_store.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -28,13 +31,13 @@ class CliJobsListTest : public ::testing::Test {
   }
   void AddJob(const std::string& id, const std::string& name, jobspec::JobState state,
               int64_t created, const std::string& team) {
-    ASSERT_TRUE(store_.CreateJobDir(id).ok());
+    ASSERT_THAT(store_.CreateJobDir(id), IsOk());
     jobspec::CustomJob job;
     job.display_name = name;
     job.state = state;
     job.create_time = absl::FromUnixSeconds(created);
     job.labels["team"] = team;
-    ASSERT_TRUE(store_.WriteJob(id, job).ok());
+    ASSERT_THAT(store_.WriteJob(id, job), IsOk());
   }
   ShellResult Trainpkg(const std::string& args) {
     return trainpkg::testing::Sh("TRAINPKG_HOME=" + ShellQuote(dir_.path().string()) + " " +

@@ -83,7 +83,7 @@ TEST(CliProgressPtyTest, PushProgressFitsSixtyEightyAndTwoHundredColumns) {
     RegistryServer server;
     ASSERT_THAT(server.Start({}), IsOk());
     absl::StatusOr<oci::Layout> layout = oci::Layout::Create(server.dir() / "src");
-    ASSERT_TRUE(layout.ok()) << layout.status();
+    ASSERT_THAT(layout, IsOk());
     ASSERT_TRUE(registry::testing::WriteTestImage(
                     *layout, "v1", {PseudoRandomBytes(3 << 20, 1), PseudoRandomBytes(2 << 20, 2)})
                     .ok());

@@ -46,7 +46,7 @@ class CliRegistryTest : public ::testing::Test {
     argv.push_back(TRAINPKG_PATH);
     argv.insert(argv.end(), args.begin(), args.end());
     auto result = base::RunSubprocess(argv, input, absl::Seconds(30));
-    EXPECT_TRUE(result.ok()) << result.status();
+    EXPECT_THAT(result, IsOk());
     return result.value_or(base::SubprocessResult{.exit_code = -1, .out = "", .err = ""});
   }
 
@@ -94,7 +94,7 @@ TEST_F(CliRegistryTest, LoginPushPullLogout) {
   auto pulled = oci::Layout::Open(dst);
   ASSERT_THAT(pulled, IsOk());
   auto image = pulled->ReadImage("v1");
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_TRUE(image->missing_blobs.empty());
 
   auto logout = Trainpkg({"logout", host});

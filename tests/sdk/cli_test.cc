@@ -20,6 +20,9 @@
 #include "nlohmann/json.hpp"
 #include "sdk/job_store.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -105,7 +108,7 @@ class CliTest : public ::testing::Test {
   std::vector<int> AllPids(const std::string& id, const std::string& pid_dir) {
     std::vector<int> pids = PidsInDir(pid_dir, "grandchild-");
     absl::StatusOr<LocalJobDetails> local = JobStore(home()).ReadLocalDetails(id);
-    EXPECT_TRUE(local.ok()) << local.status();
+    EXPECT_THAT(local, IsOk());
     for (const ReplicaDetails& replica : local->replicas) pids.push_back(replica.pid);
     pids.push_back(local->supervisor.pid);
     return pids;

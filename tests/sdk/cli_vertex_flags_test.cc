@@ -10,8 +10,8 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <mutex>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +21,9 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -128,7 +131,7 @@ class CliVertexFlagsTest : public ::testing::Test {
                 const std::map<std::string, std::string>& env = {},
                 const std::string& stdin_text = "") {
     const std::filesystem::path input = dir_.path() / "stdin";
-    EXPECT_TRUE(base::WriteFileAtomic(input, stdin_text).ok());
+    EXPECT_THAT(base::WriteFileAtomic(input, stdin_text), IsOk());
     std::string command = std::string("exec '") + TRAINPKG_PATH + "'";
     for (const std::string& arg : args) command += " '" + arg + "'";
     command += " < '" + input.string() + "'";
@@ -268,7 +271,7 @@ TEST_F(CliVertexFlagsTest, TokenComesFromTheEnvironmentOrAFileOrStdin) {
   EXPECT_EQ(Run(args, {{"CLOUDSDK_AUTH_ACCESS_TOKEN", "tok-env"}}).exit_code, 1);
 
   const std::filesystem::path file = dir_.path() / "token";
-  ASSERT_TRUE(base::WriteFileAtomic(file, "tok-file\n").ok());
+  ASSERT_THAT(base::WriteFileAtomic(file, "tok-file\n"), IsOk());
   std::vector<std::string> with_file = args;
   with_file.insert(with_file.end(), {"--access-token-file", file.string()});
   // The file wins over the variable.
@@ -314,7 +317,7 @@ TEST_F(CliVertexFlagsTest, RegionAloneSelectsVertexWithGcloudsProject) {
 
 TEST_F(CliVertexFlagsTest, MalformedConfigFileIsAUsageErrorNamingFileAndLine) {
   const std::filesystem::path config = dir_.path() / "xdg" / "trainpkg" / "config.yaml";
-  ASSERT_TRUE(base::WriteFileAtomic(config, "backend: local\nregoin: us-central1\n").ok());
+  ASSERT_THAT(base::WriteFileAtomic(config, "backend: local\nregoin: us-central1\n"), IsOk());
   CliResult run = Run({"run",
                        "--worker-pool-spec=machine-type=n1-standard-4,"
                        "container-image-uri=local:/bin/true"},

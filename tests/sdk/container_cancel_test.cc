@@ -20,6 +20,9 @@
 #include "sdk/job_store.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -71,11 +74,22 @@ class ContainerCancelTest : public testing::ContainerTestBase {
           << pid;
     }
     absl::StatusOr<LocalJobDetails> local = JobStore(home()).ReadLocalDetails(job_id_);
-    ASSERT_TRUE(local.ok()) << local.status();
+    ASSERT_THAT(local, IsOk());
     for (const ReplicaDetails& replica : local->replicas) {
       EXPECT_TRUE(testing::ProcessGone(replica.pid)) << replica.name << " " << replica.pid;
     }
     ExpectNothingLeft();
+  }
+
+  // SIGKILLs the watchdog of `trainpkg run` process `run`, then the run:
+  // nobody is left to clean up after its job.
+  static void KillRunAndItsWatchdog(int run) {
+    const int watchdog = WatchdogOf(run);
+    ASSERT_GT(watchdog, 0);
+    ::kill(watchdog, SIGKILL);
+    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(watchdog); }, absl::Seconds(5)));
+    ::kill(run, SIGKILL);
+    EXPECT_EQ(testing::WaitExitCode(run), 128 + SIGKILL);
   }
 
   // The watchdog of process `pid` (packager/run/host_resource_ledger.h).
@@ -121,13 +135,7 @@ TEST_F(ContainerCancelTest, JobsCancelDeletesTheContainersOfAKilledTrainpkgRun) 
   std::vector<int> pids;
   int run = StartSleepingJob("cancel_orphan", pids);
   ASSERT_GT(run, 0);
-  // Without its watchdog nobody cleans up after the run.
-  const int watchdog = WatchdogOf(run);
-  ASSERT_GT(watchdog, 0);
-  ::kill(watchdog, SIGKILL);
-  EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(watchdog); }, absl::Seconds(5)));
-  ::kill(run, SIGKILL);
-  EXPECT_EQ(testing::WaitExitCode(run), 128 + SIGKILL);
+  ASSERT_NO_FATAL_FAILURE(KillRunAndItsWatchdog(run));
   // runc died with its supervisor; the containers' processes, in sessions
   // of their own, did not.
   EXPECT_EQ(RuncContainers("trainpkg-cancel_orphan-").size(), 3u);
@@ -162,12 +170,7 @@ TEST_F(ContainerCancelTest, NextTrainpkgCommandOfAnyKindRemovesWhatAKilledRunAnd
   std::vector<int> pids;
   int run = StartSleepingJob("killed_twice", pids);
   ASSERT_GT(run, 0);
-  const int watchdog = WatchdogOf(run);
-  ASSERT_GT(watchdog, 0);
-  ::kill(watchdog, SIGKILL);
-  EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(watchdog); }, absl::Seconds(5)));
-  ::kill(run, SIGKILL);
-  EXPECT_EQ(testing::WaitExitCode(run), 128 + SIGKILL);
+  ASSERT_NO_FATAL_FAILURE(KillRunAndItsWatchdog(run));
   EXPECT_EQ(RuncContainers("trainpkg-killed_twice-").size(), 3u);
   EXPECT_EQ(NetworkNamespaces("trainpkg-killed_twice-").size(), 1u);
   EXPECT_EQ(JobEtcFiles("trainpkg-killed_twice-").size(), 2u);

@@ -9,6 +9,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/sdk/container_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -26,7 +29,7 @@ TEST_P(ContainerCollectivesTest, SweepPassesOnSharedMemoryInContainers) {
     }
   }
   absl::StatusOr<jobspec::CustomJob> done = RunJob(spec);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   for (int rank = 0; rank < ranks; ++rank) {
     EXPECT_THAT(log_.str(),

@@ -7,6 +7,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/sdk/container_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -18,7 +21,7 @@ class ContainerDigitsTest : public testing::ContainerTestBase {};
 TEST_F(ContainerDigitsTest, BundledDigitsSampleSucceedsUnderRunc) {
   const std::string image = BundleImage("digits:test", DIGITS_SAMPLE);
   absl::StatusOr<jobspec::CustomJob> done = RunJob(MakeDigitsJob(image, 2, 3));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   // The three containers share the job's /dev/shm, so their collectives do.
   EXPECT_THAT(log_.str(), ::testing::HasSubstr("collectives: shm (3 ranks)"));

@@ -10,6 +10,9 @@
 #include "sdk/custom_job.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -48,7 +51,7 @@ class ContainerGpuTest : public ::testing::Test {
 
 TEST_F(ContainerGpuTest, ReplicasGetDisjointSlices) {
   absl::StatusOr<jobspec::CustomJob> done = Run(2, 1);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(Log("workerpool0-0"), "gpus=4,5\n");
   EXPECT_EQ(Log("workerpool1-0"), "gpus=6\n");
@@ -57,7 +60,7 @@ TEST_F(ContainerGpuTest, ReplicasGetDisjointSlices) {
 
 TEST_F(ContainerGpuTest, AskingForMoreThanExistFailsClearly) {
   absl::StatusOr<jobspec::CustomJob> done = Run(2, 2);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   ASSERT_TRUE(done->error.has_value());
   EXPECT_THAT(done->error->message,

@@ -16,6 +16,9 @@
 #include "packager/run/resolv_conf.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/test_util/loopback_listener.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -57,7 +60,7 @@ TEST_F(ContainerIsolationTest, ReplicaReachesNoHostLoopbackService) {
   absl::StatusOr<jobspec::CustomJob> done = RunJob(
       ShellJob({1}, "/bin/busybox timeout 3 /bin/busybox nc 127.0.0.1 " +
                         std::to_string(host_service.port()) + " </dev/null || echo unreachable"));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(host_service.Accepted(), 0) << "a replica reached the host's 127.0.0.1";
   EXPECT_THAT(ReplicaLog("workerpool0-0"), HasSubstr("unreachable"));
@@ -73,18 +76,18 @@ TEST_F(ContainerIsolationTest, HostNetworkIsAnOptIn) {
   CustomJobOptions options = Options();
   options.host_network = true;
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   job_dir_ = job->job_dir();
   job_id_ = job->job_id();
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(host_service.Accepted(), 1);
   // On the host's network, the host's resolver configuration as it is
   // (loopback nameservers included), as Docker gives --network=host.
   absl::StatusOr<std::string> host_conf =
       packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
-  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  ASSERT_THAT(host_conf, IsOk());
   EXPECT_THAT(ReplicaLog("workerpool0-0"), HasSubstr(*host_conf));
   ExpectNothingLeft();
 }
@@ -97,7 +100,7 @@ TEST_F(ContainerIsolationTest, ReplicaCannotPlantSetIdFilesOrDevicesInTheOutputD
                "/suid || echo chmod refused; /bin/busybox mknod " + out +
                "/blk b 7 0 || echo mknod refused; /bin/busybox cat /proc/self/mountinfo > " + out +
                "/mountinfo; true"));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   struct stat st;
   ASSERT_EQ(::stat((output_dir() / "suid").c_str(), &st), 0);
@@ -116,7 +119,7 @@ TEST_F(ContainerIsolationTest, ReplicaCannotPlantSetIdFilesOrDevicesInTheOutputD
 TEST_F(ContainerIsolationTest, ReplicaRunsUnderSeccompWithItsNameAsHostName) {
   absl::StatusOr<jobspec::CustomJob> done =
       RunJob(ShellJob({1, 1}, "/bin/busybox cat /proc/self/status; /bin/busybox hostname"));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   for (const std::string replica : {"workerpool0-0", "workerpool1-0"}) {
     const std::string log = ReplicaLog(replica);
@@ -151,11 +154,11 @@ TEST_F(ContainerIsolationTest, ReplicasResolveThemselvesAndTheirPeersByName) {
        "workerpool1-1 $(/bin/busybox hostname); do /bin/busybox nc -w 1 $peer 1 </dev/null; done; "
        "echo hosts >> /etc/hosts || echo read-only; true"});
   absl::StatusOr<jobspec::CustomJob> done = RunJob(spec);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   absl::StatusOr<std::string> host_conf =
       packager::run::ReadHostResolvConf(packager::run::kHostResolvConf);
-  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  ASSERT_THAT(host_conf, IsOk());
   for (const std::string replica : {"workerpool0-0", "workerpool1-0", "workerpool1-1"}) {
     const std::string log = ReplicaLog(replica);
     EXPECT_THAT(log, HasSubstr("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost "

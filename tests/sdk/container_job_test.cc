@@ -51,7 +51,7 @@ TEST_F(ContainerJobTest, RunsAChiefAndTwoWorkersUnderRunc) {
   jobspec::CustomJob spec = MakeContainerJob(image, {1, 2}, {script});
   spec.job_spec.worker_pool_specs[1].container_spec->env = {{"FROM_IMAGE", "pool"}};
   absl::StatusOr<jobspec::CustomJob> done = RunJob(spec);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
 
   std::vector<std::string> tasks;
@@ -119,7 +119,7 @@ TEST_F(ContainerJobTest, RunsAsTheImageUserResolvedInTheRootfs) {
 TEST_F(ContainerJobTest, AnUnknownImageFailsTheJobNamingTheField) {
   absl::StatusOr<jobspec::CustomJob> done =
       RunJob(MakeContainerJob("oci:" + (dir_.path() / "no-such-layout").string(), {1}, {}));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   ASSERT_TRUE(done->error.has_value());
   EXPECT_THAT(done->error->message,
@@ -132,7 +132,7 @@ TEST_F(ContainerJobTest, CancelLeavesNoContainerProcessOrBundle) {
                                        "COPY bin/busybox /bin/busybox\n"
                                        "ENTRYPOINT [\"/bin/busybox\", \"sleep\", \"600\"]\n");
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeContainerJob(image, {1, 2}, {}), Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   job_dir_ = job->job_dir();
   ASSERT_THAT(job->Submit(), IsOk());
   const std::string prefix = "trainpkg-" + job->job_id() + "-";
@@ -166,7 +166,7 @@ TEST_F(ContainerJobTest, RestartJobOnWorkerRestartResumesTheJob) {
   jobspec::CustomJob spec = MakeContainerJob(image, {1, 1}, {script});
   spec.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
   absl::StatusOr<jobspec::CustomJob> done = RunJob(spec);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_THAT(log_.str(),
               HasSubstr("The replica workerpool1-0 exited with a non-zero status of 3"));
@@ -178,7 +178,7 @@ TEST_F(ContainerJobTest, RestartJobOnWorkerRestartResumesTheJob) {
   fs::remove_all(output_dir());
   spec.job_spec.scheduling->restart_job_on_worker_restart = false;
   done = RunJob(spec);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   ASSERT_TRUE(done->error.has_value());
   EXPECT_THAT(done->error->message,

@@ -42,12 +42,12 @@ TEST_F(ContainerPullTest, PullsAnAbsentImageIntoTheStoreAndRunsIt) {
     ASSERT_THAT(target, IsOk());
     auto pushed = registry::PushImage(client, *store, "docker.io/library/pulled:1", *target,
                                       registry::PushOptions{});
-    ASSERT_TRUE(pushed.ok()) << pushed.status();
+    ASSERT_THAT(pushed, IsOk());
   }
   fs::remove_all(home() / "images");
 
   absl::StatusOr<jobspec::CustomJob> done = RunJob(MakeContainerJob(remote, {1}, {}));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   EXPECT_EQ(testing::Slurp(job_dir_ / "logs/workerpool0-0.log"), "pulled-and-ran\n");
   absl::StatusOr<oci::Layout> store = oci::Layout::Open(home() / "images");
@@ -67,7 +67,7 @@ TEST_F(ContainerPullTest, FromLocalBinaryBuildsPushesAndRunsAChiefAndWorkers) {
   request.replica_count = 3;
   request.base_output_dir = output_dir().string();
   absl::StatusOr<CustomJob> job = CustomJobFromLocalBinary(request, Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   const jobspec::CustomJobSpec spec = job->job().job_spec;
   ASSERT_EQ(spec.worker_pool_specs.size(), 2u);
   EXPECT_EQ(spec.worker_pool_specs[0].replica_count, 1);
@@ -79,7 +79,7 @@ TEST_F(ContainerPullTest, FromLocalBinaryBuildsPushesAndRunsAChiefAndWorkers) {
   job_dir_ = job->job_dir();
   job_id_ = job->job_id();
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
   for (const char* replica : {"workerpool0-0", "workerpool1-0", "workerpool1-1"}) {
     EXPECT_THAT(testing::Slurp(job_dir_ / "logs" / (std::string(replica) + ".log")),

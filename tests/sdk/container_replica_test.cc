@@ -95,7 +95,7 @@ class ContainerUserTest : public ::testing::Test {
 
 TEST_F(ContainerUserTest, ResolvesNamesAndNumbersInTheRootfs) {
   absl::StatusOr<ContainerUser> user = Resolve("trainer");
-  ASSERT_TRUE(user.ok()) << user.status();
+  ASSERT_THAT(user, IsOk());
   EXPECT_EQ(user->uid, 1000u);
   EXPECT_EQ(user->gid, 1001u);
   EXPECT_THAT(user->additional_gids, ElementsAre(44u));

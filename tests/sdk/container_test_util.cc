@@ -12,6 +12,9 @@
 #include "packager/builder/image_store.h"
 #include "packager/bundle/bundle_image.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::testing {
 namespace {
@@ -41,33 +44,33 @@ std::string ContainerTestBase::BuildImage(const std::string& tag, const std::str
   WriteContextFile(context() / "Dockerfile", dockerfile);
   absl::StatusOr<packager::builder::ImageStore> store =
       packager::builder::ImageStore::Open(home() / "images");
-  EXPECT_TRUE(store.ok()) << store.status();
+  EXPECT_THAT(store, IsOk());
   if (!store.ok()) return tag;
   packager::builder::Builder builder(packager::builder::BuilderOptions{
       store->layout(), home() / "build-cache", nullptr, {}, {}, {}});
   packager::builder::BuildRequest request;
   request.context_dir = context();
   absl::StatusOr<packager::builder::BuiltImage> image = builder.Build(request);
-  EXPECT_TRUE(image.ok()) << image.status();
+  EXPECT_THAT(image, IsOk());
   if (!image.ok()) return tag;
   absl::StatusOr<std::string> tagged = store->Tag(image->manifest_descriptor, tag);
-  EXPECT_TRUE(tagged.ok()) << tagged.status();
+  EXPECT_THAT(tagged, IsOk());
   return tag;
 }
 
 std::string ContainerTestBase::BundleImage(const std::string& tag, const fs::path& binary) {
   absl::StatusOr<packager::builder::ImageStore> store =
       packager::builder::ImageStore::Open(home() / "images");
-  EXPECT_TRUE(store.ok()) << store.status();
+  EXPECT_THAT(store, IsOk());
   if (!store.ok()) return tag;
   packager::bundle::BundleRequest request;
   request.binary = binary;
   absl::StatusOr<packager::builder::BuiltImage> image =
       packager::bundle::BuildBundle(request, store->layout());
-  EXPECT_TRUE(image.ok()) << image.status();
+  EXPECT_THAT(image, IsOk());
   if (!image.ok()) return tag;
   absl::StatusOr<std::string> tagged = store->Tag(image->manifest_descriptor, tag);
-  EXPECT_TRUE(tagged.ok()) << tagged.status();
+  EXPECT_THAT(tagged, IsOk());
   return tag;
 }
 

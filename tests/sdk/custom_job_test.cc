@@ -14,11 +14,17 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/cluster_env.h"
+#include "tests/sdk/job_outcome.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
 
+using testing::CreateAndRun;
+using testing::ExpectJobFailed;
 using ::testing::HasSubstr;
 using testing::MakeJob;
 using testing::TempDir;
@@ -110,9 +116,9 @@ TEST_F(CustomJobTest, SucceedsAndHandsEachReplicaTheVertexEnvironment) {
   spec.job_spec.worker_pool_specs[0].container_spec->env = {{"MODEL", "$(AIP_MODEL_DIR)best"},
                                                             {"LITERAL", "$$(AIP_MODEL_DIR)"}};
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_FALSE(done->error.has_value());
   EXPECT_TRUE(done->create_time.has_value() && done->start_time.has_value() &&
@@ -131,7 +137,7 @@ TEST_F(CustomJobTest, SucceedsAndHandsEachReplicaTheVertexEnvironment) {
   EXPECT_EQ(chief.env.at("LITERAL"), "$(AIP_MODEL_DIR)");
   absl::StatusOr<jobspec::ClusterSpecEnv> cluster =
       jobspec::ParseClusterSpec(launcher_->specs[2].env.at("CLUSTER_SPEC"));
-  ASSERT_TRUE(cluster.ok()) << cluster.status();
+  ASSERT_THAT(cluster, IsOk());
   EXPECT_EQ(cluster->task_type, "workerpool1");
   EXPECT_EQ(cluster->task_index, 1);
   EXPECT_EQ(cluster->cluster.at("workerpool1").size(), 2u);
@@ -149,7 +155,7 @@ TEST_F(CustomJobTest, SucceedsAndHandsEachReplicaTheVertexEnvironment) {
 
 TEST_F(CustomJobTest, IdsAreNumericAndResourceNamesVertexLike) {
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   EXPECT_THAT(job->job_id(), ::testing::MatchesRegex("[0-9]{16}"));
   EXPECT_EQ(job->resource_name(), "projects/local/locations/local/customJobs/" + job->job_id());
   EXPECT_EQ(job->job_dir(), home_.path() / "jobs" / job->job_id());
@@ -159,32 +165,25 @@ TEST_F(CustomJobTest, ParameterServersAreStoppedWhenTheOthersSucceed) {
   launcher_->serving = {"workerpool2-0"};
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(MakeJob("/bin/true", {{1, {}}, {0, {}}, {1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
 }
 
 TEST_F(CustomJobTest, ReplicaThatCannotStartFailsTheJobByName) {
   launcher_->fail_to_start = "workerpool1-0";
   launcher_->serving = {"workerpool0-0"};
-  absl::StatusOr<CustomJob> job =
-      CustomJob::Create(MakeJob("/bin/true", {{1, {}}, {1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
-  absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok());
-  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
-  ASSERT_TRUE(done->error.has_value());
-  EXPECT_EQ(done->error->code, 3);
-  EXPECT_THAT(done->error->message, HasSubstr("The replica workerpool1-0 could not be started"));
+  ExpectJobFailed(CreateAndRun(MakeJob("/bin/true", {{1, {}}, {1, {}}}), Options()), 3,
+                  HasSubstr("The replica workerpool1-0 could not be started"));
 }
 
 TEST_F(CustomJobTest, SignalledReplicaFailsTheJob) {
   launcher_->exit_status["workerpool0-0"] = ExitStatus{.signal = SIGKILL};
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   EXPECT_THAT(done->error->message,
               HasSubstr("The replica workerpool0-0 was terminated by signal 9 (Killed). To find "
@@ -214,7 +213,7 @@ TEST_F(CustomJobTest, InvalidJobsFailBeforeAnythingRuns) {
 TEST_F(CustomJobTest, MissingExecutableIsAnErrorAtSubmit) {
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(MakeJob("/nonexistent/trainer", {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   absl::Status status = job->Submit();
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(status.message(), HasSubstr("/nonexistent/trainer"));
@@ -226,10 +225,10 @@ TEST_F(CustomJobTest, TakenJobIdIsAlreadyExists) {
   CustomJobOptions options = Options();
   options.job_id = "my_job";
   absl::StatusOr<CustomJob> first = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), options);
-  ASSERT_TRUE(first.ok());
-  ASSERT_TRUE(first->Run().ok());
+  ASSERT_THAT(first, IsOk());
+  ASSERT_THAT(first->Run(), IsOk());
   absl::StatusOr<CustomJob> second = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), options);
-  ASSERT_TRUE(second.ok());
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(second->Submit().code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(first->Submit().code(), absl::StatusCode::kFailedPrecondition);
 }
@@ -237,14 +236,14 @@ TEST_F(CustomJobTest, TakenJobIdIsAlreadyExists) {
 TEST_F(CustomJobTest, CancelStopsServingReplicas) {
   launcher_->serving = {"workerpool0-0"};
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
   ASSERT_TRUE(testing::WaitFor([&] { return job->job().state == jobspec::JobState::kRunning; },
                                absl::Seconds(10)));
   job->Cancel();
   job->Cancel();
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   EXPECT_EQ(done->error, (jobspec::RpcStatus{.code = 1, .message = "CANCELLED"}));
   EXPECT_THAT(log_.str(), HasSubstr("Cancelling CustomJob run: " + job->resource_name()));

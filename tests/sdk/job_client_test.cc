@@ -10,6 +10,9 @@
 #include "gtest/gtest.h"
 #include "sdk/internal/proc_stat.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 extern char** environ;
 
@@ -46,12 +49,12 @@ class JobClientTest : public ::testing::Test {
     pid_t dead = ::fork();
     if (dead == 0) ::_exit(0);
     ::waitpid(dead, nullptr, 0);
-    ASSERT_TRUE(store_.CreateJobDir(id).ok());
+    ASSERT_THAT(store_.CreateJobDir(id), IsOk());
     jobspec::CustomJob job = MakeJob("/bin/true", {{1, {}}});
     job.name = "projects/local/locations/local/customJobs/" + id;
     job.state = jobspec::JobState::kRunning;
     job.create_time = absl::Now();
-    ASSERT_TRUE(store_.WriteJob(id, job).ok());
+    ASSERT_THAT(store_.WriteJob(id, job), IsOk());
     LocalJobDetails local;
     local.supervisor = {.pid = dead, .start_time = 1};
     ReplicaDetails replica;
@@ -61,7 +64,7 @@ class JobClientTest : public ::testing::Test {
     replica.start_time = internal::ReadProcStat(replica_pid)->start_time;
     if (replica_exited) replica.exit_status = ExitStatus{};
     local.replicas.push_back(replica);
-    ASSERT_TRUE(store_.WriteLocalDetails(id, local).ok());
+    ASSERT_THAT(store_.WriteLocalDetails(id, local), IsOk());
   }
 
   void Reap(int pid) {
@@ -78,7 +81,7 @@ TEST_F(JobClientTest, ReadingAnOrphanedJobFailsItAndKillsItsReplicas) {
   int replica = SpawnSleeper();
   RecordOrphan("orphan", replica, /*replica_exited=*/false);
   absl::StatusOr<JobInfo> info = client_.GetJob("orphan");
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_FALSE(info->supervisor_running);
   EXPECT_EQ(info->job.state, jobspec::JobState::kFailed);
   EXPECT_THAT(info->job.error->message, HasSubstr("supervisor"));
@@ -90,7 +93,7 @@ TEST_F(JobClientTest, CancellingAnOrphanedJobCancelsIt) {
   int replica = SpawnSleeper();
   RecordOrphan("orphan", replica, /*replica_exited=*/false);
   absl::StatusOr<jobspec::CustomJob> job = client_.CancelJob("orphan", absl::Seconds(5));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->state, jobspec::JobState::kCancelled);
   Reap(replica);
 }
@@ -99,21 +102,21 @@ TEST_F(JobClientTest, CancellingAnOrphanWithNothingRunningFailsIt) {
   int replica = SpawnSleeper();
   RecordOrphan("orphan", replica, /*replica_exited=*/true);
   absl::StatusOr<jobspec::CustomJob> job = client_.CancelJob("orphan", absl::Seconds(5));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->state, jobspec::JobState::kFailed);
   Reap(replica);
 }
 
 TEST_F(JobClientTest, ListsNewestFirstAndUnknownJobIsNotFound) {
   for (const char* id : {"older", "newer"}) {
-    ASSERT_TRUE(store_.CreateJobDir(id).ok());
+    ASSERT_THAT(store_.CreateJobDir(id), IsOk());
     jobspec::CustomJob job = MakeJob("/bin/true", {{1, {}}});
     job.state = jobspec::JobState::kSucceeded;
     job.create_time = absl::Now();
-    ASSERT_TRUE(store_.WriteJob(id, job).ok());
+    ASSERT_THAT(store_.WriteJob(id, job), IsOk());
   }
   absl::StatusOr<std::vector<JobInfo>> jobs = client_.ListJobs();
-  ASSERT_TRUE(jobs.ok());
+  ASSERT_THAT(jobs, IsOk());
   ASSERT_EQ(jobs->size(), 2u);
   EXPECT_EQ((*jobs)[0].id, "newer");
   EXPECT_EQ(client_.GetJob("nope").status().code(), absl::StatusCode::kNotFound);

@@ -34,7 +34,7 @@ TEST(JobFromFlagsTest, WorkerPoolSpecsInFlagOrderWithArgsCommandAndLabels) {
   flags.display_name = "flags";
   flags.base_output_dir = "/tmp/out";
   absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 3u);
   EXPECT_TRUE(job->job_spec.worker_pool_specs[1].IsEmpty());
   const jobspec::ContainerSpec& container = *job->job_spec.worker_pool_specs[2].container_spec;
@@ -63,7 +63,7 @@ jobSpec:
   flags.args = {"--from-flag"};
   flags.labels = {"team=flag"};
   absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->display_name, "from-flag");
   EXPECT_EQ(job->labels.at("team"), "flag");
   EXPECT_THAT(job->job_spec.worker_pool_specs[0].container_spec->args,
@@ -79,7 +79,7 @@ TEST(JobFromFlagsTest, PythonPackageUrisGoToEveryPythonPool) {
   flags.python_package_uris = {"dist/trainer-0.1.tar.gz", "file:///opt/dep-1.0-py3-none-any.whl"};
   flags.args = {"--epochs=2"};
   absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   const jobspec::PythonPackageSpec& python =
       *job->job_spec.worker_pool_specs[0].python_package_spec;
   EXPECT_EQ(python.executor_image_uri, "python:3.11");
@@ -101,7 +101,7 @@ TEST(JobFromFlagsTest, PythonPackageUrisWithLocalPackagePathIsRefused) {
   flags.worker_pool_specs = {
       "machine-type=n1,executor-image-uri=e,local-package-path=pkg,python-module=trainer.task"};
   absl::StatusOr<FlagJob> job = JobFromFlags(flags, absl::Now());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   ASSERT_TRUE(job->autopackaging.has_value());
   EXPECT_EQ(job->autopackaging->local_package_path, "pkg");
   flags.python_package_uris = {"dist/trainer-0.1.tar.gz"};
@@ -129,7 +129,7 @@ TEST(JobFromFlagsTest, ScaleTierPoolsRunTheImageWithArgs) {
   flags.parameter_server_image_uri = "local:/bin/ps";
   flags.args = {"--epochs=2"};
   absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   const std::vector<jobspec::WorkerPoolSpec>& pools = job->job_spec.worker_pool_specs;
   ASSERT_EQ(pools.size(), 3u);
   EXPECT_EQ(pools[0].replica_count, 1);
@@ -154,7 +154,7 @@ TEST(JobFromFlagsTest, ScaleTierPoolsRunAPythonPackage) {
   flags.python_module = "trainer.task";
   flags.python_package_uris = {"dist/trainer-0.1.tar.gz"};
   absl::StatusOr<jobspec::CustomJob> job = JobOf(flags);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   ASSERT_EQ(job->job_spec.worker_pool_specs.size(), 2u);
   for (const jobspec::WorkerPoolSpec& pool : job->job_spec.worker_pool_specs) {
     ASSERT_TRUE(pool.python_package_spec.has_value());

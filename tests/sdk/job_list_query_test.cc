@@ -39,7 +39,7 @@ std::vector<sdk::JobInfo> Jobs() {
 
 std::vector<std::string> Ids(const JobListQuery& query) {
   absl::StatusOr<std::vector<sdk::JobInfo>> jobs = SelectJobs(Jobs(), query);
-  EXPECT_TRUE(jobs.ok()) << jobs.status();
+  EXPECT_THAT(jobs, IsOk());
   std::vector<std::string> ids;
   if (jobs.ok()) {
     for (const sdk::JobInfo& info : *jobs) ids.push_back(info.id);

@@ -97,7 +97,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
   job.error = jobspec::RpcStatus{.code = 3, .message = "The replica workerpool0-0 exited"};
   ASSERT_THAT(store.WriteJob("1700000000000123", job), IsOk());
   absl::StatusOr<jobspec::CustomJob> read = store.ReadJob("1700000000000123");
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk());
   EXPECT_EQ(*read, job);
 
   std::vector<HistoryEntry> history = {

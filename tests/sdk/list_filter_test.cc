@@ -4,6 +4,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/custom_job_json.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::serve {
 namespace {
@@ -21,7 +24,7 @@ jobspec::CustomJob Job(std::string name, jobspec::JobState state, int64_t create
 
 bool Matches(std::string_view filter, const jobspec::CustomJob& job) {
   absl::StatusOr<ListFilter> parsed = ListFilter::Parse(filter);
-  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_THAT(parsed, IsOk());
   return parsed.ok() && parsed->Matches(job);
 }
 

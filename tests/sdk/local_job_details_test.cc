@@ -8,6 +8,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -29,7 +32,7 @@ TEST(LocalJobDetailsTest, RoundTrips) {
   starting.name = "workerpool1-0";
   details.replicas.push_back(starting);
   absl::StatusOr<LocalJobDetails> read = ParseLocalJobDetails(FormatLocalJobDetails(details));
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk());
   EXPECT_EQ(*read, details);
 }
 

@@ -13,11 +13,17 @@
 #include "nlohmann/json.hpp"
 #include "sdk/custom_job.h"
 #include "sdk/job_client.h"
+#include "tests/sdk/job_outcome.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
 
+using testing::CreateAndRun;
+using testing::ExpectJobFailed;
 using ::testing::HasSubstr;
 using testing::MakeJob;
 using testing::PidsInDir;
@@ -46,7 +52,7 @@ class LocalProcessTest : public ::testing::Test {
     std::vector<int> pids = PidsInDir(pid_dir, "grandchild-");
     absl::StatusOr<LocalJobDetails> local =
         JobStore(home_.path() / "home").ReadLocalDetails(job.job_id());
-    EXPECT_TRUE(local.ok()) << local.status();
+    EXPECT_THAT(local, IsOk());
     for (const ReplicaDetails& replica : local->replicas) pids.push_back(replica.pid);
     return pids;
   }
@@ -69,9 +75,9 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
   options.environment = env;
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(MakeJob(ReplicaProbePath(), {{1, args}, {2, args}}), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
 
   std::set<std::string> tasks;
@@ -83,7 +89,7 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
     EXPECT_EQ(vars["CLOUD_ML_JOB_ID"], job->job_id());
     absl::StatusOr<jobspec::ClusterSpecEnv> cluster =
         jobspec::ParseClusterSpec(vars["CLUSTER_SPEC"].get<std::string>());
-    ASSERT_TRUE(cluster.ok()) << cluster.status();
+    ASSERT_THAT(cluster, IsOk());
     ASSERT_EQ(cluster->cluster.at("workerpool0").size(), 1u);
     ASSERT_EQ(cluster->cluster.at("workerpool1").size(), 2u);
     for (const auto& [pool, list] : cluster->cluster) {
@@ -102,7 +108,7 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
     master_ports.insert(vars["MASTER_PORT"].get<std::string>());
     absl::StatusOr<jobspec::TfConfig> tf =
         jobspec::ParseTfConfig(vars["TF_CONFIG"].get<std::string>());
-    ASSERT_TRUE(tf.ok()) << tf.status();
+    ASSERT_THAT(tf, IsOk());
     EXPECT_EQ(tf->task_type, cluster->task_type == "workerpool0" ? "chief" : "worker");
     EXPECT_EQ(tf->cluster.at("worker").size(), 2u);
   }
@@ -116,7 +122,7 @@ TEST_F(LocalProcessTest, ChiefAndTwoWorkersSucceedWithTheirClusterEnvironment) {
   EXPECT_EQ(*base::ReadFile(job->job_dir() / "logs" / "workerpool0-0.log"),
             "hello from a replica\n");
   absl::StatusOr<JobInfo> info = JobClient(JobStore(home_.path() / "home")).GetJob(job->job_id());
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->job.state, jobspec::JobState::kSucceeded);
   ASSERT_EQ(info->local.replicas.size(), 3u);
   for (const ReplicaDetails& replica : info->local.replicas) {
@@ -137,16 +143,12 @@ TEST_F(LocalProcessTest, ReplicaExitingNonZeroFailsTheJobAndStopsTheOthers) {
       MakeJob(ReplicaProbePath(), {{1, {"--pid-dir=" + pids, "--sleep=60"}},
                                    {1, {"--print=failing", "--sleep=0.2", "--exit=3"}}}),
       Options());
-  ASSERT_TRUE(job.ok());
-  absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok());
-  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
-  ASSERT_TRUE(done->error.has_value());
-  EXPECT_EQ(done->error->code, 3);
-  EXPECT_EQ(done->error->message,
-            "The replica workerpool1-0 exited with a non-zero status of 3. To find out more about "
-            "why your job exited please check the logs: " +
-                (job->job_dir() / "logs" / "workerpool1-0.log").string());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_NO_FATAL_FAILURE(ExpectJobFailed(
+      job->Run(), 3,
+      "The replica workerpool1-0 exited with a non-zero status of 3. To find out more about "
+      "why your job exited please check the logs: " +
+          (job->job_dir() / "logs" / "workerpool1-0.log").string()));
   ExpectAllGone(AllPids(*job, pids));
 }
 
@@ -155,8 +157,8 @@ TEST_F(LocalProcessTest, CancelLeavesNoProcessBehind) {
   std::vector<std::string> args = {"--pid-dir=" + pids, "--grandchild-sleep=60", "--sleep=60"};
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(MakeJob(ReplicaProbePath(), {{1, args}, {2, args}}), Options());
-  ASSERT_TRUE(job.ok());
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
   ASSERT_TRUE(
       WaitFor([&] { return PidsInDir(pids, "grandchild-").size() == 3; }, absl::Seconds(10)));
   EXPECT_EQ(job->job().state, jobspec::JobState::kRunning);
@@ -164,7 +166,7 @@ TEST_F(LocalProcessTest, CancelLeavesNoProcessBehind) {
   ASSERT_EQ(all.size(), 6u);
   job->Cancel();
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   EXPECT_EQ(done->error, (jobspec::RpcStatus{.code = 1, .message = "CANCELLED"}));
   ExpectAllGone(all);
@@ -179,21 +181,21 @@ TEST_F(LocalProcessTest, ReplicaIgnoringSigtermIsKilledAfterTheGracePeriod) {
           ReplicaProbePath(),
           {{1, {"--ignore-sigterm", "--pid-dir=" + pids, "--grandchild-sleep=60", "--sleep=60"}}}),
       options);
-  ASSERT_TRUE(job.ok());
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
   ASSERT_TRUE(
       WaitFor([&] { return PidsInDir(pids, "grandchild-").size() == 1; }, absl::Seconds(10)));
   absl::Time cancelled = absl::Now();
   job->Cancel();
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
   absl::Duration took = absl::Now() - cancelled;
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   EXPECT_GE(took, absl::Milliseconds(450));
   EXPECT_LT(took, absl::Seconds(4));
   absl::StatusOr<LocalJobDetails> local =
       JobStore(home_.path() / "home").ReadLocalDetails(job->job_id());
-  ASSERT_TRUE(local.ok());
+  ASSERT_THAT(local, IsOk());
   EXPECT_EQ(local->replicas[0].exit_status, (ExitStatus{.signal = SIGKILL}));
   ExpectAllGone(AllPids(*job, pids));
 }
@@ -201,14 +203,7 @@ TEST_F(LocalProcessTest, ReplicaIgnoringSigtermIsKilledAfterTheGracePeriod) {
 TEST_F(LocalProcessTest, TimeoutFailsTheJob) {
   jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {"--sleep=60"}}});
   spec.job_spec.scheduling.emplace().timeout = absl::Seconds(1);
-  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
-  ASSERT_TRUE(job.ok());
-  absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok());
-  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
-  ASSERT_TRUE(done->error.has_value());
-  EXPECT_EQ(done->error->code, 4);
-  EXPECT_THAT(done->error->message, HasSubstr("exceeded its timeout of 1s"));
+  ExpectJobFailed(CreateAndRun(spec, Options()), 4, HasSubstr("exceeded its timeout of 1s"));
 }
 
 TEST_F(LocalProcessTest, ExecutableThatCannotBeExecutedFailsTheJobNamingTheReplica) {
@@ -219,9 +214,9 @@ TEST_F(LocalProcessTest, ExecutableThatCannotBeExecutedFailsTheJobNamingTheRepli
                   .ok());
   ::chmod(bogus.c_str(), 0755);
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeJob(bogus.string(), {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok());
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   EXPECT_THAT(done->error->message, HasSubstr("The replica workerpool0-0 could not be started"));
 }
@@ -229,7 +224,7 @@ TEST_F(LocalProcessTest, ExecutableThatCannotBeExecutedFailsTheJobNamingTheRepli
 TEST_F(LocalProcessTest, MissingExecutableIsAnError) {
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(MakeJob((home_.path() / "missing").string(), {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok());
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->Run().status().code(), absl::StatusCode::kNotFound);
 }
 
@@ -239,14 +234,14 @@ TEST_F(LocalProcessTest, JobClientCancelsAJobSupervisedElsewhere) {
       MakeJob(ReplicaProbePath(),
               {{1, {"--pid-dir=" + pids, "--grandchild-sleep=60", "--sleep=60"}}}),
       Options());
-  ASSERT_TRUE(job.ok());
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
   ASSERT_TRUE(
       WaitFor([&] { return PidsInDir(pids, "grandchild-").size() == 1; }, absl::Seconds(10)));
   std::vector<int> all = AllPids(*job, pids);
   absl::StatusOr<jobspec::CustomJob> cancelled =
       JobClient(JobStore(home_.path() / "home")).CancelJob(job->job_id(), absl::Seconds(10));
-  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  ASSERT_THAT(cancelled, IsOk());
   EXPECT_EQ(cancelled->state, jobspec::JobState::kCancelled);
   EXPECT_EQ(job->Wait()->state, jobspec::JobState::kCancelled);
   ExpectAllGone(all);

@@ -49,10 +49,10 @@ TEST(LocalServeTokenTest, ReadsTheFileServeWroteUnderAnyLoopbackSpelling) {
   {
     absl::StatusOr<serve::ServeTokenFile> file =
         serve::ServeTokenFile::Write(LocalServeTokenPath(home.path(), "127.0.0.1", 8080), token);
-    ASSERT_TRUE(file.ok()) << file.status();
+    ASSERT_THAT(file, IsOk());
     for (const char* host : {"127.0.0.1", "localhost", "::1"}) {
       absl::StatusOr<std::string> read = ReadLocalServeToken(home.path(), {host, 8080});
-      ASSERT_TRUE(read.ok()) << host << ": " << read.status();
+      ASSERT_THAT(read, IsOk()) << host;
       EXPECT_EQ(*read, token);
     }
     EXPECT_TRUE(absl::IsNotFound(ReadLocalServeToken(home.path(), {"127.0.0.1", 8081}).status()));
@@ -86,10 +86,10 @@ TEST(LocalServeTokenTest, ClientFactoryPicksTheTokenUpForLocalServeOnly) {
   const std::string token(43, 'k');
   absl::StatusOr<serve::ServeTokenFile> file =
       serve::ServeTokenFile::Write(LocalServeTokenPath(home.path(), "127.0.0.1", 8080), token);
-  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_THAT(file, IsOk());
   absl::StatusOr<std::shared_ptr<auth::Credentials>> local =
       LocalServeCredentials("http://localhost:8080/", env);
-  ASSERT_TRUE(local.ok()) << local.status();
+  ASSERT_THAT(local, IsOk());
   ASSERT_NE(*local, nullptr);
   absl::StatusOr<auth::AccessToken> got = (*local)->GetToken(absl::Now());
   ASSERT_THAT(got, IsOk());

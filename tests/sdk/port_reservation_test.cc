@@ -28,7 +28,7 @@ bool CanBind(int port) {
 
 TEST(PortReservationTest, PortsAreDistinctAndHeldUntilReleased) {
   absl::StatusOr<PortReservation> reservation = PortReservation::Reserve(16);
-  ASSERT_TRUE(reservation.ok()) << reservation.status();
+  ASSERT_THAT(reservation, IsOk());
   const std::vector<int> ports = reservation->ports();
   ASSERT_EQ(ports.size(), 16u);
   EXPECT_EQ(std::set<int>(ports.begin(), ports.end()).size(), ports.size());

@@ -45,7 +45,7 @@ TEST(PosixProcessLauncherTest, CapturesStdoutAndStderrAndTheExitCode) {
   PosixProcessLauncher launcher;
   absl::StatusOr<std::unique_ptr<Process>> process =
       launcher.Start(Probe({"--print=out", "--stderr=err", "--exit=7"}));
-  ASSERT_TRUE(process.ok()) << process.status();
+  ASSERT_THAT(process, IsOk());
   EXPECT_EQ(::getpgid((*process)->pid()), (*process)->pid());
   EXPECT_EQ((*process)->Wait(), (ExitStatus{.code = 7}));
   EXPECT_EQ(ReadAll((*process)->output_fd()), "out\nerr\n");

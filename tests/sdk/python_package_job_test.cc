@@ -92,7 +92,7 @@ class PythonPackageJobTest : public ::testing::Test {
       options.tags = {tag};
       options.environment = &env;
       absl::StatusOr<BuiltImage> image = BuildImage(options);
-      ASSERT_TRUE(image.ok()) << image.status();
+      ASSERT_THAT(image, IsOk());
     }
     fs::create_directories(dir / "pkg/pytrainer");
     std::ofstream(dir / "pkg/setup.py")
@@ -168,10 +168,10 @@ class PythonPackageJobTest : public ::testing::Test {
     std::vector<std::string> tags;
     absl::StatusOr<packager::builder::ImageStore> store =
         packager::builder::ImageStore::Open(home() / "images");
-    EXPECT_TRUE(store.ok()) << store.status();
+    EXPECT_THAT(store, IsOk());
     if (!store.ok()) return tags;
     absl::StatusOr<std::vector<packager::builder::StoredImage>> images = store->List();
-    EXPECT_TRUE(images.ok()) << images.status();
+    EXPECT_THAT(images, IsOk());
     for (const packager::builder::StoredImage& image : *images) {
       if (image.repository == kDerivedRepository)
         tags.push_back(image.repository + ":" + image.tag);
@@ -223,7 +223,7 @@ TEST_F(PythonPackageJobTest, EveryReplicaRunsTheModuleOfThePackagesInstalledOnce
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<jobspec::CustomJob> done = RunJob(spec);
   const auto first = std::chrono::steady_clock::now() - start;
-  ASSERT_TRUE(done.ok()) << done.status() << log_.str();
+  ASSERT_THAT(done, IsOk()) << done.status() << log_.str();
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << done->error->message << log_.str();
   EXPECT_THAT(log_.str(),
               HasSubstr("Installing the Python packages of jobSpec.workerPoolSpecs[0]"));
@@ -243,7 +243,7 @@ TEST_F(PythonPackageJobTest, EveryReplicaRunsTheModuleOfThePackagesInstalledOnce
   start = std::chrono::steady_clock::now();
   done = RunJob(spec);
   const auto second = std::chrono::steady_clock::now() - start;
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << done->error->message << log_.str();
   EXPECT_THAT(log_.str(), HasSubstr("Using " + tags[0]));
   EXPECT_THAT(log_.str(), Not(HasSubstr("Installing the Python packages")));
@@ -263,7 +263,7 @@ TEST_F(PythonPackageJobTest, AnSdistIsInstalledAsWell) {
   absl::StatusOr<jobspec::CustomJob> done =
       RunJob(MakeJob(kExecutor, {sdist().filename().string()}, "pytrainer.task", {1}));
   fs::current_path(cwd);
-  ASSERT_TRUE(done.ok()) << done.status() << log_.str();
+  ASSERT_THAT(done, IsOk()) << done.status() << log_.str();
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << done->error->message << log_.str();
   EXPECT_THAT(log_.str(), HasSubstr("Successfully installed pytrainer-0.1"));
   EXPECT_EQ(Slurp(output() / "workerpool0-0.txt"),
@@ -312,7 +312,7 @@ TEST_F(PythonPackageJobTest, AFailingPipInstallNamesTheStepExitCodeAndOutput) {
 TEST_F(PythonPackageJobTest, AModuleThatDoesNotImportFailsItsReplicaWithTheTraceback) {
   absl::StatusOr<jobspec::CustomJob> done =
       RunJob(MakeJob(kExecutor, {wheel().string()}, "pytrainer.broken", {1, 1}));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kFailed) << log_.str();
   ASSERT_TRUE(done->error.has_value());
   EXPECT_THAT(done->error->message, HasSubstr("The replica workerpool"));

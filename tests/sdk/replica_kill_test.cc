@@ -17,6 +17,9 @@
 #include "sdk/job_client.h"
 #include "tests/sdk/container_test_util.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -89,7 +92,7 @@ class ReplicaKillTest : public testing::ContainerTestBase {
   }
 
   void ExpectRestartedAndSucceeded(const absl::StatusOr<jobspec::CustomJob>& done) {
-    ASSERT_TRUE(done.ok()) << done.status();
+    ASSERT_THAT(done, IsOk());
     EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
     EXPECT_THAT(log_.str(), HasSubstr("Restarting all replicas (restart 1 of at most 3)"));
     EXPECT_THAT(testing::Slurp(job_dir_ / "logs/workerpool0-0.log"),
@@ -99,7 +102,7 @@ class ReplicaKillTest : public testing::ContainerTestBase {
 
   void ExpectFailedNamingVictim(const absl::StatusOr<jobspec::CustomJob>& done,
                                 const std::string& how) {
-    ASSERT_TRUE(done.ok()) << done.status();
+    ASSERT_THAT(done, IsOk());
     EXPECT_EQ(done->state, jobspec::JobState::kFailed) << log_.str();
     ASSERT_TRUE(done->error.has_value());
     EXPECT_THAT(done->error->message, HasSubstr(std::string("The replica ") + kVictim + " " + how));

@@ -17,7 +17,7 @@ using testing::MakeJob;
 TEST(ReplicaPlanTest, EveryReplicaOfEveryPoolInOrder) {
   jobspec::CustomJob job = MakeJob("/opt/train", {{1, {"--chief"}}, {0, {}}, {2, {"--ps"}}});
   absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
-  ASSERT_TRUE(plans.ok()) << plans.status();
+  ASSERT_THAT(plans, IsOk());
   ASSERT_EQ(plans->size(), 3u);
   EXPECT_EQ((*plans)[0].ref.Name(), "workerpool0-0");
   EXPECT_EQ((*plans)[1].ref.Name(), "workerpool2-0");
@@ -42,7 +42,7 @@ TEST(ReplicaPlanTest, ContainerImagesRunInContainerMode) {
   job.job_spec.worker_pool_specs[1].container_spec->image_uri = "us-docker.pkg.dev/p/r/img:1";
   job.job_spec.worker_pool_specs[1].container_spec->command = {"python3"};
   absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
-  ASSERT_TRUE(plans.ok()) << plans.status();
+  ASSERT_THAT(plans, IsOk());
   EXPECT_FALSE((*plans)[0].image.has_value());
   const ReplicaPlan& container = (*plans)[1];
   ASSERT_TRUE(container.image.has_value());
@@ -72,7 +72,7 @@ TEST(ReplicaPlanTest, PythonPackagesRunTheModuleOnTheExecutor) {
   python.args = {"--epochs=2"};
   python.env = {{"A", "1"}};
   absl::StatusOr<std::vector<ReplicaPlan>> plans = PlanReplicas(job.job_spec);
-  ASSERT_TRUE(plans.ok()) << plans.status();
+  ASSERT_THAT(plans, IsOk());
   ASSERT_EQ(plans->size(), 3u);
   EXPECT_FALSE((*plans)[0].python_packages.has_value());
   for (size_t i = 1; i < 3; ++i) {

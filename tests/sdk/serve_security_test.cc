@@ -29,6 +29,9 @@
 #include "nlohmann/json.hpp"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/sdk/serve_process.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -72,7 +75,7 @@ class ServeSecurityTest : public ::testing::Test {
     const std::string name = "serve" + std::to_string(serves_.size());
     absl::StatusOr<ServeProcess> serve = StartServe(TRAINPKG_PATH, dir_.path() / (name + "-home"),
                                                     dir_.path() / (name + ".out"), args);
-    EXPECT_TRUE(serve.ok()) << serve.status();
+    EXPECT_THAT(serve, IsOk());
     serves_.push_back(serve.ok() ? *std::move(serve) : ServeProcess{});
     return serves_.back();
   }

@@ -70,7 +70,7 @@ class ServeTest : public ::testing::Test {
     absl::StatusOr<testing::ServeProcess> serve =
         testing::StartServe(TRAINPKG_PATH, dir_->path() / "home", dir_->path() / "serve.out",
                             {"--allow-local-executables"});
-    ASSERT_TRUE(serve.ok()) << serve.status();
+    ASSERT_THAT(serve, IsOk());
     serve_ = new testing::ServeProcess(*std::move(serve));
     endpoint_ = new std::string(serve_->endpoint);
   }
@@ -134,7 +134,7 @@ class ServeTest : public ::testing::Test {
     EXPECT_TRUE(WaitFor(
         [&] {
           absl::StatusOr<jobspec::CustomJob> job = client.GetCustomJob(name);
-          EXPECT_TRUE(job.ok()) << job.status();
+          EXPECT_THAT(job, IsOk());
           if (!job.ok()) return true;
           last = *job;
           return jobspec::IsTerminal(job->state);
@@ -160,7 +160,7 @@ TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
   jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {}}, {2, {"--exit=0"}}});
   spec.display_name = "served_ok";
   absl::StatusOr<jobspec::CustomJob> created = client.CreateCustomJob(kParent, spec);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_THAT(created->name, HasSubstr(std::string(kParent) + "/customJobs/"));
   jobspec::CustomJob done = WaitTerminal(client, created->name);
   EXPECT_EQ(done.state, jobspec::JobState::kSucceeded) << jobspec::FormatCustomJobJson(done);
@@ -169,19 +169,19 @@ TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
   // A second job, then: filter, pagination, another parent.
   spec.display_name = "served_other";
   absl::StatusOr<jobspec::CustomJob> other = client.CreateCustomJob(kParent, spec);
-  ASSERT_TRUE(other.ok()) << other.status();
+  ASSERT_THAT(other, IsOk());
   WaitTerminal(client, other->name);
   absl::StatusOr<std::vector<jobspec::CustomJob>> listed = client.ListAllCustomJobs(
       kParent, {.filter = R"(state="JOB_STATE_SUCCEEDED" AND display_name:"served_ok*")",
                 .page_size = 0,
                 .page_token = ""});
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].name, created->name);
 
   absl::StatusOr<CustomJobPage> first = client.ListCustomJobs(
       kParent, {.filter = R"(display_name:"served_*")", .page_size = 1, .page_token = ""});
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   ASSERT_EQ(first->jobs.size(), 1u);
   EXPECT_EQ(first->jobs[0].name, other->name);  // newest first
   ASSERT_FALSE(first->next_page_token.empty());
@@ -189,7 +189,7 @@ TEST_F(ServeTest, JobRunsToSucceededAndListFiltersAndPages) {
       client.ListCustomJobs(kParent, {.filter = R"(display_name:"served_*")",
                                       .page_size = 1,
                                       .page_token = first->next_page_token});
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   ASSERT_EQ(second->jobs.size(), 1u);
   EXPECT_EQ(second->jobs[0].name, created->name);
   EXPECT_EQ(second->next_page_token, "");
@@ -217,7 +217,7 @@ TEST_F(ServeTest, CancelStopsEveryReplica) {
       MakeJob(ReplicaProbePath(), {{1, {pid_flag, "--sleep=60"}}, {2, {pid_flag, "--sleep=60"}}});
   spec.display_name = "served_long";
   absl::StatusOr<jobspec::CustomJob> created = client.CreateCustomJob(kParent, spec);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 3; }, absl::Seconds(10)));
   // Deleting a running job is refused.
   EXPECT_EQ(client.DeleteCustomJob(created->name).status().code(),
@@ -261,7 +261,7 @@ TEST_F(ServeTest, ServedJsonHasVertexShapes) {
   VertexClient client = Client();
   absl::StatusOr<jobspec::CustomJob> created =
       client.CreateCustomJob(kParent, MakeJob(ReplicaProbePath(), {{1, {}}}));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   WaitTerminal(client, created->name);
   nlohmann::json json =
       nlohmann::json::parse(Curl(AuthHeader() + *endpoint_ + "/v1/" + created->name));
@@ -295,7 +295,7 @@ TEST_F(ServeTest, TrainpkgRunWithTheVertexBackendRunsThroughTheService) {
   VertexClient client = Client();
   absl::StatusOr<std::vector<jobspec::CustomJob>> listed = client.ListAllCustomJobs(
       kParent, {.filter = R"(display_name="served_cli")", .page_size = 0, .page_token = ""});
-  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_THAT(listed, IsOk());
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].state, jobspec::JobState::kSucceeded);
 }
@@ -329,7 +329,7 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   jobspec::CustomJob spec = MakeJob(ReplicaProbePath(), {{1, {"--sleep=1"}}});
   spec.display_name = "recorded_ok";
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   ASSERT_THAT(job->Submit(), IsOk());
   const std::string id = job->job_id();
   EXPECT_EQ(job->job_dir(), store.JobDir(id));
@@ -338,18 +338,18 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   EXPECT_THAT(list.out, HasSubstr("BACKEND"));
   EXPECT_THAT(list.out, ::testing::ContainsRegex(id + " +recorded_ok +JOB_STATE_[A-Z]+ .* vertex"));
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   absl::StatusOr<jobspec::CustomJob> recorded = store.ReadJob(id);
-  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  ASSERT_THAT(recorded, IsOk());
   EXPECT_EQ(recorded->state, jobspec::JobState::kSucceeded);
   EXPECT_EQ(recorded->name, job->resource_name());
   absl::StatusOr<std::vector<HistoryEntry>> history = store.ReadHistory(id);
-  ASSERT_TRUE(history.ok()) << history.status();
+  ASSERT_THAT(history, IsOk());
   ASSERT_FALSE(history->empty());
   EXPECT_EQ(history->back().state, jobspec::JobState::kSucceeded);
   absl::StatusOr<VertexJobRecord> record = ReadVertexJobRecord(store, id);
-  ASSERT_TRUE(record.ok()) << record.status();
+  ASSERT_THAT(record, IsOk());
   EXPECT_EQ(record->endpoint, *endpoint_);
   EXPECT_EQ(record->name, job->resource_name());
   list = RunJobsCli(home, {"list"}, cli_out);
@@ -374,7 +374,7 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
       MakeJob(ReplicaProbePath(), {{1, {"--pid-dir=" + pids.string(), "--sleep=60"}}});
   long_spec.display_name = "recorded_long";
   absl::StatusOr<CustomJob> long_job = CustomJob::Create(long_spec, options);
-  ASSERT_TRUE(long_job.ok()) << long_job.status();
+  ASSERT_THAT(long_job, IsOk());
   ASSERT_THAT(long_job->Submit(), IsOk());
   const std::string long_id = long_job->job_id();
   ASSERT_TRUE(WaitFor([&] { return PidsInDir(pids, "replica-").size() == 1; }, absl::Seconds(10)));
@@ -386,10 +386,10 @@ TEST_F(ServeTest, VertexJobsAreRecordedInTheClientJobStore) {
   EXPECT_THAT(cancel.out, HasSubstr("Job " + long_id + ": JOB_STATE_CANCELLED"));
   VertexClient client = Client();
   absl::StatusOr<jobspec::CustomJob> served = client.GetCustomJob(long_job->resource_name());
-  ASSERT_TRUE(served.ok()) << served.status();
+  ASSERT_THAT(served, IsOk());
   EXPECT_EQ(served->state, jobspec::JobState::kCancelled);
   absl::StatusOr<jobspec::CustomJob> cancelled = long_job->Wait();
-  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  ASSERT_THAT(cancelled, IsOk());
   EXPECT_EQ(cancelled->state, jobspec::JobState::kCancelled);
   EXPECT_EQ(store.ReadJob(long_id).value_or(jobspec::CustomJob{}).state,
             jobspec::JobState::kCancelled);
@@ -408,7 +408,7 @@ std::string PushDigitsImage(const std::filesystem::path& home, const std::string
   build.tags = {reference};
   build.environment = &env;
   absl::StatusOr<BuiltImage> built = BuildImage(build);
-  EXPECT_TRUE(built.ok()) << built.status();
+  EXPECT_THAT(built, IsOk());
   absl::StatusOr<packager::builder::ImageStore> store =
       packager::builder::ImageStore::Open(home / "images");
   absl::StatusOr<registry::Reference> target = registry::ParseReference(reference);
@@ -416,7 +416,7 @@ std::string PushDigitsImage(const std::filesystem::path& home, const std::string
   if (!built.ok() || !store.ok() || !target.ok()) return reference;
   registry::RegistryClient client{registry::RegistryClientOptions{}};
   auto pushed = registry::PushImage(client, store->layout(), built->tags.at(0), *target, {});
-  EXPECT_TRUE(pushed.ok()) << pushed.status();
+  EXPECT_THAT(pushed, IsOk());
   return reference;
 }
 
@@ -430,7 +430,7 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
   // samples/digits_multiworker/job.yaml with the pushed image, 3 epochs, and
   // the data in the base output directory (mounted into the containers).
   absl::StatusOr<jobspec::CustomJob> spec = jobspec::LoadJobFile(DIGITS_JOB_FILE);
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_THAT(spec, IsOk());
   const std::filesystem::path output = dir_->path() / "digits-output";
   std::filesystem::create_directories(output);
   std::filesystem::copy_file(DIGITS_DATA, output / "digits.csv.gz");
@@ -448,7 +448,7 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
   absl::StatusOr<testing::ServeProcess> serve =
       testing::StartServe(TRAINPKG_PATH, dir_->path() / "digits-home",
                           dir_->path() / "digits-serve.out", {"--allow-registry", server.host()});
-  ASSERT_TRUE(serve.ok()) << serve.status();
+  ASSERT_THAT(serve, IsOk());
   std::ostringstream log;
   CustomJobOptions options = VertexJobOptions(dir_->path() / "digits-client-home",
                                               absl::Milliseconds(200), absl::Seconds(1));
@@ -456,10 +456,10 @@ TEST_F(ServeTest, DigitsJobFileRunsInContainersThroughTheVertexBackend) {
   options.environment = {{"TRAINPKG_HOME", serve->home.string()}};
   options.log_stream = &log;
   absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
   EXPECT_EQ(testing::StopServe(*serve), 0) << ReadText(serve->out);
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   const std::filesystem::path logs = serve->home / "jobs" / job->job_id() / "logs";
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
       << log.str() << ReadText(logs / "workerpool0-0.log") << ReadText(logs / "workerpool1-0.log");

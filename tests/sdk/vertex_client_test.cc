@@ -81,7 +81,7 @@ TEST_F(VertexClientTest, CreateSendsTheJobWithoutOutputOnlyFields) {
   job.name = "ignored";
   job.state = jobspec::JobState::kRunning;
   absl::StatusOr<jobspec::CustomJob> created = client_.CreateCustomJob(kParent, job);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->name, kName);
   EXPECT_EQ(created->state, jobspec::JobState::kPending);
   const RecordedRequest& request = transport_->requests().at(0);
@@ -117,7 +117,7 @@ TEST_F(VertexClientTest, ListFollowsPageTokensAndEncodesTheQuery) {
       kParent, {.filter = R"(state="JOB_STATE_RUNNING" AND display_name:"a*")",
                 .page_size = 1,
                 .page_token = ""});
-  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_THAT(jobs, IsOk());
   ASSERT_EQ(jobs->size(), 2u);
   EXPECT_EQ((*jobs)[1].state, jobspec::JobState::kSucceeded);
   ASSERT_EQ(transport_->requests().size(), 2u);
@@ -156,7 +156,7 @@ TEST_F(VertexClientTest, HyperparameterTuningJobsAreDocumentsWithTypedStateAndEr
       R"({"name":"projects/p/locations/l/hyperparameterTuningJobs/7","state":5,"error":{"code":3,"message":"trial failed"},"maxTrialCount":4})"));
   absl::StatusOr<HyperparameterTuningJobDocument> doc =
       client_.GetHyperparameterTuningJob("projects/p/locations/l/hyperparameterTuningJobs/7");
-  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_THAT(doc, IsOk());
   EXPECT_EQ(doc->state, jobspec::JobState::kFailed);
   ASSERT_TRUE(doc->error.has_value());
   EXPECT_EQ(doc->error->message, "trial failed");
@@ -185,9 +185,9 @@ TEST(VertexBackendTest, RunCreatesPollsAndLogsLikeThePythonSdk) {
   options.vertex.max_poll_interval = absl::Milliseconds(5);
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   EXPECT_EQ(done->error->code, 3);
   EXPECT_EQ(job->resource_name(), kName);
@@ -225,11 +225,11 @@ TEST(VertexBackendTest, CancelAsksTheServiceAndWaitsForCancelled) {
   options.vertex.initial_poll_interval = absl::Seconds(30);  // only Cancel() makes it poll
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   ASSERT_THAT(job->Submit(), IsOk());
   job->Cancel();
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
 }
 
@@ -267,7 +267,7 @@ TEST(VertexBackendTest, CallersJobIdIsRefusedNamingTheField) {
 // Finding 18 of issue 16: the location becomes part of the host name.
 TEST(VertexResourceIdsTest, RegionsAndProjectsOfTheirDocumentedForm) {
   for (const char* region : {"us-central1", "europe-west4", "local", "l1", "local-1"}) {
-    EXPECT_TRUE(ValidateVertexLocation(region).ok()) << region;
+    EXPECT_THAT(ValidateVertexLocation(region), IsOk()) << region;
   }
   for (const char* region : {"", "127.0.0.1:18944/x#", "US-CENTRAL1", "us central1", "a.b",
                              "x@evil.example", "us-central1/"}) {
@@ -280,7 +280,7 @@ TEST(VertexResourceIdsTest, RegionsAndProjectsOfTheirDocumentedForm) {
 
   for (const char* project :
        {"my-project-123", "p", "demo", "123456789012", "example.com:my-proj"}) {
-    EXPECT_TRUE(ValidateVertexProject(project).ok()) << project;
+    EXPECT_THAT(ValidateVertexProject(project), IsOk()) << project;
   }
   for (const char* project : {"", "p/../../v1", "My-Project", "1abc", "proj-", "a?b", "p#", ":p",
                               "example.com:", "-x.com:p", "abcdefghijklmnopqrstuvwxyz12345"}) {

@@ -47,7 +47,7 @@ VertexJobRecord Where() {
 
 std::vector<JobState> States(const JobStore& store, const std::string& id) {
   absl::StatusOr<std::vector<HistoryEntry>> history = store.ReadHistory(id);
-  EXPECT_TRUE(history.ok()) << history.status();
+  EXPECT_THAT(history, IsOk());
   std::vector<JobState> states;
   if (history.ok()) {
     for (const HistoryEntry& entry : *history) states.push_back(entry.state);
@@ -59,7 +59,7 @@ TEST(VertexJobRecordTest, FormatsAndParses) {
   VertexJobRecord record = Where();
   record.name = kName;
   absl::StatusOr<VertexJobRecord> parsed = ParseVertexJobRecord(FormatVertexJobRecord(record));
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, record);
   EXPECT_THAT(FormatVertexJobRecord(record), HasSubstr("\"name\": \"" + std::string(kName)));
 
@@ -148,9 +148,9 @@ TEST(VertexJobRecordTest, CustomJobRecordsEveryStateItSees) {
   options.vertex.max_poll_interval = absl::Milliseconds(5);
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(testing::MakeJob("/bin/true", {{1, {}}}), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   JobStore store(dir.path());
   EXPECT_EQ(job->job_dir(), store.JobDir("123"));
   EXPECT_THAT(States(store, "123"),
@@ -163,7 +163,7 @@ TEST(VertexJobRecordTest, CustomJobRecordsEveryStateItSees) {
   // JobClient lists it as a Vertex job and leaves cancelling to the service.
   JobClient client(store);
   absl::StatusOr<std::vector<JobInfo>> jobs = client.ListJobs();
-  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_THAT(jobs, IsOk());
   ASSERT_EQ(jobs->size(), 1u);
   EXPECT_EQ((*jobs)[0].backend, "vertex");
   ASSERT_TRUE((*jobs)[0].vertex.has_value());
@@ -204,7 +204,7 @@ TEST(VertexJobRecordTest, CancelAsksTheServiceAndRecordsUntilTerminal) {
                        .clock = nullptr});
   absl::StatusOr<jobspec::CustomJob> done =
       CancelRecordedVertexJob(store, "123", client, absl::Seconds(10), absl::Milliseconds(1));
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, JobState::kCancelled);
   EXPECT_THAT(
       States(store, "123"),

@@ -8,6 +8,9 @@
 #include "fmt/format.h"
 #include "gtest/gtest.h"
 #include "jobspec/cluster_env.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::testing {
 namespace {
@@ -47,7 +50,7 @@ std::vector<std::map<std::string, std::string>> ChiefAndTwoWorkersEnv(const std:
   for (int rank = 0; rank < 3; ++rank) {
     request.replica = rank == 0 ? jobspec::ReplicaRef{0, 0} : jobspec::ReplicaRef{1, rank - 1};
     auto env = jobspec::MakeClusterEnv(request);
-    EXPECT_TRUE(env.ok()) << env.status();
+    EXPECT_THAT(env, IsOk());
     envs.push_back(env.ok() ? *std::move(env) : std::map<std::string, std::string>{});
   }
   return envs;

@@ -4,6 +4,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/cluster_env.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -19,7 +22,7 @@ const TfCluster kVertexCluster = {
 
 ClusterInfo MustResolve(const TfCluster& cluster, std::string_view type, int64_t index) {
   absl::StatusOr<ClusterInfo> info = ClusterInfoFromTfCluster(cluster, type, index);
-  EXPECT_TRUE(info.ok()) << info.status();
+  EXPECT_THAT(info, IsOk());
   return info.value_or(ClusterInfo{});
 }
 
@@ -102,7 +105,7 @@ TEST(ResolveClusterInfoTest, NothingSetIsASingleChief) {
   base::MapEnvironment env;
   env.Set("CLOUD_ML_TRIAL_ID", "4");
   absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(env);
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->source, "single");
   EXPECT_EQ(info->task_type, "chief");
   EXPECT_EQ(info->rank, 0);
@@ -135,7 +138,7 @@ base::MapEnvironment AllLaunchers() {
 
 std::string SourceOf(const base::Environment& env) {
   absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(env);
-  EXPECT_TRUE(info.ok()) << info.status();
+  EXPECT_THAT(info, IsOk());
   return info.ok() ? info->source : "";
 }
 
@@ -166,7 +169,7 @@ TEST(ResolveClusterInfoTest, JobSecretComesFromTheEnvironmentWhateverTheLauncher
   base::MapEnvironment env = AllLaunchers();
   env.Set("TRAINPKG_JOB_SECRET", secret);
   absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(env);
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->job_secret, secret);
   base::MapEnvironment single;
   single.Set("TRAINPKG_JOB_SECRET", secret);
@@ -199,7 +202,7 @@ TEST(ResolveClusterInfoTest, PyTorchVariablesAgreeWithClusterSpecOnEveryReplica)
     request.replica = index < 0 ? jobspec::ReplicaRef{.pool = 0, .index = 0}
                                 : jobspec::ReplicaRef{.pool = 1, .index = index};
     absl::StatusOr<std::map<std::string, std::string>> env = jobspec::MakeClusterEnv(request);
-    ASSERT_TRUE(env.ok()) << env.status();
+    ASSERT_THAT(env, IsOk());
     base::MapEnvironment torch, vertex;
     for (const char* name : {"MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"}) {
       torch.Set(name, env->at(name));
@@ -207,8 +210,8 @@ TEST(ResolveClusterInfoTest, PyTorchVariablesAgreeWithClusterSpecOnEveryReplica)
     vertex.Set("CLUSTER_SPEC", env->at("CLUSTER_SPEC"));
     absl::StatusOr<ClusterInfo> from_torch = ResolveClusterInfo(torch);
     absl::StatusOr<ClusterInfo> from_vertex = ResolveClusterInfo(vertex);
-    ASSERT_TRUE(from_torch.ok()) << from_torch.status();
-    ASSERT_TRUE(from_vertex.ok()) << from_vertex.status();
+    ASSERT_THAT(from_torch, IsOk());
+    ASSERT_THAT(from_vertex, IsOk());
     SCOPED_TRACE(request.replica.Name());
     EXPECT_EQ(from_torch->source, "torchrun");
     EXPECT_EQ(from_torch->rank, from_vertex->rank);

@@ -2,6 +2,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -19,7 +22,7 @@ ClusterInfo Resolve(std::string_view task) {
       {{"CLUSTER_SPEC", "{" + std::string(kCluster) + R"(,"environment":"cloud","task":)" +
                             std::string(task) + "}"}});
   absl::StatusOr<std::optional<ClusterInfo>> info = ResolveFromClusterSpec(env);
-  EXPECT_TRUE(info.ok()) << info.status();
+  EXPECT_THAT(info, IsOk());
   EXPECT_TRUE(info.ok() && info->has_value());
   return info.ok() && info->has_value() ? **info : ClusterInfo{};
 }

@@ -6,6 +6,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -75,46 +78,46 @@ class ModelWriteDirTest : public ::testing::Test {
 TEST_F(ModelWriteDirTest, ChiefWritesTheModelDir) {
   absl::StatusOr<ModelWriteDir> dir =
       ModelWriteDir::Create(model_dir_.string() + "/", Task("chief", 0, 0, true));
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   EXPECT_EQ(dir->path(), model_dir_);
   EXPECT_FALSE(dir->is_worker_temp());
   EXPECT_TRUE(fs::is_directory(model_dir_));
   Touch(dir->path() / "model.json");
-  ASSERT_TRUE(dir->Finish().ok());
+  ASSERT_THAT(dir->Finish(), IsOk());
   EXPECT_TRUE(fs::exists(model_dir_ / "model.json"));
 }
 
 TEST_F(ModelWriteDirTest, WorkerWritesATempDirThatFinishRemoves) {
   absl::StatusOr<ModelWriteDir> dir =
       ModelWriteDir::Create("file://" + model_dir_.string(), Task("worker", 1, 2, false));
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   EXPECT_EQ(dir->path(), model_dir_ / "workertemp_1");
   EXPECT_TRUE(dir->is_worker_temp());
   Touch(dir->path() / "model.json");
-  ASSERT_TRUE(dir->Finish().ok());
+  ASSERT_THAT(dir->Finish(), IsOk());
   EXPECT_FALSE(fs::exists(model_dir_ / "workertemp_1"));
   EXPECT_TRUE(fs::is_directory(model_dir_));
-  EXPECT_TRUE(dir->Finish().ok());  // again: harmless
+  EXPECT_THAT(dir->Finish(), IsOk());  // again: harmless
 }
 
 TEST_F(ModelWriteDirTest, KeepWorkerTempLeavesItInPlace) {
   absl::StatusOr<ModelWriteDir> dir =
       ModelWriteDir::Create(model_dir_.string(), Task("worker", 0, 1, false),
                             ModelWriteOptions{.keep_worker_temp = true});
-  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_THAT(dir, IsOk());
   Touch(dir->path() / "model.json");
-  ASSERT_TRUE(dir->Finish().ok());
+  ASSERT_THAT(dir->Finish(), IsOk());
   EXPECT_TRUE(fs::exists(model_dir_ / "workertemp_0" / "model.json"));
 }
 
 TEST_F(ModelWriteDirTest, WithoutChiefWorkerZeroWritesTheModelDir) {
   absl::StatusOr<ModelWriteDir> worker0 =
       ModelWriteDir::Create(model_dir_.string(), Task("worker", 0, 0, true));
-  ASSERT_TRUE(worker0.ok()) << worker0.status();
+  ASSERT_THAT(worker0, IsOk());
   EXPECT_EQ(worker0->path(), model_dir_);
   absl::StatusOr<ModelWriteDir> worker1 =
       ModelWriteDir::Create(model_dir_.string(), Task("worker", 1, 1, false));
-  ASSERT_TRUE(worker1.ok()) << worker1.status();
+  ASSERT_THAT(worker1, IsOk());
   EXPECT_EQ(worker1->path(), model_dir_ / "workertemp_1");
 }
 

@@ -5,6 +5,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -13,7 +16,7 @@ using ::testing::ElementsAre;
 
 std::vector<std::string> Hosts(std::string_view hostlist) {
   absl::StatusOr<std::vector<std::string>> hosts = ExpandHostlist(hostlist);
-  EXPECT_TRUE(hosts.ok()) << hostlist << ": " << hosts.status();
+  EXPECT_THAT(hosts, IsOk()) << hostlist;
   return hosts.value_or(std::vector<std::string>{});
 }
 

@@ -2,6 +2,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -25,7 +28,7 @@ TEST(SlurmResolverTest, UnsetIsAbsent) {
 
 TEST(SlurmResolverTest, BlockDistributionOverTheNodeList) {
   absl::StatusOr<std::optional<ClusterInfo>> info = ResolveFromSlurm(Step("3"));
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   const ClusterInfo& got = **info;
   EXPECT_EQ(got.source, "slurm");
   EXPECT_EQ(got.task_type, "worker");

@@ -2,6 +2,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -24,7 +27,7 @@ TEST(TfConfigResolverTest, ReadsClusterTaskAndTrial) {
                      R"("job":{},"environment":"cloud"})"},
        {"CLOUD_ML_TRIAL_ID", "9"}});
   absl::StatusOr<std::optional<ClusterInfo>> info = ResolveFromTfConfig(env);
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   ASSERT_TRUE(info->has_value());
   const ClusterInfo& got = **info;
   EXPECT_EQ(got.source, "TF_CONFIG");

@@ -1,6 +1,9 @@
 #include "trainer_runtime/torchrun_resolver.h"
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -22,7 +25,7 @@ TEST(TorchrunResolverTest, UnsetIsAbsent) {
 
 TEST(TorchrunResolverTest, EveryProcessIsAWorkerAndRankZeroIsChief) {
   absl::StatusOr<std::optional<ClusterInfo>> info = ResolveFromTorchrun(Torchrun("3"));
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   const ClusterInfo& got = **info;
   EXPECT_EQ(got.source, "torchrun");
   EXPECT_EQ(got.task_type, "worker");

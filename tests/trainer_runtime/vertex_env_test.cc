@@ -2,8 +2,11 @@
 // Vertex documents, through TF_CONFIG and through CLUSTER_SPEC alike.
 #include "gtest/gtest.h"
 #include "jobspec/cluster_env.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/cluster_spec_resolver.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::runtime {
 namespace {
@@ -42,11 +45,11 @@ TEST(VertexEnvTest, ChiefWorkersPsAndEvaluator) {
   for (const Expected& expected : kCases) {
     SCOPED_TRACE(expected.replica.Name());
     auto env = jobspec::MakeClusterEnv(Job({1, 2, 1, 1}, expected.replica));
-    ASSERT_TRUE(env.ok()) << env.status();
+    ASSERT_THAT(env, IsOk());
     base::MapEnvironment process(*env);
 
     absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(process);
-    ASSERT_TRUE(info.ok()) << info.status();
+    ASSERT_THAT(info, IsOk());
     EXPECT_EQ(info->source, "TF_CONFIG");
     EXPECT_EQ(info->task_type, expected.task_type);
     EXPECT_EQ(info->task_index, expected.replica.index);
@@ -57,7 +60,7 @@ TEST(VertexEnvTest, ChiefWorkersPsAndEvaluator) {
     EXPECT_EQ(info->trial_id, "2");
 
     absl::StatusOr<std::optional<ClusterInfo>> from_spec = ResolveFromClusterSpec(process);
-    ASSERT_TRUE(from_spec.ok()) << from_spec.status();
+    ASSERT_THAT(from_spec, IsOk());
     EXPECT_EQ((*from_spec)->rank, info->rank);
     EXPECT_EQ((*from_spec)->task_type, info->task_type);
     EXPECT_EQ((*from_spec)->worker_addresses, info->worker_addresses);
@@ -66,9 +69,9 @@ TEST(VertexEnvTest, ChiefWorkersPsAndEvaluator) {
 
 TEST(VertexEnvTest, SingleReplicaResolvesFromClusterSpec) {
   auto env = jobspec::MakeClusterEnv(Job({1}, {0, 0}));
-  ASSERT_TRUE(env.ok()) << env.status();
+  ASSERT_THAT(env, IsOk());
   absl::StatusOr<ClusterInfo> info = ResolveClusterInfo(base::MapEnvironment(*env));
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->source, "CLUSTER_SPEC");
   EXPECT_EQ(info->task_type, "chief");
   EXPECT_EQ(info->rank, 0);

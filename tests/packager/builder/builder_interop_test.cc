@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "gmock/gmock.h"
@@ -19,6 +18,10 @@
 #include "registry/oci/layout.h"
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/runc_bundle.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -37,16 +40,16 @@ using trainpkg::testing::Slurp;
 // to the layout `dir`/out as tag "1".
 void BuildAndExport(const fs::path& dir, const fs::path& ctx, BuiltImage* image) {
   auto store = oci::Layout::Create(dir / "home/images");
-  ASSERT_TRUE(store.ok());
+  ASSERT_THAT(store, IsOk());
   Builder builder(BuilderOptions{*store, dir / "home/build-cache", nullptr, {}, {}, {}});
   BuildRequest request;
   request.context_dir = ctx;
   auto built = builder.Build(request);
-  ASSERT_TRUE(built.ok()) << built.status();
+  ASSERT_THAT(built, IsOk());
   *image = *built;
   auto out = oci::Layout::Create(dir / "out");
-  ASSERT_TRUE(out.ok());
-  ASSERT_TRUE(ExportImage(*image, *store, *out, "1", false).ok());
+  ASSERT_THAT(out, IsOk());
+  ASSERT_THAT(ExportImage(*image, *store, *out, "1", false), IsOk());
 }
 
 class BuilderInteropTest : public ::testing::Test {
@@ -106,17 +109,8 @@ TEST_F(BuilderInteropTest, RuncRunsTheEntrypoint) {
   const fs::path bundle = dir_.path() / "runc-bundle";
   Result r = Sh("umoci unpack --image " + (dir_.path() / "out").string() + ":1 " + bundle.string());
   ASSERT_EQ(r.code, 0) << r.out;
-  nlohmann::json config = nlohmann::json::parse(Slurp(bundle / "config.json"));
-  config["process"]["terminal"] = false;
-  nlohmann::json namespaces = nlohmann::json::array();
-  for (const auto& ns : config["linux"]["namespaces"]) {
-    if (ns["type"] != "network") namespaces.push_back(ns);
-  }
-  config["linux"]["namespaces"] = namespaces;
-  std::ofstream(bundle / "config.json") << config.dump();
-  const std::string id = "trainpkg-build-test-" + std::to_string(::getpid());
-  Result run = Sh("cd " + bundle.string() + " && runc run " + id);
-  Sh("runc delete -f " + id);
+  Result run = trainpkg::testing::RunBundleWithRunc(
+      bundle, "trainpkg-build-test-" + std::to_string(::getpid()));
   if (run.code != 0 && run.out.find("cgroup") != std::string::npos) {
     GTEST_SKIP() << "runc cannot start containers here: " << run.out;
   }

@@ -20,6 +20,9 @@
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/packager/layer/layer_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -67,7 +70,7 @@ class BuilderTest : public ::testing::Test {
 TEST_F(BuilderTest, VertexTrainerConfigAndManifest) {
   Dockerfile(VertexDockerfile());
   auto run = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_THAT(run.image, IsOk());
   const oci::ImageConfig& config = run.image->config;
   EXPECT_EQ(config.created, "1970-01-01T00:00:00Z");
   EXPECT_EQ(config.architecture, "amd64");
@@ -107,30 +110,30 @@ TEST_F(BuilderTest, SameContextGivesSameDigestsAcrossStoresMtimesAndDays) {
   BuildRequest request = Request();
   request.source_date_epoch = 1700000000;
   auto first = Build(dir_.path() / "home1", request);
-  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  ASSERT_THAT(first.image, IsOk());
   // Fresh store and cache, files touched now (newer than the epoch: clamped).
   for (const auto& entry : fs::recursive_directory_iterator(ctx_)) {
     fs::last_write_time(entry.path(), fs::file_time_type::clock::now());
   }
   auto second = Build(dir_.path() / "home2", request);
-  ASSERT_TRUE(second.image.ok()) << second.image.status();
+  ASSERT_THAT(second.image, IsOk());
   EXPECT_EQ(first.image->manifest_descriptor.digest, second.image->manifest_descriptor.digest);
   EXPECT_EQ(second.image->stats.layers_written, 1);
   EXPECT_EQ(first.image->config.created, "2023-11-14T22:13:20Z");
 
   request.source_date_epoch = 1700086400;  // another day
   auto other_day = Build(dir_.path() / "home3", request);
-  ASSERT_TRUE(other_day.image.ok());
+  ASSERT_THAT(other_day.image, IsOk());
   EXPECT_NE(other_day.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
 }
 
 TEST_F(BuilderTest, UnchangedRebuildIsAllCachedAndReadsNoFile) {
   Dockerfile(VertexDockerfile() + "COPY trainer/run.sh /usr/local/bin/\n");
   auto first = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  ASSERT_THAT(first.image, IsOk());
   EXPECT_EQ(first.image->stats.layers_written, 2);
   auto second = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(second.image.ok()) << second.image.status();
+  ASSERT_THAT(second.image, IsOk());
   EXPECT_EQ(second.image->stats.layers_written, 0);
   EXPECT_EQ(second.image->stats.layers_cached, 2);
   EXPECT_EQ(second.image->stats.files_hashed, 0);
@@ -141,7 +144,7 @@ TEST_F(BuilderTest, UnchangedRebuildIsAllCachedAndReadsNoFile) {
 
   WriteFile(ctx_ / "trainer/task.py", "print('changed')\n");
   auto third = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(third.image.ok());
+  ASSERT_THAT(third.image, IsOk());
   EXPECT_EQ(third.image->stats.layers_written, 2) << "the changed layer and the one after it";
   EXPECT_NE(third.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
 }
@@ -155,28 +158,28 @@ TEST_F(BuilderTest, UnchangedRebuildIsAllCachedAndReadsNoFile) {
 TEST_F(BuilderTest, TheSameBaseUnderAnotherManifestKeepsTheCache) {
   Dockerfile(VertexDockerfile());
   auto first = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  ASSERT_THAT(first.image, IsOk());
   EXPECT_EQ(first.image->stats.layers_written, 1);
 
   auto layout = oci::Layout::Open(dir_.path() / "base");
-  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_THAT(layout, IsOk());
   auto bytes = layout->ReadBlob(base_manifest_);
-  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  ASSERT_THAT(bytes, IsOk());
   auto manifest = oci::ParseImageManifest(*bytes);
-  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  ASSERT_THAT(manifest, IsOk());
   manifest->annotations[std::string(oci::annotations::kBaseName)] = "127.0.0.1:5001/other:1";
   auto other = layout->WriteBlob(oci::SerializeImageManifest(*manifest),
                                  oci::media_types::kOciImageManifest);
-  ASSERT_TRUE(other.ok()) << other.status();
+  ASSERT_THAT(other, IsOk());
   ASSERT_NE(other->digest, base_manifest_.digest);
-  ASSERT_TRUE(layout->Tag(*other, "2").ok());
+  ASSERT_THAT(layout->Tag(*other, "2"), IsOk());
 
   std::string dockerfile = VertexDockerfile();
   dockerfile.replace(dockerfile.find(BaseRef()), BaseRef().size(),
                      "oci:" + (dir_.path() / "base").string() + ":2");
   Dockerfile(dockerfile);
   auto second = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(second.image.ok()) << second.image.status();
+  ASSERT_THAT(second.image, IsOk());
   EXPECT_EQ(second.image->stats.layers_written, 0);
   EXPECT_EQ(second.image->stats.layers_cached, 1);
   EXPECT_EQ(second.image->manifest.layers.back().digest,
@@ -193,7 +196,7 @@ TEST_F(BuilderTest, ScratchMultiStageAndDockerignore) {
       "COPY --from=files --chown=1000:1000 /src/task.py /app/\n"
       "CMD [\"/app/task.py\"]\n");
   auto run = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_THAT(run.image, IsOk());
   EXPECT_EQ(run.image->manifest.layers.size(), 1u);
   EXPECT_THAT(run.image->config.config.cmd, ElementsAre("/app/task.py"));
   EXPECT_FALSE(run.image->manifest.annotations.count(std::string(oci::annotations::kBaseDigest)));
@@ -211,7 +214,7 @@ TEST_F(BuilderTest, ShellFormUsesShell) {
   BuildRequest request = Request();
   request.labels = {{"org.example.team", "ml"}};
   auto run = Build(dir_.path() / "home", request);
-  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_THAT(run.image, IsOk());
   const oci::ContainerConfig& c = run.image->config.config;
   EXPECT_THAT(c.cmd, ElementsAre("/bin/busybox", "sh", "-c", "echo hi"));
   EXPECT_THAT(c.exposed_ports, ElementsAre("8080/tcp", "9000/udp", "9001/udp"));
@@ -227,18 +230,18 @@ TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
   ASSERT_EQ(made.code, 0) << made.out;
   Dockerfile("FROM scratch\nADD trainer.tgz /app/\n");
   auto added = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(added.image.ok()) << added.image.status();
+  ASSERT_THAT(added.image, IsOk());
   EXPECT_EQ(added.image->stats.layers_written, 1);
   EXPECT_TRUE(fs::is_empty(dir_.path() / "home/build-cache/tmp"))
       << "contents staged beside the cache, then removed";
   auto again = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(again.image.ok());
+  ASSERT_THAT(again.image, IsOk());
   EXPECT_EQ(again.image->stats.layers_cached, 1) << "an unchanged archive is a cache hit";
   EXPECT_EQ(again.image->manifest_descriptor.digest, added.image->manifest_descriptor.digest);
 
   Dockerfile("FROM scratch\nCOPY trainer.tgz /app/\n");
   auto copied = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(copied.image.ok()) << copied.image.status();
+  ASSERT_THAT(copied.image, IsOk());
   EXPECT_EQ(copied.image->stats.layers_written, 1) << "COPY of the archive is another layer";
   EXPECT_NE(copied.image->manifest.layers[0].digest, added.image->manifest.layers[0].digest);
 
@@ -248,7 +251,7 @@ TEST_F(BuilderTest, AddUnpacksArchivesAndTheCacheTellsAddFromCopy) {
   ASSERT_EQ(made.code, 0) << made.out;
   Dockerfile("FROM scratch\nADD trainer.tgz /app/\n");
   auto changed = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(changed.image.ok()) << changed.image.status();
+  ASSERT_THAT(changed.image, IsOk());
   EXPECT_EQ(changed.image->stats.layers_written, 1) << "a changed archive is rebuilt";
   EXPECT_NE(changed.image->manifest.layers[0].digest, added.image->manifest.layers[0].digest);
 }
@@ -260,16 +263,16 @@ TEST_F(BuilderTest, ClimbingContextSymlinkRoundTripsThroughTheUnpacker) {
   fs::create_symlink("../../../../etc/passwd", ctx_ / "trainer/up");
   Dockerfile("FROM scratch\nCOPY trainer /app/trainer/\n");
   auto run = Build(dir_.path() / "home", Request());
-  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_THAT(run.image, IsOk());
   auto store = oci::Layout::Open(dir_.path() / "home/images");
-  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_THAT(store, IsOk());
   const fs::path rootfs = dir_.path() / "rootfs";
   fs::create_directories(rootfs);
   unpack::UnpackOptions options;
   options.preserve_ownership = false;
   absl::Status unpacked = unpack::UnpackLayers(*store, run.image->manifest.layers,
                                                run.image->config.rootfs.diff_ids, rootfs, options);
-  ASSERT_TRUE(unpacked.ok()) << unpacked;
+  ASSERT_THAT(unpacked, IsOk());
   EXPECT_EQ(fs::read_symlink(rootfs / "app/trainer/up").string(), "../../../../etc/passwd");
 }
 
@@ -278,7 +281,7 @@ std::map<std::string, packager::testing::ReadEntry> LastLayer(const fs::path& ho
                                                               const BuiltImage& image) {
   std::map<std::string, packager::testing::ReadEntry> entries;
   auto store = oci::Layout::Open(home / "images");
-  EXPECT_TRUE(store.ok());
+  EXPECT_THAT(store, IsOk());
   if (!store.ok() || image.manifest.layers.empty()) return entries;
   const std::string blob =
       trainpkg::testing::Slurp(store->BlobPath(image.manifest.layers.back().digest));
@@ -296,12 +299,12 @@ TEST_F(BuilderTest, WithoutAnEpochCopyKeepsMtimesAndATouchedFileIsANewLayer) {
   constexpr int64_t kSecond = 1'750'000'000;  // after the epoch below
   packager::testing::SetMtime(ctx_ / "trainer/task.py", kFirst);
   auto first = Build(home, Request());
-  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  ASSERT_THAT(first.image, IsOk());
   EXPECT_EQ(LastLayer(home, *first.image)["app/trainer/task.py"].mtime, kFirst);
 
   packager::testing::SetMtime(ctx_ / "trainer/task.py", kSecond);
   auto touched = Build(home, Request());
-  ASSERT_TRUE(touched.image.ok()) << touched.image.status();
+  ASSERT_THAT(touched.image, IsOk());
   EXPECT_EQ(touched.image->stats.layers_written, 1) << "the mtime is in the layer and its key";
   EXPECT_EQ(LastLayer(home, *touched.image)["app/trainer/task.py"].mtime, kSecond);
   EXPECT_NE(touched.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
@@ -309,7 +312,7 @@ TEST_F(BuilderTest, WithoutAnEpochCopyKeepsMtimesAndATouchedFileIsANewLayer) {
   BuildRequest clamped = Request();
   clamped.source_date_epoch = 1'700'000'000;
   auto with_epoch = Build(home, clamped);
-  ASSERT_TRUE(with_epoch.image.ok()) << with_epoch.image.status();
+  ASSERT_THAT(with_epoch.image, IsOk());
   EXPECT_EQ(LastLayer(home, *with_epoch.image)["app/trainer/task.py"].mtime, 1'700'000'000)
       << "min(T, SOURCE_DATE_EPOCH)";
 }
@@ -339,7 +342,7 @@ TEST_F(BuilderTest, CopyHeredocWritesItsBodyAndKeysTheLayerOnIt) {
   BuildRequest request = Request();
   request.build_args = {{"LR", "0.5"}};
   auto first = Build(home, request);
-  ASSERT_TRUE(first.image.ok()) << first.image.status();
+  ASSERT_THAT(first.image, IsOk());
   ASSERT_EQ(first.image->manifest.layers.size(), 2u);
   EXPECT_EQ(first.image->stats.layers_written, 2);
   BuiltImage config_only = *first.image;
@@ -366,7 +369,7 @@ TEST_F(BuilderTest, CopyHeredocWritesItsBodyAndKeysTheLayerOnIt) {
   EXPECT_TRUE(found);
 
   auto unchanged = Build(home, request);
-  ASSERT_TRUE(unchanged.image.ok()) << unchanged.image.status();
+  ASSERT_THAT(unchanged.image, IsOk());
   EXPECT_EQ(unchanged.image->stats.layers_cached, 2);
   EXPECT_EQ(unchanged.image->stats.layers_written, 0);
   EXPECT_EQ(unchanged.image->manifest_descriptor.digest, first.image->manifest_descriptor.digest);
@@ -374,7 +377,7 @@ TEST_F(BuilderTest, CopyHeredocWritesItsBodyAndKeysTheLayerOnIt) {
   // The same Dockerfile, another build arg: the expanded body changes the first layer.
   request.build_args = {{"LR", "0.7"}};
   auto other_arg = Build(home, request);
-  ASSERT_TRUE(other_arg.image.ok()) << other_arg.image.status();
+  ASSERT_THAT(other_arg.image, IsOk());
   EXPECT_EQ(other_arg.image->stats.layers_written, 2) << "the changed layer and the one after it";
   EXPECT_NE(other_arg.image->manifest.layers[0].digest, first.image->manifest.layers[0].digest);
 
@@ -382,7 +385,7 @@ TEST_F(BuilderTest, CopyHeredocWritesItsBodyAndKeysTheLayerOnIt) {
   request.build_args = {{"LR", "0.5"}};
   dockerfile("changed");
   auto changed = Build(home, request);
-  ASSERT_TRUE(changed.image.ok()) << changed.image.status();
+  ASSERT_THAT(changed.image, IsOk());
   EXPECT_EQ(changed.image->stats.layers_cached, 1);
   EXPECT_EQ(changed.image->stats.layers_written, 1);
   EXPECT_EQ(LastLayer(home, *changed.image)["etc/EOT"].content, "changed\n");
@@ -399,7 +402,7 @@ TEST_F(BuilderTest, CopyFromAStageReadsItsHeredocFiles) {
       "COPY --from=gen /out /copied/\n");
   const fs::path home = dir_.path() / "home";
   auto run = Build(home, Request());
-  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_THAT(run.image, IsOk());
   ASSERT_EQ(run.image->manifest.layers.size(), 2u);
   BuiltImage first = *run.image;
   first.manifest.layers.pop_back();
@@ -420,7 +423,7 @@ TEST_F(BuilderTest, EveryCompressionSettingIsPartOfTheLayerKey) {
     request.compression = compression;
     if (level != 0) request.compression_level = level;
     auto run = Build(dir_.path() / "home", request);  // one cache for all five
-    ASSERT_TRUE(run.image.ok()) << run.image.status();
+    ASSERT_THAT(run.image, IsOk());
     EXPECT_EQ(run.image->stats.layers_written, 1) << "level " << level;
     digests.push_back(run.image->manifest.layers[0].digest.ToString());
   }

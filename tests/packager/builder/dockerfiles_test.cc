@@ -7,18 +7,20 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sstream>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "nlohmann/json.hpp"
 #include "packager/builder/builder.h"
 #include "packager/builder/image_export.h"
 #include "packager/bundle/bundle_image.h"
 #include "registry/oci/layout.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/test_util/runc_bundle.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -46,12 +48,12 @@ class DockerfilesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto store = oci::Layout::Create(dir_.path() / "home/images");
-    ASSERT_TRUE(store.ok());
+    ASSERT_THAT(store, IsOk());
     store_ = *store;
     bundle::BundleRequest closure;
     closure.binary = DIGITS_SAMPLE;
     auto image = bundle::BuildBundle(closure, *store_);
-    ASSERT_TRUE(image.ok()) << image.status();
+    ASSERT_THAT(image, IsOk());
     Export(*image, "closure");
     ASSERT_NO_FATAL_FAILURE(BuildDockerfile("runtime-cpu.Dockerfile", kDockerfiles,
                                             {{"CLOSURE", Ref("closure")}}, "runtime-cpu"));
@@ -63,8 +65,8 @@ class DockerfilesTest : public ::testing::Test {
 
   void Export(const BuiltImage& image, const std::string& name) {
     auto out = oci::Layout::Create(dir_.path() / "layouts" / name);
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE(ExportImage(image, *store_, *out, "1", false).ok());
+    ASSERT_THAT(out, IsOk());
+    ASSERT_THAT(ExportImage(image, *store_, *out, "1", false), IsOk());
   }
 
   void BuildDockerfile(const std::string& dockerfile, const fs::path& context,
@@ -75,7 +77,7 @@ class DockerfilesTest : public ::testing::Test {
     request.dockerfile = kDockerfiles / dockerfile;
     request.build_args = std::move(args);
     auto image = builder.Build(request);
-    ASSERT_TRUE(image.ok()) << dockerfile << ": " << image.status();
+    ASSERT_THAT(image, IsOk()) << dockerfile;
     EXPECT_THAT(image->warnings, ::testing::IsEmpty()) << dockerfile;
     images_[name] = *image;
     Export(*image, name);
@@ -116,19 +118,10 @@ TEST_F(DockerfilesTest, SampleImagesOnTheRuntime) {
       "umoci unpack --image " + (dir_.path() / "layouts/digits").string() + ":1 " + bundle.string(),
       &code);
   ASSERT_EQ(code, 0) << out;
-  std::ifstream in(bundle / "config.json");
-  nlohmann::json config = nlohmann::json::parse(in);
-  config["process"]["terminal"] = false;
-  config["process"]["args"] = {"/usr/local/bin/digits_multiworker", "--help"};
-  nlohmann::json namespaces = nlohmann::json::array();
-  for (const auto& ns : config["linux"]["namespaces"]) {
-    if (ns["type"] != "network") namespaces.push_back(ns);
-  }
-  config["linux"]["namespaces"] = namespaces;
-  std::ofstream(bundle / "config.json") << config.dump();
-  const std::string id = "trainpkg-dockerfiles-test-" + std::to_string(::getpid());
-  out = Shell("cd " + bundle.string() + " && runc run " + id, &code);
-  Shell("runc delete -f " + id, &code);
+  out = trainpkg::testing::RunBundleWithRunc(
+            bundle, "trainpkg-dockerfiles-test-" + std::to_string(::getpid()),
+            {"/usr/local/bin/digits_multiworker", "--help"})
+            .out;
   if (out.find("cgroup") != std::string::npos && out.find("Usage:") == std::string::npos) {
     GTEST_SKIP() << "runc cannot start containers here: " << out;
   }

@@ -8,6 +8,9 @@
 #include "packager/builder/build_context.h"
 #include "packager/dockerfile/dockerignore.h"
 #include "tests/packager/builder/builder_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -33,12 +36,12 @@ TEST(FileDigestCacheTest, PrefetchOnThreadsGivesTheDigestsHashingOneByOneGives) 
     WriteFile(dir.path() / "d" / ("f" + std::to_string(i)), std::string(1000 * i, 'a' + i));
   }
   auto ctx = BuildContext::Scan(dir.path(), dockerfile::DockerIgnore());
-  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  ASSERT_THAT(ctx, IsOk());
   const std::vector<const ContextFile*> files = RegularFiles(*ctx);
   ASSERT_EQ(files.size(), 10u);
 
   FileDigestCache threaded = FileDigestCache::Load("");
-  ASSERT_TRUE(threaded.Prefetch(ctx->root(), files, 3).ok());
+  ASSERT_THAT(threaded.Prefetch(ctx->root(), files, 3), IsOk());
   EXPECT_EQ(threaded.files_hashed(), 10);
   FileDigestCache serial = FileDigestCache::Load("");
   for (const ContextFile* f : files) {
@@ -58,7 +61,7 @@ TEST(FileDigestCacheTest, PrefetchReportsAFileThatVanished) {
   WriteFile(dir.path() / "a", "a");
   WriteFile(dir.path() / "b", "b");
   auto ctx = BuildContext::Scan(dir.path(), dockerfile::DockerIgnore());
-  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  ASSERT_THAT(ctx, IsOk());
   fs::remove(dir.path() / "b");
   FileDigestCache cache = FileDigestCache::Load("");
   absl::Status status = cache.Prefetch(ctx->root(), RegularFiles(*ctx), 2);

@@ -15,6 +15,9 @@
 #include "registry/oci/media_types.h"
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -49,7 +52,7 @@ class ImageCompressTest : public ::testing::Test {
     request.compression = compression;
     request.compression_level = level;
     auto run = Build(home, request);
-    EXPECT_TRUE(run.image.ok()) << run.image.status();
+    EXPECT_THAT(run.image, IsOk());
     return run.image.value_or(BuiltImage{});
   }
 
@@ -79,12 +82,12 @@ TEST_F(ImageCompressTest, CompressedLaterIsTheImageBuiltCompressed) {
                   c.compression, c.level);
     LayerOptions options;
     options.compression = c.compression;
-    ASSERT_TRUE(SetCompressionLevel(c.level, &options).ok());
+    ASSERT_THAT(SetCompressionLevel(c.level, &options), IsOk());
     std::vector<LayerCompressionStep> steps;
     auto compressed =
         CompressImage(Store(home), stored.manifest_descriptor, options, home / "build-cache",
                       [&](const LayerCompressionStep& step) { steps.push_back(step); });
-    ASSERT_TRUE(compressed.ok()) << compressed.status();
+    ASSERT_THAT(compressed, IsOk());
     EXPECT_EQ(compressed->manifest.digest, direct.manifest_descriptor.digest) << c.level;
     EXPECT_EQ(compressed->manifest.size, direct.manifest_descriptor.size);
     EXPECT_EQ(compressed->layers_compressed, 2);
@@ -99,7 +102,7 @@ TEST_F(ImageCompressTest, CompressedLaterIsTheImageBuiltCompressed) {
     // Again: nothing compressed, the same manifest.
     auto again =
         CompressImage(Store(home), stored.manifest_descriptor, options, home / "build-cache");
-    ASSERT_TRUE(again.ok()) << again.status();
+    ASSERT_THAT(again, IsOk());
     EXPECT_EQ(again->manifest.digest, compressed->manifest.digest);
     EXPECT_EQ(again->layers_compressed, 0);
     EXPECT_EQ(again->layers_cached, 2);
@@ -110,14 +113,14 @@ TEST_F(ImageCompressTest, CompressedImagesAndIndexesComeBackUnchanged) {
   const fs::path home = dir_.path() / "home";
   const BuiltImage gzip = BuildWith(home, LayerCompression::kGzip);
   auto same = CompressImage(Store(home), gzip.manifest_descriptor, {}, home / "build-cache");
-  ASSERT_TRUE(same.ok()) << same.status();
+  ASSERT_THAT(same, IsOk());
   EXPECT_EQ(same->manifest, gzip.manifest_descriptor);
   EXPECT_EQ(same->layers_compressed + same->layers_cached, 0);
 
   oci::Descriptor index = gzip.manifest_descriptor;
   index.media_type = oci::media_types::kOciImageIndex;
   auto unchanged = CompressImage(Store(home), index, {}, home / "build-cache");
-  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  ASSERT_THAT(unchanged, IsOk());
   EXPECT_EQ(unchanged->manifest, index);
 
   LayerOptions uncompressed;

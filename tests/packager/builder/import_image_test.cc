@@ -23,6 +23,9 @@
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/packager/layer/layer_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -106,7 +109,7 @@ class ImportImageTest : public ::testing::Test {
   std::map<std::string, ReadEntry> Layer(const std::string& store, const BuiltImage& image) {
     std::map<std::string, ReadEntry> entries;
     auto layout = oci::Layout::Open(dir_.path() / store);
-    EXPECT_TRUE(layout.ok());
+    EXPECT_THAT(layout, IsOk());
     if (!layout.ok() || image.manifest.layers.size() != 1) return entries;
     const std::string blob = Slurp(layout->BlobPath(image.manifest.layers[0].digest));
     for (ReadEntry& entry : packager::testing::ReadTar(blob)) entries[entry.name] = entry;
@@ -116,10 +119,10 @@ class ImportImageTest : public ::testing::Test {
   // umoci's unpack of `image` (exported from `store` to a layout).
   fs::path Unpack(const std::string& store, const BuiltImage& image, const std::string& name) {
     auto layout = oci::Layout::Open(dir_.path() / store);
-    EXPECT_TRUE(layout.ok());
+    EXPECT_THAT(layout, IsOk());
     auto out = oci::Layout::Create(dir_.path() / ("out-" + name));
-    EXPECT_TRUE(out.ok());
-    EXPECT_TRUE(ExportImage(image, *layout, *out, "1", false).ok());
+    EXPECT_THAT(out, IsOk());
+    EXPECT_THAT(ExportImage(image, *layout, *out, "1", false), IsOk());
     const fs::path bundle = dir_.path() / ("bundle-" + name);
     Result r = Sh("umoci unpack --image " + out->root().string() + ":1 " + bundle.string());
     EXPECT_EQ(r.code, 0) << r.out;
@@ -175,7 +178,7 @@ TEST_F(ImportImageTest, DirectoryBecomesOneLayerWithItsChangesAndUmociUnpacksIt)
              {"ENV PATH=/usr/bin:/bin", "ENV EXTRA=$PATH:/opt", "WORKDIR /srv", "USER 1000:1000",
               "LABEL org.example.base=handmade", "EXPOSE 8080", "ENTRYPOINT [\"/bin/sh\"]",
               "CMD [\"-c\", \"echo hi\"]", "STOPSIGNAL SIGINT", "VOLUME /data"});
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_EQ(image->manifest.layers.size(), 1u);
   EXPECT_EQ(image->base_layer_count, 0u);
   const oci::ImageConfig& config = image->config;
@@ -225,11 +228,11 @@ TEST_F(ImportImageTest, DirectoryBecomesOneLayerWithItsChangesAndUmociUnpacksIt)
 
 TEST_F(ImportImageTest, PlainAndGzipTarballsGiveTheDirectorysLayer) {
   auto from_dir = Import(rootfs_, "store");
-  ASSERT_TRUE(from_dir.ok()) << from_dir.status();
+  ASSERT_THAT(from_dir, IsOk());
   auto plain = Import(Tar("rootfs.tar", "-c"), "store");
-  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_THAT(plain, IsOk());
   auto gzip = Import(Tar("rootfs.tar.gz", "-cz"), "store");
-  ASSERT_TRUE(gzip.ok()) << gzip.status();
+  ASSERT_THAT(gzip, IsOk());
   EXPECT_EQ(plain->config.rootfs.diff_ids, from_dir->config.rootfs.diff_ids);
   EXPECT_EQ(gzip->manifest_descriptor.digest, from_dir->manifest_descriptor.digest)
       << "the same files, whichever form they came in";
@@ -249,19 +252,19 @@ TEST_F(ImportImageTest, SameInputAndEpochGiveTheSameDigest) {
   touch(kEpoch + 3600);
   const fs::path tar = Tar("rootfs.tar", "-c");
   auto first = Import(rootfs_, "one", {"CMD [\"/bin/sh\"]"}, kEpoch);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   touch(::time(nullptr));  // and another store
   auto second = Import(rootfs_, "two", {"CMD [\"/bin/sh\"]"}, kEpoch);
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(first->manifest_descriptor.digest, second->manifest_descriptor.digest);
   EXPECT_EQ(first->config.created, "2023-11-14T22:13:20Z");
   auto entries = Layer("two", *second);
   EXPECT_EQ(entries["etc/os-release"].mtime, kEpoch);
 
   auto from_tar = Import(tar, "three", {"CMD [\"/bin/sh\"]"}, kEpoch);
-  ASSERT_TRUE(from_tar.ok()) << from_tar.status();
+  ASSERT_THAT(from_tar, IsOk());
   auto again = Import(tar, "four", {"CMD [\"/bin/sh\"]"}, kEpoch);
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(from_tar->manifest_descriptor.digest, again->manifest_descriptor.digest);
 }
 
@@ -281,12 +284,12 @@ TEST_F(ImportImageTest, ImportedImageIsABaseARunCanUse) {
   Result made = Sh("tar -C " + busybox_root.string() + " -czf " + tar.string() + " .");
   ASSERT_EQ(made.code, 0) << made.out;
   auto image = Import(tar, "imported", {"ENV PATH=/bin"});
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   auto store = oci::Layout::Open(dir_.path() / "imported");
-  ASSERT_TRUE(store.ok());
+  ASSERT_THAT(store, IsOk());
   auto base = oci::Layout::Create(dir_.path() / "base");
-  ASSERT_TRUE(base.ok());
-  ASSERT_TRUE(ExportImage(*image, *store, *base, "1", false).ok());
+  ASSERT_THAT(base, IsOk());
+  ASSERT_THAT(ExportImage(*image, *store, *base, "1", false), IsOk());
 
   const fs::path ctx = dir_.path() / "ctx";
   testing::WriteFile(ctx / "Dockerfile", "FROM oci:" + (dir_.path() / "base").string() +
@@ -294,10 +297,10 @@ TEST_F(ImportImageTest, ImportedImageIsABaseARunCanUse) {
   BuildRequest request;
   request.context_dir = ctx;
   testing::BuildRun run = testing::Build(dir_.path() / "home", request);
-  ASSERT_TRUE(run.image.ok()) << run.image.status();
+  ASSERT_THAT(run.image, IsOk());
   ASSERT_EQ(run.image->manifest.layers.size(), 2u);
   auto home_store = oci::Layout::Open(dir_.path() / "home/images");
-  ASSERT_TRUE(home_store.ok());
+  ASSERT_THAT(home_store, IsOk());
   std::map<std::string, ReadEntry> entries;
   for (ReadEntry& entry : packager::testing::ReadTar(
            Slurp(home_store->BlobPath(run.image->manifest.layers[1].digest)))) {
@@ -326,7 +329,7 @@ TEST_F(ImportImageTest, HostileArchivesAreRefusedNamingTheMember) {
   // A leading '/' is dropped, as tar does: the member lands inside.
   const fs::path absolute = HostileTar("absolute.tar", "add('/abs/file', data=b'in')");
   auto image = Import(absolute, "absolute");
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_EQ(Layer("absolute", *image)["abs/file"].content, "in");
 }
 

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -28,6 +28,9 @@
 #include "tests/registry/registry_server.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/loopback_listener.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::builder {
 namespace {
@@ -73,10 +76,10 @@ class RunStepTest : public ::testing::Test {
     BuiltImage base = BuildOk(base_ctx);
     base_layer_ = base.manifest.layers.at(0);
     auto store = oci::Layout::Open(dir_.path() / "home/images");
-    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_THAT(store, IsOk());
     auto out = oci::Layout::Create(dir_.path() / "base");
-    ASSERT_TRUE(out.ok()) << out.status();
-    ASSERT_TRUE(ExportImage(base, *store, *out, "1", false).ok());
+    ASSERT_THAT(out, IsOk());
+    ASSERT_THAT(ExportImage(base, *store, *out, "1", false), IsOk());
     ctx_ = dir_.path() / "ctx";
     WriteFile(ctx_ / "input.txt", "from the context\n");
   }
@@ -98,7 +101,7 @@ class RunStepTest : public ::testing::Test {
 
   BuiltImage BuildOk(const fs::path& context) {
     auto image = Build(context);
-    EXPECT_TRUE(image.ok()) << image.status();
+    EXPECT_THAT(image, IsOk());
     return image.ok() ? *image : BuiltImage{};
   }
 
@@ -113,7 +116,7 @@ class RunStepTest : public ::testing::Test {
       return entries;
     }
     auto store = oci::Layout::Open(dir_.path() / "home/images");
-    EXPECT_TRUE(store.ok());
+    EXPECT_THAT(store, IsOk());
     const std::string blob = Slurp(store->BlobPath(image.manifest.layers[index].digest));
     for (auto& entry : packager::testing::ReadTar(blob)) entries[entry.name] = entry;
     return entries;
@@ -122,10 +125,10 @@ class RunStepTest : public ::testing::Test {
   // umoci's unpack of `image` (exported to a layout); returns the rootfs.
   fs::path Unpack(const BuiltImage& image, const std::string& name) {
     auto store = oci::Layout::Open(dir_.path() / "home/images");
-    EXPECT_TRUE(store.ok());
+    EXPECT_THAT(store, IsOk());
     auto out = oci::Layout::Create(dir_.path() / ("out-" + name));
-    EXPECT_TRUE(out.ok());
-    EXPECT_TRUE(ExportImage(image, *store, *out, "1", false).ok());
+    EXPECT_THAT(out, IsOk());
+    EXPECT_THAT(ExportImage(image, *store, *out, "1", false), IsOk());
     const fs::path bundle = dir_.path() / ("bundle-" + name);
     Result r = Sh("umoci unpack --image " + out->root().string() + ":1 " + bundle.string());
     EXPECT_EQ(r.code, 0) << r.out;
@@ -262,7 +265,7 @@ TEST_F(RunStepTest, HeredocScriptsStdinAndTabStripping) {
                                      "SH\n");
   BuildStats stats;
   auto built = Build(ctx_, &stats);
-  ASSERT_TRUE(built.ok()) << built.status() << "\n" << output_;
+  ASSERT_THAT(built, IsOk()) << built.status() << "\n" << output_;
   const BuiltImage& image = *built;
   ASSERT_EQ(image.manifest.layers.size(), 10u);
   EXPECT_EQ(LayerEntries(image, 1)["out/script.txt"].content, "script world\n");
@@ -284,7 +287,7 @@ TEST_F(RunStepTest, HeredocScriptsStdinAndTabStripping) {
 
   BuildStats again;
   auto rebuilt = Build(ctx_, &again);
-  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+  ASSERT_THAT(rebuilt, IsOk());
   EXPECT_EQ(again.layers_written, 0);
   EXPECT_EQ(rebuilt->manifest_descriptor.digest, image.manifest_descriptor.digest);
   // A changed body runs again.
@@ -292,7 +295,7 @@ TEST_F(RunStepTest, HeredocScriptsStdinAndTabStripping) {
   text.replace(text.find("stdin $WHO"), 10, "other $WHO");
   WriteFile(ctx_ / "Dockerfile", text);
   auto changed = Build(ctx_, &again);
-  ASSERT_TRUE(changed.ok()) << changed.status();
+  ASSERT_THAT(changed, IsOk());
   EXPECT_EQ(again.layers_cached, 1) << "the first RUN; the changed one and those after it run";
   EXPECT_EQ(LayerEntries(*changed, 2)["out/stdin.txt"].content, "other world\n");
 }
@@ -317,9 +320,9 @@ TEST_F(RunStepTest, RebuildIsCachedAndIdentical) {
   WriteFile(ctx_ / "Dockerfile", FromBase() + "RUN echo hi > /x\n");
   BuildStats first_stats, second_stats;
   auto first = Build(ctx_, &first_stats);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   auto second = Build(ctx_, &second_stats);
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(first_stats.layers_written, 1);
   EXPECT_EQ(second_stats.layers_written, 0);
   EXPECT_EQ(second_stats.layers_cached, 1);
@@ -346,21 +349,21 @@ TEST_F(RunStepTest, CopyFromAStageReadsWhatItsRunMade) {
 TEST_F(RunStepTest, RegistryBaseLayersAreDownloadedForRun) {
   registry::testing::RegistryServer server;
   absl::Status started = server.Start({});
-  ASSERT_TRUE(started.ok()) << started;
+  ASSERT_THAT(started, IsOk());
   const std::string remote = server.host() + "/test/base:1";
   Result pushed = Sh("skopeo copy --dest-tls-verify=false oci:" + (dir_.path() / "base").string() +
                      ":1 docker://" + remote);
   ASSERT_EQ(pushed.code, 0) << pushed.out;
   // The store must get the base's layer from the registry.
   auto store = oci::Layout::Open(dir_.path() / "home/images");
-  ASSERT_TRUE(store.ok());
+  ASSERT_THAT(store, IsOk());
   fs::remove(store->BlobPath(base_layer_.digest));
 
   WriteFile(ctx_ / "Dockerfile", "FROM " + remote + "\nRUN rm /etc/something && echo hi > /x\n");
   registry::RegistryClient client{registry::RegistryClientOptions{}};
   RegistryClientBaseSource source(&client);
   auto image = Build(ctx_, nullptr, &source);
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_TRUE(store->HasBlob(base_layer_.digest));
   ASSERT_EQ(image->manifest.layers.size(), 2u);
   EXPECT_EQ(image->manifest.layers[0].digest, base_layer_.digest);
@@ -411,7 +414,7 @@ TEST_F(RunStepTest, RunReachesTheNetworkButNotTheHostLoopback) {
                 " </dev/null || echo refused >> /host.txt) && (/bin/busybox nc -w 2 127.0.0.1 " +
                 port + " </dev/null || echo refused >> /host.txt)\n");
   auto image = Build(ctx_);
-  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_THAT(image, IsOk()) << image.status() << output_;
   auto entries = LayerEntries(*image, 1);
   EXPECT_THAT(entries["got.txt"].content, HasSubstr("hello from the test network\n"));
   EXPECT_EQ(entries["host.txt"].content, "refused\nrefused\n");
@@ -435,7 +438,7 @@ TEST_F(RunStepTest, RunSeesHostsAndResolvConfButTheyNeverLandInTheLayer) {
                 "/got.txt\n"
                 "RUN echo x > /etc/new\n");
   auto image = Build(ctx_);
-  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_THAT(image, IsOk()) << image.status() << output_;
   ASSERT_EQ(image->manifest.layers.size(), 5u);
   auto first = LayerEntries(*image, 1);
   EXPECT_THAT(Names(first), UnorderedElementsAre("hosts.txt", "resolv.txt", "rm.txt"));
@@ -443,7 +446,7 @@ TEST_F(RunStepTest, RunSeesHostsAndResolvConfButTheyNeverLandInTheLayer) {
             "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
             "127.0.0.1\tbuildkitsandbox\n10.213.77.2\ttest-server\nfd00::1\tother\n");
   absl::StatusOr<std::string> host_conf = run::ReadHostResolvConf("/etc/resolv.conf");
-  ASSERT_TRUE(host_conf.ok()) << host_conf.status();
+  ASSERT_THAT(host_conf, IsOk());
   EXPECT_EQ(first["resolv.txt"].content,
             run::ResolvConfWithNameserver(*host_conf, run::SlirpNetwork::kDnsServer));
   EXPECT_EQ(first["rm.txt"].content, "busy\n");
@@ -463,7 +466,7 @@ TEST_F(RunStepTest, RunSeesHostsAndResolvConfButTheyNeverLandInTheLayer) {
                                      "COPY --from=0 /bin/busybox /bin/busybox\n"
                                      "RUN [\"/bin/busybox\", \"true\"]\n");
   auto scratch = Build(ctx_);
-  ASSERT_TRUE(scratch.ok()) << scratch.status() << output_;
+  ASSERT_THAT(scratch, IsOk()) << scratch.status() << output_;
   ASSERT_EQ(scratch->manifest.layers.size(), 2u);
   EXPECT_THAT(Names(LayerEntries(*scratch, 1)), IsEmpty());
 
@@ -476,7 +479,7 @@ TEST_F(RunStepTest, RunSeesHostsAndResolvConfButTheyNeverLandInTheLayer) {
                                      "COPY linked-etc/ /etc/\n"
                                      "RUN cat /etc/resolv.conf > /seen.txt\n");
   auto linked = Build(ctx_);
-  ASSERT_TRUE(linked.ok()) << linked.status() << output_;
+  ASSERT_THAT(linked, IsOk()) << linked.status() << output_;
   ASSERT_EQ(linked->manifest.layers.size(), 3u);
   auto seen = LayerEntries(*linked, 2);
   EXPECT_THAT(Names(seen), UnorderedElementsAre("seen.txt"));
@@ -508,7 +511,7 @@ TEST_F(RunStepTest, NetworkNoneFailsLookupsFastAndReachesNothing) {
                 TestNetwork::kHost + " 8080 > /got.txt\n");
   request_.network = RunNetwork::kNone;
   auto image = Build(ctx_);
-  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_THAT(image, IsOk()) << image.status() << output_;
   auto entries = LayerEntries(*image, 1);
   EXPECT_EQ(entries["u.txt"].content, "unreachable\n");
   EXPECT_THAT(entries["hosts.txt"].content, HasSubstr("buildkitsandbox"));
@@ -520,14 +523,14 @@ TEST_F(RunStepTest, NetworkNoneFailsLookupsFastAndReachesNothing) {
   // the host's curl and its shared libraries (--bundle-libs), as apt or pip
   // would in a Debian image.
   auto store = oci::Layout::Open(dir_.path() / "home/images");
-  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_THAT(store, IsOk());
   bundle::BundleRequest curl;
   curl.binary = "/usr/bin/curl";
   auto curl_image = bundle::BuildBundle(curl, *store);
-  ASSERT_TRUE(curl_image.ok()) << curl_image.status();
+  ASSERT_THAT(curl_image, IsOk());
   auto curl_layout = oci::Layout::Create(dir_.path() / "curl");
-  ASSERT_TRUE(curl_layout.ok()) << curl_layout.status();
-  ASSERT_TRUE(ExportImage(*curl_image, *store, *curl_layout, "1", false).ok());
+  ASSERT_THAT(curl_layout, IsOk());
+  ASSERT_THAT(ExportImage(*curl_image, *store, *curl_layout, "1", false), IsOk());
   request_.network = RunNetwork::kDefault;
   WriteFile(ctx_ / "Dockerfile",
             "FROM oci:" + (dir_.path() / "curl").string() +
@@ -555,7 +558,7 @@ TEST_F(RunStepTest, ProxyBuildArgsReachRunButNeitherTheImageNorTheCacheKey) {
       {"HTTP_PROXY", "http://proxy.example:3128"}, {"no_proxy", "localhost"}, {"UNDECLARED", "x"}};
   BuildStats stats;
   auto image = Build(ctx_, &stats);
-  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_THAT(image, IsOk()) << image.status() << output_;
   EXPECT_EQ(LayerEntries(*image, 1)["proxy.txt"].content, "http://proxy.example:3128 localhost \n");
   EXPECT_EQ(image->config.config.env, std::vector<std::string>{"PATH=/bin"});
   for (const oci::HistoryEntry& entry : image->config.history) {
@@ -564,24 +567,24 @@ TEST_F(RunStepTest, ProxyBuildArgsReachRunButNeitherTheImageNorTheCacheKey) {
   EXPECT_EQ(stats.layers_written, 1);
 
   request_.build_args["HTTP_PROXY"] = "http://other-proxy.example:8080";
-  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  ASSERT_THAT(Build(ctx_, &stats), IsOk());
   EXPECT_EQ(stats.layers_cached, 1) << "a proxy change alone is no cache miss";
 
   request_.network = RunNetwork::kNone;
-  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  ASSERT_THAT(Build(ctx_, &stats), IsOk());
   EXPECT_EQ(stats.layers_written, 1) << "--network=none is keyed";
   request_.add_hosts = {{"db", "10.0.0.5"}};
-  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  ASSERT_THAT(Build(ctx_, &stats), IsOk());
   EXPECT_EQ(stats.layers_written, 1) << "an added host name is keyed";
   request_.add_hosts = {{"db", "10.0.0.6"}};
-  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  ASSERT_THAT(Build(ctx_, &stats), IsOk());
   EXPECT_EQ(stats.layers_cached, 1) << "its address is not";
 
   WriteFile(ctx_ / "Dockerfile", FromBase() + "ARG HTTP_PROXY\nRUN echo \"$HTTP_PROXY\" > /p\n");
-  ASSERT_TRUE(Build(ctx_, &stats).ok());
+  ASSERT_THAT(Build(ctx_, &stats), IsOk());
   request_.build_args["HTTP_PROXY"] = "http://third-proxy.example:8080";
   auto declared = Build(ctx_, &stats);
-  ASSERT_TRUE(declared.ok()) << declared.status();
+  ASSERT_THAT(declared, IsOk());
   EXPECT_EQ(stats.layers_written, 1) << "declared with ARG, the proxy arg is keyed";
   EXPECT_EQ(LayerEntries(*declared, 1)["p"].content, "http://third-proxy.example:8080\n");
 }
@@ -600,7 +603,7 @@ TEST_F(RunStepTest, RunHasItsOwnHostNameSeccompAndNoRawSocketsOrDeviceNodes) {
           "RUN cat /proc/self/status > /status.txt && /bin/busybox hostname > /hostname.txt && "
           "(/bin/busybox mknod /blk b 7 0 || echo refused > /mknod.txt)\n");
   auto image = Build(ctx_);
-  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_THAT(image, IsOk()) << image.status() << output_;
   auto entries = LayerEntries(*image, 1);
   EXPECT_THAT(entries["status.txt"].content, HasSubstr("Seccomp:\t2\n"));
   const uint64_t caps = BoundingCapabilities(entries["status.txt"].content);
@@ -640,7 +643,7 @@ TEST_F(RunStepTest, RunImportingACopiedPythonTreeWritesNoPycFiles) {
             "WORKDIR /app\n"
             "RUN [\"/usr/bin/python3\", \"-c\", \"import trainer.task; print(trainer.task.STEPS)\"]\n");
   auto image = Build(ctx);
-  ASSERT_TRUE(image.ok()) << image.status() << output_;
+  ASSERT_THAT(image, IsOk()) << image.status() << output_;
   EXPECT_THAT(output_, HasSubstr("[1, 2]"));
   ASSERT_EQ(image->manifest.layers.size(), 3u);
   EXPECT_THAT(Names(LayerEntries(*image, 2)), IsEmpty()) << "the import rewrote .pyc files";

@@ -12,6 +12,9 @@
 #include "packager/bundle/etc_files.h"
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/packager/bundle/fake_elf.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::bundle {
 namespace {
@@ -51,7 +54,7 @@ class BundleImageTest : public ::testing::Test {
     fs::create_directories(root_ / "etc");
     std::ofstream(root_ / "etc/ld.so.conf") << "/usr/lib/x86_64-linux-gnu/libconf\n";
     auto config = DebianLoaderConfig(EM_X86_64);
-    ASSERT_TRUE(config.ok());
+    ASSERT_THAT(config, IsOk());
     config_ = *config;
     config_.root = root_;
   }
@@ -63,10 +66,10 @@ class BundleImageTest : public ::testing::Test {
 
 TEST_F(BundleImageTest, LayersByVolatilityWithLinksKept) {
   auto closure = ResolveClosure("/app/bin/trainer", config_);
-  ASSERT_TRUE(closure.ok()) << closure.status();
-  ASSERT_TRUE(WriteEtcFiles(dir_.path() / "etc", "").ok());
+  ASSERT_THAT(closure, IsOk());
+  ASSERT_THAT(WriteEtcFiles(dir_.path() / "etc", ""), IsOk());
   auto layers = PlanBundleLayers(*closure, config_, dir_.path() / "etc");
-  ASSERT_TRUE(layers.ok()) << layers.status();
+  ASSERT_THAT(layers, IsOk());
   ASSERT_EQ(layers->size(), 4u);
   EXPECT_EQ((*layers)[0].name, "etc");
   EXPECT_EQ((*layers)[1].name, "system");
@@ -95,7 +98,7 @@ TEST_F(BundleImageTest, LayersByVolatilityWithLinksKept) {
 
 TEST_F(BundleImageTest, SameInputsSameDigestsAndConfig) {
   auto store = oci::Layout::Create(dir_.path() / "store");
-  ASSERT_TRUE(store.ok());
+  ASSERT_THAT(store, IsOk());
   BundleRequest request;
   request.binary = root_ / "app/bin/trainer";
   request.loader = config_;
@@ -107,9 +110,9 @@ TEST_F(BundleImageTest, SameInputsSameDigestsAndConfig) {
   // The loader's root is the fake tree: the binary is named in its namespace.
   request.binary = "/app/bin/trainer";
   auto first = BuildBundle(request, *store);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   auto second = BuildBundle(request, *store);
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(first->manifest_descriptor.digest, second->manifest_descriptor.digest);
   const oci::ImageConfig& config = first->config;
   EXPECT_THAT(config.config.entrypoint, ElementsAre("/usr/local/bin/trainer"));
@@ -138,7 +141,7 @@ TEST_F(BundleImageTest, MissingLibraryNamesTheSearch) {
                                           .interpreter = "/lib64/ld-linux-x86-64.so.2",
                                           .needed = {"libnothere.so.7"}});
   auto store = oci::Layout::Create(dir_.path() / "store");
-  ASSERT_TRUE(store.ok());
+  ASSERT_THAT(store, IsOk());
   BundleRequest request;
   request.binary = "/app/bin/broken";
   request.loader = config_;

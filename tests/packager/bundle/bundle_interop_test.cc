@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "gmock/gmock.h"
@@ -18,7 +17,11 @@
 #include "registry/oci/layout.h"
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/runc_bundle.h"
 #include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::bundle {
 namespace {
@@ -37,17 +40,17 @@ class BundleInteropTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto store = oci::Layout::Create(dir_.path() / "store");
-    ASSERT_TRUE(store.ok());
+    ASSERT_THAT(store, IsOk());
     BundleRequest request;
     request.binary = DIGITS_SAMPLE;
     request.env = {"TRAINPKG_BUNDLED=1"};
     request.workdir = "/work";
     auto image = BuildBundle(request, *store);
-    ASSERT_TRUE(image.ok()) << image.status();
+    ASSERT_THAT(image, IsOk());
     image_ = *image;
     auto out = oci::Layout::Create(dir_.path() / "out");
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE(builder::ExportImage(image_, *store, *out, "1", false).ok());
+    ASSERT_THAT(out, IsOk());
+    ASSERT_THAT(builder::ExportImage(image_, *store, *out, "1", false), IsOk());
     layout_ = (dir_.path() / "out").string() + ":1";
   }
 
@@ -88,18 +91,9 @@ TEST_F(BundleInteropTest, RuncRunsItWithNoBaseImage) {
   const fs::path bundle = dir_.path() / "runc-bundle";
   Result r = Sh("umoci unpack --image " + layout_ + " " + bundle.string());
   ASSERT_EQ(r.code, 0) << r.out;
-  nlohmann::json config = nlohmann::json::parse(Slurp(bundle / "config.json"));
-  config["process"]["terminal"] = false;
-  config["process"]["args"] = {"/usr/local/bin/digits_multiworker", "--help"};
-  nlohmann::json namespaces = nlohmann::json::array();
-  for (const auto& ns : config["linux"]["namespaces"]) {
-    if (ns["type"] != "network") namespaces.push_back(ns);
-  }
-  config["linux"]["namespaces"] = namespaces;
-  std::ofstream(bundle / "config.json") << config.dump();
-  const std::string id = "trainpkg-bundle-test-" + std::to_string(::getpid());
-  Result run = Sh("cd " + bundle.string() + " && runc run " + id);
-  Sh("runc delete -f " + id);
+  Result run = trainpkg::testing::RunBundleWithRunc(
+      bundle, "trainpkg-bundle-test-" + std::to_string(::getpid()),
+      {"/usr/local/bin/digits_multiworker", "--help"});
   if (run.code != 0 && run.out.find("cgroup") != std::string::npos) {
     GTEST_SKIP() << "runc cannot start containers here: " << run.out;
   }

@@ -11,6 +11,9 @@
 #include "gtest/gtest.h"
 #include "tests/packager/builder/builder_test_util.h"
 #include "tests/packager/bundle/fake_elf.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::bundle {
 namespace {
@@ -33,7 +36,7 @@ class LibraryResolverTest : public ::testing::Test {
     WriteFakeElf(root_ / "usr/lib/x86_64-linux-gnu/libc.so.6",
                  {.needed = {"ld-linux-x86-64.so.2"}, .soname = "libc.so.6"});
     auto config = DebianLoaderConfig(EM_X86_64);
-    ASSERT_TRUE(config.ok());
+    ASSERT_THAT(config, IsOk());
     config_ = *config;
     config_.root = root_;
   }
@@ -69,7 +72,7 @@ TEST_F(LibraryResolverTest, RunpathWithOriginAndSymlinkChain) {
   Lib("/usr/lib/x86_64-linux-gnu/libbar.so.2", {.needed = {"libc.so.6"}});
 
   auto closure = ResolveClosure("/app/bin/trainer", config_);
-  ASSERT_TRUE(closure.ok()) << closure.status();
+  ASSERT_THAT(closure, IsOk());
   ASSERT_TRUE(closure->interpreter.has_value());
   EXPECT_EQ(closure->interpreter->walk.target, "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
   EXPECT_THAT(closure->interpreter->walk.links,
@@ -107,7 +110,7 @@ TEST_F(LibraryResolverTest, RunpathIsNotInheritedButRpathIs) {
 
   Exe("/app/bin/rpath", {.needed = {"libfoo.so.1"}, .rpath = "$ORIGIN/../lib"});
   auto rpath = ResolveClosure("/app/bin/rpath", config_);
-  ASSERT_TRUE(rpath.ok()) << rpath.status();
+  ASSERT_THAT(rpath, IsOk());
   EXPECT_EQ(Find(*rpath, "libdep.so").via, FoundVia::kRpath);
   EXPECT_EQ(Find(*rpath, "libdep.so").path, "/app/bin/../lib/libdep.so");
 }
@@ -118,17 +121,17 @@ TEST_F(LibraryResolverTest, RunpathEclipsesRpathAndLdLibraryPathComesBetween) {
   Lib("/llp/libx.so", {});
   Exe("/bin/both", {.needed = {"libx.so"}, .rpath = "/rpath", .runpath = "/runpath"});
   auto both = ResolveClosure("/bin/both", config_);
-  ASSERT_TRUE(both.ok()) << both.status();
+  ASSERT_THAT(both, IsOk());
   EXPECT_EQ(Find(*both, "libx.so").path, "/runpath/libx.so");
 
   config_.ld_library_path = {"/llp"};
   both = ResolveClosure("/bin/both", config_);
-  ASSERT_TRUE(both.ok()) << both.status();
+  ASSERT_THAT(both, IsOk());
   EXPECT_EQ(Find(*both, "libx.so").via, FoundVia::kLdLibraryPath);
 
   Exe("/bin/rpath_only", {.needed = {"libx.so"}, .rpath = "/rpath"});
   auto rpath = ResolveClosure("/bin/rpath_only", config_);
-  ASSERT_TRUE(rpath.ok()) << rpath.status();
+  ASSERT_THAT(rpath, IsOk());
   EXPECT_EQ(Find(*rpath, "libx.so").path, "/rpath/libx.so");  // RPATH before LD_LIBRARY_PATH
 }
 
@@ -138,14 +141,14 @@ TEST_F(LibraryResolverTest, LdSoConfIncludesBeforeDefaultDirs) {
   std::ofstream(root_ / "etc/ld.so.conf.d/b.conf") << "# comment\n/opt/b/lib\n";
   std::ofstream(root_ / "etc/ld.so.conf.d/a.conf") << "/opt/a/lib:/opt/a2/lib\n";
   auto dirs = ReadLdSoConf(root_, "/etc/ld.so.conf");
-  ASSERT_TRUE(dirs.ok()) << dirs.status();
+  ASSERT_THAT(dirs, IsOk());
   EXPECT_THAT(*dirs, ElementsAre("/opt/a/lib", "/opt/a2/lib", "/opt/b/lib"));
 
   Lib("/opt/b/lib/liby.so", {});
   Lib("/usr/lib/liby.so", {});
   Exe("/bin/y", {.needed = {"liby.so"}});
   auto closure = ResolveClosure("/bin/y", config_);
-  ASSERT_TRUE(closure.ok()) << closure.status();
+  ASSERT_THAT(closure, IsOk());
   EXPECT_EQ(Find(*closure, "liby.so").via, FoundVia::kLdSoConf);
   EXPECT_EQ(Find(*closure, "liby.so").path, "/opt/b/lib/liby.so");
 
@@ -158,7 +161,7 @@ TEST_F(LibraryResolverTest, LibAndPlatformTokensAndUnknownTokensSkipped) {
   Lib("/opt/lib/x86_64-linux-gnu/x86_64/libz.so", {});
   Exe("/bin/z", {.needed = {"libz.so"}, .runpath = "/opt/$UNKNOWN:/opt/${LIB}/$PLATFORM"});
   auto closure = ResolveClosure("/bin/z", config_);
-  ASSERT_TRUE(closure.ok()) << closure.status();
+  ASSERT_THAT(closure, IsOk());
   EXPECT_EQ(Find(*closure, "libz.so").path, "/opt/lib/x86_64-linux-gnu/x86_64/libz.so");
 }
 
@@ -170,7 +173,7 @@ TEST_F(LibraryResolverTest, SkipsLibrariesOfAnotherMachine) {
   Lib("/third/libm.so", {});
   Exe("/bin/m", {.needed = {"libm.so"}, .runpath = "/first:/second:/third"});
   auto closure = ResolveClosure("/bin/m", config_);
-  ASSERT_TRUE(closure.ok()) << closure.status();
+  ASSERT_THAT(closure, IsOk());
   EXPECT_EQ(Find(*closure, "libm.so").path, "/third/libm.so");
 }
 
@@ -192,7 +195,7 @@ TEST(PathWalkTest, DetectsLoopsAndKeepsRootAsCeiling) {
   std::ofstream(dir.path() / "f") << "x";
   fs::create_symlink("/../../f", dir.path() / "up");
   auto up = WalkPath(dir.path(), "/up");
-  ASSERT_TRUE(up.ok()) << up.status();
+  ASSERT_THAT(up, IsOk());
   EXPECT_EQ(up->target, "/f");
 }
 

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/packager/dockerfile/parse_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::dockerfile {
 namespace {
@@ -34,7 +37,7 @@ constexpr std::string_view kMultiStage =
 TEST(BuildPlan, ResolvesBasesCopiesAndOrder) {
   Dockerfile df = Parse(kMultiStage);
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, {});
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   EXPECT_EQ(plan->stages[0].base.kind, BaseImage::Kind::kRegistry);
   EXPECT_EQ(plan->stages[0].base.reference, "python:3.11");
   EXPECT_EQ(plan->stages[1].base.kind, BaseImage::Kind::kScratch);
@@ -55,7 +58,7 @@ TEST(BuildPlan, ResolvesBasesCopiesAndOrder) {
 TEST(BuildPlan, TargetSelectsStageAndItsDependencies) {
   Dockerfile df = Parse(kMultiStage);
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, Opts({}, "TEST"));
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   EXPECT_EQ(plan->target, 2);
   EXPECT_THAT(plan->order, ElementsAre(0, 2));
   absl::StatusOr<BuildPlan> bad = PlanBuild(df, Opts({}, "tset"));
@@ -68,7 +71,7 @@ TEST(BuildPlan, TargetSelectsStageAndItsDependencies) {
 TEST(BuildPlan, BuildArgOverridesGlobalDefaultInFrom) {
   Dockerfile df = Parse(kMultiStage);
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, Opts({{"PY", "3.12"}}));
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   EXPECT_EQ(plan->stages[0].base.reference, "python:3.12");
 }
 
@@ -76,7 +79,7 @@ TEST(BuildPlan, UnusedBuildArgWarns) {
   Dockerfile df = Parse("FROM scratch AS a\nARG USED\nFROM scratch\n");
   absl::StatusOr<BuildPlan> plan =
       PlanBuild(df, Opts({{"USED", "1"}, {"NOPE", "2"}, {"HTTP_PROXY", "http://p"}}));
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   // Stage a is not built, so USED is not consumed either.
   EXPECT_THAT(plan->warnings, ElementsAre(HasSubstr("build-args [NOPE USED] were not consumed")));
   plan = PlanBuild(df, Opts({{"USED", "1"}}, "a"));
@@ -115,9 +118,9 @@ TEST(BuildPlan, ArgScopingPerStage) {
       "ARG TARGETARCH\n"
       "LABEL arch=$TARGETARCH\n");
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, {});
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   absl::StatusOr<ExpandedStage> st = ExpandStage(df, *plan, {}, 0, {});
-  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_THAT(st, IsOk());
   auto workdir = [&](size_t i) {
     return std::get<WorkdirInstruction>(st->instructions[i].body).path;
   };
@@ -128,7 +131,7 @@ TEST(BuildPlan, ArgScopingPerStage) {
 
   absl::StatusOr<BuildPlan> with_arg = PlanBuild(df, Opts({{"V", "cli"}}));
   st = ExpandStage(df, *with_arg, Opts({{"V", "cli"}}), 0, {});
-  ASSERT_TRUE(st.ok());
+  ASSERT_THAT(st, IsOk());
   EXPECT_EQ(workdir(2), "/b/cli");
   EXPECT_EQ(workdir(4), "/c/cli");  // --build-arg beats the stage default
 }
@@ -142,9 +145,9 @@ TEST(BuildPlan, EnvBeatsArgAndSeesValuesBeforeItsLine) {
       "COPY --chown=$UID [\"a\", \"${X}/b c\", \"/dst/$Y/\"]\n"
       "RUN echo $X\n");
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, {});
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   absl::StatusOr<ExpandedStage> st = ExpandStage(df, *plan, {}, 0, {"HOME=/root", "UID=7"});
-  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_THAT(st, IsOk());
   EXPECT_EQ(std::get<EnvInstruction>(st->instructions[1].body).vars,
             (std::vector<KeyValue>{{"X", "env"}, {"Y", "arg"}}));
   EXPECT_EQ(std::get<EnvInstruction>(st->instructions[2].body).vars[0].value, "env /root");
@@ -164,9 +167,9 @@ TEST(BuildPlan, RunSeesTheArgsInScopeThatNoEnvHides) {
       "ENV C=env\n"
       "RUN second\n");
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, Opts({{"B", "cli"}}));
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   absl::StatusOr<ExpandedStage> st = ExpandStage(df, *plan, Opts({{"B", "cli"}}), 0, {});
-  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_THAT(st, IsOk());
   EXPECT_THAT(st->run_args.at(0), ElementsAre());
   EXPECT_THAT(st->run_args.at(3), ElementsAre("A=a", "B=cli"));
   EXPECT_EQ(st->run_args.count(1), 0u);
@@ -184,9 +187,9 @@ TEST(BuildPlan, RunGetsProxyBuildArgsWithoutAnArgButApartFromTheOthers) {
                                      {"https_proxy", "http://hidden"},
                                      {"OTHER", "x"}});
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, options);
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   absl::StatusOr<ExpandedStage> st = ExpandStage(df, *plan, options, 0, {});
-  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_THAT(st, IsOk());
   // Before the ARG: predefined, so not keyed; after it: an ARG like any.
   EXPECT_THAT(st->run_args.at(0), ElementsAre());
   EXPECT_THAT(
@@ -201,7 +204,7 @@ TEST(BuildPlan, CopyFromExpandsArgs) {
   Dockerfile df =
       Parse("FROM scratch AS builder\nFROM scratch\nARG SRC=builder\nCOPY --from=$SRC /a /b\n");
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, {});
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   EXPECT_EQ(plan->stages[1].copy_from.at(1), (CopyFrom{CopyFrom::Kind::kStage, 0, ""}));
   EXPECT_THAT(plan->order, ElementsAre(0, 1));
 }

@@ -8,6 +8,10 @@
 
 #include <string>
 
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
+
 namespace trainpkg::packager::dockerfile {
 namespace {
 
@@ -19,15 +23,15 @@ TEST(ChangeInstruction, DockersListParsesAsTheDockerfileWouldHaveIt) {
                            "LABEL a=b", "ONBUILD RUN make", "STOPSIGNAL SIGTERM", "USER 1000:1000",
                            "VOLUME /data", "WORKDIR /srv", "env lower=case"}) {
     absl::StatusOr<Instruction> parsed = ParseChangeInstruction(text);
-    EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+    EXPECT_THAT(parsed, IsOk()) << text;
   }
   absl::StatusOr<Instruction> cmd = ParseChangeInstruction("CMD echo \"hi there\"");
-  ASSERT_TRUE(cmd.ok()) << cmd.status();
+  ASSERT_THAT(cmd, IsOk());
   const auto& body = std::get<CmdInstruction>(cmd->body);
   EXPECT_FALSE(body.command.exec_form);
   EXPECT_THAT(body.command.args, ElementsAre("echo \"hi there\""));
   absl::StatusOr<Instruction> env = ParseChangeInstruction("ENV PATH=/opt/bin:$PATH");
-  ASSERT_TRUE(env.ok());
+  ASSERT_THAT(env, IsOk());
   EXPECT_EQ(std::get<EnvInstruction>(env->body).vars.at(0).value, "/opt/bin:$PATH")
       << "expanded later, against the config's Env";
 }

@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
+
 namespace trainpkg::packager::dockerfile {
 namespace {
 
@@ -11,7 +15,7 @@ using ::testing::HasSubstr;
 
 DockerIgnore Parse(std::string_view text) {
   absl::StatusOr<DockerIgnore> d = DockerIgnore::Parse(text);
-  EXPECT_TRUE(d.ok()) << d.status();
+  EXPECT_THAT(d, IsOk());
   return d.ok() ? *d : *DockerIgnore::Parse("");
 }
 

@@ -9,6 +9,9 @@
 #include "packager/dockerfile/dockerfile.h"
 #include "packager/dockerfile/shell_word.h"
 #include "tests/packager/dockerfile/parse_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::dockerfile {
 namespace {
@@ -207,10 +210,10 @@ std::vector<Instruction> Expanded(std::string_view text,
   BuildOptions options;
   options.build_args = std::move(build_args);
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, options);
-  EXPECT_TRUE(plan.ok()) << plan.status();
+  EXPECT_THAT(plan, IsOk());
   if (!plan.ok()) return {};
   absl::StatusOr<ExpandedStage> stage = ExpandStage(df, *plan, options, 0, {"HOME=/root"});
-  EXPECT_TRUE(stage.ok()) << stage.status();
+  EXPECT_THAT(stage, IsOk());
   return stage.ok() ? stage->instructions : std::vector<Instruction>{};
 }
 
@@ -241,7 +244,7 @@ TEST(Heredoc, ExpandHeredocBodyFollowsTheShell) {
   EXPECT_THAT(ExpandHeredocBody("${B?unset}", lookup).status().message(), HasSubstr("B: unset"));
   Dockerfile df = Parse("FROM scratch\nCOPY <<EOF /x\n${A:-x\nEOF\n");
   absl::StatusOr<BuildPlan> plan = PlanBuild(df, {});
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   EXPECT_THAT(std::string(ExpandStage(df, *plan, {}, 0, {}).status().message()),
               HasSubstr("Dockerfile:2: COPY: heredoc <<EOF: syntax error: missing '}'"));
 }

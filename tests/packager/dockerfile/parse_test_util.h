@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "packager/dockerfile/dockerfile.h"
+#include "tests/test_util/status_matchers.h"
 
 namespace trainpkg::packager::dockerfile::testing {
 
@@ -16,7 +17,7 @@ namespace trainpkg::packager::dockerfile::testing {
 // empty Dockerfile).
 inline Dockerfile Parse(std::string_view text) {
   absl::StatusOr<Dockerfile> df = ParseDockerfile(text, "Dockerfile");
-  EXPECT_TRUE(df.ok()) << df.status();
+  EXPECT_THAT(df, ::trainpkg::testing::IsOk());
   return df.ok() ? *df : Dockerfile{};
 }
 

@@ -7,6 +7,10 @@
 
 #include <map>
 
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
+
 namespace trainpkg::packager::dockerfile {
 namespace {
 
@@ -68,7 +72,7 @@ TEST(ShellWord, DocumentedTable) {
   };
   for (const Case& c : cases) {
     absl::StatusOr<std::string> got = ExpandWord(c.in, Lookup);
-    ASSERT_TRUE(got.ok()) << c.in << ": " << got.status();
+    ASSERT_THAT(got, IsOk()) << c.in;
     EXPECT_EQ(*got, c.out) << "input: " << c.in;
   }
 }
@@ -101,7 +105,7 @@ TEST(ShellWord, Errors) {
 }
 
 TEST(ShellWord, SyntaxCheckIgnoresUnsetRequirements) {
-  EXPECT_TRUE(CheckWordSyntax("${NEEDED?set it}").ok());
+  EXPECT_THAT(CheckWordSyntax("${NEEDED?set it}"), IsOk());
   EXPECT_FALSE(CheckWordSyntax("\"x").ok());
 }
 

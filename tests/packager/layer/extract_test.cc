@@ -17,6 +17,9 @@
 #include "packager/layer/tar_archive.h"
 #include "tests/packager/layer/layer_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager {
 namespace {
@@ -99,7 +102,7 @@ std::string MakeArchive(const std::vector<Member>& members, Filter filter) {
 // IsTarArchive's answer, or a test failure when it returned an error.
 bool IsArchive(const fs::path& path) {
   absl::StatusOr<bool> is = IsTarArchive(path);
-  EXPECT_TRUE(is.ok()) << is.status();
+  EXPECT_THAT(is, IsOk());
   return is.ok() && *is;
 }
 
@@ -125,7 +128,7 @@ class ExtractTest : public ::testing::Test {
   }
 
   void Put(const std::string& name, const std::string& bytes) {
-    ASSERT_TRUE(base::WriteFileAtomic(ctx_ / name, bytes).ok());
+    ASSERT_THAT(base::WriteFileAtomic(ctx_ / name, bytes), IsOk());
   }
 
   absl::StatusOr<std::vector<ReadEntry>> Extract(const std::string& archive,
@@ -166,7 +169,7 @@ TEST_F(ExtractTest, EveryCompressionUnpacksWithModesOwnersMtimesAndLinks) {
     Put("pkg.archive", MakeArchive(SampleMembers(), filter));
     ASSERT_TRUE(IsArchive(ctx_ / "pkg.archive"));
     auto entries = Extract("pkg.archive", "/opt/pkg");
-    ASSERT_TRUE(entries.ok()) << entries.status();
+    ASSERT_THAT(entries, IsOk());
     std::vector<std::string> names;
     for (const ReadEntry& e : *entries) names.push_back(e.name);
     EXPECT_THAT(names, ElementsAre("opt/", "opt/pkg/", "opt/pkg/bin/", "opt/pkg/bin/tool",
@@ -212,7 +215,7 @@ TEST_F(ExtractTest, SameArchiveGivesTheSameLayerWhateverItsCompression) {
 TEST_F(ExtractTest, ChownAndChmodWin) {
   Put("pkg.tgz", MakeArchive(SampleMembers(), Filter::kGzip));
   auto entries = Extract("pkg.tgz", "/", {.owner = Owner{7, 8}, .mode = 0700});
-  ASSERT_TRUE(entries.ok()) << entries.status();
+  ASSERT_THAT(entries, IsOk());
   for (const ReadEntry& e : *entries) {
     if (e.name == "lib/" || e.name == "share/") {  // parents no member names: root, 0755, as Docker
       EXPECT_EQ(e.uid, 0) << e.name;
@@ -259,7 +262,7 @@ TEST_F(ExtractTest, StagesWhereTheOptionsSay) {
   options.staging_dir = dir_.path() / "stage";
   StringSink sink;
   auto ok = WriteLayer(LayerSource{ctx_, {LayerEntry::Extract("pkg.tar", "/x")}}, options, &sink);
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   EXPECT_TRUE(fs::is_empty(dir_.path() / "stage")) << "made, used, emptied";
   // A staging path that cannot be a directory: the error names it.
   Put("not-a-dir", "x");

@@ -9,6 +9,9 @@
 #include "gtest/gtest.h"
 #include "packager/layer/layer_writer.h"
 #include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager {
 namespace {
@@ -41,7 +44,7 @@ class LayerInteropTest : public ::testing::Test {
                        const std::string& name, LayerResult* result) {
     testing::StringSink sink;
     absl::StatusOr<LayerResult> r = WriteLayer(source, options, &sink);
-    EXPECT_TRUE(r.ok()) << r.status();
+    EXPECT_THAT(r, IsOk());
     *result = *r;
     const fs::path path = dir_.path() / name;
     std::ofstream(path, std::ios::binary)

@@ -15,6 +15,9 @@
 #include "gtest/gtest.h"
 #include "packager/layer/layer_writer.h"
 #include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager {
 namespace {
@@ -84,7 +87,7 @@ TEST(LayerThroughputTest, SixtyFourMiBMixedAgainstGzipAndPigz) {
     LayerOptions uncompressed;
     uncompressed.compression = LayerCompression::kNone;
     plain = WriteLayer(source, uncompressed, &tar);
-    ASSERT_TRUE(plain.ok()) << plain.status();
+    ASSERT_THAT(plain, IsOk());
     std::ofstream(tar_path, std::ios::binary)
         .write(tar.bytes.data(), static_cast<std::streamsize>(tar.bytes.size()));
   }
@@ -104,7 +107,7 @@ TEST(LayerThroughputTest, SixtyFourMiBMixedAgainstGzipAndPigz) {
       options.gzip_level = level;
       options.threads = threads;
       const double s = Seconds([&] { r = WriteLayer(source, options, &sink); });
-      ASSERT_TRUE(r.ok()) << r.status();
+      ASSERT_THAT(r, IsOk());
       EXPECT_EQ(r->diff_id.ToString(), plain->diff_id.ToString());
       row(fmt::format("trainpkg libdeflate -{} ({} thr)", level, threads), s, r->size);
     }

@@ -9,6 +9,9 @@
 #include "registry/oci/layout.h"
 #include "tests/packager/layer/layer_test_util.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager {
 namespace {
@@ -62,7 +65,7 @@ class LayerWriterTest : public ::testing::Test {
   std::vector<ReadEntry> Entries(const LayerSource& source, LayerOptions options) {
     std::string bytes;
     absl::StatusOr<LayerResult> result = Write(source, options, &bytes);
-    EXPECT_TRUE(result.ok()) << result.status();
+    EXPECT_THAT(result, IsOk());
     return ReadTar(bytes);
   }
 
@@ -184,8 +187,8 @@ TEST_F(LayerWriterTest, ContentEntriesAreFilesWithTheirBytes) {
   EXPECT_EQ(entries[5].gid, 8);
   // Same content, same bytes; a content entry replaces a copy of the same path.
   std::string a, b;
-  ASSERT_TRUE(Write(source, {.source_date_epoch = kEpoch}, &a).ok());
-  ASSERT_TRUE(Write(source, {.source_date_epoch = kEpoch}, &b).ok());
+  ASSERT_THAT(Write(source, {.source_date_epoch = kEpoch}, &a), IsOk());
+  ASSERT_THAT(Write(source, {.source_date_epoch = kEpoch}, &b), IsOk());
   EXPECT_EQ(a, b);
   LayerSource replaced{ctx_,
                        {LayerEntry::Copy("app/data.txt", "/x"), LayerEntry::Content("/x", "new")}};
@@ -205,25 +208,25 @@ TEST_F(LayerWriterTest, SameInputSameBytesAcrossTouchesAndThreads) {
   LayerOptions options{.source_date_epoch = kEpoch, .gzip_block_size = 4096};
   std::string first, second, threads1, touched_bytes, other_epoch;
   absl::StatusOr<LayerResult> a = Write(AppTree(), options, &first);
-  ASSERT_TRUE(a.ok()) << a.status();
-  ASSERT_TRUE(Write(AppTree(), options, &second).ok());
+  ASSERT_THAT(a, IsOk());
+  ASSERT_THAT(Write(AppTree(), options, &second), IsOk());
   EXPECT_EQ(first, second);
 
   LayerOptions one_thread = options;
   one_thread.threads = 1;
-  ASSERT_TRUE(Write(AppTree(), one_thread, &threads1).ok());
+  ASSERT_THAT(Write(AppTree(), one_thread, &threads1), IsOk());
   EXPECT_EQ(first, threads1);
 
   TouchAll(kEpoch + 86400 * 30);  // checked out again a month later
   absl::StatusOr<LayerResult> touched = Write(AppTree(), options, &touched_bytes);
-  ASSERT_TRUE(touched.ok());
+  ASSERT_THAT(touched, IsOk());
   EXPECT_EQ(touched_bytes, first);
   EXPECT_EQ(touched->diff_id.ToString(), a->diff_id.ToString());
   EXPECT_EQ(touched->digest.ToString(), a->digest.ToString());
 
   options.source_date_epoch = kEpoch + 1;
   absl::StatusOr<LayerResult> b = Write(AppTree(), options, &other_epoch);
-  ASSERT_TRUE(b.ok());
+  ASSERT_THAT(b, IsOk());
   EXPECT_NE(b->diff_id.ToString(), a->diff_id.ToString());
   EXPECT_NE(b->digest.ToString(), a->digest.ToString());
 }
@@ -231,7 +234,7 @@ TEST_F(LayerWriterTest, SameInputSameBytesAcrossTouchesAndThreads) {
 TEST_F(LayerWriterTest, DigestsSizesAndUncompressedLayers) {
   std::string gz, tar;
   absl::StatusOr<LayerResult> r = Write(AppTree(), {.source_date_epoch = kEpoch}, &gz);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   const std::string uncompressed = Gunzip(gz);
   EXPECT_EQ(r->diff_id.ToString(), Sha256(uncompressed));
   EXPECT_EQ(r->digest.ToString(), Sha256(gz));
@@ -242,7 +245,7 @@ TEST_F(LayerWriterTest, DigestsSizesAndUncompressedLayers) {
 
   absl::StatusOr<LayerResult> plain =
       Write(AppTree(), {.source_date_epoch = kEpoch, .compression = LayerCompression::kNone}, &tar);
-  ASSERT_TRUE(plain.ok());
+  ASSERT_THAT(plain, IsOk());
   EXPECT_EQ(tar, uncompressed);
   EXPECT_EQ(plain->digest.ToString(), r->diff_id.ToString());
   EXPECT_EQ(plain->diff_id.ToString(), r->diff_id.ToString());
@@ -251,13 +254,13 @@ TEST_F(LayerWriterTest, DigestsSizesAndUncompressedLayers) {
 TEST_F(LayerWriterTest, WriteLayerBlobStoresTheSameBytesUnderTheirDigest) {
   std::string gz;
   absl::StatusOr<LayerResult> streamed = Write(AppTree(), {.source_date_epoch = kEpoch}, &gz);
-  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  ASSERT_THAT(streamed, IsOk());
   absl::StatusOr<oci::Layout> layout = oci::Layout::Create(dir_.path() / "layout");
-  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_THAT(layout, IsOk());
 
   absl::StatusOr<LayerResult> stored =
       WriteLayerBlob(AppTree(), {.source_date_epoch = kEpoch}, *layout);
-  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_THAT(stored, IsOk());
   EXPECT_EQ(stored->digest.ToString(), streamed->digest.ToString());
   EXPECT_EQ(stored->digest.ToString(), Sha256(gz));
   EXPECT_EQ(stored->size, static_cast<int64_t>(gz.size()));
@@ -276,12 +279,12 @@ TEST_F(LayerWriterTest, WriteLayerBlobStoresTheSameBytesUnderTheirDigest) {
 
 TEST_F(LayerWriterTest, CompressLayerBlobGivesWhatWriteLayerWouldHave) {
   absl::StatusOr<oci::Layout> layout = oci::Layout::Create(dir_.path() / "layout");
-  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_THAT(layout, IsOk());
   // Several members (4 KiB blocks) on 3 threads: the bytes still match.
   WriteFile(ctx_ / "app/big.txt", std::string(50'000, 'x') + "tail", 0644, kOld);
   const LayerOptions plain{.source_date_epoch = kEpoch, .compression = LayerCompression::kNone};
   absl::StatusOr<LayerResult> tar = WriteLayerBlob(AppTree(), plain, *layout);
-  ASSERT_TRUE(tar.ok()) << tar.status();
+  ASSERT_THAT(tar, IsOk());
   EXPECT_EQ(tar->digest, tar->diff_id) << "an uncompressed layer is its own diff_id";
   EXPECT_EQ(Sha256(::trainpkg::testing::Slurp(layout->BlobPath(tar->digest))),
             tar->diff_id.ToString());
@@ -295,9 +298,9 @@ TEST_F(LayerWriterTest, CompressLayerBlobGivesWhatWriteLayerWouldHave) {
                                .threads = 3};
     std::string direct;
     absl::StatusOr<LayerResult> written = Write(AppTree(), options, &direct);
-    ASSERT_TRUE(written.ok()) << written.status();
+    ASSERT_THAT(written, IsOk());
     absl::StatusOr<LayerResult> later = CompressLayerBlob(*layout, tar->diff_id, options);
-    ASSERT_TRUE(later.ok()) << later.status();
+    ASSERT_THAT(later, IsOk());
     EXPECT_EQ(later->digest, written->digest);
     EXPECT_EQ(later->size, written->size);
     EXPECT_EQ(later->diff_id, tar->diff_id);
@@ -418,7 +421,7 @@ TEST_F(LayerWriterTest, BadOptionsAreInvalidArgument) {
 
 TEST(SetCompressionLevelTest, SetsTheLevelOfTheChosenCompressionWithinItsRange) {
   LayerOptions gzip;
-  ASSERT_TRUE(SetCompressionLevel(1, &gzip).ok());
+  ASSERT_THAT(SetCompressionLevel(1, &gzip), IsOk());
   EXPECT_EQ(gzip.gzip_level, 1);
   EXPECT_EQ(gzip.zstd_level, 3);
   EXPECT_THAT(std::string(SetCompressionLevel(13, &gzip).message()), HasSubstr("outside 1..12"));
@@ -427,7 +430,7 @@ TEST(SetCompressionLevelTest, SetsTheLevelOfTheChosenCompressionWithinItsRange) 
 
   LayerOptions zstd;
   zstd.compression = LayerCompression::kZstd;
-  ASSERT_TRUE(SetCompressionLevel(19, &zstd).ok());
+  ASSERT_THAT(SetCompressionLevel(19, &zstd), IsOk());
   EXPECT_EQ(zstd.zstd_level, 19);
   EXPECT_EQ(zstd.gzip_level, 6);
   EXPECT_THAT(std::string(SetCompressionLevel(20, &zstd).message()), HasSubstr("outside 1..19"));

@@ -9,6 +9,9 @@
 #include "gtest/gtest.h"
 #include "packager/layer/internal/gzip_member.h"
 #include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::layer_internal {
 namespace {
@@ -35,9 +38,9 @@ std::string Compress(const std::string& input, ParallelGzipWriter::Options optio
   StringSink sink;
   ParallelGzipWriter writer(&sink, options);
   for (size_t i = 0; i < input.size(); i += write_size) {
-    EXPECT_TRUE(writer.Write(std::string_view(input).substr(i, write_size)).ok());
+    EXPECT_THAT(writer.Write(std::string_view(input).substr(i, write_size)), IsOk());
   }
-  EXPECT_TRUE(writer.Finish().ok());
+  EXPECT_THAT(writer.Finish(), IsOk());
   return sink.bytes;
 }
 
@@ -141,9 +144,9 @@ TEST(ParallelGzipWriterTest, MembersAreWrittenInOrderOneCallAtATimeAndAllBeforeF
     SlowCountingSink sink;
     ParallelGzipWriter writer(&sink, {.level = 1, .block_size = 4096, .threads = threads});
     for (size_t i = 0; i < input.size(); i += 3000) {
-      ASSERT_TRUE(writer.Write(std::string_view(input).substr(i, 3000)).ok());
+      ASSERT_THAT(writer.Write(std::string_view(input).substr(i, 3000)), IsOk());
     }
-    ASSERT_TRUE(writer.Finish().ok());
+    ASSERT_THAT(writer.Finish(), IsOk());
     const int calls = sink.calls();  // read once Finish returned: nothing may follow
     EXPECT_EQ(calls, static_cast<int>((input.size() + 4095) / 4096)) << "one call per member";
     EXPECT_FALSE(sink.overlapped()) << "threads " << threads;
@@ -156,7 +159,7 @@ TEST(ParallelGzipWriterTest, AbandonedWithoutFinishStopsWritingAndDoesNotHang) {
   SlowCountingSink sink;
   {
     ParallelGzipWriter writer(&sink, {.level = 6, .block_size = 4096, .threads = 2});
-    ASSERT_TRUE(writer.Write(input).ok());
+    ASSERT_THAT(writer.Write(input), IsOk());
   }  // destroyed with up to 4 blocks in flight
   const int members = static_cast<int>(input.size() / 4096);
   EXPECT_LT(sink.calls(), members) << "the blocks still in flight were not written";

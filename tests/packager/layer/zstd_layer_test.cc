@@ -11,6 +11,9 @@
 #include "gtest/gtest.h"
 #include "packager/layer/layer_writer.h"
 #include "tests/packager/layer/layer_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager {
 namespace {
@@ -60,7 +63,7 @@ TEST(ZstdLayerTest, OneFrameIndependentOfThreads) {
     options.threads = i == 0 ? 1 : 4;
     StringSink sink;
     results[i] = WriteLayer(source, options, &sink);
-    ASSERT_TRUE(results[i].ok()) << results[i].status();
+    ASSERT_THAT(results[i], IsOk());
     blobs[i] = std::move(sink.bytes);
   }
   EXPECT_EQ(blobs[0], blobs[1]);

@@ -13,6 +13,9 @@
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::run {
 namespace {
@@ -42,7 +45,7 @@ TEST_F(ContainerUserTest, ResolvesNamesFromTheImagesFiles) {
   Write(root() / "etc/passwd", "root:x:0:0::/root:/bin/sh\ntrainer:x:1000:1000::/home:/bin/sh\n");
   Write(root() / "etc/group", "trainer:x:1000:\nvideo:x:44:trainer\n");
   absl::StatusOr<ContainerUser> user = ResolveContainerUser(root(), "trainer");
-  ASSERT_TRUE(user.ok()) << user.status();
+  ASSERT_THAT(user, IsOk());
   EXPECT_EQ(user->uid, 1000u);
   EXPECT_EQ(user->gid, 1000u);
   EXPECT_THAT(user->additional_gids, ElementsAre(44u));
@@ -57,7 +60,7 @@ TEST_F(ContainerUserTest, AbsoluteSymlinkResolvesInsideTheRoot) {
   absl::StatusOr<ContainerUser> user = ResolveContainerUser(root(), "hostuser");
   EXPECT_EQ(user.status().code(), absl::StatusCode::kNotFound) << "read the host's file";
   user = ResolveContainerUser(root(), "imageuser");
-  ASSERT_TRUE(user.ok()) << user.status();
+  ASSERT_THAT(user, IsOk());
   EXPECT_EQ(user->uid, 7u);
 }
 
@@ -68,7 +71,7 @@ TEST_F(ContainerUserTest, ClimbingSymlinkResolvesInsideTheRoot) {
   Write(dir_ / "data/passwd", "outsider:x:5:5::/:/bin/sh\n");
   fs::create_symlink("../../../../../data/passwd", root() / "etc/passwd");
   absl::StatusOr<ContainerUser> user = ResolveContainerUser(root(), "climber");
-  ASSERT_TRUE(user.ok()) << user.status();
+  ASSERT_THAT(user, IsOk());
   EXPECT_EQ(user->uid, 99u);
   EXPECT_EQ(user->gid, 98u);
   EXPECT_EQ(ResolveContainerUser(root(), "outsider").status().code(), absl::StatusCode::kNotFound);
@@ -121,7 +124,7 @@ TEST_F(ContainerUserTest, RefusesAnOversizedPasswd) {
 
 TEST_F(ContainerUserTest, MissingFilesMeanNoNames) {
   absl::StatusOr<ContainerUser> user = ResolveContainerUser(root(), "1234:55");
-  ASSERT_TRUE(user.ok()) << user.status();
+  ASSERT_THAT(user, IsOk());
   EXPECT_EQ(user->uid, 1234u);
   EXPECT_EQ(user->gid, 55u);
   EXPECT_EQ(ResolveContainerUser(root(), "nobody").status().code(), absl::StatusCode::kNotFound);

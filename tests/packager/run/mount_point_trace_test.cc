@@ -11,6 +11,9 @@
 
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::run {
 namespace {
@@ -39,7 +42,7 @@ TEST_F(MountPointTraceTest, RemovesMadeMountPointsAndUntouchedCopiedUpDirectorie
   fs::create_directories(upper() / "dev");
   Touch(upper() / "etc/hosts");
   ::chmod((upper() / "etc").c_str(), 0755);
-  ASSERT_TRUE(trace.RemoveFrom(upper()).ok());
+  ASSERT_THAT(trace.RemoveFrom(upper()), IsOk());
   EXPECT_TRUE(fs::is_empty(upper()));
 }
 
@@ -51,7 +54,7 @@ TEST_F(MountPointTraceTest, KeepsWhatTheCommandWrote) {
   Touch(upper() / "etc/hosts");
   Touch(upper() / "etc/new", "written\n");  // the command's
   Touch(upper() / "srv/x", "not empty\n");  // no mount point is ever written to
-  ASSERT_TRUE(trace.RemoveFrom(upper()).ok());
+  ASSERT_THAT(trace.RemoveFrom(upper()), IsOk());
   EXPECT_FALSE(fs::exists(upper() / "etc/hosts"));
   EXPECT_TRUE(fs::exists(upper() / "etc/new"));
   EXPECT_TRUE(fs::exists(upper() / "srv/x"));
@@ -64,7 +67,7 @@ TEST_F(MountPointTraceTest, KeepsACopiedUpDirectoryWhoseModeTheCommandChanged) {
   MountPointTrace trace = MountPointTrace::Record(root(), destinations);
   Touch(upper() / "etc/hosts");
   ::chmod((upper() / "etc").c_str(), 0700);
-  ASSERT_TRUE(trace.RemoveFrom(upper()).ok());
+  ASSERT_THAT(trace.RemoveFrom(upper()), IsOk());
   EXPECT_FALSE(fs::exists(upper() / "etc/hosts"));
   EXPECT_TRUE(fs::is_directory(upper() / "etc"));
 }
@@ -81,7 +84,7 @@ TEST_F(MountPointTraceTest, FollowsSymlinksInsideTheRootOnly) {
   MountPointTrace trace = MountPointTrace::Record(root(), destinations);
   Touch(upper() / "run/systemd/resolve/stub-resolv.conf");
   Touch(upper() / "srv/hosts");
-  ASSERT_TRUE(trace.RemoveFrom(upper()).ok());
+  ASSERT_THAT(trace.RemoveFrom(upper()), IsOk());
   EXPECT_TRUE(fs::is_empty(upper()));
 }
 

@@ -6,6 +6,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::run {
 namespace {
@@ -41,7 +44,7 @@ TEST(ResolvConfTest, WithoutLoopbackDropsOnlyLoopbackNameservers) {
 TEST(ResolvConfTest, ReadHostResolvConfTreatsAMissingFileAsEmptyAndCapsTheSize) {
   trainpkg::testing::TempDir dir;
   EXPECT_EQ(*ReadHostResolvConf(dir.path() / "missing"), "");
-  ASSERT_TRUE(base::WriteFileAtomic(dir / "resolv.conf", kHost, base::FileSync::kNoSync).ok());
+  ASSERT_THAT(base::WriteFileAtomic(dir / "resolv.conf", kHost, base::FileSync::kNoSync), IsOk());
   EXPECT_EQ(*ReadHostResolvConf(dir.path() / "resolv.conf"), kHost);
   ASSERT_TRUE(
       base::WriteFileAtomic(dir / "huge", std::string(65 * 1024, '#'), base::FileSync::kNoSync)

@@ -12,6 +12,9 @@
 #include "registry/oci/media_types.h"
 #include "tests/packager/unpack/layer_tar.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::unpack {
 namespace {
@@ -37,7 +40,7 @@ class LayerUnpackerTest : public ::testing::Test {
     fs::create_directories(dir_ / "outside");
     std::ofstream(dir_ / "outside/secret") << "host data";
     auto layout = oci::Layout::Create(dir_ / "layout");
-    ASSERT_TRUE(layout.ok()) << layout.status();
+    ASSERT_THAT(layout, IsOk());
     layout_.emplace(*layout);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -82,7 +85,7 @@ class CompressionTest : public LayerUnpackerTest,
                         public ::testing::WithParamInterface<Compression> {};
 
 TEST_P(CompressionTest, WritesFilesDirsAndLinks) {
-  ASSERT_TRUE(Unpack({StoreLayer(*layout_, Basic(), GetParam())}).ok());
+  ASSERT_THAT(Unpack({StoreLayer(*layout_, Basic(), GetParam())}), IsOk());
   EXPECT_EQ(Slurp(rootfs() / "bin/tool"), "#!/bin/sh\n");
   EXPECT_EQ(fs::status(rootfs() / "bin/tool").permissions(), fs::perms(0755));
   EXPECT_EQ(fs::status(rootfs() / "etc/conf").permissions(), fs::perms(0640));
@@ -103,7 +106,7 @@ TEST_F(LayerUnpackerTest, WhiteoutRemovesLowerFilesAndDirectories) {
   lower.File("a/keep", "k").File("a/gone", "g").File("b/x", "x").File("c", "c");
   LayerTar upper;
   upper.File("a/.wh.gone", "").File(".wh.b", "").File("c", "new").File("a/.wh.missing", "");
-  ASSERT_TRUE(Unpack({StoreLayer(*layout_, lower), StoreLayer(*layout_, upper)}).ok());
+  ASSERT_THAT(Unpack({StoreLayer(*layout_, lower), StoreLayer(*layout_, upper)}), IsOk());
   EXPECT_TRUE(fs::exists(rootfs() / "a/keep"));
   EXPECT_FALSE(fs::exists(rootfs() / "a/gone"));
   EXPECT_FALSE(fs::exists(rootfs() / "a/.wh.gone"));
@@ -117,7 +120,7 @@ TEST_F(LayerUnpackerTest, OpaqueDirectoryHidesLowerChildrenWhereverTheMarkerSits
   LayerTar upper;
   // The marker after a sibling of this layer: that sibling stays.
   upper.File("d/sub/new", "n").File("d/.wh..wh..opq", "").File("d/fresh", "f");
-  ASSERT_TRUE(Unpack({StoreLayer(*layout_, lower), StoreLayer(*layout_, upper)}).ok());
+  ASSERT_THAT(Unpack({StoreLayer(*layout_, lower), StoreLayer(*layout_, upper)}), IsOk());
   EXPECT_FALSE(fs::exists(rootfs() / "d/old"));
   EXPECT_FALSE(fs::exists(rootfs() / "d/sub/old"));
   EXPECT_EQ(Slurp(rootfs() / "d/sub/new"), "n");
@@ -165,9 +168,9 @@ TEST_F(LayerUnpackerTest, NeverWritesThroughASymlinkFromALowerLayer) {
 // Issue 16 finding 12: one rule with the builder (docs/adr/2026-11-27-symlinks-resolve-inside-the-root.md).
 TEST_F(LayerUnpackerTest, KeepsSymlinksClimbingOutOfTheRootAsWritten) {
   absl::Status status = UnpackOne(LayerTar().Symlink("a/up", "../../outside"));
-  ASSERT_TRUE(status.ok()) << status;
+  ASSERT_THAT(status, IsOk());
   EXPECT_EQ(fs::read_symlink(rootfs() / "a/up").string(), "../../outside");
-  EXPECT_TRUE(UnpackOne(LayerTar().Symlink("a/b/ok", "../../etc/passwd")).ok());
+  EXPECT_THAT(UnpackOne(LayerTar().Symlink("a/b/ok", "../../etc/passwd")), IsOk());
   // Never followed while unpacking: writing through it is refused.
   status = UnpackOne(LayerTar().File("a/up/pwned", "x"));
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);

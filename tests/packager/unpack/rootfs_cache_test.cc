@@ -17,6 +17,9 @@
 #include "registry/oci/image_manifest.h"
 #include "tests/packager/unpack/layer_tar.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::packager::unpack {
 namespace {
@@ -34,7 +37,7 @@ class RootfsCacheTest : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     auto layout = oci::Layout::Create(dir_ / "layout");
-    ASSERT_TRUE(layout.ok());
+    ASSERT_THAT(layout, IsOk());
     layout_.emplace(*layout);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -72,13 +75,13 @@ TEST_F(RootfsCacheTest, UnpacksOncePerLayerChain) {
   RootfsCache cache(dir_ / "cache");
   oci::LayoutImage image = MakeImage(LayerTar().File("hello", "world"));
   absl::StatusOr<fs::path> first = cache.Get(*layout_, image);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   // One layer: its ChainID is its diff_id.
   EXPECT_EQ(first->filename().string(), "sha256-" + image.config->rootfs.diff_ids[0].hex());
   EXPECT_TRUE(fs::exists(*first / "hello"));
   fs::remove(*first / "hello");  // a second Get does not unpack again
   absl::StatusOr<fs::path> second = cache.Get(*layout_, image);
-  ASSERT_TRUE(second.ok());
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(*second, *first);
   EXPECT_FALSE(fs::exists(*second / "hello"));
 }
@@ -96,9 +99,9 @@ TEST_F(RootfsCacheTest, TheSameImageUnderAnotherManifestSharesItsRootfs) {
                                              oci::media_types::kOciImageManifest);
   ASSERT_NE(elsewhere.descriptor.digest, image.descriptor.digest);
   absl::StatusOr<fs::path> first = cache.Get(*layout_, image);
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   absl::StatusOr<fs::path> second = cache.Get(*layout_, elsewhere);
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(*second, *first);
   EXPECT_EQ(Entries(), 1u);
 }
@@ -116,8 +119,8 @@ TEST_F(RootfsCacheTest, ImagesWithoutAConfigDigestGetTheirOwnRootfs) {
   two.manifest.config = {};
   absl::StatusOr<fs::path> first = cache.Get(*layout_, one);
   absl::StatusOr<fs::path> second = cache.Get(*layout_, two);
-  ASSERT_TRUE(first.ok()) << first.status();
-  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_THAT(first, IsOk());
+  ASSERT_THAT(second, IsOk());
   EXPECT_NE(*first, *second);
   EXPECT_TRUE(fs::exists(*second / "two"));
 }
@@ -132,7 +135,7 @@ TEST_F(RootfsCacheTest, ConcurrentGetsAgreeAndLeaveNoTemporaries) {
   }
   for (std::thread& thread : threads) thread.join();
   for (const auto& result : results) {
-    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_THAT(result, IsOk());
     EXPECT_EQ(*result, *results[0]);
   }
   EXPECT_EQ(Entries(), 1u);
@@ -153,7 +156,7 @@ TEST_F(RootfsCacheTest, ClearsSetIdBitsOfFiles) {
       *layout_,
       MakeImage(
           LayerTar().File("bin/su", "x", 04755).File("bin/wall", "y", 02755).Dir("shared", 02775)));
-  ASSERT_TRUE(root.ok()) << root.status();
+  ASSERT_THAT(root, IsOk());
   struct stat st {};
   ASSERT_EQ(::stat((*root / "bin/su").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0755u);

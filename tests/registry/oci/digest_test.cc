@@ -45,12 +45,12 @@ TEST(DigestTest, StreamingEqualsOneShot) {
 
 TEST(DigestTest, ParseRoundTrips) {
   auto sha256 = Digest::Parse(kSha256Abc);
-  ASSERT_TRUE(sha256.ok()) << sha256.status();
+  ASSERT_THAT(sha256, IsOk());
   EXPECT_EQ(sha256->algorithm(), DigestAlgorithm::kSha256);
   EXPECT_EQ(sha256->ToString(), kSha256Abc);
   EXPECT_EQ(*sha256, Sha256Digest("abc"));
   auto sha512 = Digest::Parse(kSha512Abc);
-  ASSERT_TRUE(sha512.ok()) << sha512.status();
+  ASSERT_THAT(sha512, IsOk());
   EXPECT_EQ(sha512->algorithm_name(), "sha512");
   EXPECT_EQ(sha512->hex().size(), 128u);
 }
@@ -94,7 +94,7 @@ TEST(DigestTest, DigestFileStreamsTheFile) {
   data += "tail";
   std::ofstream(path, std::ios::binary) << data;
   auto result = DigestFile(path);
-  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_THAT(result, IsOk());
   EXPECT_EQ(result->digest, Sha256Digest(data));
   EXPECT_EQ(result->size, static_cast<int64_t>(data.size()));
 

@@ -53,7 +53,7 @@ TEST(ImageManifestJsonTest, GoldenBytes) {
 
 TEST(ImageManifestJsonTest, RoundTrip) {
   auto parsed = ParseImageManifest(kManifestGolden);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, SampleManifest());
   EXPECT_THAT(ValidateImageManifest(*parsed), IsOk());
   EXPECT_EQ(SerializeImageManifest(*parsed), kManifestGolden);
@@ -77,7 +77,7 @@ TEST(ImageManifestJsonTest, CanonicalBytesAreStable) {
     "schemaVersion": 2
   })";
   auto parsed = ParseImageManifest(messy);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   std::string first = SerializeImageManifest(*parsed);
   EXPECT_EQ(first, kManifestGolden);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(SerializeImageManifest(*parsed), first);
@@ -160,7 +160,7 @@ TEST(ImageIndexJsonTest, GoldenBytesAndRoundTrip) {
       R"("os.features":["f1"],"variant":"v8"}}]})";
   EXPECT_EQ(SerializeImageIndex(SampleIndex()), golden);
   auto parsed = ParseImageIndex(golden);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, SampleIndex());
   EXPECT_THAT(ValidateImageIndex(*parsed), IsOk());
   EXPECT_EQ(
@@ -214,9 +214,9 @@ const std::string kConfigGolden =
 TEST(ImageConfigJsonTest, GoldenBytesAndRoundTrip) {
   EXPECT_EQ(SerializeImageConfig(SampleConfig()), kConfigGolden);
   auto parsed = ParseImageConfig(kConfigGolden);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, SampleConfig());
-  EXPECT_TRUE(ValidateImageConfig(*parsed).ok()) << ValidateImageConfig(*parsed);
+  EXPECT_THAT(ValidateImageConfig(*parsed), IsOk());
 }
 
 TEST(ImageConfigJsonTest, MinimalConfigKeepsRequiredObjects) {
@@ -234,7 +234,7 @@ TEST(ImageConfigJsonTest, KeepsUnknownDockerFields) {
     "container_config":{"Cmd":["/bin/sh"]},"rootfs":{"type":"layers","diff_ids":[]},
     "history":null})";
   auto parsed = ParseImageConfig(docker);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(parsed->config.cmd, std::vector<std::string>{"bash"});
   EXPECT_TRUE(parsed->history.empty());
   EXPECT_EQ(SerializeImageConfig(*parsed),
@@ -280,7 +280,7 @@ TEST(DescriptorJsonTest, RoundTripsEveryField) {
                 R"(","size":5,"urls":["https://example.com/layer"],"annotations":{"k":"v"},)" +
                 R"("data":"bGF5ZXI=","artifactType":"application/x-test"})");
   auto parsed = ParseDescriptor(json);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, descriptor);
 }
 
@@ -294,7 +294,7 @@ TEST(AnnotationsTest, Rfc3339AndProvenance) {
   absl::Time time = absl::FromUnixSeconds(1700000000) + absl::Milliseconds(250);
   EXPECT_EQ(FormatRfc3339(time), "2023-11-14T22:13:20Z");
   auto parsed = ParseRfc3339("2023-11-14T23:13:20.25+01:00");
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, time);
   EXPECT_EQ(ParseRfc3339("2023-11-14").status().code(), absl::StatusCode::kInvalidArgument);
 

@@ -223,7 +223,7 @@ std::string TrimNewline(std::string text) {
 
 TEST_F(InteropTest, SkopeoReadsOurManifestAndConfig) {
   auto layout = Layout::Create(dir_ / "img");
-  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_THAT(layout, IsOk());
   BuiltImage built = BuildImage(*layout);
   std::string ref = Quote("oci:" + (dir_ / "img").string() + ":v1");
 
@@ -252,9 +252,9 @@ TEST_F(InteropTest, SkopeoCopyOfOurLayoutReadsBackIdentical) {
   MustRun("skopeo copy " + Quote("oci:" + (dir_ / "img").string() + ":v1") + " " +
           Quote("oci:" + (dir_ / "copy").string() + ":copied"));
   auto copy = Layout::Open(dir_ / "copy");
-  ASSERT_TRUE(copy.ok()) << copy.status();
+  ASSERT_THAT(copy, IsOk());
   auto image = copy->ReadImage("copied");
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_EQ(image->descriptor.digest, built.manifest.digest);
   EXPECT_EQ(image->manifest_bytes, built.manifest_bytes);
   EXPECT_TRUE(image->missing_blobs.empty());
@@ -291,18 +291,18 @@ TEST_F(InteropTest, WeReadALayoutWrittenByUmoci) {
           "--tag t1");
 
   auto layout = Layout::Open(dir_ / "u");
-  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_THAT(layout, IsOk());
   auto tags = layout->ListTags();
-  ASSERT_TRUE(tags.ok()) << tags.status();
+  ASSERT_THAT(tags, IsOk());
   std::vector<std::string> names;
   for (const LayoutTag& tag : *tags) names.push_back(tag.tag);
   EXPECT_THAT(names, Contains("t1"));
 
   auto read = layout->ReadImage("t1");
-  ASSERT_TRUE(read.ok()) << read.status();
-  EXPECT_TRUE(ValidateImageManifest(read->manifest).ok()) << ValidateImageManifest(read->manifest);
+  ASSERT_THAT(read, IsOk());
+  EXPECT_THAT(ValidateImageManifest(read->manifest), IsOk());
   ASSERT_TRUE(read->config.has_value());
-  EXPECT_TRUE(ValidateImageConfig(*read->config).ok()) << ValidateImageConfig(*read->config);
+  EXPECT_THAT(ValidateImageConfig(*read->config), IsOk());
   EXPECT_EQ(read->config->config.entrypoint, std::vector<std::string>{"/bin/true"});
   EXPECT_THAT(read->config->config.env, Contains("A=1"));
   EXPECT_EQ(read->config->architecture, "arm64");

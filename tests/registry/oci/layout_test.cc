@@ -70,7 +70,7 @@ class LayoutTest : public ::testing::Test {
 
 TEST_F(LayoutTest, CreateWritesTheSkeleton) {
   auto layout = Layout::Create(dir_ / "img");
-  ASSERT_TRUE(layout.ok()) << layout.status();
+  ASSERT_THAT(layout, IsOk());
   EXPECT_EQ(Slurp(dir_ / "img" / "oci-layout"), R"({"imageLayoutVersion":"1.0.0"})");
   EXPECT_EQ(
       Slurp(dir_ / "img" / "index.json"),
@@ -149,12 +149,12 @@ TEST_F(LayoutTest, StreamingBlobWriter) {
   std::string data(1 << 20, 'z');
   {
     auto writer = layout->NewBlobWriter();
-    ASSERT_TRUE(writer.ok()) << writer.status();
+    ASSERT_THAT(writer, IsOk());
     ASSERT_THAT(writer->Write(std::string_view(data).substr(0, 1000)), IsOk());
     ASSERT_THAT(writer->Write(std::string_view(data).substr(1000)), IsOk());
     EXPECT_EQ(writer->size(), static_cast<int64_t>(data.size()));
     auto blob = writer->CommitExpecting(Sha256Digest(data), static_cast<int64_t>(data.size()));
-    ASSERT_TRUE(blob.ok()) << blob.status();
+    ASSERT_THAT(blob, IsOk());
     EXPECT_EQ(blob->digest, Sha256Digest(data));
     EXPECT_EQ(*layout->ReadBlob(blob->digest), data);
   }
@@ -186,13 +186,13 @@ TEST_F(LayoutTest, StreamingBlobWriterKeepsEveryByteAcrossWritebackChunks) {
   std::string data(20 << 20, '\0');
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>((i * 2654435761u) >> 13);
   auto writer = layout->NewBlobWriter();
-  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_THAT(writer, IsOk());
   const size_t kWrite = 777'777;
   for (size_t off = 0; off < data.size(); off += kWrite) {
     ASSERT_THAT(writer->Write(std::string_view(data).substr(off, kWrite)), IsOk());
   }
   auto blob = writer->Commit();
-  ASSERT_TRUE(blob.ok()) << blob.status();
+  ASSERT_THAT(blob, IsOk());
   EXPECT_EQ(blob->digest, Sha256Digest(data));
   EXPECT_EQ(blob->size, static_cast<int64_t>(data.size()));
   EXPECT_TRUE(Slurp(layout->BlobPath(blob->digest)) == data);
@@ -203,7 +203,7 @@ TEST_F(LayoutTest, TagsAreAddedReplacedAndResolved) {
   ASSERT_THAT(layout, IsOk());
   Descriptor one = WriteImage(*layout, true, "v1");
   auto resolved = layout->Resolve("");
-  ASSERT_TRUE(resolved.ok()) << resolved.status();
+  ASSERT_THAT(resolved, IsOk());
   EXPECT_EQ(resolved->digest, one.digest);
   EXPECT_EQ(resolved->annotations.at(std::string(annotations::kRefName)), "v1");
 
@@ -249,7 +249,7 @@ TEST_F(LayoutTest, ReadImage) {
   ASSERT_THAT(layout, IsOk());
   Descriptor descriptor = WriteImage(*layout, true, "v1");
   auto image = layout->ReadImage("v1");
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_EQ(image->descriptor.digest, descriptor.digest);
   EXPECT_EQ(Sha256Digest(image->manifest_bytes), descriptor.digest);
   ASSERT_TRUE(image->config.has_value());
@@ -265,7 +265,7 @@ TEST_F(LayoutTest, AbsentBaseBlobsAreReportedNotFatal) {
   auto reopened = Layout::Open(dir_);
   ASSERT_THAT(reopened, IsOk());
   auto image = reopened->ReadImage("shallow");
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   ASSERT_EQ(image->missing_blobs.size(), 1u);
   EXPECT_EQ(image->missing_blobs[0].digest, Sha256Digest("base-layer"));
   EXPECT_TRUE(image->config.has_value());
@@ -301,7 +301,7 @@ TEST_F(LayoutTest, ReadImageThroughAnIndex) {
   auto no_platform = layout->ReadImage("multi");
   EXPECT_THAT(Message(no_platform.status()), HasSubstr("is an image index; choose a platform"));
   auto image = layout->ReadImage("multi", Platform{.architecture = "amd64", .os = "linux"});
-  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_THAT(image, IsOk());
   EXPECT_EQ(image->descriptor.digest, amd64.digest);
   auto arm = layout->ReadImage("multi", Platform{.architecture = "arm64", .os = "linux"});
   EXPECT_EQ(arm.status().code(), absl::StatusCode::kNotFound);
@@ -341,7 +341,7 @@ TEST(LayoutReferenceTest, Parse) {
 
 TEST(LayoutReferenceTest, RefNameGrammar) {
   for (std::string_view good : {"latest", "v1.0", "1", "a--b", "stable/2", "x@y+z", "A_b.c"}) {
-    EXPECT_TRUE(ValidateRefName(good).ok()) << good;
+    EXPECT_THAT(ValidateRefName(good), IsOk()) << good;
   }
   for (std::string_view bad : {"", "-a", "a-", "a..b", "/a", "a/", "a b", "a---b"}) {
     EXPECT_FALSE(ValidateRefName(bad).ok()) << bad;

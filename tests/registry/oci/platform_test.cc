@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 
 Platform P(std::string_view text) {
   auto platform = ParsePlatform(text);
-  EXPECT_TRUE(platform.ok()) << platform.status();
+  EXPECT_THAT(platform, IsOk());
   return platform.ok() ? *platform : Platform{};
 }
 
@@ -78,7 +78,7 @@ TEST(PlatformTest, SelectManifestTakesTheFirstMatch) {
   index.manifests = {no_platform, amd64, arm_v7, arm64_a, arm64_b};
 
   auto selected = SelectManifest(index, P("linux/arm64/v8"));
-  ASSERT_TRUE(selected.ok()) << selected.status();
+  ASSERT_THAT(selected, IsOk());
   EXPECT_EQ(selected->digest, arm64_a.digest);
   selected = SelectManifest(index, P("linux/amd64"));
   ASSERT_THAT(selected, IsOk());
@@ -107,7 +107,7 @@ TEST(HostPlatformTest, IsThisMachines) {
   EXPECT_EQ(HostPlatform(), FormatPlatform(PlatformOfMachine(name.machine)));
   // Parses back to itself: a valid --platform value.
   absl::StatusOr<Platform> parsed = ParsePlatform(HostPlatform());
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(FormatPlatform(*parsed), HostPlatform());
 }
 

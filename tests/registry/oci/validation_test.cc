@@ -53,8 +53,8 @@ TEST(MediaTypesTest, FamiliesAndEquivalents) {
 }
 
 TEST(ValidateManifestTest, AcceptsBothFamilies) {
-  EXPECT_TRUE(ValidateImageManifest(OciImage()).ok()) << ValidateImageManifest(OciImage());
-  EXPECT_TRUE(ValidateImageManifest(DockerImage()).ok()) << ValidateImageManifest(DockerImage());
+  EXPECT_THAT(ValidateImageManifest(OciImage()), IsOk());
+  EXPECT_THAT(ValidateImageManifest(DockerImage()), IsOk());
   ImageManifest no_media_type = OciImage();
   no_media_type.media_type.clear();
   EXPECT_THAT(ValidateImageManifest(no_media_type), IsOk());

@@ -10,6 +10,9 @@
 #include "sdk/job_client.h"
 #include "tests/sdk/fake_backend/fake_driver.h"
 #include "tests/sdk/sdk_test_util.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -39,11 +42,11 @@ TEST_F(FakeBackendTest, CustomJobRunsOnTheDriverOfItsRow) {
   EXPECT_EQ(*BackendDriverNamed("fake"), &driver_);
 
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->job_id(), job->resource_name().substr(5));  // "fake/<id>"
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job->Submit(), IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_THAT(log_.str(), HasSubstr("Creating CustomJob\nFake job created: fake/"));
   EXPECT_EQ(job->job_dir(), home_.path() / "jobs" / job->job_id());
@@ -61,12 +64,12 @@ TEST_F(FakeBackendTest, JobClientFindsTheRecordThroughTheTable) {
   CustomJobOptions options = Options();
   options.job_id = "fake-recorded";
   absl::StatusOr<CustomJob> job = CustomJob::Create(MakeJob("/bin/true", {{1, {}}}), options);
-  ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(job->Submit().ok());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
 
   JobClient client{JobStore(home_.path())};
   absl::StatusOr<JobInfo> info = client.GetJob("fake-recorded");
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->backend, "fake");
   EXPECT_EQ(&JobDriver(*info), &driver_);
   EXPECT_EQ(info->job.state, jobspec::JobState::kRunning);
@@ -75,7 +78,7 @@ TEST_F(FakeBackendTest, JobClientFindsTheRecordThroughTheTable) {
             absl::StatusCode::kFailedPrecondition);
   absl::StatusOr<jobspec::CustomJob> cancelled =
       JobDriver(*info).Cancel(client.store(), *info, RecordAccess{}, absl::Seconds(1));
-  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  ASSERT_THAT(cancelled, IsOk());
   EXPECT_EQ(client.GetJob("fake-recorded")->job.state, jobspec::JobState::kCancelled);
 }
 

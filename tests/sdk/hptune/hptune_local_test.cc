@@ -61,9 +61,9 @@ TEST(HptuneLocalTest, TrialsNeverExceedParallelTrialCountAndAreRecorded) {
   std::filesystem::create_directories(timeline);
   absl::StatusOr<HyperparameterTuningJob> job =
       HyperparameterTuningJob::Create(Study(5, 2, "0.4", timeline), Options(dir.path()));
-  ASSERT_TRUE(job.ok()) << job.status().message();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
       << (done->error ? done->error->message : "");
   ASSERT_THAT(done->trials, SizeIs(5));
@@ -84,7 +84,7 @@ TEST(HptuneLocalTest, TrialsNeverExceedParallelTrialCountAndAreRecorded) {
 
   hptune::TuningJobStore tuning_store(dir.path());
   absl::StatusOr<jobspec::HyperparameterTuningJob> recorded = tuning_store.ReadJob(job->job_id());
-  ASSERT_TRUE(recorded.ok()) << recorded.status().message();
+  ASSERT_THAT(recorded, IsOk());
   EXPECT_EQ(recorded->state, jobspec::JobState::kSucceeded);
   ASSERT_THAT(recorded->trials, SizeIs(5));
   JobStore custom_jobs(dir.path());
@@ -93,7 +93,7 @@ TEST(HptuneLocalTest, TrialsNeverExceedParallelTrialCountAndAreRecorded) {
     ASSERT_TRUE(trial.final_measurement.has_value());
     const std::string id = trial.custom_job.substr(trial.custom_job.rfind('/') + 1);
     absl::StatusOr<jobspec::CustomJob> custom_job = custom_jobs.ReadJob(id);
-    ASSERT_TRUE(custom_job.ok()) << custom_job.status().message();
+    ASSERT_THAT(custom_job, IsOk());
     EXPECT_EQ(custom_job->display_name, "timeline-trial-" + trial.id);
     EXPECT_EQ(custom_job->state, jobspec::JobState::kSucceeded);
   }
@@ -108,7 +108,7 @@ TEST(HptuneLocalTest, CancelThroughTheStoreLeavesNoProcess) {
   std::filesystem::create_directories(timeline);
   absl::StatusOr<HyperparameterTuningJob> job =
       HyperparameterTuningJob::Create(Study(4, 2, "60", timeline), Options(dir.path()));
-  ASSERT_TRUE(job.ok()) << job.status().message();
+  ASSERT_THAT(job, IsOk());
   ASSERT_THAT(job->Submit(), IsOk());
   ASSERT_TRUE(testing::WaitFor(
       [&] {
@@ -126,7 +126,7 @@ TEST(HptuneLocalTest, CancelThroughTheStoreLeavesNoProcess) {
   // As `trainpkg jobs cancel <id>` does, from another process.
   ASSERT_THAT(hptune::TuningJobStore(dir.path()).RequestCancel(job->job_id()), IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Wait();
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   EXPECT_THAT(done->trials, SizeIs(2));
   for (int pid : pids) EXPECT_TRUE(testing::ProcessGone(pid)) << pid;

@@ -60,7 +60,7 @@ class HptuneServeTest : public ::testing::Test {
     tuning = std::make_unique<serve::LocalTuningJobService>(tuning_options);
     absl::StatusOr<std::unique_ptr<serve::JobHttpServer>> server = serve::JobHttpServer::Start(
         *jobs, tuning.get(), {.host = "127.0.0.1", .port = 0, .token = kToken, .token_home = {}});
-    EXPECT_TRUE(server.ok()) << server.status();
+    EXPECT_THAT(server, IsOk());
     return server.ok() ? *std::move(server) : nullptr;
   }
 
@@ -80,7 +80,7 @@ class HptuneServeTest : public ::testing::Test {
         [&] {
           absl::StatusOr<vertex::HyperparameterTuningJobDocument> job =
               client.GetHyperparameterTuningJob(name);
-          EXPECT_TRUE(job.ok()) << job.status();
+          EXPECT_THAT(job, IsOk());
           if (!job.ok()) return true;
           last = *job;
           return jobspec::IsTerminal(job->state);
@@ -99,14 +99,14 @@ TEST_F(HptuneServeTest, RunsAStudyCreatedOverRest) {
   vertex::VertexClient client = Client();
   absl::StatusOr<vertex::HyperparameterTuningJobDocument> created =
       client.CreateHyperparameterTuningJob(kParent, StudyJson(3, "0.2", dir_.path() / "timeline"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_THAT(created->name,
               ::testing::StartsWith("projects/p1/locations/l1/hyperparameterTuningJobs/"));
   const vertex::HyperparameterTuningJobDocument done = WaitTerminal(client, created->name);
   EXPECT_EQ(done.state, jobspec::JobState::kSucceeded);
   absl::StatusOr<jobspec::HyperparameterTuningJob> job =
       jobspec::HyperparameterTuningJobFromJson(done.json);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   ASSERT_THAT(job->trials, SizeIs(3));
   for (const jobspec::Trial& trial : job->trials) {
     EXPECT_EQ(trial.state, jobspec::TrialState::kSucceeded) << trial.infeasible_reason;
@@ -114,12 +114,12 @@ TEST_F(HptuneServeTest, RunsAStudyCreatedOverRest) {
   }
   absl::StatusOr<vertex::HyperparameterTuningJobPage> page =
       client.ListHyperparameterTuningJobs(kParent, {});
-  ASSERT_TRUE(page.ok()) << page.status();
+  ASSERT_THAT(page, IsOk());
   ASSERT_THAT(page->jobs, SizeIs(1));
   EXPECT_EQ(page->jobs[0].name, created->name);
   absl::StatusOr<vertex::HyperparameterTuningJobPage> other =
       client.ListHyperparameterTuningJobs("projects/p2/locations/l1", {});
-  ASSERT_TRUE(other.ok()) << other.status();
+  ASSERT_THAT(other, IsOk());
   EXPECT_TRUE(other->jobs.empty());
   const std::string id = created->name.substr(created->name.rfind('/') + 1);
   EXPECT_EQ(
@@ -132,7 +132,7 @@ TEST_F(HptuneServeTest, RunsAStudyCreatedOverRest) {
 TEST_F(HptuneServeTest, SdkVertexBackendRunsTheStudyOnTheService) {
   absl::StatusOr<jobspec::HyperparameterTuningJob> spec =
       jobspec::HyperparameterTuningJobFromJson(StudyJson(2, "0.1", dir_.path() / "timeline"));
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_THAT(spec, IsOk());
   HyperparameterTuningJobOptions options;
   options.trial_options.backend = JobBackendKind::kVertex;
   options.trial_options.vertex.project = "p1";
@@ -143,9 +143,9 @@ TEST_F(HptuneServeTest, SdkVertexBackendRunsTheStudyOnTheService) {
   options.poll_interval = absl::Milliseconds(100);
   absl::StatusOr<HyperparameterTuningJob> job =
       HyperparameterTuningJob::Create(*std::move(spec), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_THAT(done->name, ::testing::StartsWith("projects/p1/locations/l1/"));
   EXPECT_THAT(done->trials, SizeIs(2));
@@ -156,7 +156,7 @@ TEST_F(HptuneServeTest, CancelOverRestStopsTheStudy) {
   vertex::VertexClient client = Client();
   absl::StatusOr<vertex::HyperparameterTuningJobDocument> created =
       client.CreateHyperparameterTuningJob(kParent, StudyJson(4, "60", dir_.path() / "timeline"));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   ASSERT_TRUE(
       testing::WaitFor([&] { return std::filesystem::exists(dir_.path() / "timeline" / "pid-2"); },
                        absl::Seconds(20)));

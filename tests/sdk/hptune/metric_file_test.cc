@@ -33,7 +33,7 @@ constexpr char kFile[] =
 TEST(MetricFileTest, ParsesIntermediateMeasurementsOfTheMetric) {
   absl::StatusOr<std::vector<jobspec::Measurement>> measurements =
       ParseHypertuneMetrics(kFile, "accuracy", absl::FromUnixSeconds(1700000010));
-  ASSERT_TRUE(measurements.ok()) << measurements.status().message();
+  ASSERT_THAT(measurements, IsOk());
   ASSERT_EQ(measurements->size(), 2u);
   EXPECT_EQ((*measurements)[0].step_count, 1);
   EXPECT_EQ(jobspec::MetricValue((*measurements)[0], "accuracy"), 0.5);
@@ -47,7 +47,7 @@ TEST(MetricFileTest, DefaultTagCountsAsTheMetric) {
   absl::StatusOr<std::vector<jobspec::Measurement>> measurements = ParseHypertuneMetrics(
       R"({"global_step": "0", "training/hptuning/metric": "1.5", "timestamp": 1.0, "trial": "0"})",
       "loss");
-  ASSERT_TRUE(measurements.ok()) << measurements.status().message();
+  ASSERT_THAT(measurements, IsOk());
   ASSERT_EQ(measurements->size(), 1u);
   EXPECT_EQ(jobspec::MetricValue((*measurements)[0], "loss"), 1.5);
   EXPECT_FALSE((*measurements)[0].elapsed_duration.has_value());

@@ -99,7 +99,7 @@ TEST(TuningJobStoreTest, RecordsReadsListsAndCancels) {
   EXPECT_EQ(store.CreateJobDir("42").code(), absl::StatusCode::kAlreadyExists);
   ASSERT_THAT(store.WriteJob("42", job), IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> read = store.ReadJob("42");
-  ASSERT_TRUE(read.ok()) << read.status().message();
+  ASSERT_THAT(read, IsOk());
   EXPECT_EQ(read->trials.size(), 3u);
   EXPECT_EQ(read->trials[2].final_measurement, job.trials[2].final_measurement);
   EXPECT_EQ(*store.ListJobIds(), std::vector<std::string>{"42"});

@@ -10,6 +10,9 @@
 #include "gtest/gtest.h"
 #include "sdk/hptune/internal/gaussian_process_suggester.h"
 #include "sdk/hptune/internal/search_space.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -27,14 +30,14 @@ jobspec::StudySpec Study(SearchAlgorithm algorithm) {
 
 std::unique_ptr<Suggester> Make(const jobspec::StudySpec& spec, uint64_t seed = 1) {
   absl::StatusOr<std::unique_ptr<Suggester>> suggester = MakeSuggester(spec, seed);
-  EXPECT_TRUE(suggester.ok()) << suggester.status().message();
+  EXPECT_THAT(suggester, IsOk());
   return suggester.ok() ? *std::move(suggester) : nullptr;
 }
 
 std::vector<TrialParameters> SuggestOk(Suggester& suggester,
                                        const std::vector<Observation>& history, int count) {
   absl::StatusOr<std::vector<TrialParameters>> suggestions = suggester.Suggest(history, count);
-  EXPECT_TRUE(suggestions.ok()) << suggestions.status().message();
+  EXPECT_THAT(suggestions, IsOk());
   return suggestions.ok() ? *suggestions : std::vector<TrialParameters>{};
 }
 

@@ -37,7 +37,7 @@ TEST(TrialArgsTest, FormatsEachTypeAsVertexDoes) {
                           {"num_units", 64.0},
                           {"optimizer", std::string("sgd")},
                           {"batch", 256.0}});
-  ASSERT_TRUE(args.ok()) << args.status().message();
+  ASSERT_THAT(args, IsOk());
   EXPECT_THAT(*args, ElementsAre("--learning_rate=0.0031622776601683794", "--num_units=64",
                                  "--optimizer=sgd", "--batch=256.0"));
 }

@@ -8,6 +8,9 @@
 #include "tests/sdk/hptune/fake_trial_runner.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/fake_clock.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::hptune {
 namespace {
@@ -69,7 +72,7 @@ TEST_F(TuningServiceTest, RunsMaxTrialsNeverMoreThanParallelAtOnce) {
       RunStudy(Study(5, 2), [](const jobspec::CustomJob&, int n) {
         return TrialScript{.values = {0.1 * n, 0.1 * n + 0.05}};
       });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   ASSERT_EQ(done->trials.size(), 5u);
   EXPECT_EQ(runner_->max_running(), 2);
@@ -86,7 +89,7 @@ TEST_F(TuningServiceTest, RunsMaxTrialsNeverMoreThanParallelAtOnce) {
 TEST_F(TuningServiceTest, TrialJobsGetArgsEnvAndOutputDir) {
   absl::StatusOr<jobspec::HyperparameterTuningJob> done = RunStudy(
       Study(2, 1), [](const jobspec::CustomJob&, int) { return TrialScript{.values = {0.5}}; });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   const std::vector<jobspec::CustomJob> jobs = runner_->started_jobs();
   ASSERT_EQ(jobs.size(), 2u);
   const jobspec::ContainerSpec& container = *jobs[1].job_spec.worker_pool_specs[0].container_spec;
@@ -109,7 +112,7 @@ TEST_F(TuningServiceTest, BestMeasurementSelection) {
       RunStudy(job, [](const jobspec::CustomJob&, int) {
         return TrialScript{.values = {0.3, 0.9, 0.6}};
       });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   ASSERT_TRUE(done->trials[0].final_measurement.has_value());
   EXPECT_EQ(done->trials[0].final_measurement->step_count, 2);
   EXPECT_EQ(jobspec::MetricValue(*done->trials[0].final_measurement, "accuracy"), 0.9);
@@ -122,7 +125,7 @@ TEST_F(TuningServiceTest, FailsTheStudyAtMaxFailedTrialCount) {
       RunStudy(job, [](const jobspec::CustomJob&, int n) {
         return TrialScript{.values = {0.5}, .fail = n != 2};  // trial 2 succeeds
       });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
   ASSERT_TRUE(done->error.has_value());
   EXPECT_THAT(done->error->message, HasSubstr("2 trials failed"));
@@ -142,7 +145,7 @@ TEST_F(TuningServiceTest, FailuresBelowTheLimitLeaveTheStudySucceeded) {
       RunStudy(job, [](const jobspec::CustomJob&, int n) {
         return TrialScript{.values = {0.5}, .fail = n % 2 == 0};
       });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_EQ(done->trials.size(), 4u);
 }
@@ -150,7 +153,7 @@ TEST_F(TuningServiceTest, FailuresBelowTheLimitLeaveTheStudySucceeded) {
 TEST_F(TuningServiceTest, NoMetricMakesTheTrialInfeasible) {
   absl::StatusOr<jobspec::HyperparameterTuningJob> done =
       RunStudy(Study(1, 1), [](const jobspec::CustomJob&, int) { return TrialScript{}; });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->trials[0].state, jobspec::TrialState::kInfeasible);
   EXPECT_THAT(done->trials[0].infeasible_reason, HasSubstr("no value of metric \"accuracy\""));
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
@@ -165,7 +168,7 @@ TEST_F(TuningServiceTest, MedianStoppingCancelsABadTrial) {
         if (n == 4) return TrialScript{.values = {0.1, 0.1, 0.1, 0.1, 0.1, 0.1}};
         return TrialScript{.values = {0.8, 0.85, 0.9, 0.9, 0.9, 0.9}};
       });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   ASSERT_EQ(done->trials.size(), 4u);
   const jobspec::Trial& bad = done->trials[3];
@@ -184,7 +187,7 @@ TEST_F(TuningServiceTest, CancelStopsRunningTrials) {
       [this](TuningServiceOptions& options) {
         options.cancel_requested = [this] { return updates_ > 3; };
       });
-  ASSERT_TRUE(done.ok()) << done.status().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   ASSERT_TRUE(done->error.has_value());
   EXPECT_EQ(done->error->code, 1);

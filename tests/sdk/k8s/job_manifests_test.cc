@@ -35,14 +35,14 @@ std::filesystem::path Golden(std::string_view name) {
 
 void ExpectGolden(WorkloadKind kind) {
   absl::StatusOr<JobManifests> manifests = RenderJobManifests(testing::GoldenRequest(kind));
-  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  ASSERT_THAT(manifests, IsOk());
   const std::string rendered = manifests->List().dump(2) + "\n";
   const std::filesystem::path path = Golden(WorkloadKindName(kind));
   if (std::getenv("TRAINPKG_UPDATE_GOLDEN") != nullptr) {
     ASSERT_THAT(base::WriteFileAtomic(path, rendered), IsOk());
   }
   absl::StatusOr<std::string> golden = base::ReadFile(path);
-  ASSERT_TRUE(golden.ok()) << golden.status();
+  ASSERT_THAT(golden, IsOk());
   EXPECT_EQ(rendered, *golden) << "rendered manifests differ from " << path
                                << "; rerun with TRAINPKG_UPDATE_GOLDEN=1 if intended";
 }
@@ -70,7 +70,7 @@ std::map<std::string, std::string> Expand(const json& env, int64_t index,
 // MakeClusterEnv's variables (with the pods' DNS names) and containerSpec.env.
 void ExpectVertexEnvOnEveryJobSetReplica(const RenderRequest& request) {
   absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
-  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  ASSERT_THAT(manifests, IsOk());
   const json& jobs = manifests->workload["spec"]["replicatedJobs"];
   ASSERT_EQ(jobs.size(), 4u);
   jobspec::ClusterEnvRequest cluster;
@@ -92,7 +92,7 @@ void ExpectVertexEnvOnEveryJobSetReplica(const RenderRequest& request) {
          ++i, ++global_index) {
       cluster.replica = {.pool = p, .index = i};
       absl::StatusOr<std::map<std::string, std::string>> want = jobspec::MakeClusterEnv(cluster);
-      ASSERT_TRUE(want.ok()) << want.status();
+      ASSERT_THAT(want, IsOk());
       (*want)["DATA"] = "/data/digits.csv";
       (*want)["WHERE"] = "$(HOSTNAME)";  // containerSpec.env: the kubelet expands it, as Vertex
       EXPECT_EQ(Expand(container["env"], i, global_index), *want)
@@ -105,7 +105,7 @@ TEST(JobManifestsTest, EveryJobSetReplicaGetsExactlyTheVertexEnvWithPodDnsAddres
   RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
   ExpectVertexEnvOnEveryJobSetReplica(request);
   absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
-  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  ASSERT_THAT(manifests, IsOk());
   const json& jobs = manifests->workload["spec"]["replicatedJobs"];
   // Pools of several replicas read the index from JobSet's label.
   EXPECT_EQ(jobs[1]["template"]["spec"]["template"]["spec"]["containers"][0]["env"][0],
@@ -134,7 +134,7 @@ TEST(JobManifestsTest, EveryReplicaGetsTheJobsOneFreshSecret) {
   std::set<std::string> secrets;
   for (int render = 0; render < 2; ++render) {
     absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
-    ASSERT_TRUE(manifests.ok()) << manifests.status();
+    ASSERT_THAT(manifests, IsOk());
     std::set<std::string> in_job;
     for (const json& job : manifests->workload["spec"]["replicatedJobs"]) {
       const json& env = job["template"]["spec"]["template"]["spec"]["containers"][0]["env"];
@@ -150,7 +150,7 @@ TEST(JobManifestsTest, EveryReplicaGetsTheJobsOneFreshSecret) {
 TEST(JobManifestsTest, TfJobLeavesTfConfigToTheOperatorAndAddressesItsServices) {
   absl::StatusOr<JobManifests> manifests =
       RenderJobManifests(testing::GoldenRequest(WorkloadKind::kTFJob));
-  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  ASSERT_THAT(manifests, IsOk());
   EXPECT_FALSE(manifests->service.has_value());
   const json& worker = manifests->workload["spec"]["tfReplicaSpecs"]["Worker"];
   EXPECT_EQ(worker["replicas"], 3);
@@ -161,7 +161,7 @@ TEST(JobManifestsTest, TfJobLeavesTfConfigToTheOperatorAndAddressesItsServices) 
   EXPECT_FALSE(env.contains("RANK"));
   EXPECT_FALSE(env.contains("MASTER_ADDR"));
   absl::StatusOr<jobspec::ClusterSpecEnv> spec = jobspec::ParseClusterSpec(env["CLUSTER_SPEC"]);
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_THAT(spec, IsOk());
   EXPECT_EQ(spec->task_type, "workerpool1");
   EXPECT_EQ(spec->task_index, 2);
   EXPECT_EQ(spec->cluster["workerpool1"],
@@ -217,7 +217,7 @@ TEST(JobManifestsTest, PullSecretCanBeLeftOutAndOnlyNamed) {
   RenderRequest request = testing::GoldenRequest(WorkloadKind::kJobSet);
   request.include_pull_secret = false;
   absl::StatusOr<JobManifests> manifests = RenderJobManifests(request);
-  ASSERT_TRUE(manifests.ok()) << manifests.status();
+  ASSERT_THAT(manifests, IsOk());
   EXPECT_FALSE(manifests->pull_secret.has_value());
   EXPECT_EQ(manifests->pull_secret_name, "digits-1-registry");
   const std::string all = manifests->List().dump();
@@ -242,7 +242,7 @@ TEST(JobManifestsTest, CredentialsAreCollectedPerRegistryFromTheKeychain) {
   job.job_spec.worker_pool_specs[1].container_spec->image_uri = "gcr.io/proj/trainer:v2";
   absl::StatusOr<RegistryCredentials> credentials =
       CollectRegistryCredentials(job.job_spec, keychain);
-  ASSERT_TRUE(credentials.ok()) << credentials.status();
+  ASSERT_THAT(credentials, IsOk());
   EXPECT_EQ(credentials->size(), 2u);
   EXPECT_TRUE(credentials->contains("gcr.io"));
 

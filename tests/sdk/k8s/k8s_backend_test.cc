@@ -23,6 +23,9 @@
 #include "tests/http/scripted_transport.h"
 #include "tests/sdk/k8s/k8s_test_jobs.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk::k8s {
 namespace {
@@ -70,7 +73,7 @@ using KubeconfigTest = ScratchTest;
 
 TEST_F(KubeconfigTest, CurrentContextWithTokenAndInlineCa) {
   absl::StatusOr<ClusterAccess> access = ParseKubeconfig(kKubeconfig, dir_, "");
-  ASSERT_TRUE(access.ok()) << access.status();
+  ASSERT_THAT(access, IsOk());
   EXPECT_EQ(access->context, "dev");
   EXPECT_EQ(access->server, "https://127.0.0.1:6443");
   EXPECT_EQ(access->ca_pem, "CA-PEM");
@@ -80,10 +83,10 @@ TEST_F(KubeconfigTest, CurrentContextWithTokenAndInlineCa) {
 
 TEST_F(KubeconfigTest, NamedContextWithClientCertificateFileRelativeToTheConfig) {
   std::filesystem::create_directories(dir_ / "certs");
-  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "certs/bob.crt", "CERT").ok());
-  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  ASSERT_THAT(base::WriteFileAtomic(dir_ / "certs/bob.crt", "CERT"), IsOk());
+  ASSERT_THAT(base::WriteFileAtomic(dir_ / "config", kKubeconfig), IsOk());
   absl::StatusOr<ClusterAccess> access = LoadKubeconfig(dir_ / "config", "ops");
-  ASSERT_TRUE(access.ok()) << access.status();
+  ASSERT_THAT(access, IsOk());
   EXPECT_EQ(access->client_cert_pem, "CERT");
   EXPECT_EQ(access->client_key_pem, "KEY");
   EXPECT_EQ(access->token, "");
@@ -260,10 +263,10 @@ TEST(K8sBackendTest, CreatesWorkloadThenOwnedObjectsPollsAndWritesPodLogs) {
   std::ostringstream out;
   sdk::internal::LineStream log(&out);
   internal::K8sBackend backend(BackendConfig(server.transport(), &log));
-  ASSERT_TRUE(backend.Start().ok());
+  ASSERT_THAT(backend.Start(), IsOk());
   backend.Wait();
   absl::StatusOr<jobspec::CustomJob> done = backend.Result();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_EQ(done->name, "namespaces/training/jobsets/digits-1");
 
@@ -291,11 +294,11 @@ TEST(K8sBackendTest, CreatesWorkloadThenOwnedObjectsPollsAndWritesPodLogs) {
 TEST(K8sBackendTest, CancelDeletesTheWorkloadAndEndsCancelled) {
   FakeApiServer server(std::vector<json>{json::object()});
   internal::K8sBackend backend(BackendConfig(server.transport(), nullptr));
-  ASSERT_TRUE(backend.Start().ok());
+  ASSERT_THAT(backend.Start(), IsOk());
   backend.Cancel(/*immediately=*/false);
   backend.Wait();
   absl::StatusOr<jobspec::CustomJob> done = backend.Result();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kCancelled);
   bool deleted = false;
   for (const RecordedRequest& r : server.transport()->requests()) {
@@ -314,11 +317,11 @@ TEST(K8sBackendTest, RefusedDeleteIsReportedAndTheJobIsFollowedToItsEnd) {
   std::ostringstream out;
   sdk::internal::LineStream log(&out);
   internal::K8sBackend backend(BackendConfig(server.transport(), &log));
-  ASSERT_TRUE(backend.Start().ok());
+  ASSERT_THAT(backend.Start(), IsOk());
   backend.Cancel(/*immediately=*/false);
   backend.Wait();
   absl::StatusOr<jobspec::CustomJob> done = backend.Result();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_THAT(out.str(), HasSubstr("Cancelling namespaces/training/jobsets/digits-1 failed: "));
   EXPECT_THAT(out.str(), HasSubstr("cannot delete; the job goes on."));
@@ -349,15 +352,15 @@ CustomJobOptions K8sOptions(const std::filesystem::path& config, FakeApiServer& 
 }
 
 TEST_F(KubeconfigTest, CustomJobOnK8sRendersAtCreateAndRunsThroughTheBackend) {
-  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  ASSERT_THAT(base::WriteFileAtomic(dir_ / "config", kKubeconfig), IsOk());
   FakeApiServer server(std::vector<json>{json::parse(R"({"terminalState":"Completed"})")});
   CustomJobOptions options = K8sOptions(dir_ / "config", server);
   options.environment = std::map<std::string, std::string>{};  // no HOME: no job store
   absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->resource_name(), "namespaces/training/jobsets/digits-1");
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_EQ(server.transport()->requests()[0].headers.Get("Authorization"), "Bearer t0k3n");
 
@@ -376,7 +379,7 @@ TEST(K8sJobRecordTest, RoundTripsAndNamesTheBadField) {
                                    .kubernetes_namespace = "training",
                                    .name = "digits-1"}};
   absl::StatusOr<K8sJobRecord> back = ParseK8sJobRecord(FormatK8sJobRecord(record));
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   EXPECT_EQ(*back, record);
   EXPECT_THAT(FormatK8sJobRecord(record), HasSubstr(R"("namespace": "training")"));
   json text = json::parse(FormatK8sJobRecord(record));
@@ -390,19 +393,19 @@ TEST(K8sJobRecordTest, RoundTripsAndNamesTheBadField) {
 }
 
 TEST_F(KubeconfigTest, CustomJobOnK8sIsRecordedInTheJobStoreWithoutCredentials) {
-  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "config", kKubeconfig).ok());
+  ASSERT_THAT(base::WriteFileAtomic(dir_ / "config", kKubeconfig), IsOk());
   FakeApiServer server(std::vector<json>{
       json::parse(R"({"replicatedJobsStatus":[{"name":"workerpool0","active":1}]})"),
       json::parse(R"({"terminalState":"Completed"})")});
   CustomJobOptions options = K8sOptions(dir_ / "config", server);
   options.home = dir_ / "home";
   absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
-  ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(job->Run().ok());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Run(), IsOk());
 
   JobClient client{JobStore(dir_ / "home")};
   absl::StatusOr<JobInfo> info = client.GetJob("digits-1");
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->backend, "k8s");
   EXPECT_EQ(info->job.state, jobspec::JobState::kSucceeded);
   EXPECT_EQ(info->job.name, "namespaces/training/jobsets/digits-1");
@@ -414,14 +417,14 @@ TEST_F(KubeconfigTest, CustomJobOnK8sIsRecordedInTheJobStoreWithoutCredentials) 
   EXPECT_EQ(info->k8s->workload.kind, "JobSet");
   EXPECT_EQ(info->k8s->workload.kubernetes_namespace, "training");
   absl::StatusOr<std::vector<HistoryEntry>> history = client.store().ReadHistory("digits-1");
-  ASSERT_TRUE(history.ok()) << history.status();
+  ASSERT_THAT(history, IsOk());
   std::vector<jobspec::JobState> states;
   for (const HistoryEntry& entry : *history) states.push_back(entry.state);
   EXPECT_THAT(states,
               ::testing::ElementsAre(jobspec::JobState::kQueued, jobspec::JobState::kRunning,
                                      jobspec::JobState::kSucceeded));
   absl::StatusOr<std::string> record = base::ReadFile(K8sJobRecordFile(client.store(), "digits-1"));
-  ASSERT_TRUE(record.ok());
+  ASSERT_THAT(record, IsOk());
   EXPECT_THAT(*record, ::testing::Not(HasSubstr("t0k3n")));
   EXPECT_EQ(client.CancelJob("digits-1", absl::Seconds(1)).status().code(),
             absl::StatusCode::kFailedPrecondition);
@@ -430,11 +433,11 @@ TEST_F(KubeconfigTest, CustomJobOnK8sIsRecordedInTheJobStoreWithoutCredentials) 
 class RecordedK8sJobTest : public ScratchTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(store_.CreateJobDir("digits-1").ok());
+    ASSERT_THAT(store_.CreateJobDir("digits-1"), IsOk());
     jobspec::CustomJob job = testing::FourPoolJob();
     job.name = "namespaces/training/jobsets/digits-1";
     job.state = jobspec::JobState::kPending;
-    ASSERT_TRUE(store_.WriteJob("digits-1", job).ok());
+    ASSERT_THAT(store_.WriteJob("digits-1", job), IsOk());
     ASSERT_TRUE(
         WriteK8sJobRecord(store_, "digits-1",
                           K8sJobRecord{.kubeconfig = "/nonexistent/config",
@@ -457,7 +460,7 @@ class RecordedK8sJobTest : public ScratchTest {
 TEST_F(RecordedK8sJobTest, RefreshRecordsTheWorkloadsState) {
   K8sClient client = Client();
   absl::StatusOr<jobspec::CustomJob> job = RefreshRecordedK8sJob(store_, "digits-1", client);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->state, jobspec::JobState::kRunning);
   EXPECT_EQ(store_.ReadJob("digits-1")->state, jobspec::JobState::kRunning);
   EXPECT_EQ(store_.ReadHistory("digits-1")->size(), 1u);
@@ -468,13 +471,13 @@ TEST_F(RecordedK8sJobTest, RefreshRecordsTheWorkloadsState) {
 TEST_F(RecordedK8sJobTest, LogsArePrefixedByPodOrOneReplicasAlone) {
   K8sClient client = Client();
   std::ostringstream all;
-  ASSERT_TRUE(WriteRecordedK8sJobLogs(store_, "digits-1", client, "", all).ok());
+  ASSERT_THAT(WriteRecordedK8sJobLogs(store_, "digits-1", client, "", all), IsOk());
   EXPECT_EQ(all.str(),
             "[digits-1-workerpool0-0-0-abcde] epoch 1 loss 0.5\n"
             "[digits-1-workerpool0-0-0-abcde] epoch 2 loss 0.2\n"
             "[digits-1-workerpool1-1-0-fghij] worker 1 done\n");
   std::ostringstream one;
-  ASSERT_TRUE(WriteRecordedK8sJobLogs(store_, "digits-1", client, "workerpool1-1", one).ok());
+  ASSERT_THAT(WriteRecordedK8sJobLogs(store_, "digits-1", client, "workerpool1-1", one), IsOk());
   EXPECT_EQ(one.str(), "worker 1 done\n");
   std::ostringstream none;
   absl::Status missing = WriteRecordedK8sJobLogs(store_, "digits-1", client, "workerpool3-0", none);
@@ -486,7 +489,7 @@ TEST_F(RecordedK8sJobTest, CancelDeletesTheWorkloadAndRecordsCancelled) {
   K8sClient client = Client();
   absl::StatusOr<jobspec::CustomJob> job =
       CancelRecordedK8sJob(store_, "digits-1", client, absl::Seconds(5), absl::Milliseconds(1));
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   EXPECT_EQ(job->state, jobspec::JobState::kCancelled);
   EXPECT_EQ(store_.ReadJob("digits-1")->state, jobspec::JobState::kCancelled);
   int deletes = 0;

@@ -38,7 +38,7 @@ const ObjectRef kJobSet{.api_version = "jobset.x-k8s.io/v1alpha2",
 json Exchanges(const char* name) {
   absl::StatusOr<std::string> text =
       base::ReadFile(std::filesystem::path(K8S_TESTDATA_DIR) / "api_exchanges.json");
-  EXPECT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(text, IsOk());
   return json::parse(*text)[name];
 }
 
@@ -60,7 +60,7 @@ class K8sExchangeTest : public ::testing::Test {
         server_.Start({.dir = dir_ / "pki",
                        .exchanges = Exchanges(exchanges),
                        .require_client_certificate = require_client_certificate});
-    ASSERT_TRUE(started.ok()) << started;
+    ASSERT_THAT(started, IsOk());
   }
 
   std::string Data(const std::filesystem::path& path) {
@@ -100,9 +100,9 @@ TEST_F(K8sExchangeTest, JobSetRunsWithClientCertificateAndCaData) {
   std::ostringstream out;
   options.log_stream = &out;
   absl::StatusOr<CustomJob> job = CustomJob::Create(testing::FourPoolJob(), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded);
   EXPECT_THAT(server_.mismatches(), IsEmpty());
   EXPECT_EQ(server_.answered(), Exchanges("submit_and_watch_jobset").size());
@@ -114,11 +114,11 @@ TEST_F(K8sExchangeTest, BearerTokenAndCaFileGetDeleteAndServerErrors) {
   std::filesystem::path kubeconfig = Kubeconfig(
       absl::StrCat("certificate-authority: ", server_.ca_crt().string()), "{token: t0k3n}");
   absl::StatusOr<ClusterAccess> access = LoadKubeconfig(kubeconfig, "");
-  ASSERT_TRUE(access.ok()) << access.status();
+  ASSERT_THAT(access, IsOk());
   std::shared_ptr<K8sClient> client = MakeK8sClient(*access, nullptr);
   const ObjectRef& ref = kJobSet;
   absl::StatusOr<json> got = client->Get(ref);
-  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_THAT(got, IsOk());
   EXPECT_EQ((*got)["metadata"]["name"], "digits-1");
   EXPECT_THAT(client->Delete(ref), IsOk());
   absl::Status missing = client->Get(ref).status();
@@ -128,7 +128,7 @@ TEST_F(K8sExchangeTest, BearerTokenAndCaFileGetDeleteAndServerErrors) {
                                                            .name = "digits-1",
                                                            .kubernetes_namespace = "training",
                                                            .kind = WorkloadKind::kTFJob});
-  ASSERT_TRUE(tfjob.ok()) << tfjob.status();
+  ASSERT_THAT(tfjob, IsOk());
   absl::Status forbidden = client->Create(tfjob->workload).status();
   EXPECT_EQ(forbidden.code(), absl::StatusCode::kPermissionDenied);
   EXPECT_THAT(forbidden.message(),
@@ -181,7 +181,7 @@ TEST_F(K8sExchangeTest, CliRunsAJobSetAndRendersWithoutACluster) {
   absl::StatusOr<std::string> run = registry::testing::RunTool(
       {"env", docker_config, home, TRAINPKG_PATH, "run", "--backend", "k8s", "--kubeconfig",
        kubeconfig.string(), "--job-id", "digits-1", "--worker-pool-spec", pool, workers});
-  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_THAT(run, IsOk());
   EXPECT_THAT(*run,
               HasSubstr("JobSet created. Resource name: namespaces/training/jobsets/digits-1"));
   EXPECT_THAT(*run, HasSubstr("JOB_STATE_SUCCEEDED"));
@@ -190,18 +190,18 @@ TEST_F(K8sExchangeTest, CliRunsAJobSetAndRendersWithoutACluster) {
   // Recorded in the job store, terminal, so describing it asks the cluster nothing.
   absl::StatusOr<std::string> jobs =
       registry::testing::RunTool({"env", home, TRAINPKG_PATH, "jobs", "list"});
-  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_THAT(jobs, IsOk());
   EXPECT_THAT(*jobs, ::testing::ContainsRegex("digits-1 .* JOB_STATE_SUCCEEDED .* k8s"));
   absl::StatusOr<std::string> describe =
       registry::testing::RunTool({"env", home, TRAINPKG_PATH, "jobs", "describe", "digits-1"});
-  ASSERT_TRUE(describe.ok()) << describe.status();
+  ASSERT_THAT(describe, IsOk());
   EXPECT_THAT(*describe, HasSubstr("Kubernetes:\n  Workload: JobSet training/digits-1"));
   EXPECT_THAT(*describe, HasSubstr(absl::StrCat("Kubeconfig: ", kubeconfig.string())));
 
   absl::StatusOr<std::string> rendered = registry::testing::RunTool(
       {"env", docker_config, TRAINPKG_PATH, "k8s", "render", "--worker-pool-spec", pool, workers,
        "--job-id", "demo", "--namespace", "ml", "--k8s-kind", "tfjob"});
-  ASSERT_TRUE(rendered.ok()) << rendered.status();
+  ASSERT_THAT(rendered, IsOk());
   json list = json::parse(*rendered);
   ASSERT_EQ(list["items"].size(), 1u);
   EXPECT_EQ(list["items"][0]["kind"], "TFJob");

@@ -29,6 +29,9 @@
 #include "tests/sdk/hptune/timeline_study.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/sdk/slurm/slurm_cluster.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::sdk {
 namespace {
@@ -43,7 +46,7 @@ class SlurmBackendTest : public ::testing::Test {
                    << "); apt-get install slurm-wlm munge";
     }
     absl::Status started = cluster_.Start();
-    ASSERT_TRUE(started.ok()) << started;
+    ASSERT_THAT(started, IsOk());
   }
 
   CustomJobOptions Options() {
@@ -84,14 +87,14 @@ class SlurmBackendTest : public ::testing::Test {
   void CancelOnceRunning(const jobspec::CustomJob& spec, const CustomJobOptions& options,
                          const std::filesystem::path& pids) {
     absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
-    ASSERT_TRUE(job.ok()) << job.status();
-    ASSERT_TRUE(job->Submit().ok());
+    ASSERT_THAT(job, IsOk());
+    ASSERT_THAT(job->Submit(), IsOk());
     ASSERT_TRUE(testing::WaitFor([&] { return testing::PidsInDir(pids, "replica-").size() == 3; },
                                  absl::Seconds(45)))
         << output_.str() << Queue() << cluster_.Logs();
     job->Cancel();
     absl::StatusOr<jobspec::CustomJob> done = job->Wait();
-    ASSERT_TRUE(done.ok()) << done.status();
+    ASSERT_THAT(done, IsOk());
     EXPECT_EQ(done->state, jobspec::JobState::kCancelled) << output_.str();
     EXPECT_EQ(Queue(), "");
     for (int pid : testing::PidsInDir(pids, "replica-")) {
@@ -108,16 +111,16 @@ class SlurmBackendTest : public ::testing::Test {
 TEST_F(SlurmBackendTest, DigitsChiefAndTwoWorkersSucceed) {
   absl::StatusOr<jobspec::CustomJob> spec =
       jobspec::LoadJobFile(std::string(DIGITS_SAMPLE_SOURCE_DIR) + "/job.yaml");
-  ASSERT_TRUE(spec.ok()) << spec.status();
+  ASSERT_THAT(spec, IsOk());
   for (jobspec::WorkerPoolSpec& pool : spec->job_spec.worker_pool_specs) {
     pool.container_spec->image_uri = std::string("local:") + DIGITS_SAMPLE;
     pool.container_spec->args = {"--epochs=2", "--global_batch_size=64", "--learning_rate=0.001"};
   }
   spec->job_spec.base_output_directory = (home_.path() / "out").string();
   absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
       << (done->error ? done->error->message : "") << "\n"
       << output_.str() << cluster_.Logs();
@@ -134,10 +137,10 @@ TEST_F(SlurmBackendTest, DigitsChiefAndTwoWorkersSucceed) {
   // `trainpkg jobs logs` reads what srun wrote; local.json has the addresses.
   JobClient client(JobStore(home_.path() / "home"));
   std::ostringstream logs;
-  ASSERT_TRUE(WriteJobLogs(client, job->job_id(), {.replica = "workerpool1-0"}, logs).ok());
+  ASSERT_THAT(WriteJobLogs(client, job->job_id(), {.replica = "workerpool1-0"}, logs), IsOk());
   EXPECT_THAT(logs.str(), HasSubstr("task=worker:0 rank=1 world_size=3"));
   absl::StatusOr<JobInfo> info = client.GetJob(job->job_id());
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   ASSERT_EQ(info->local.replicas.size(), 3u);
   for (const ReplicaDetails& replica : info->local.replicas) {
     EXPECT_THAT(replica.address, ::testing::StartsWith("127.0.0.1:")) << replica.name;
@@ -154,9 +157,9 @@ TEST_F(SlurmBackendTest, PyTorchVariablesNameTheChiefsNodeAndAPortOfItsOwn) {
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(testing::MakeJob(testing::ReplicaProbePath(), {{1, args}, {2, args}}),
                         Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << output_.str() << cluster_.Logs();
 
   std::set<std::string> ranks;
@@ -164,7 +167,7 @@ TEST_F(SlurmBackendTest, PyTorchVariablesNameTheChiefsNodeAndAPortOfItsOwn) {
     nlohmann::json vars = nlohmann::json::parse(base::ReadFile(entry.path()).value_or("{}"));
     absl::StatusOr<jobspec::ClusterSpecEnv> cluster =
         jobspec::ParseClusterSpec(vars.value("CLUSTER_SPEC", ""));
-    ASSERT_TRUE(cluster.ok()) << cluster.status();
+    ASSERT_THAT(cluster, IsOk());
     const std::string chief = cluster->cluster.at("workerpool0").at(0);
     const std::string chief_host = chief.substr(0, chief.rfind(':'));
     SCOPED_TRACE(cluster->task_type + "-" + std::to_string(cluster->task_index));
@@ -205,9 +208,9 @@ jobspec::CustomJob JobWhoseWorkerOneFails() {
 
 TEST_F(SlurmBackendTest, FailingReplicaFailsTheJobNamingIt) {
   absl::StatusOr<CustomJob> job = CustomJob::Create(JobWhoseWorkerOneFails(), Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed) << output_.str();
   ASSERT_TRUE(done->error.has_value());
   EXPECT_EQ(done->error->code, 3);
@@ -225,9 +228,9 @@ TEST_F(SlurmBackendTest, ParameterServersAreStoppedWhenTheOthersSucceed) {
   jobspec::CustomJob spec = testing::MakeJob(
       testing::ReplicaProbePath(), {{1, {"--print=chief-done"}}, {1, {}}, {1, {"--sleep=120"}}});
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
       << (done->error ? done->error->message : "") << output_.str();
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] chief-done"));
@@ -242,9 +245,9 @@ TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
   options.slurm.submit = slurm::SlurmSubmit::kSalloc;
 
   absl::StatusOr<CustomJob> job = CustomJob::Create(JobWhoseWorkerOneFails(), options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::CustomJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed) << output_.str() << cluster_.Logs();
   ASSERT_TRUE(done->error.has_value());
   EXPECT_THAT(done->error->message,
@@ -256,9 +259,9 @@ TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
   jobspec::CustomJob succeeding = testing::MakeJob(
       testing::ReplicaProbePath(), {{1, {"--print=salloc-chief"}}, {2, {"--print=salloc-worker"}}});
   job = CustomJob::Create(succeeding, options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kSucceeded)
       << (done->error ? done->error->message : "") << output_.str() << cluster_.Logs();
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] salloc-worker"));
@@ -273,7 +276,7 @@ TEST_F(SlurmBackendTest, SallocSubmissionRunsFailsAndCancels) {
 base::SubprocessResult Trainpkg(std::vector<std::string> args) {
   args.insert(args.begin(), TRAINPKG_PATH);
   absl::StatusOr<base::SubprocessResult> result = base::RunSubprocess(args, "", absl::Seconds(60));
-  EXPECT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(result, IsOk());
   if (result.ok()) return *result;
   base::SubprocessResult failed;
   failed.exit_code = -1;
@@ -290,7 +293,7 @@ std::string StartDetached(const std::filesystem::path& dir, const JobClient& cli
                                              {{1, {"--print=hello-from-slurm", "--sleep=120"}},
                                               {2, {"--print=hello-from-slurm", "--sleep=120"}}});
   const std::filesystem::path file = dir / "job.json";
-  EXPECT_TRUE(base::WriteFileAtomic(file, jobspec::FormatCustomJobJson(spec)).ok());
+  EXPECT_THAT(base::WriteFileAtomic(file, jobspec::FormatCustomJobJson(spec)), IsOk());
   base::SubprocessResult run =
       Trainpkg({"run", "--backend", "slurm", submit_flag, "--config", file.string(), "--detach"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
@@ -325,7 +328,7 @@ TEST_F(SlurmBackendTest, CliDetachedRunShowsLogsAndCancels) {
   base::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
   absl::StatusOr<JobInfo> info = client.GetJob(id);
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->job.state, jobspec::JobState::kCancelled);
   EXPECT_EQ(Queue(), "");
 }
@@ -343,9 +346,9 @@ TEST_F(SlurmBackendTest, TuningJobTrialsRunAsSlurmJobs) {
   absl::StatusOr<HyperparameterTuningJob> job = HyperparameterTuningJob::Create(
       hptune::testing::TimelineStudy("on-slurm", /*max_trials=*/3, /*parallel=*/2, "0.1", timeline),
       options);
-  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_THAT(job, IsOk());
   absl::StatusOr<jobspec::HyperparameterTuningJob> done = job->Run();
-  ASSERT_TRUE(done.ok()) << done.status();
+  ASSERT_THAT(done, IsOk());
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
       << (done->error ? done->error->message : "") << output_.str();
   ASSERT_EQ(done->trials.size(), 3u);
@@ -360,7 +363,7 @@ TEST_F(SlurmBackendTest, TuningJobTrialsRunAsSlurmJobs) {
   // Every trial ran as a Slurm job of the job store; none is left in the queue.
   JobClient client{JobStore(home_.path() / "home")};
   absl::StatusOr<std::vector<JobInfo>> jobs = client.ListJobs();
-  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_THAT(jobs, IsOk());
   int slurm_jobs = 0;
   for (const JobInfo& info : *jobs) slurm_jobs += info.backend == "slurm";
   EXPECT_EQ(slurm_jobs, 3);
@@ -390,7 +393,7 @@ TEST_P(SlurmSubmitTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
             absl::StrContains(GetParam(), "salloc"))
       << batch_log.value_or("");
   absl::StatusOr<JobInfo> running = client.GetJob(id);
-  ASSERT_TRUE(running.ok()) << running.status();
+  ASSERT_THAT(running, IsOk());
   const int supervisor = running->local.supervisor.pid;
   ASSERT_GT(supervisor, 0);
   ASSERT_EQ(::kill(supervisor, SIGKILL), 0);
@@ -400,7 +403,7 @@ TEST_P(SlurmSubmitTest, CancelAfterTheSupervisorDiedStillLeavesNoSlurmJob) {
   base::SubprocessResult cancel = Trainpkg({"jobs", "cancel", id});
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
   absl::StatusOr<JobInfo> info = client.GetJob(id);
-  ASSERT_TRUE(info.ok()) << info.status();
+  ASSERT_THAT(info, IsOk());
   EXPECT_EQ(info->job.state, jobspec::JobState::kCancelled);
   EXPECT_TRUE(testing::WaitFor([&] { return Queue().empty(); }, absl::Seconds(20))) << Queue();
 }

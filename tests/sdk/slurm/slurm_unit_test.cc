@@ -86,7 +86,7 @@ TEST(BatchScriptTest, PoolsOfDifferentShapesAreHetComponents) {
                                          .files = SlurmJobFiles("/shared/jobs/42"),
                                          .task_program = "/opt/trainpkg/bin/trainpkg-slurm-task",
                                          .options = &options});
-  ASSERT_TRUE(script.ok()) << script.status();
+  ASSERT_THAT(script, IsOk());
   EXPECT_THAT(*script, HasSubstr("#SBATCH --job-name=trainpkg-42\n"
                                  "#SBATCH --output=\"/shared/jobs/42/slurm/batch.log\"\n"
                                  "#SBATCH --partition=gpu\n#SBATCH --account=ml\n"
@@ -104,7 +104,7 @@ TEST(BatchScriptTest, PoolsOfDifferentShapesAreHetComponents) {
 TEST(BatchScriptTest, PoolsOfOneShapeShareAPlainJob) {
   jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {}}, {3, {}}});
   absl::StatusOr<std::string> script = ScriptWithDefaults(job);
-  ASSERT_TRUE(script.ok()) << script.status();
+  ASSERT_THAT(script, IsOk());
   EXPECT_THAT(*script, Not(HasSubstr("hetjob")));
   EXPECT_THAT(*script, HasSubstr("#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=3840M\n"));
   EXPECT_THAT(*script, HasSubstr("srun --exact --ntasks=3 --cpus-per-task=4 --mem-per-cpu=3840M "
@@ -114,7 +114,7 @@ TEST(BatchScriptTest, PoolsOfOneShapeShareAPlainJob) {
 TEST(BatchScriptTest, OnePoolIsAPlainJob) {
   jobspec::CustomJob job = testing::MakeJob("/bin/true", {{4, {}}});
   absl::StatusOr<std::string> script = ScriptWithDefaults(job);
-  ASSERT_TRUE(script.ok()) << script.status();
+  ASSERT_THAT(script, IsOk());
   EXPECT_THAT(*script, Not(HasSubstr("hetjob")));
   EXPECT_THAT(*script, Not(HasSubstr("--het-group")));
   EXPECT_THAT(*script, HasSubstr("#SBATCH --ntasks=4 "));
@@ -132,7 +132,7 @@ TEST(BatchScriptTest, SallocAsksForTheSameComponentsOnItsCommandLine) {
                                    .task_program = "/t",
                                    .options = &options};
   absl::StatusOr<std::vector<std::string>> argv = SallocArguments(request);
-  ASSERT_TRUE(argv.ok()) << argv.status();
+  ASSERT_THAT(argv, IsOk());
   EXPECT_THAT(*argv, ::testing::ElementsAre(
                          "salloc", "--job-name=trainpkg-42", "--partition=gpu", "--account=ml",
                          "--ntasks=1", "--cpus-per-task=4", "--mem-per-cpu=3840M", ":",
@@ -145,7 +145,7 @@ TEST(BatchScriptTest, SallocAsksForTheSameComponentsOnItsCommandLine) {
                                             .files = SlurmJobFiles("/j"),
                                             .task_program = "/t",
                                             .options = &options});
-  ASSERT_TRUE(argv.ok()) << argv.status();
+  ASSERT_THAT(argv, IsOk());
   EXPECT_THAT(*argv,
               ::testing::ElementsAre("salloc", "--job-name=trainpkg-7", "--partition=gpu",
                                      "--account=ml", "--ntasks=3", "--cpus-per-task=4",
@@ -160,7 +160,7 @@ TEST(SlurmJobStateTest, ParsesHetComponentsAndJudgesTheLeader) {
       "Dependency=(null) ExitCode=1:0 RunTime=00:00:03\n"
       "JobId=6 HetJobId=5 HetJobOffset=1 JobName=trainpkg-1 JobState=COMPLETING Reason=None "
       "ExitCode=0:0\n");
-  ASSERT_TRUE(components.ok()) << components.status();
+  ASSERT_THAT(components, IsOk());
   ASSERT_EQ(components->size(), 2u);
   EXPECT_EQ(Leader(*components).job_id, "5");
   EXPECT_EQ(Leader(*components).exit_code, "1:0");
@@ -179,7 +179,7 @@ TEST(TaskManifestTest, RoundTrips) {
   jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {"--x=1"}}, {2, {}}});
   absl::StatusOr<TaskManifest> parsed = ParseTaskManifest(
       FormatTaskManifest({.job_id = "9", .project_id = "p", .spec = job.job_spec}));
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(parsed->job_id, "9");
   EXPECT_EQ(parsed->project_id, "p");
   EXPECT_EQ(parsed->spec, job.job_spec);

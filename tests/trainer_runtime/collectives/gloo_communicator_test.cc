@@ -12,7 +12,10 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/collectives/thread_job.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::collectives {
 namespace {
@@ -48,7 +51,7 @@ TEST(GlooCommunicatorTest, AllReduceSumIsExactOnManySizes) {
     OnEveryRank(3, [&](int r) {
       std::vector<float> data(n);
       for (size_t i = 0; i < n; ++i) data[i] = Value(r, i);
-      ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum).ok());
+      ASSERT_THAT(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum), IsOk());
       for (size_t i = 0; i < n; ++i) {
         ASSERT_EQ(data[i], Value(0, i) + Value(1, i) + Value(2, i)) << "n=" << n << " i=" << i;
       }
@@ -62,9 +65,9 @@ TEST(GlooCommunicatorTest, DoublesKeepWhatAFloatWouldRound) {
     OnEveryRank(3, [&](int r) {
       // 2^30 + r + 0.25: a float has 24 bits and would lose the fraction.
       std::vector<double> data(n, 1073741824.0 + r + 0.25);
-      ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum).ok());
+      ASSERT_THAT(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum), IsOk());
       for (double x : data) ASSERT_EQ(x, 3 * 1073741824.0 + 3 + 0.75);
-      ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kMean).ok());
+      ASSERT_THAT(job.comm(r).AllReduce(std::span(data), ReduceOp::kMean), IsOk());
       ASSERT_EQ(data[0], (3 * 1073741824.0 + 3 + 0.75));  // the mean of three equal values
     });
   }
@@ -76,7 +79,7 @@ TEST(GlooCommunicatorTest, AllReduceMeanDividesTheExactSumOnce) {
   OnEveryRank(3, [&](int r) {
     std::vector<float> data(kN);
     for (size_t i = 0; i < kN; ++i) data[i] = Value(r, i);
-    ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kMean).ok());
+    ASSERT_THAT(job.comm(r).AllReduce(std::span(data), ReduceOp::kMean), IsOk());
     for (size_t i = 0; i < kN; ++i) {
       ASSERT_EQ(data[i], (Value(0, i) + Value(1, i) + Value(2, i)) / 3.0f) << i;
     }
@@ -98,19 +101,19 @@ TEST(GlooCommunicatorTest, PreparedAllReduceSumsTheSameBufferRunAfterRun) {
     std::vector<std::unique_ptr<PreparedAllReduce>> prepared;
     for (auto& buffer : buffers) {
       auto p = job.comm(r).PrepareAllReduce(std::span(buffer), ReduceOp::kSum);
-      ASSERT_TRUE(p.ok()) << p.status();
+      ASSERT_THAT(p, IsOk());
       prepared.push_back(*std::move(p));
     }
     for (int run = 0; run < 3; ++run) {
       for (size_t b = 0; b < buffers.size(); ++b) {
         for (size_t i = 0; i < buffers[b].size(); ++i) buffers[b][i] = Value(r, i + run);
-        ASSERT_TRUE(prepared[b]->Run().ok());
+        ASSERT_THAT(prepared[b]->Run(), IsOk());
         for (size_t i = 0; i < buffers[b].size(); ++i) {
           ASSERT_EQ(buffers[b][i], Value(0, i + run) + Value(1, i + run) + Value(2, i + run))
               << "n=" << sizes[b] << " run=" << run << " i=" << i;
         }
       }
-      ASSERT_TRUE(job.comm(r).Barrier().ok());
+      ASSERT_THAT(job.comm(r).Barrier(), IsOk());
     }
   });
 }
@@ -121,10 +124,10 @@ TEST(GlooCommunicatorTest, PreparedAllReduceMeanDividesTheExactSumOnce) {
   OnEveryRank(2, [&](int r) {
     std::vector<float> data(kN);
     auto prepared = job.comm(r).PrepareAllReduce(std::span(data), ReduceOp::kMean);
-    ASSERT_TRUE(prepared.ok()) << prepared.status();
+    ASSERT_THAT(prepared, IsOk());
     for (int run = 0; run < 2; ++run) {
       for (size_t i = 0; i < kN; ++i) data[i] = Value(r, i);
-      ASSERT_TRUE((*prepared)->Run().ok());
+      ASSERT_THAT((*prepared)->Run(), IsOk());
       for (size_t i = 0; i < kN; ++i) ASSERT_EQ(data[i], (Value(0, i) + Value(1, i)) / 2.0f) << i;
     }
   });
@@ -138,7 +141,7 @@ TEST(GlooCommunicatorTest, BroadcastCopiesTheRootsBuffer) {
       if (r == 1) {
         for (size_t i = 0; i < n; ++i) data[i] = Value(1, i);
       }
-      ASSERT_TRUE(job.comm(r).Broadcast(std::span(data), /*root=*/1).ok());
+      ASSERT_THAT(job.comm(r).Broadcast(std::span(data), /*root=*/1), IsOk());
       for (size_t i = 0; i < n; ++i) ASSERT_EQ(data[i], Value(1, i));
     });
   }
@@ -151,7 +154,7 @@ TEST(GlooCommunicatorTest, AllGatherOrdersByRank) {
     std::vector<float> input(kN);
     for (size_t i = 0; i < kN; ++i) input[i] = Value(r, i);
     std::vector<float> output(kN * 3);
-    ASSERT_TRUE(job.comm(r).AllGather(std::span<const float>(input), std::span(output)).ok());
+    ASSERT_THAT(job.comm(r).AllGather(std::span<const float>(input), std::span(output)), IsOk());
     for (int from = 0; from < 3; ++from) {
       for (size_t i = 0; i < kN; ++i) ASSERT_EQ(output[from * kN + i], Value(from, i));
     }
@@ -163,7 +166,7 @@ TEST(GlooCommunicatorTest, BarrierAndAccessors) {
   OnEveryRank(2, [&](int r) {
     EXPECT_EQ(job.comm(r).rank(), r);
     EXPECT_EQ(job.comm(r).size(), 2);
-    EXPECT_TRUE(job.comm(r).Barrier().ok());
+    EXPECT_THAT(job.comm(r).Barrier(), IsOk());
   });
 }
 
@@ -196,7 +199,7 @@ TEST(GlooCommunicatorTest, RejectsBadArguments) {
       absl::IsInvalidArgument(job.comm(0).AllGather(std::span<const float>(data), std::span(out))));
   // A one-rank job reduces to itself.
   data = {1, 2, 3, 4};
-  ASSERT_TRUE(job.comm(0).AllReduce(std::span(data), ReduceOp::kMean).ok());
+  ASSERT_THAT(job.comm(0).AllReduce(std::span(data), ReduceOp::kMean), IsOk());
   EXPECT_EQ(data, (std::vector<float>{1, 2, 3, 4}));
 }
 
@@ -224,7 +227,7 @@ TEST(GlooCommunicatorTest, HungPeerFailsAPreparedAllReduceNamingIt) {
   std::vector<std::unique_ptr<PreparedAllReduce>> prepared(2);
   OnEveryRank(2, [&](int r) {
     auto p = job.comm(r).PrepareAllReduce(std::span(data[r]), ReduceOp::kSum);
-    ASSERT_TRUE(p.ok()) << p.status();
+    ASSERT_THAT(p, IsOk());
     prepared[r] = *std::move(p);
   });
   job.client(2).reset();  // rank 2 hangs: no heartbeats, no collectives

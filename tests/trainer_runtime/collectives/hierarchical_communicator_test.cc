@@ -11,7 +11,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/collectives/thread_job.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::collectives {
 namespace {
@@ -48,7 +51,7 @@ TEST(HierarchicalCommunicatorTest, EveryOperationOnEveryLayout) {
       for (size_t size : {1UL, 4097UL, 100003UL}) {
         std::vector<float> data(size);
         for (size_t i = 0; i < size; ++i) data[i] = Value(r, i);
-        ASSERT_TRUE(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum).ok());
+        ASSERT_THAT(job.comm(r).AllReduce(std::span(data), ReduceOp::kSum), IsOk());
         for (size_t i = 0; i < size; ++i) {
           float want = 0;
           for (int q = 0; q < n; ++q) want += Value(q, i);
@@ -56,19 +59,19 @@ TEST(HierarchicalCommunicatorTest, EveryOperationOnEveryLayout) {
         }
       }
       std::vector<double> mean(3001, 1099511627776.0 + r);
-      ASSERT_TRUE(job.comm(r).AllReduce(std::span(mean), ReduceOp::kMean).ok());
+      ASSERT_THAT(job.comm(r).AllReduce(std::span(mean), ReduceOp::kMean), IsOk());
       ASSERT_EQ(mean.back(), 1099511627776.0 + (n - 1) / 2.0);
       for (int root = 0; root < n; ++root) {
         std::vector<float> data(5003, static_cast<float>(r));
-        ASSERT_TRUE(job.comm(r).Broadcast(std::span(data), root).ok());
+        ASSERT_THAT(job.comm(r).Broadcast(std::span(data), root), IsOk());
         ASSERT_EQ(data.front(), static_cast<float>(root));
         ASSERT_EQ(data.back(), static_cast<float>(root));
       }
       const std::vector<float> mine(3, static_cast<float>(r));
       std::vector<float> all(3 * static_cast<size_t>(n));
-      ASSERT_TRUE(job.comm(r).AllGather(std::span<const float>(mine), std::span(all)).ok());
+      ASSERT_THAT(job.comm(r).AllGather(std::span<const float>(mine), std::span(all)), IsOk());
       for (int q = 0; q < n; ++q) ASSERT_EQ(all[3 * static_cast<size_t>(q) + 2], q);
-      ASSERT_TRUE(job.comm(r).Barrier().ok());
+      ASSERT_THAT(job.comm(r).Barrier(), IsOk());
     });
   }
 }

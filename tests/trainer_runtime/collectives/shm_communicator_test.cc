@@ -22,8 +22,11 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/collectives/thread_job.h"
 #include "trainer_runtime/collectives/internal/shm_group.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::collectives {
 namespace {
@@ -71,7 +74,7 @@ TEST(ShmCommunicatorTest, AllReduceSumsInRankOrderOnEverySizeAndRankCount) {
       }
       std::vector<std::vector<float>> outputs = inputs;
       OnEveryRank(ranks, [&](int r) {
-        ASSERT_TRUE(job.comm(r).AllReduce(std::span(outputs[r]), ReduceOp::kSum).ok());
+        ASSERT_THAT(job.comm(r).AllReduce(std::span(outputs[r]), ReduceOp::kSum), IsOk());
       });
       for (int r = 0; r < ranks; ++r) {
         // Bit-identical: the same additions in the same order on every rank.
@@ -96,7 +99,7 @@ TEST(ShmCommunicatorTest, DoublesSumInRankOrderAndAverage) {
         want[i] = sum / ranks;
       }
       OnEveryRank(ranks, [&](int r) {
-        ASSERT_TRUE(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kMean).ok());
+        ASSERT_THAT(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kMean), IsOk());
       });
       for (int r = 0; r < ranks; ++r) {
         ASSERT_EQ(data[r], want) << "ranks=" << ranks << " n=" << n << " rank=" << r;
@@ -114,7 +117,7 @@ TEST(ShmCommunicatorTest, SixtyFourMebibytesWithTheDefaultSlots) {
     data[1][i] = static_cast<float>(i % 777);
   }
   OnEveryRank(2, [&](int r) {
-    ASSERT_TRUE(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kMean).ok());
+    ASSERT_THAT(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kMean), IsOk());
   });
   for (size_t i = 0; i < kN; ++i) {
     ASSERT_EQ(data[0][i], static_cast<float>(i % 1000 + i % 777) / 2.0f) << i;
@@ -129,7 +132,7 @@ TEST(ShmCommunicatorTest, NanAndInfinityPassThrough) {
   std::vector<std::vector<float>> data = {
       {1, inf, nan, inf, 5}, {2, 1, 3, -inf, 5}, {3, 1, 3, 0, std::numeric_limits<float>::max()}};
   OnEveryRank(3, [&](int r) {
-    ASSERT_TRUE(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kSum).ok());
+    ASSERT_THAT(job.comm(r).AllReduce(std::span(data[r]), ReduceOp::kSum), IsOk());
   });
   for (int r = 0; r < 3; ++r) {
     EXPECT_EQ(data[r][0], 6.0f);
@@ -148,11 +151,11 @@ TEST(ShmCommunicatorTest, PreparedAllReduceRunsAThousandTimes) {
     std::vector<std::unique_ptr<PreparedAllReduce>> prepared(ranks);
     OnEveryRank(ranks, [&](int r) {
       auto p = job.comm(r).PrepareAllReduce(std::span(data[r]), ReduceOp::kMean);
-      ASSERT_TRUE(p.ok()) << p.status();
+      ASSERT_THAT(p, IsOk());
       prepared[r] = *std::move(p);
       for (int it = 0; it < 1000; ++it) {
         for (size_t i = 0; i < kN; i += 97) data[r][i] = static_cast<float>(r + it);
-        ASSERT_TRUE(prepared[r]->Run().ok()) << it;
+        ASSERT_THAT(prepared[r]->Run(), IsOk()) << it;
         const float want = static_cast<float>(ranks - 1) / 2.0f + static_cast<float>(it);
         for (size_t i = 0; i < kN; i += 97) ASSERT_EQ(data[r][i], want) << it << " " << i;
       }
@@ -167,14 +170,15 @@ TEST(ShmCommunicatorTest, BroadcastFromEveryRootAndAllGatherInRankOrder) {
     std::vector<std::vector<float>> data;
     for (int r = 0; r < 3; ++r) data.push_back(RandomValues(r, kN));
     const std::vector<float> want = data[root];
-    OnEveryRank(3,
-                [&](int r) { ASSERT_TRUE(job.comm(r).Broadcast(std::span(data[r]), root).ok()); });
+    OnEveryRank(
+        3, [&](int r) { ASSERT_THAT(job.comm(r).Broadcast(std::span(data[r]), root), IsOk()); });
     for (int r = 0; r < 3; ++r) ASSERT_EQ(data[r], want) << "root " << root << " rank " << r;
   }
   std::vector<std::vector<float>> gathered(3, std::vector<float>(3 * kN));
   OnEveryRank(3, [&](int r) {
     const std::vector<float> mine = RandomValues(r, kN);
-    ASSERT_TRUE(job.comm(r).AllGather(std::span<const float>(mine), std::span(gathered[r])).ok());
+    ASSERT_THAT(job.comm(r).AllGather(std::span<const float>(mine), std::span(gathered[r])),
+                IsOk());
   });
   for (int r = 0; r < 3; ++r) {
     for (int q = 0; q < 3; ++q) {
@@ -183,7 +187,7 @@ TEST(ShmCommunicatorTest, BroadcastFromEveryRootAndAllGatherInRankOrder) {
       ASSERT_EQ(part, RandomValues(q, kN)) << "rank " << r << " part " << q;
     }
   }
-  OnEveryRank(3, [&](int r) { ASSERT_TRUE(job.comm(r).Barrier().ok()); });
+  OnEveryRank(3, [&](int r) { ASSERT_THAT(job.comm(r).Barrier(), IsOk()); });
 }
 
 TEST(ShmCommunicatorTest, RejectsBadArguments) {
@@ -194,7 +198,7 @@ TEST(ShmCommunicatorTest, RejectsBadArguments) {
   EXPECT_TRUE(absl::IsInvalidArgument(
       job.comm(0).AllGather(std::span<const float>(data), std::span(small))));
   // Empty buffers need no peers.
-  EXPECT_TRUE(job.comm(0).AllReduce(std::span<float>(), ReduceOp::kSum).ok());
+  EXPECT_THAT(job.comm(0).AllReduce(std::span<float>(), ReduceOp::kSum), IsOk());
 }
 
 TEST(ShmCommunicatorTest, PeerThatLeavesFailsTheOthersAtOnceNamingIt) {
@@ -235,7 +239,7 @@ std::filesystem::path InDevShm(const std::string& name) {
 
 TEST(ShmGroupTest, NameExistsUntilUnlinkedAndOnlyTheSameLayoutOpensIt) {
   auto group = internal::ShmGroup::Create(0, 2, 4096);
-  ASSERT_TRUE(group.ok()) << group.status();
+  ASSERT_THAT(group, IsOk());
   const std::string name = (*group)->name();
   EXPECT_THAT(name, ::testing::StartsWith("/trainpkg-shm-"));
   struct stat st {};
@@ -243,7 +247,7 @@ TEST(ShmGroupTest, NameExistsUntilUnlinkedAndOnlyTheSameLayoutOpensIt) {
   EXPECT_EQ(st.st_mode & 0777, 0600u);  // the same user only
   EXPECT_TRUE(absl::IsFailedPrecondition(internal::ShmGroup::Open(name, 1, 3, 4096).status()));
   auto peer = internal::ShmGroup::Open(name, 1, 2, 4096);
-  ASSERT_TRUE(peer.ok()) << peer.status();
+  ASSERT_THAT(peer, IsOk());
   EXPECT_TRUE((*group)->IsAttached(1));
   EXPECT_EQ((*group)->FirstDepartedPeer(), -1);
   (*group)->Unlink();

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/collectives/communicator.h"
 #include "trainer_runtime/coordination/coordination_client.h"
 #include "trainer_runtime/coordination/coordination_server.h"
@@ -53,17 +54,17 @@ class ThreadJob {
     std::vector<std::string> names;
     for (int r = 0; r < n; ++r) names.push_back(coordination::PlainRankName(r));
     auto server = coordination::CoordinationServer::Start("127.0.0.1:0", names, options);
-    EXPECT_TRUE(server.ok()) << server.status();
+    EXPECT_THAT(server, ::trainpkg::testing::IsOk());
     server_ = *std::move(server);
     clients_.resize(n);
     comms_.resize(n);
     OnEveryRank(n, [&](int r) {
       auto client = coordination::CoordinationClient::Create(server_->address(), r, names, options);
-      ASSERT_TRUE(client.ok()) << client.status();
+      ASSERT_THAT(client, ::trainpkg::testing::IsOk());
       clients_[r] = *std::move(client);
-      ASSERT_TRUE(clients_[r]->Register().ok());
+      ASSERT_THAT(clients_[r]->Register(), ::trainpkg::testing::IsOk());
       auto comm = make(*clients_[r]);
-      ASSERT_TRUE(comm.ok()) << comm.status();
+      ASSERT_THAT(comm, ::trainpkg::testing::IsOk());
       comms_[r] = *std::move(comm);
     });
   }

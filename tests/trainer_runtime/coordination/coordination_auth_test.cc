@@ -12,12 +12,15 @@
 #include "google/protobuf/descriptor.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/coordination/coordination_client.h"
 #include "trainer_runtime/coordination/coordination_server.h"
 #include "trainer_runtime/coordination/coordinator.h"
 #include "trainer_runtime/coordination/proto/coordination.grpc.pb.h"
 #include "trainer_runtime/coordination/rank_names.h"
 #include "trainer_runtime/rpc_auth/job_auth.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::coordination {
 namespace {
@@ -91,15 +94,15 @@ void ExpectEveryCallUnauthenticated(const std::string& address, const rpc_auth::
 
 TEST(CoordinationAuthTest, EveryCallWithoutTheSecretIsUnauthenticated) {
   auto server = CoordinationServer::Start("127.0.0.1:0", {PlainRankName(0)}, Options(kSecret));
-  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_THAT(server, IsOk());
   ExpectEveryCallUnauthenticated((*server)->address(), rpc_auth::JobAuth(), "no job secret");
   // Nothing got in: the store is empty and nobody joined.
-  EXPECT_TRUE((*server)->JobStatus().ok());
+  EXPECT_THAT((*server)->JobStatus(), IsOk());
 }
 
 TEST(CoordinationAuthTest, EveryCallWithAnotherJobsSecretIsUnauthenticated) {
   auto server = CoordinationServer::Start("127.0.0.1:0", {PlainRankName(0)}, Options(kSecret));
-  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_THAT(server, IsOk());
   ExpectEveryCallUnauthenticated((*server)->address(), rpc_auth::JobAuth(kOtherSecret),
                                  "another job's secret");
 }
@@ -107,30 +110,30 @@ TEST(CoordinationAuthTest, EveryCallWithAnotherJobsSecretIsUnauthenticated) {
 TEST(CoordinationAuthTest, ClientsWithTheSecretRendezvousAndShareTheStore) {
   const std::vector<std::string> names = {PlainRankName(0), PlainRankName(1)};
   auto server = CoordinationServer::Start("127.0.0.1:0", names, Options(kSecret));
-  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_THAT(server, IsOk());
   std::vector<std::unique_ptr<CoordinationClient>> clients;
   for (int r = 0; r < 2; ++r) {
     auto client = CoordinationClient::Create((*server)->address(), r, names, Options(kSecret));
-    ASSERT_TRUE(client.ok()) << client.status();
+    ASSERT_THAT(client, IsOk());
     clients.push_back(*std::move(client));
   }
-  std::thread other([&] { EXPECT_TRUE(clients[1]->Register().ok()); });
-  ASSERT_TRUE(clients[0]->Register().ok());
+  std::thread other([&] { EXPECT_THAT(clients[1]->Register(), IsOk()); });
+  ASSERT_THAT(clients[0]->Register(), IsOk());
   other.join();
-  ASSERT_TRUE(clients[0]->Set("gloo/rank0", "addr").ok());
+  ASSERT_THAT(clients[0]->Set("gloo/rank0", "addr"), IsOk());
   EXPECT_EQ(*clients[1]->Get("gloo/rank0", absl::Seconds(1)), "addr");
-  for (auto& client : clients) EXPECT_TRUE(client->Goodbye().ok());
-  EXPECT_TRUE((*server)->Shutdown().ok());
+  for (auto& client : clients) EXPECT_THAT(client->Goodbye(), IsOk());
+  EXPECT_THAT((*server)->Shutdown(), IsOk());
 }
 
 // A client of another job is turned away at the rendezvous, with the
 // reason in its error.
 TEST(CoordinationAuthTest, ClientWithAnotherSecretCannotJoin) {
   auto server = CoordinationServer::Start("127.0.0.1:0", {PlainRankName(0)}, Options(kSecret));
-  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_THAT(server, IsOk());
   auto client = CoordinationClient::Create((*server)->address(), 0, {PlainRankName(0)},
                                            Options(kOtherSecret));
-  ASSERT_TRUE(client.ok());
+  ASSERT_THAT(client, IsOk());
   absl::Status joined = (*client)->Register();
   EXPECT_TRUE(absl::IsUnauthenticated(joined)) << joined;
 }
@@ -142,8 +145,8 @@ TEST(CoordinationAuthTest, WithoutASecretTheServerListensOnLoopbackOnly) {
   EXPECT_THAT(std::string(wide.status().message()),
               HasSubstr("refusing to serve on 0.0.0.0:0 without authentication: set "
                         "TRAINPKG_JOB_SECRET"));
-  EXPECT_TRUE(CoordinationServer::Start("127.0.0.1:0", {PlainRankName(0)}, Options("")).ok());
-  EXPECT_TRUE(CoordinationServer::Start("[::1]:0", {PlainRankName(0)}, Options("")).ok());
+  EXPECT_THAT(CoordinationServer::Start("127.0.0.1:0", {PlainRankName(0)}, Options("")), IsOk());
+  EXPECT_THAT(CoordinationServer::Start("[::1]:0", {PlainRankName(0)}, Options("")), IsOk());
 }
 
 // Coordinator::Start takes the secret from ClusterInfo (TRAINPKG_JOB_SECRET).
@@ -151,9 +154,9 @@ TEST(CoordinationAuthTest, CoordinatorUsesTheClusterInfosSecret) {
   runtime::ClusterInfo info;  // rank 0 of 1
   info.job_secret = kSecret;
   auto coordinator = Coordinator::Start(info, Options(""));
-  ASSERT_TRUE(coordinator.ok()) << coordinator.status();
-  EXPECT_TRUE((*coordinator)->client().Set("k", "v").ok());
-  EXPECT_TRUE((*coordinator)->Shutdown().ok());
+  ASSERT_THAT(coordinator, IsOk());
+  EXPECT_THAT((*coordinator)->client().Set("k", "v"), IsOk());
+  EXPECT_THAT((*coordinator)->Shutdown(), IsOk());
 }
 
 TEST(JobAuthTest, LoopbackHosts) {

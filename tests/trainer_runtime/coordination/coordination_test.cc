@@ -11,10 +11,13 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/coordination/coordination_client.h"
 #include "trainer_runtime/coordination/coordination_server.h"
 #include "trainer_runtime/coordination/coordinator.h"
 #include "trainer_runtime/coordination/rank_names.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::coordination {
 namespace {
@@ -45,12 +48,12 @@ struct Job {
 Job MakeJob(int n, const CoordinationOptions& options = FastOptions()) {
   Job job;
   auto server = CoordinationServer::Start("127.0.0.1:0", Names(n), options);
-  EXPECT_TRUE(server.ok()) << server.status();
+  EXPECT_THAT(server, IsOk());
   job.server = *std::move(server);
   EXPECT_GT(job.server->port(), 0);
   for (int r = 0; r < n; ++r) {
     auto client = CoordinationClient::Create(job.server->address(), r, Names(n), options);
-    EXPECT_TRUE(client.ok()) << client.status();
+    EXPECT_THAT(client, IsOk());
     job.clients.push_back(*std::move(client));
   }
   return job;
@@ -66,7 +69,7 @@ void OnEveryRank(int n, Fn fn) {
 
 void RegisterAll(Job& job) {
   OnEveryRank(static_cast<int>(job.clients.size()),
-              [&](int r) { ASSERT_TRUE(job.clients[r]->Register().ok()); });
+              [&](int r) { ASSERT_THAT(job.clients[r]->Register(), IsOk()); });
 }
 
 TEST(CoordinationTest, RendezvousReturnsWhenAllRanksJoined) {
@@ -74,12 +77,12 @@ TEST(CoordinationTest, RendezvousReturnsWhenAllRanksJoined) {
   std::atomic<int> joined = 0;
   OnEveryRank(4, [&](int r) {
     if (r == 3) absl::SleepFor(absl::Milliseconds(200));
-    EXPECT_TRUE(job.clients[r]->Register().ok());
+    EXPECT_THAT(job.clients[r]->Register(), IsOk());
     ++joined;
   });
   EXPECT_EQ(joined, 4);
-  OnEveryRank(4, [&](int r) { EXPECT_TRUE(job.clients[r]->Goodbye().ok()); });
-  EXPECT_TRUE(job.server->Shutdown().ok());
+  OnEveryRank(4, [&](int r) { EXPECT_THAT(job.clients[r]->Goodbye(), IsOk()); });
+  EXPECT_THAT(job.server->Shutdown(), IsOk());
 }
 
 TEST(CoordinationTest, GetWaitsUntilTheKeyIsSet) {
@@ -87,11 +90,11 @@ TEST(CoordinationTest, GetWaitsUntilTheKeyIsSet) {
   RegisterAll(job);
   std::thread setter([&] {
     absl::SleepFor(absl::Milliseconds(200));
-    EXPECT_TRUE(job.clients[0]->Set("id", std::string("a\0b", 3)).ok());
+    EXPECT_THAT(job.clients[0]->Set("id", std::string("a\0b", 3)), IsOk());
   });
   auto value = job.clients[1]->Get("id", absl::Seconds(5));
   setter.join();
-  ASSERT_TRUE(value.ok()) << value.status();
+  ASSERT_THAT(value, IsOk());
   EXPECT_EQ(*value, std::string("a\0b", 3));
 }
 
@@ -109,10 +112,10 @@ TEST(CoordinationTest, AddIsAtomicAcrossRanks) {
   Job job = MakeJob(3);
   RegisterAll(job);
   OnEveryRank(3, [&](int r) {
-    for (int i = 0; i < 20; ++i) ASSERT_TRUE(job.clients[r]->Add("count", 1).ok());
+    for (int i = 0; i < 20; ++i) ASSERT_THAT(job.clients[r]->Add("count", 1), IsOk());
   });
   auto total = job.clients[0]->Add("count", 0);
-  ASSERT_TRUE(total.ok());
+  ASSERT_THAT(total, IsOk());
   EXPECT_EQ(*total, 60);
 }
 
@@ -121,16 +124,16 @@ TEST(CoordinationTest, AddIsAtomicAcrossRanks) {
 TEST(CoordinationTest, AddPastTheInt64RangeIsRefusedAndKeepsTheValue) {
   Job job = MakeJob(1);
   RegisterAll(job);
-  ASSERT_TRUE(job.clients[0]->Set("count", "9223372036854775807").ok());
+  ASSERT_THAT(job.clients[0]->Set("count", "9223372036854775807"), IsOk());
   auto sum = job.clients[0]->Add("count", 1);
   EXPECT_EQ(sum.status().code(), absl::StatusCode::kOutOfRange) << sum.status();
   EXPECT_THAT(std::string(sum.status().message()),
               HasSubstr("key 'count' holds 9223372036854775807; adding 1 leaves the 64-bit "
                         "integer range"));
-  ASSERT_TRUE(job.clients[0]->Set("low", "-9223372036854775808").ok());
+  ASSERT_THAT(job.clients[0]->Set("low", "-9223372036854775808"), IsOk());
   EXPECT_EQ(job.clients[0]->Add("low", -1).status().code(), absl::StatusCode::kOutOfRange);
   auto kept = job.clients[0]->Add("count", 0);
-  ASSERT_TRUE(kept.ok()) << kept.status();
+  ASSERT_THAT(kept, IsOk());
   EXPECT_EQ(*kept, std::numeric_limits<int64_t>::max());
 }
 
@@ -143,7 +146,7 @@ TEST(CoordinationTest, BarrierIsReusable) {
   OnEveryRank(kRanks, [&](int r) {
     for (int round = 0; round < kRounds; ++round) {
       ++arrivals;
-      ASSERT_TRUE(job.clients[r]->Barrier("step", absl::Seconds(5)).ok());
+      ASSERT_THAT(job.clients[r]->Barrier("step", absl::Seconds(5)), IsOk());
       // Nobody passes round `round` before everyone has arrived at it.
       EXPECT_GE(arrivals.load(), (round + 1) * kRanks);
     }
@@ -202,13 +205,13 @@ TEST(CoordinationTest, ShutdownWaitsForGoodbyes) {
   RegisterAll(job);
   std::thread late([&] {
     absl::SleepFor(absl::Milliseconds(300));
-    EXPECT_TRUE(job.clients[1]->Goodbye().ok());
+    EXPECT_THAT(job.clients[1]->Goodbye(), IsOk());
   });
-  EXPECT_TRUE(job.clients[0]->Goodbye().ok());
-  EXPECT_TRUE(job.server->Shutdown().ok());
+  EXPECT_THAT(job.clients[0]->Goodbye(), IsOk());
+  EXPECT_THAT(job.server->Shutdown(), IsOk());
   late.join();
   // Rank 1 left cleanly: nobody saw a failure.
-  EXPECT_TRUE(job.clients[1]->JobStatus().ok());
+  EXPECT_THAT(job.clients[1]->JobStatus(), IsOk());
 }
 
 TEST(CoordinationTest, ShutdownNamesRanksThatNeverSaidGoodbye) {
@@ -216,7 +219,7 @@ TEST(CoordinationTest, ShutdownNamesRanksThatNeverSaidGoodbye) {
   options.shutdown_timeout = absl::Milliseconds(300);
   Job job = MakeJob(2, options);
   RegisterAll(job);
-  EXPECT_TRUE(job.clients[0]->Goodbye().ok());
+  EXPECT_THAT(job.clients[0]->Goodbye(), IsOk());
   absl::Status status = job.server->Shutdown();
   EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
   EXPECT_THAT(std::string(status.message()), HasSubstr("rank 1"));
@@ -225,7 +228,7 @@ TEST(CoordinationTest, ShutdownNamesRanksThatNeverSaidGoodbye) {
 TEST(CoordinationTest, BarrierFailsWhenAPeerAlreadyLeft) {
   Job job = MakeJob(2);
   RegisterAll(job);
-  ASSERT_TRUE(job.clients[1]->Goodbye().ok());
+  ASSERT_THAT(job.clients[1]->Goodbye(), IsOk());
   absl::Status status = job.clients[0]->Barrier("after", absl::Seconds(5));
   EXPECT_TRUE(absl::IsFailedPrecondition(status)) << status;
   EXPECT_THAT(std::string(status.message()), HasSubstr("rank 1 already finished"));
@@ -234,12 +237,12 @@ TEST(CoordinationTest, BarrierFailsWhenAPeerAlreadyLeft) {
 TEST(CoordinatorTest, SingleProcessCoordinatesWithItself) {
   runtime::ClusterInfo info;  // rank 0 of 1, no address
   auto coordinator = Coordinator::Start(info, FastOptions());
-  ASSERT_TRUE(coordinator.ok()) << coordinator.status();
+  ASSERT_THAT(coordinator, IsOk());
   CoordinationClient& client = (*coordinator)->client();
-  ASSERT_TRUE(client.Set("k", "v").ok());
+  ASSERT_THAT(client.Set("k", "v"), IsOk());
   EXPECT_EQ(*client.Get("k", absl::Seconds(1)), "v");
-  EXPECT_TRUE(client.Barrier("b", absl::Seconds(1)).ok());
-  EXPECT_TRUE((*coordinator)->Shutdown().ok());
+  EXPECT_THAT(client.Barrier("b", absl::Seconds(1)), IsOk());
+  EXPECT_THAT((*coordinator)->Shutdown(), IsOk());
 }
 
 TEST(CoordinatorTest, RejectsTasksOutsideTheCollective) {

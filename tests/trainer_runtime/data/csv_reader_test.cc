@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/data/test_files.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::data {
 namespace {
@@ -19,7 +22,7 @@ std::vector<int32_t> Labels(const Dataset& d) { return {d.labels().begin(), d.la
 
 TEST(CsvReaderTest, LabelLastByDefault) {
   auto ds = ParseCsv("1,2.5,0\n-3,4e-1,2\n", "t.csv", {});
-  ASSERT_TRUE(ds.ok()) << ds.status();
+  ASSERT_THAT(ds, IsOk());
   EXPECT_EQ(ds->element_shape(), nn::Shape({2}));
   EXPECT_THAT(Features(*ds), ElementsAre(1.0f, 2.5f, -3.0f, 0.4f));
   EXPECT_THAT(Labels(*ds), ElementsAre(0, 2));
@@ -35,7 +38,7 @@ TEST(CsvReaderTest, HeaderLabelByNameQuotedFieldsAndCrlf) {
   options.has_header = true;
   options.label_name = "label";
   auto ds = ParseCsv(text, "q.csv", options);
-  ASSERT_TRUE(ds.ok()) << ds.status();
+  ASSERT_THAT(ds, IsOk());
   EXPECT_THAT(Features(*ds), ElementsAre(1.5f, 2.0f, -2.0f, 0.25f));
   EXPECT_THAT(Labels(*ds), ElementsAre(3, 1));
 }
@@ -44,7 +47,7 @@ TEST(CsvReaderTest, LabelColumnByIndex) {
   CsvOptions options;
   options.label_column = 0;
   auto ds = ParseCsv("7,1,2\n", "t.csv", options);
-  ASSERT_TRUE(ds.ok()) << ds.status();
+  ASSERT_THAT(ds, IsOk());
   EXPECT_THAT(Labels(*ds), ElementsAre(7));
   EXPECT_THAT(Features(*ds), ElementsAre(1.0f, 2.0f));
 }
@@ -83,7 +86,7 @@ TEST(CsvReaderTest, ReadsPlainAndGzipFiles) {
   testing::WriteGzip(dir / "a.csv.gz", text);
   for (const char* name : {"a.csv", "a.csv.gz"}) {
     auto ds = ReadCsv(dir / name, {});
-    ASSERT_TRUE(ds.ok()) << name << ": " << ds.status();
+    ASSERT_THAT(ds, IsOk()) << name;
     EXPECT_THAT(Features(*ds), ElementsAre(0.5f, 0.25f)) << name;
     EXPECT_THAT(Labels(*ds), ElementsAre(1, 0)) << name;
   }

@@ -9,6 +9,9 @@
 #include <set>
 
 #include "base/environment.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::data {
 namespace {
@@ -19,7 +22,7 @@ Dataset Load() {
   base::MapEnvironment env;
   env.Set("TRAINPKG_DATA_DIR", DIGITS_DATA_DIR);
   auto digits = LoadDigits(DigitsPath(env, "unused"));
-  EXPECT_TRUE(digits.ok()) << digits.status();
+  EXPECT_THAT(digits, IsOk());
   return digits.ok() ? *std::move(digits) : Dataset();
 }
 
@@ -50,7 +53,7 @@ TEST(DigitsTest, ShapeLabelsAndClassCounts) {
 TEST(DigitsTest, ReferenceSplit) {
   const Dataset digits = Load();
   auto split = SplitDigits(digits);
-  ASSERT_TRUE(split.ok()) << split.status();
+  ASSERT_THAT(split, IsOk());
   EXPECT_EQ(split->train.size(), 1437);
   EXPECT_EQ(split->test.size(), 360);
   std::set<int32_t> classes(split->test.labels().begin(), split->test.labels().end());

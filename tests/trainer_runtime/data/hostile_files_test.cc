@@ -13,12 +13,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/data/test_files.h"
 #include "trainer_runtime/data/csv_reader.h"
 #include "trainer_runtime/data/idx_reader.h"
 #include "trainer_runtime/data/tfrecord_reader.h"
 #include "trainer_runtime/nn/element_count.h"
 #include "trainer_runtime/train/tensor_bundle.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::data {
 namespace {
@@ -119,7 +122,7 @@ TEST(HostileDataFilesTest, CsvGzipInflatingPastTheCapEndsWithBoundedMemory) {
   const std::filesystem::path small = dir / "small.csv.gz";
   WriteGzipBomb(small, "1,2,3\n", 0);
   options.max_bytes = 6;
-  EXPECT_TRUE(ReadCsv(small, options).ok());
+  EXPECT_THAT(ReadCsv(small, options), IsOk());
   options.max_bytes = 5;
   EXPECT_EQ(ReadCsv(small, options).status().code(), absl::StatusCode::kResourceExhausted);
 }

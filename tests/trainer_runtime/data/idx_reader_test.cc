@@ -3,7 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/data/test_files.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::data {
 namespace {
@@ -18,7 +21,7 @@ TEST(IdxReaderTest, ImagesAndLabelsRoundTrip) {
                      testing::IdxUint8({3, 2, 2}, {0, 255, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
   testing::WriteBytes(dir / "labels", testing::IdxUint8({3}, {9, 0, 4}));
   auto ds = LoadIdxDataset(dir / "images.gz", dir / "labels", 1.0f / 255.0f);
-  ASSERT_TRUE(ds.ok()) << ds.status();
+  ASSERT_THAT(ds, IsOk());
   EXPECT_EQ(ds->size(), 3);
   EXPECT_EQ(ds->element_shape(), nn::Shape({2, 2}));
   EXPECT_THAT(ds->labels(), ElementsAre(9, 0, 4));
@@ -28,7 +31,7 @@ TEST(IdxReaderTest, ImagesAndLabelsRoundTrip) {
 
 TEST(IdxReaderTest, Float32BigEndian) {
   auto arr = ParseIdx(testing::IdxFloat32({2, 2}, {1.5f, -2.0f, 0.0f, 1e-3f}), "f.idx");
-  ASSERT_TRUE(arr.ok()) << arr.status();
+  ASSERT_THAT(arr, IsOk());
   EXPECT_EQ(arr->type, IdxType::kFloat32);
   EXPECT_EQ(arr->dims, nn::Shape({2, 2}));
   EXPECT_THAT(arr->values, ElementsAre(1.5f, -2.0f, 0.0f, 1e-3f));

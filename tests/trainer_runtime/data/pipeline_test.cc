@@ -7,11 +7,14 @@
 #include <set>
 #include <vector>
 
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/data/batcher.h"
 #include "trainer_runtime/data/dataset.h"
 #include "trainer_runtime/data/in_memory_source.h"
 #include "trainer_runtime/data/prefetcher.h"
 #include "trainer_runtime/data/shuffle.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::data {
 namespace {
@@ -69,7 +72,7 @@ TEST(ShuffleTest, UniformBelowIsInRangeAndCoversIt) {
 TEST(SplitTest, SizesDisjointAndSeeded) {
   auto ds = Counting(11);
   auto split = SplitTrainTest(*ds, 0.2, 5);
-  ASSERT_TRUE(split.ok()) << split.status();
+  ASSERT_THAT(split, IsOk());
   EXPECT_EQ(split->test.size(), 3);  // ceil(2.2)
   EXPECT_EQ(split->train.size(), 8);
   std::set<int32_t> all(split->train.labels().begin(), split->train.labels().end());

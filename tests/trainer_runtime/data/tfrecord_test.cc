@@ -4,9 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/data/test_files.h"
 #include "trainer_runtime/data/example.h"
 #include "trainer_runtime/data/tfrecord_reader.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::data {
 namespace {
@@ -25,7 +28,7 @@ TEST(TfRecordTest, RecordsRoundTrip) {
   const std::vector<std::string> records = {"", "a", std::string(1000, '\x7f'), "last"};
   testing::WriteTfRecords(dir / "r.tfrecord", records);
   auto back = ReadTfRecordFile(dir / "r.tfrecord");
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   EXPECT_EQ(*back, records);
 }
 
@@ -37,7 +40,7 @@ TEST(TfRecordTest, ExampleWireFormatMatchesTensorFlow) {
                             0x12, 0x05, 0x1a, 0x03, 0x0a, 0x01, 0x01};
   EXPECT_EQ(SerializeExample({{"x", Feature{std::vector<int64_t>{1}}}}), wire);
   auto parsed = ParseExample(wire);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(std::get<std::vector<int64_t>>(parsed->at("x").value), std::vector<int64_t>{1});
 }
 
@@ -47,12 +50,12 @@ TEST(TfRecordTest, ExamplesToDataset) {
                                       SerializeExample(Digit({1.0f, 1.0f, 0.0f, 0.0f}, 8))};
   testing::WriteTfRecords(dir / "d.tfrecord", records);
   auto parsed = ParseExample(records[0]);
-  ASSERT_TRUE(parsed.ok());
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(*parsed, Digit({0.0f, 0.5f, 1.0f, 0.25f}, 3));
 
   const ExampleSpec spec{.features_key = "pixels", .element_shape = {2, 2}, .label_key = "label"};
   auto ds = ReadTfRecordExamples(dir / "d.tfrecord", spec);
-  ASSERT_TRUE(ds.ok()) << ds.status();
+  ASSERT_THAT(ds, IsOk());
   EXPECT_EQ(ds->element_shape(), nn::Shape({2, 2}));
   EXPECT_THAT(ds->labels(), ElementsAre(3, 8));
   EXPECT_THAT(ds->features(), ElementsAre(0.0f, 0.5f, 1.0f, 0.25f, 1.0f, 1.0f, 0.0f, 0.0f));
@@ -73,7 +76,7 @@ TEST(TfRecordTest, CorruptDataCrcNamesFileAndOffset) {
   bytes[second + 12] ^= 0x01;                                    // a data byte of record 2
   testing::WriteBytes(dir / "c.tfrecord", bytes);
   auto reader = TfRecordReader::Open(dir / "c.tfrecord");
-  ASSERT_TRUE(reader.ok());
+  ASSERT_THAT(reader, IsOk());
   std::string record;
   ASSERT_TRUE((*reader)->Next(&record).value());
   EXPECT_EQ(record, "first");

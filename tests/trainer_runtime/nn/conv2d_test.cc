@@ -7,7 +7,10 @@
 
 #include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/nn/gradient_check.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -31,7 +34,7 @@ std::unique_ptr<Conv2D> Make(const Case& c) {
   auto conv = Conv2D::Create(
       c.channels, c.filters, c.kernel_height, c.kernel_width,
       {.stride_height = c.stride_height, .stride_width = c.stride_width, .padding = c.padding});
-  EXPECT_TRUE(conv.ok());
+  EXPECT_THAT(conv, IsOk());
   Rng rng(21);
   (*conv)->InitializeParameters(rng);
   (*conv)->bias().value = RandomTensor({c.filters}, 22);
@@ -62,7 +65,7 @@ TEST(Conv2DTest, MatchesADirectConvolution) {
     auto conv = Make(c);
     const Tensor input = RandomTensor({2, c.height, c.width, c.channels}, 23);
     auto shape = conv->OutputShape(input.shape());
-    ASSERT_TRUE(shape.ok()) << Name(c);
+    ASSERT_THAT(shape, IsOk()) << Name(c);
     Tensor output(*shape);
     conv->Forward(input, true, &output);
     auto g = *ComputeWindowGeometry(input.shape(), c.kernel_height, c.kernel_width, c.stride_height,
@@ -107,7 +110,7 @@ TEST(Conv2DTest, RejectsBadInputs) {
   EXPECT_FALSE(Conv2D::Create(1, 1, 0, 3).ok());
   EXPECT_FALSE(Conv2D::Create(1, 1, 3, 3, {.stride_height = 0}).ok());
   auto conv = Conv2D::Create(2, 4, 3, 3, {.name = "c"});
-  ASSERT_TRUE(conv.ok());
+  ASSERT_THAT(conv, IsOk());
   EXPECT_EQ(std::string((*conv)->OutputShape({1, 5, 5, 3}).status().message()),
             "c: expects input [batch, height, width, 2], got [1, 5, 5, 3]");
   EXPECT_EQ(std::string((*conv)->OutputShape({1, 2, 5, 2}).status().message()),

@@ -1,7 +1,10 @@
 #include "trainer_runtime/nn/dense.h"
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/nn/gradient_check.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -11,7 +14,7 @@ using testing::RandomTensor;
 
 TEST(DenseTest, ComputesInputTimesKernelPlusBias) {
   auto dense = Dense::Create(2, 3);
-  ASSERT_TRUE(dense.ok());
+  ASSERT_THAT(dense, IsOk());
   (*dense)->kernel().value = *Tensor::FromValues({2, 3}, {1, 2, 3, 4, 5, 6});
   (*dense)->bias().value = *Tensor::FromValues({3}, {0.5f, -0.5f, 1});
   const Tensor input = *Tensor::FromValues({2, 2}, {1, 0, 1, 1});
@@ -23,7 +26,7 @@ TEST(DenseTest, ComputesInputTimesKernelPlusBias) {
 
 TEST(DenseTest, GradientsMatchFiniteDifferences) {
   auto dense = Dense::Create(4, 3, {.name = "d"});
-  ASSERT_TRUE(dense.ok());
+  ASSERT_THAT(dense, IsOk());
   Rng rng(1);
   (*dense)->InitializeParameters(rng);
   (*dense)->bias().value = RandomTensor({3}, 2);
@@ -32,7 +35,7 @@ TEST(DenseTest, GradientsMatchFiniteDifferences) {
 
 TEST(DenseTest, WithoutBiasHasOnlyAKernel) {
   auto dense = Dense::Create(4, 3, {.use_bias = false});
-  ASSERT_TRUE(dense.ok());
+  ASSERT_THAT(dense, IsOk());
   ASSERT_EQ((*dense)->parameters().size(), 1u);
   Rng rng(1);
   (*dense)->InitializeParameters(rng);
@@ -42,7 +45,7 @@ TEST(DenseTest, WithoutBiasHasOnlyAKernel) {
 TEST(DenseTest, RejectsBadSizesAndInputs) {
   EXPECT_EQ(Dense::Create(0, 3).status().code(), absl::StatusCode::kInvalidArgument);
   auto dense = Dense::Create(4, 3, {.name = "hidden"});
-  ASSERT_TRUE(dense.ok());
+  ASSERT_THAT(dense, IsOk());
   auto shape = (*dense)->OutputShape({8, 5});
   EXPECT_EQ(shape.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(std::string(shape.status().message()), "hidden: expects input [batch, 4], got [8, 5]");

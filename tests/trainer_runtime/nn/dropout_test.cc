@@ -4,7 +4,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/nn/gradient_check.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -14,7 +17,7 @@ using testing::RandomTensor;
 
 TEST(DropoutTest, InferencePassesThrough) {
   auto dropout = Dropout::Create(0.5f);
-  ASSERT_TRUE(dropout.ok());
+  ASSERT_THAT(dropout, IsOk());
   const Tensor input = RandomTensor({4, 8}, 41);
   Tensor output(input.shape());
   (*dropout)->Forward(input, /*training=*/false, &output);
@@ -24,7 +27,7 @@ TEST(DropoutTest, InferencePassesThrough) {
 
 TEST(DropoutTest, TrainingKeepsAboutOneMinusRateAndScales) {
   auto dropout = Dropout::Create(0.25f, {.seed = 3});
-  ASSERT_TRUE(dropout.ok());
+  ASSERT_THAT(dropout, IsOk());
   Tensor input({100, 100});
   input.Fill(1.0f);
   Tensor output(input.shape());
@@ -54,7 +57,7 @@ TEST(DropoutTest, SameSeedSameMask) {
 
 TEST(DropoutTest, GradientsMatchFiniteDifferences) {
   auto dropout = Dropout::Create(0.4f);
-  ASSERT_TRUE(dropout.ok());
+  ASSERT_THAT(dropout, IsOk());
   Dropout& layer = **dropout;
   // Replays one mask for every probe.
   ExpectGradientsMatchFiniteDifferences(layer, RandomTensor({3, 5}, 43),
@@ -69,7 +72,7 @@ TEST(DropoutTest, RestoredRngStateContinuesTheMaskSequence) {
   Tensor out_a(input.shape());
   Tensor out_b(input.shape());
   (*original)->Forward(input, true, &out_a);  // advance past the seed
-  ASSERT_TRUE((*restored)->RestoreRngState((*original)->RngState()).ok());
+  ASSERT_THAT((*restored)->RestoreRngState((*original)->RngState()), IsOk());
   (*original)->Forward(input, true, &out_a);
   (*restored)->Forward(input, true, &out_b);
   EXPECT_EQ(std::vector<float>(out_a.values().begin(), out_a.values().end()),

@@ -6,7 +6,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/nn/rng.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn::testing {
 namespace {
@@ -57,7 +60,7 @@ Tensor DistinctTensor(const Shape& shape, uint64_t seed, float spacing) {
 void ExpectGradientsMatchFiniteDifferences(Layer& layer, const Tensor& input,
                                            const GradientCheckOptions& options) {
   auto shape = layer.OutputShape(input.shape());
-  ASSERT_TRUE(shape.ok()) << shape.status();
+  ASSERT_THAT(shape, IsOk());
   Tensor output(*shape);
   const Tensor weights = RandomTensor(*shape, 7, 0.1f, 1.0f);
 

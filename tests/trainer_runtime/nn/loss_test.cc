@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/nn/gradient_check.h"
 #include "trainer_runtime/nn/binary_cross_entropy.h"
 #include "trainer_runtime/nn/sparse_softmax_cross_entropy.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -18,7 +21,7 @@ using testing::RandomTensor;
 template <typename Loss>
 void ExpectLossGradientMatches(const Tensor& logits, Loss loss) {
   Tensor grad;
-  ASSERT_TRUE(loss(logits, &grad).ok());
+  ASSERT_THAT(loss(logits, &grad), IsOk());
   ASSERT_EQ(grad.shape(), logits.shape());
   const float step = 1e-2f;
   Tensor probe = logits;
@@ -54,7 +57,7 @@ TEST(SparseSoftmaxCrossEntropyTest, StableForHugeLogits) {
   Tensor grad;
   const std::vector<int32_t> labels = {2};
   auto loss = SparseSoftmaxCrossEntropy(logits, labels, &grad);
-  ASSERT_TRUE(loss.ok());
+  ASSERT_THAT(loss, IsOk());
   EXPECT_NEAR(*loss, 1.0 + std::log1p(std::exp(-1.0)), 1e-5);
   for (float g : grad.values()) EXPECT_TRUE(std::isfinite(g));
 }

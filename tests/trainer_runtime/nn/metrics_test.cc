@@ -1,8 +1,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/nn/mean_metric.h"
 #include "trainer_runtime/nn/sparse_categorical_accuracy.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -12,10 +15,10 @@ TEST(SparseCategoricalAccuracyTest, CountsArgmaxHitsAcrossBatches) {
   EXPECT_EQ(accuracy.Result(), 0.0);
   const Tensor batch1 = *Tensor::FromValues({2, 3}, {0.1f, 0.7f, 0.2f, 1, 1, 0});
   const std::vector<int32_t> labels1 = {1, 1};  // a tie goes to index 0: a miss
-  ASSERT_TRUE(accuracy.Update(batch1, labels1).ok());
+  ASSERT_THAT(accuracy.Update(batch1, labels1), IsOk());
   const Tensor batch2 = *Tensor::FromValues({1, 3}, {0, 0, 5});
   const std::vector<int32_t> labels2 = {2};
-  ASSERT_TRUE(accuracy.Update(batch2, labels2).ok());
+  ASSERT_THAT(accuracy.Update(batch2, labels2), IsOk());
   EXPECT_EQ(accuracy.correct(), 2);
   EXPECT_EQ(accuracy.total(), 3);
   EXPECT_DOUBLE_EQ(accuracy.Result(), 2.0 / 3.0);

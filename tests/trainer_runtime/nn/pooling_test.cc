@@ -4,9 +4,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/nn/gradient_check.h"
 #include "trainer_runtime/nn/global_average_pooling2d.h"
 #include "trainer_runtime/nn/max_pool2d.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -19,7 +22,7 @@ std::vector<float> Values(const Tensor& t) { return {t.values().begin(), t.value
 
 TEST(MaxPool2DTest, TakesWindowMaxima) {
   auto pool = MaxPool2D::Create(2, 2);
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   // One 4x4 channel.
   const Tensor input =
       *Tensor::FromValues({1, 4, 4, 1}, {1, 2, 5, 6, 3, 4, 7, 8, -1, -2, 0, 0, -3, -4, 0, 9});
@@ -31,7 +34,7 @@ TEST(MaxPool2DTest, TakesWindowMaxima) {
 
 TEST(MaxPool2DTest, SamePaddingIgnoresThePadding) {
   auto pool = MaxPool2D::Create(2, 2, {.padding = Padding::kSame});
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   const Tensor input = *Tensor::FromValues({1, 3, 3, 1}, {-1, -2, -3, -4, -5, -6, -7, -8, -9});
   Tensor output(*(*pool)->OutputShape(input.shape()));
   ASSERT_EQ(output.shape(), (Shape{1, 2, 2, 1}));
@@ -41,7 +44,7 @@ TEST(MaxPool2DTest, SamePaddingIgnoresThePadding) {
 
 TEST(MaxPool2DTest, TiesSendTheGradientToTheFirstPosition) {
   auto pool = MaxPool2D::Create(2, 2, {.stride_height = 1, .stride_width = 1});
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   // Two channels: all equal, and a tie between the bottom two of each window.
   const Tensor input = *Tensor::FromValues({1, 2, 3, 2}, {1, 0, 1, 0, 1, 0, 1, 2, 1, 2, 1, 2});
   Tensor output(*(*pool)->OutputShape(input.shape()));
@@ -67,7 +70,7 @@ TEST(MaxPool2DTest, GradientsMatchFiniteDifferences) {
     auto pool = MaxPool2D::Create(
         c.pool, c.pool,
         {.stride_height = c.stride, .stride_width = c.stride, .padding = c.padding});
-    ASSERT_TRUE(pool.ok());
+    ASSERT_THAT(pool, IsOk());
     ExpectGradientsMatchFiniteDifferences(**pool, DistinctTensor(c.input, 31));
   }
 }
@@ -75,7 +78,7 @@ TEST(MaxPool2DTest, GradientsMatchFiniteDifferences) {
 TEST(MaxPool2DTest, RejectsBadInputs) {
   EXPECT_FALSE(MaxPool2D::Create(0, 2).ok());
   auto pool = MaxPool2D::Create(3, 3, {.name = "p"});
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   EXPECT_EQ(std::string((*pool)->OutputShape({1, 2, 2, 1}).status().message()),
             "p: input [1, 2, 2, 1] is smaller than the 3x3 window with 'valid' padding");
 }

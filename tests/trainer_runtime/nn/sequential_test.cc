@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/nn/gradient_check.h"
 #include "trainer_runtime/nn/adam.h"
 #include "trainer_runtime/nn/dense.h"
@@ -16,16 +17,18 @@
 #include "trainer_runtime/nn/sparse_categorical_accuracy.h"
 #include "trainer_runtime/nn/sparse_softmax_cross_entropy.h"
 
+using ::trainpkg::testing::IsOk;
+
 namespace trainpkg::nn {
 namespace {
 
 Sequential Mlp(int64_t inputs, int64_t hidden, int64_t classes) {
   Sequential model;
-  EXPECT_TRUE(model.Add(Dense::Create(inputs, hidden)).ok());
-  EXPECT_TRUE(model.Add(std::make_unique<ReLU>()).ok());
-  EXPECT_TRUE(model.Add(Dense::Create(hidden, hidden)).ok());
-  EXPECT_TRUE(model.Add(std::make_unique<ReLU>()).ok());
-  EXPECT_TRUE(model.Add(Dense::Create(hidden, classes)).ok());
+  EXPECT_THAT(model.Add(Dense::Create(inputs, hidden)), IsOk());
+  EXPECT_THAT(model.Add(std::make_unique<ReLU>()), IsOk());
+  EXPECT_THAT(model.Add(Dense::Create(hidden, hidden)), IsOk());
+  EXPECT_THAT(model.Add(std::make_unique<ReLU>()), IsOk());
+  EXPECT_THAT(model.Add(Dense::Create(hidden, classes)), IsOk());
   return model;
 }
 
@@ -49,7 +52,7 @@ TEST(SequentialTest, NamesLayersAndParametersLikeKeras) {
 
 TEST(SequentialTest, RejectsDuplicateNamesAndFailedFactories) {
   Sequential model;
-  ASSERT_TRUE(model.Add(Dense::Create(2, 2, {.name = "a"})).ok());
+  ASSERT_THAT(model.Add(Dense::Create(2, 2, {.name = "a"})), IsOk());
   EXPECT_EQ(model.Add(Dense::Create(2, 2, {.name = "a"})).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(model.Add(Dense::Create(2, 0)).code(), absl::StatusCode::kInvalidArgument);
@@ -68,14 +71,14 @@ TEST(SequentialTest, ShapeErrorsNameTheLayer) {
 
 TEST(SequentialTest, BackwardRejectsAWrongGradientShape) {
   Sequential model = Mlp(2, 4, 3);
-  ASSERT_TRUE(model.Forward(Tensor({8, 2}), true).ok());
+  ASSERT_THAT(model.Forward(Tensor({8, 2}), true), IsOk());
   EXPECT_EQ(model.Backward(Tensor({8, 2})).code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(SequentialTest, GradientsBecomeReadyInReverseRegistrationOrder) {
   Sequential model = Mlp(2, 4, 3);
   model.InitializeParameters(1);
-  ASSERT_TRUE(model.Forward(testing::RandomTensor({5, 2}, 2), true).ok());
+  ASSERT_THAT(model.Forward(testing::RandomTensor({5, 2}, 2), true), IsOk());
   std::vector<Parameter*> ready;
   ASSERT_TRUE(
       model.Backward(testing::RandomTensor({5, 3}, 3), [&](Parameter& p) { ready.push_back(&p); })
@@ -99,7 +102,7 @@ TEST(SequentialTest, ModelGradientMatchesFiniteDifferences) {
     return static_cast<double>(*SparseSoftmaxCrossEntropy(*logits, labels, grad));
   };
   loss(&logits_grad);
-  ASSERT_TRUE(model.Backward(logits_grad).ok());
+  ASSERT_THAT(model.Backward(logits_grad), IsOk());
   Parameter& kernel = *model.parameters()[0];
   const Tensor analytic = kernel.grad;
   for (int64_t i = 0; i < kernel.value.num_elements(); ++i) {
@@ -128,9 +131,9 @@ Sequential TrainXor(uint64_t seed, int steps) {
   Tensor logits_grad;
   for (int step = 0; step < steps; ++step) {
     const Tensor* logits = *model.Forward(data.inputs, true);
-    EXPECT_TRUE(SparseSoftmaxCrossEntropy(*logits, data.labels, &logits_grad).ok());
-    EXPECT_TRUE(model.Backward(logits_grad).ok());
-    EXPECT_TRUE((*adam)->Apply(model.parameters()).ok());
+    EXPECT_THAT(SparseSoftmaxCrossEntropy(*logits, data.labels, &logits_grad), IsOk());
+    EXPECT_THAT(model.Backward(logits_grad), IsOk());
+    EXPECT_THAT((*adam)->Apply(model.parameters()), IsOk());
   }
   return model;
 }
@@ -140,7 +143,7 @@ TEST(SequentialTest, MlpLearnsXor) {
   Sequential model = TrainXor(/*seed=*/1, /*steps=*/200);
   const Tensor* logits = *model.Forward(data.inputs, false);
   SparseCategoricalAccuracy accuracy;
-  ASSERT_TRUE(accuracy.Update(*logits, data.labels).ok());
+  ASSERT_THAT(accuracy.Update(*logits, data.labels), IsOk());
   EXPECT_EQ(accuracy.Result(), 1.0);
   EXPECT_LT(*SparseSoftmaxCrossEntropy(*logits, data.labels), 0.05f);
 }

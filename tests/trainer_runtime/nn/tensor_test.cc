@@ -7,8 +7,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/nn/initializer.h"
 #include "trainer_runtime/nn/rng.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::nn {
 namespace {
@@ -88,7 +91,7 @@ TEST(TensorTest, CopiesAndMovesKeepValues) {
   c.CopyToHost(host);
   EXPECT_EQ(host, (std::vector<float>{1, 2, 3, 4}));
   auto same = c.To(Device::kCpu);
-  ASSERT_TRUE(same.ok());
+  ASSERT_THAT(same, IsOk());
   EXPECT_EQ(same->shape(), (Shape{2, 2}));
 }
 

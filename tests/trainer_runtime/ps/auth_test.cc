@@ -13,12 +13,15 @@
 #include "google/protobuf/descriptor.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/ps/parameter_server.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
 #include "trainer_runtime/ps/step_runner.h"
 #include "trainer_runtime/ps/variable_client.h"
 #include "trainer_runtime/ps/worker_server.h"
 #include "trainer_runtime/rpc_auth/job_auth.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -124,12 +127,12 @@ void ExpectUnauthenticated(Calls calls, size_t methods, const std::string& why) 
 // A ps holding one shard "w" of 16 values, all 0.5.
 std::unique_ptr<ParameterServer> StartPs() {
   auto server = ParameterServer::Start("127.0.0.1:0", kSecret);
-  EXPECT_TRUE(server.ok()) << server.status();
+  EXPECT_THAT(server, IsOk());
   OptimizerConfig sgd;
   sgd.kind = "sgd";
   sgd.sgd.learning_rate = 0.5f;
-  EXPECT_TRUE((*server)->store().Configure({{0, "w", 16}}, sgd).ok());
-  EXPECT_TRUE((*server)->store().Assign(0, 0, 0, std::vector<float>(16, 0.5f), 0).ok());
+  EXPECT_THAT((*server)->store().Configure({{0, "w", 16}}, sgd), IsOk());
+  EXPECT_THAT((*server)->store().Assign(0, 0, 0, std::vector<float>(16, 0.5f), 0), IsOk());
   return *std::move(server);
 }
 
@@ -163,7 +166,7 @@ TEST(PsAuthTest, WorkerRefusesEveryCallWithoutOrWithAnotherSecret) {
           return StepResult{};
         },
         kSecret);
-    ASSERT_TRUE(server.ok()) << server.status();
+    ASSERT_THAT(server, IsOk());
     auto stub = proto::Worker::NewStub(caller.Connect((*server)->address()));
     ExpectUnauthenticated(EveryWorkerCall(*stub), MethodCount(proto::Worker::service_full_name()),
                           why);
@@ -175,17 +178,17 @@ TEST(PsAuthTest, WorkerRefusesEveryCallWithoutOrWithAnotherSecret) {
 TEST(PsAuthTest, ClientsWithTheSecretPullPushAndRunSteps) {
   std::unique_ptr<ParameterServer> server = StartPs();
   auto plan = ShardPlan::Create({{"w", {16}}}, nullptr, 1);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   VariableClientOptions options;
   options.job_secret = kSecret;
   auto client = VariableClient::Create(*plan, {server->address()}, options);
-  ASSERT_TRUE(client.ok());
+  ASSERT_THAT(client, IsOk());
   nn::Parameter w("w", {16});
   for (int64_t i = 0; i < 16; ++i) w.grad.data()[i] = 1.0f;
   nn::Parameter* list[] = {&w};
-  ASSERT_TRUE((*client)->Pull(list).ok());
+  ASSERT_THAT((*client)->Pull(list), IsOk());
   EXPECT_FLOAT_EQ(w.value.data()[3], 0.5f);
-  ASSERT_TRUE((*client)->Push(list).ok());
+  ASSERT_THAT((*client)->Push(list), IsOk());
   EXPECT_EQ(Values(*server), std::vector<float>(16, 0.0f));  // 0.5 - 0.5 * 1
 
   auto worker = WorkerServer::Start(
@@ -194,10 +197,10 @@ TEST(PsAuthTest, ClientsWithTheSecretPullPushAndRunSteps) {
         return StepResult{.loss = static_cast<double>(step)};
       },
       kSecret);
-  ASSERT_TRUE(worker.ok());
+  ASSERT_THAT(worker, IsOk());
   GrpcStepRunner runner("worker 0", (*worker)->address(), absl::Seconds(5), kSecret);
   auto result = runner.RunStep(7);
-  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_THAT(result, IsOk());
   EXPECT_EQ(result->loss, 7.0);
   // Without the secret the chief's runner is turned away.
   GrpcStepRunner stranger("worker 0", (*worker)->address(), absl::Seconds(5));
@@ -212,7 +215,7 @@ TEST(PsAuthTest, WithoutASecretServersListenOnLoopbackOnly) {
   auto worker = WorkerServer::Start("0.0.0.0:0", [](int64_t) { return StepResult{}; });
   ASSERT_FALSE(worker.ok());
   EXPECT_TRUE(absl::IsFailedPrecondition(worker.status())) << worker.status();
-  EXPECT_TRUE(ParameterServer::Start("127.0.0.1:0").ok());
+  EXPECT_THAT(ParameterServer::Start("127.0.0.1:0"), IsOk());
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 #include "absl/synchronization/notification.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -75,7 +78,7 @@ TEST(ClusterCoordinatorTest, RunsEveryStepOnAnyWorker) {
     ++results.count[step];
   });
   for (int64_t s = 0; s < 50; ++s) coordinator.Schedule(s);
-  ASSERT_TRUE(coordinator.Join().ok());
+  ASSERT_THAT(coordinator.Join(), IsOk());
   EXPECT_EQ(results.count.size(), 50u);
   EXPECT_EQ(coordinator.rescheduled(), 0);
 }
@@ -96,7 +99,7 @@ TEST(ClusterCoordinatorTest, AFailedWorkersStepIsRescheduledAndTrainingGoesOn) {
     ++results.count[step];
   });
   for (int64_t s = 0; s < 40; ++s) coordinator.Schedule(s);
-  ASSERT_TRUE(coordinator.Join().ok());
+  ASSERT_THAT(coordinator.Join(), IsOk());
   EXPECT_EQ(results.count.size(), 40u);  // every step finished once
   EXPECT_EQ(coordinator.rescheduled(), 1);
   EXPECT_EQ(coordinator.live_workers(), 1);

@@ -11,7 +11,10 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/test_util/fake_clock.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/ps/checkpoint_dir.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -63,7 +66,7 @@ class EvaluatorTest : public ::testing::Test {
 // checkpoint; after the third it marks training done.
 TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
   CheckpointDir chief(dir_ / "ckpt");
-  ASSERT_TRUE(chief.Write(10, Checkpoint(10)).ok());
+  ASSERT_THAT(chief.Write(10, Checkpoint(10)), IsOk());
   int polls = 0;
   EvaluatorOptions options = Options();
   trainpkg::testing::FakeClock clock;
@@ -71,11 +74,11 @@ TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
   clock.OnSleep([&](absl::Duration) {
     ++polls;
     if (polls == 1) {
-      ASSERT_TRUE(chief.Write(20, Checkpoint(20)).ok());
+      ASSERT_THAT(chief.Write(20, Checkpoint(20)), IsOk());
     }
     if (polls == 2) {
-      ASSERT_TRUE(chief.Write(30, Checkpoint(30)).ok());
-      ASSERT_TRUE(chief.MarkDone(30).ok());
+      ASSERT_THAT(chief.Write(30, Checkpoint(30)), IsOk());
+      ASSERT_THAT(chief.MarkDone(30), IsOk());
     }
   });
   std::vector<float> seen;
@@ -83,7 +86,7 @@ TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
     seen.push_back(b.tensors[0].values[0]);
     return absl::StatusOr<EvalMetrics>(EvalMetrics{0.5, 0.9, 10});
   });
-  ASSERT_TRUE(evaluated.ok()) << evaluated.status();
+  ASSERT_THAT(evaluated, IsOk());
   EXPECT_EQ(*evaluated, 3);
   EXPECT_THAT(seen, ::testing::ElementsAre(10.0f, 20.0f, 30.0f));
   EXPECT_THAT(Lines(), ::testing::ElementsAre(10, 20, 30));
@@ -98,7 +101,7 @@ TEST_F(EvaluatorTest, EvaluatesEveryCheckpointOnceAndStopsWhenTrainingIsDone) {
   auto again = RunEvaluator(Options(), [&](const train::TensorBundle&) {
     return absl::StatusOr<EvalMetrics>(EvalMetrics{});
   });
-  ASSERT_TRUE(again.ok());
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(*again, 0);
   EXPECT_THAT(Lines(), ::testing::ElementsAre(10, 20, 30));
 }
@@ -116,7 +119,7 @@ TEST_F(EvaluatorTest, GivesUpAfterTheIdleTimeout) {
 }
 
 TEST_F(EvaluatorTest, ACorruptMetricsFileIsDataLossNamingTheLine) {
-  ASSERT_TRUE(base::WriteFileAtomic(dir_ / "metrics.jsonl", "{\"step\":1}\nnot json\n").ok());
+  ASSERT_THAT(base::WriteFileAtomic(dir_ / "metrics.jsonl", "{\"step\":1}\nnot json\n"), IsOk());
   auto evaluated = RunEvaluator(Options(), [](const train::TensorBundle&) {
     return absl::StatusOr<EvalMetrics>(EvalMetrics{});
   });
@@ -131,15 +134,15 @@ TEST(CheckpointDirTest, ListsStepsInOrderAndPrunesBeyondMaxToKeep) {
   CheckpointDir dir(pattern, 2);
   train::TensorBundle b;
   b.kind = "checkpoint";
-  for (int64_t step : {5, 100, 20}) ASSERT_TRUE(dir.Write(step, b).ok());
+  for (int64_t step : {5, 100, 20}) ASSERT_THAT(dir.Write(step, b), IsOk());
   auto steps = dir.Steps();
-  ASSERT_TRUE(steps.ok());
+  ASSERT_THAT(steps, IsOk());
   EXPECT_THAT(*steps, ::testing::ElementsAre(20, 100));
   EXPECT_EQ(**dir.LatestStep(), 100);
   EXPECT_FALSE(dir.IsDone());
-  ASSERT_TRUE(dir.MarkDone(100).ok());
+  ASSERT_THAT(dir.MarkDone(100), IsOk());
   EXPECT_TRUE(dir.IsDone());
-  ASSERT_TRUE(dir.ClearDone().ok());
+  ASSERT_THAT(dir.ClearDone(), IsOk());
   EXPECT_FALSE(dir.IsDone());
   fs::remove_all(pattern);
 }

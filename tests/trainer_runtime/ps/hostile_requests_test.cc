@@ -15,10 +15,13 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/peak_rss.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/ps/parameter_server.h"
 #include "trainer_runtime/ps/proto/ps.grpc.pb.h"
 #include "trainer_runtime/ps/shard_plan.h"
 #include "trainer_runtime/ps/variable_client.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -43,10 +46,10 @@ Ps StartConfiguredPs() {
   OptimizerConfig sgd;
   sgd.kind = "sgd";
   sgd.sgd.learning_rate = 0.5f;
-  EXPECT_TRUE(ps.server->store().Configure({{0, "w", kShardSize}}, sgd).ok());
+  EXPECT_THAT(ps.server->store().Configure({{0, "w", kShardSize}}, sgd), IsOk());
   std::vector<float> values(kShardSize);
   for (int64_t i = 0; i < kShardSize; ++i) values[static_cast<size_t>(i)] = static_cast<float>(i);
-  EXPECT_TRUE(ps.server->store().Assign(0, 0, 0, values, 0).ok());
+  EXPECT_THAT(ps.server->store().Assign(0, 0, 0, values, 0), IsOk());
   return ps;
 }
 

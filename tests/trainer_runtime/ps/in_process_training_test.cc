@@ -10,6 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/nn/dense.h"
 #include "trainer_runtime/nn/relu.h"
 #include "trainer_runtime/ps/checkpoint_dir.h"
@@ -20,6 +21,8 @@
 #include "trainer_runtime/ps/training_step.h"
 #include "trainer_runtime/ps/worker_server.h"
 
+using ::trainpkg::testing::IsOk;
+
 namespace trainpkg::ps {
 namespace {
 
@@ -27,9 +30,9 @@ namespace fs = std::filesystem;
 
 nn::Sequential Model() {
   nn::Sequential model;
-  EXPECT_TRUE(model.Add(nn::Dense::Create(4, 16)).ok());
-  EXPECT_TRUE(model.Add(std::make_unique<nn::ReLU>()).ok());
-  EXPECT_TRUE(model.Add(nn::Dense::Create(16, 2)).ok());
+  EXPECT_THAT(model.Add(nn::Dense::Create(4, 16)), IsOk());
+  EXPECT_THAT(model.Add(std::make_unique<nn::ReLU>()), IsOk());
+  EXPECT_THAT(model.Add(nn::Dense::Create(16, 2)), IsOk());
   model.InitializeParameters(1);
   return model;
 }
@@ -124,14 +127,14 @@ TEST_F(InProcessTrainingTest, TrainsCheckpointsAndResumes) {
     Cluster cluster(train);
     nn::Sequential chief_model = Model();
     auto variables = VariableClient::Create(PlanFor(chief_model, 2), cluster.ps_addresses);
-    ASSERT_TRUE(variables.ok());
+    ASSERT_THAT(variables, IsOk());
     auto summary = RunChief(chief_model, **variables, cluster.Runners(), Options(3));
-    ASSERT_TRUE(summary.ok()) << summary.status();
+    ASSERT_THAT(summary, IsOk());
     EXPECT_EQ(summary->start_step, 0);
     EXPECT_EQ(summary->final_step, 60);
     EXPECT_EQ(summary->checkpoints_written, 3);
     auto metrics = EvaluateModel(chief_model, test);
-    ASSERT_TRUE(metrics.ok());
+    ASSERT_THAT(metrics, IsOk());
     EXPECT_GT(metrics->accuracy, 0.9);
   }
   CheckpointDir dir(dir_);
@@ -143,7 +146,7 @@ TEST_F(InProcessTrainingTest, TrainsCheckpointsAndResumes) {
   nn::Sequential chief_model = Model();
   auto variables = VariableClient::Create(PlanFor(chief_model, 2), cluster.ps_addresses);
   auto summary = RunChief(chief_model, **variables, cluster.Runners(), Options(4));
-  ASSERT_TRUE(summary.ok()) << summary.status();
+  ASSERT_THAT(summary, IsOk());
   EXPECT_EQ(summary->start_step, 60);
   EXPECT_EQ(summary->final_step, 80);
   EXPECT_EQ(summary->checkpoints_written, 1);
@@ -170,7 +173,7 @@ TEST_F(InProcessTrainingTest, AnUnreachablePsFailsStepsAndTheJobNamingIt) {
   short_wait.connect_timeout = absl::Seconds(2);
   auto variables =
       VariableClient::Create(PlanFor(chief_model, 2), cluster.ps_addresses, short_wait);
-  ASSERT_TRUE((*variables)->Configure(Options(1).optimizer).ok());
+  ASSERT_THAT((*variables)->Configure(Options(1).optimizer), IsOk());
   const std::string gone = cluster.ps_addresses[1];
   cluster.ps[1].reset();
   const std::string expected = "ps 1 (" + gone + ") unreachable";

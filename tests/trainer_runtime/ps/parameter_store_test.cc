@@ -7,8 +7,11 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/ps/partitioner.h"
 #include "trainer_runtime/ps/shard_plan.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -44,32 +47,32 @@ class PsMathTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(PsMathTest, ShardedUpdatesEqualNnOptimizerOnTheWholeVariable) {
   auto partitioner = FixedShardsPartitioner(3);
   auto plan = ShardPlan::Create({{"w", {7, 3}}}, partitioner->get(), 1);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   ParameterStore store;
   std::vector<ShardDef> defs;
   for (const Shard& s : plan->shards()) defs.push_back({s.id, s.name, s.size});
-  ASSERT_TRUE(store.Configure(defs, Config(GetParam())).ok());
+  ASSERT_THAT(store.Configure(defs, Config(GetParam())), IsOk());
 
   nn::Parameter reference("w", {7, 3});
   std::mt19937 rng(7);
   std::vector<float> initial = Gradient(rng, 21);
   std::copy(initial.begin(), initial.end(), reference.value.data());
   for (const Shard& s : plan->shards()) {
-    ASSERT_TRUE(store.Assign(s.id, 0, 0, std::span(initial).subspan(s.offset, s.size), 0).ok());
+    ASSERT_THAT(store.Assign(s.id, 0, 0, std::span(initial).subspan(s.offset, s.size), 0), IsOk());
   }
   auto optimizer = MakeOptimizer(Config(GetParam()));
-  ASSERT_TRUE(optimizer.ok());
+  ASSERT_THAT(optimizer, IsOk());
   for (int step = 0; step < 5; ++step) {
     std::vector<float> g = Gradient(rng, 21);
     std::copy(g.begin(), g.end(), reference.grad.data());
     nn::Parameter* list[] = {&reference};
-    ASSERT_TRUE((*optimizer)->Apply(list).ok());
+    ASSERT_THAT((*optimizer)->Apply(list), IsOk());
     for (const Shard& s : plan->shards()) {
-      ASSERT_TRUE(store.ApplyGradient(s.id, std::span(g).subspan(s.offset, s.size)).ok());
+      ASSERT_THAT(store.ApplyGradient(s.id, std::span(g).subspan(s.offset, s.size)), IsOk());
     }
   }
   auto snapshot = store.Snapshot(false);
-  ASSERT_TRUE(snapshot.ok());
+  ASSERT_THAT(snapshot, IsOk());
   for (const ShardSnapshot& shard : *snapshot) {
     const Shard& s = plan->shards()[static_cast<size_t>(shard.id)];
     EXPECT_EQ(shard.iterations, 5);
@@ -84,22 +87,22 @@ TEST_P(PsMathTest, ShardedUpdatesEqualNnOptimizerOnTheWholeVariable) {
 // the original does (what a resumed run relies on).
 TEST_P(PsMathTest, SnapshotAssignedToAFreshStoreContinuesIdentically) {
   ParameterStore a, b;
-  ASSERT_TRUE(a.Configure({{0, "w", 6}}, Config(GetParam())).ok());
-  ASSERT_TRUE(b.Configure({{0, "w", 6}}, Config(GetParam())).ok());
+  ASSERT_THAT(a.Configure({{0, "w", 6}}, Config(GetParam())), IsOk());
+  ASSERT_THAT(b.Configure({{0, "w", 6}}, Config(GetParam())), IsOk());
   std::mt19937 rng(3);
   std::vector<float> init = Gradient(rng, 6);
-  ASSERT_TRUE(a.Assign(0, 0, 0, init, 0).ok());
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(a.ApplyGradient(0, Gradient(rng, 6)).ok());
+  ASSERT_THAT(a.Assign(0, 0, 0, init, 0), IsOk());
+  for (int i = 0; i < 3; ++i) ASSERT_THAT(a.ApplyGradient(0, Gradient(rng, 6)), IsOk());
   auto snap = a.Snapshot(true);
-  ASSERT_TRUE(snap.ok());
+  ASSERT_THAT(snap, IsOk());
   const ShardSnapshot& s = (*snap)[0];
-  ASSERT_TRUE(b.Assign(0, 0, 0, s.values, s.iterations).ok());
+  ASSERT_THAT(b.Assign(0, 0, 0, s.values, s.iterations), IsOk());
   for (size_t k = 0; k < s.slots.size(); ++k) {
-    ASSERT_TRUE(b.Assign(0, static_cast<int>(k) + 1, 0, s.slots[k], s.iterations).ok());
+    ASSERT_THAT(b.Assign(0, static_cast<int>(k) + 1, 0, s.slots[k], s.iterations), IsOk());
   }
   std::vector<float> g = Gradient(rng, 6);
-  ASSERT_TRUE(a.ApplyGradient(0, g).ok());
-  ASSERT_TRUE(b.ApplyGradient(0, g).ok());
+  ASSERT_THAT(a.ApplyGradient(0, g), IsOk());
+  ASSERT_THAT(b.ApplyGradient(0, g), IsOk());
   EXPECT_EQ((*a.Snapshot(true))[0].values, (*b.Snapshot(true))[0].values);
   EXPECT_EQ((*b.Snapshot(false))[0].iterations, 4);
 }
@@ -114,8 +117,8 @@ TEST(ParameterStoreTest, ErrorsNameTheProblem) {
   bad.kind = "rmsprop";
   EXPECT_THAT(std::string(store.Configure({{0, "w", 2}}, bad).message()),
               ::testing::HasSubstr("sgd, adam or adagrad"));
-  ASSERT_TRUE(store.Configure({{0, "w", 2}}, Config("adam")).ok());
-  EXPECT_TRUE(store.Configure({{0, "w", 2}}, Config("adam")).ok());  // same shards: no-op
+  ASSERT_THAT(store.Configure({{0, "w", 2}}, Config("adam")), IsOk());
+  EXPECT_THAT(store.Configure({{0, "w", 2}}, Config("adam")), IsOk());  // same shards: no-op
   EXPECT_EQ(store.Configure({{0, "w", 3}}, Config("adam")).code(),
             absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(store.ApplyGradient(1, std::vector<float>(2)).code(),

@@ -4,7 +4,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/ps/shard_plan.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -13,7 +16,7 @@ using ::testing::ElementsAre;
 
 TEST(PartitionerTest, FixedShardsCapsAtTheFirstDimension) {
   auto p = FixedShardsPartitioner(4);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   EXPECT_EQ((*p)->NumShards({10, 3}, 4), 4);
   EXPECT_EQ((*p)->NumShards({2, 3}, 4), 2);
   EXPECT_EQ((*p)->NumShards({}, 4), 1);
@@ -24,7 +27,7 @@ TEST(PartitionerTest, FixedShardsCapsAtTheFirstDimension) {
 TEST(PartitionerTest, MinSizeKeepsEveryShardAtLeastMinBytes) {
   // 100 x 10 floats = 4000 bytes; 1000-byte minimum -> at most 4 shards.
   auto p = MinSizePartitioner(1000, 8);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   EXPECT_EQ((*p)->NumShards({100, 10}, 4), 4);
   // Capped by max_shards.
   auto capped = MinSizePartitioner(1000, 3);
@@ -43,7 +46,7 @@ TEST(PartitionerTest, MinSizeKeepsEveryShardAtLeastMinBytes) {
 TEST(PartitionerTest, MaxSizeKeepsEveryShardAtMostMaxBytes) {
   // Rows of 10 floats (40 bytes); 1000 bytes -> 25 rows per shard.
   auto p = MaxSizePartitioner(1000);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   EXPECT_EQ((*p)->NumShards({100, 10}, 4), 4);
   EXPECT_EQ((*p)->NumShards({101, 10}, 4), 5);
   EXPECT_EQ((*p)->NumShards({25, 10}, 4), 1);
@@ -63,7 +66,7 @@ TEST(PartitionerTest, RowsAreDealtAsArraySplit) {
 
 TEST(ShardPlanTest, RoundRobinOverVariablesWithoutPartitioner) {
   auto plan = ShardPlan::Create({{"a", {4, 2}}, {"b", {2}}, {"c", {3, 3}}}, nullptr, 2);
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   ASSERT_EQ(plan->shards().size(), 3u);
   EXPECT_EQ(plan->shards()[0].ps, 0);
   EXPECT_EQ(plan->shards()[1].ps, 1);
@@ -79,7 +82,7 @@ TEST(ShardPlanTest, PartitionedShardsAreContiguousRangesDealtRoundRobin) {
   // 4 shards of 3, 3, 2, 2 rows.
   auto partitioner = MaxSizePartitioner(48);
   auto plan = ShardPlan::Create({{"small", {2}}, {"big", {10, 4}}}, partitioner->get(), 2);
-  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_THAT(plan, IsOk());
   // "small" is 8 bytes: one shard.
   ASSERT_EQ(plan->shards().size(), 5u);
   const auto& s = plan->shards();

@@ -6,9 +6,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/ps/internal/chunks.h"
 #include "trainer_runtime/ps/parameter_server.h"
 #include "trainer_runtime/ps/variable_client.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::ps {
 namespace {
@@ -46,7 +49,7 @@ TEST(ChunksTest, SplitsIntoChunksOfAtMostTheGivenSize) {
 
 TEST(StreamingTest, VariableLargerThanTheMessageLimitRoundTrips) {
   auto server = ParameterServer::Start("127.0.0.1:0");
-  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_THAT(server, IsOk());
   constexpr int64_t kRows = 3 << 10;  // 3072 x 1024 floats = 12 MiB
   nn::Parameter big("big", {kRows, 1024});
   for (int64_t i = 0; i < big.value.num_elements(); ++i) {
@@ -54,21 +57,21 @@ TEST(StreamingTest, VariableLargerThanTheMessageLimitRoundTrips) {
     big.grad.data()[i] = 1.0f;
   }
   auto plan = ShardPlan::Create({{"big", {kRows, 1024}}}, nullptr, 1);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_THAT(plan, IsOk());
   auto client = VariableClient::Create(*plan, {(*server)->address()});
-  ASSERT_TRUE(client.ok());
+  ASSERT_THAT(client, IsOk());
   OptimizerConfig sgd;
   sgd.kind = "sgd";
   sgd.sgd.learning_rate = 0.5f;
-  ASSERT_TRUE((*client)->Configure(sgd).ok());
+  ASSERT_THAT((*client)->Configure(sgd), IsOk());
   VariableState state;
   state.values.emplace_back(big.value.values().begin(), big.value.values().end());
-  ASSERT_TRUE((*client)->Assign(state).ok());
+  ASSERT_THAT((*client)->Assign(state), IsOk());
   const int64_t param_bytes = big.value.num_elements() * 4;
   nn::Parameter* list[] = {&big};
-  ASSERT_TRUE((*client)->Push(list).ok());  // w -= 0.5
+  ASSERT_THAT((*client)->Push(list), IsOk());  // w -= 0.5
   const int64_t received_before = (*client)->bytes_received();
-  ASSERT_TRUE((*client)->Pull(list).ok());
+  ASSERT_THAT((*client)->Pull(list), IsOk());
   for (int64_t i = 0; i < big.value.num_elements(); i += 4099) {
     EXPECT_FLOAT_EQ(big.value.data()[i], static_cast<float>(i % 1000) * 0.001f - 0.5f) << i;
   }

@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/fake_clock.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/train/test_job.h"
 #include "trainer_runtime/nn/sgd.h"
 #include "trainer_runtime/train/bucket_plan.h"
@@ -22,6 +23,8 @@
 #include "trainer_runtime/train/gradient_reducer.h"
 #include "trainer_runtime/train/learning_rate_warmup.h"
 #include "trainer_runtime/train/multi_worker_mirrored_strategy.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::train {
 namespace {
@@ -104,7 +107,7 @@ TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTh
     // Tiny limits so the 6 parameters make several buckets.
     auto reducer = BucketedGradientReducer::Create(
         comm, model.parameters(), {.first_bucket_bytes = 16, .bucket_cap_bytes = 200});
-    ASSERT_TRUE(reducer.ok()) << reducer.status();
+    ASSERT_THAT(reducer, IsOk());
     const auto& params = model.parameters();
     for (int step = 0; step < 2; ++step) {
       for (nn::Parameter* p : params) p->grad.Fill(static_cast<float>(r * 3 + step));
@@ -118,7 +121,7 @@ TEST(GradientReducerTest, EveryRankIssuesTheSameAllReducesInBucketOrderAndGetsTh
       } else {
         for (auto it = params.rbegin(); it != params.rend(); ++it) (*reducer)->GradientReady(**it);
       }
-      ASSERT_TRUE((*reducer)->FinishStep().ok());
+      ASSERT_THAT((*reducer)->FinishStep(), IsOk());
       for (nn::Parameter* p : params) {
         for (float v : p->grad.values()) ASSERT_EQ(v, 4.0f + static_cast<float>(step));
       }
@@ -143,7 +146,7 @@ TEST(GradientReducerTest, OneBucketOnGlooGivesTheWeightedMeanEveryStep) {
   OnEveryRank(2, [&](int r) {
     nn::Sequential model = MakeMlp(64, 128, 10, 1);
     auto reducer = BucketedGradientReducer::Create(job.comm(r), model.parameters(), {});
-    ASSERT_TRUE(reducer.ok()) << reducer.status();
+    ASSERT_THAT(reducer, IsOk());
     ASSERT_EQ((*reducer)->buckets().size(), 1u);
     for (int step = 0; step < 20; ++step) {
       for (nn::Parameter* p : model.parameters()) {
@@ -155,7 +158,7 @@ TEST(GradientReducerTest, OneBucketOnGlooGivesTheWeightedMeanEveryStep) {
       // Weights 3 and 1: (3 x + 1 (x + 10)) / 4 = x + 2.5.
       (*reducer)->BeginStep(r == 0 ? 3.0f : 1.0f);
       for (nn::Parameter* p : model.parameters()) (*reducer)->GradientReady(*p);
-      ASSERT_TRUE((*reducer)->FinishStep().ok());
+      ASSERT_THAT((*reducer)->FinishStep(), IsOk());
       for (nn::Parameter* p : model.parameters()) {
         const float* g = p->grad.data();
         for (int64_t i = 0; i < p->grad.num_elements(); ++i) {
@@ -171,7 +174,7 @@ TEST(GradientReducerTest, WeightsSummingToZeroAreAnError) {
   OnEveryRank(2, [&](int r) {
     nn::Sequential model = MakeMlp(4, 4, 2, 1);
     auto reducer = BucketedGradientReducer::Create(job.comm(r), model.parameters(), {});
-    ASSERT_TRUE(reducer.ok()) << reducer.status();
+    ASSERT_THAT(reducer, IsOk());
     (*reducer)->BeginStep(0.0f);
     for (nn::Parameter* p : model.parameters()) (*reducer)->GradientReady(*p);
     absl::Status status = (*reducer)->FinishStep();
@@ -214,7 +217,7 @@ RunResult TrainOnce(Strategy& strategy, int global_batch, const testing::Dataset
                     const testing::Dataset& val, double warmup) {
   nn::Sequential model = MakeMlp(8, 32, 4, /*seed=*/7 + strategy.rank());  // differs per rank
   auto sgd = nn::Sgd::Create({.learning_rate = 0.1f, .momentum = 0.9f});
-  EXPECT_TRUE(sgd.ok());
+  EXPECT_THAT(sgd, IsOk());
   const int replicas = strategy.num_replicas();
   ShardedSource train(data, global_batch, strategy.rank(), replicas, /*seed=*/11);
   ShardedSource validation(val, 24, strategy.rank(), replicas, 5);
@@ -224,7 +227,7 @@ RunResult TrainOnce(Strategy& strategy, int global_batch, const testing::Dataset
   options.warmup_epochs = warmup;
   options.progress = &progress;
   auto history = Fit(strategy, model, **sgd, train, &validation, options);
-  EXPECT_TRUE(history.ok()) << history.status();
+  EXPECT_THAT(history, IsOk());
   return {Weights(model), history.ok() ? *history : History{}, progress.str()};
 }
 
@@ -329,7 +332,7 @@ TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNotAndCallbacksSeeEachEpoch
   OneDeviceStrategy one;
   nn::Sequential model = MakeMlp(8, 16, 4, 7);
   auto sgd = nn::Sgd::Create({.learning_rate = 0.1f});
-  ASSERT_TRUE(sgd.ok());
+  ASSERT_THAT(sgd, IsOk());
   ShardedSource train(data, 24, 0, 1, 11);
   ShardedSource validation(val, 24, 0, 1, 5);
   // Callbacks hear of each epoch's start and end, in that order.
@@ -350,7 +353,7 @@ TEST(FitTest, EpochTimeIncludesValidationStepTimeDoesNotAndCallbacksSeeEachEpoch
   options.clock = &clock;
   options.callbacks.push_back(&recorder);
   auto history = Fit(one, model, **sgd, train, &validation, options);
-  ASSERT_TRUE(history.ok()) << history.status();
+  ASSERT_THAT(history, IsOk());
   EXPECT_THAT(recorder.events, ElementsAre("begin 0", "end 0", "begin 1", "end 1"));
   for (const EpochLogs& logs : history->epochs) {
     EXPECT_EQ(logs.seconds, 2.0);
@@ -365,7 +368,7 @@ TEST(DataParallelTest, MetricsAreSummedAcrossRanks) {
     MultiWorkerMirroredStrategy strategy(job.comm(r), {});
     const double mine[] = {static_cast<double>(r + 1), 1e9 + r, 0.125 * r};
     auto sum = SumAcrossReplicas(strategy, mine);
-    ASSERT_TRUE(sum.ok()) << sum.status();
+    ASSERT_THAT(sum, IsOk());
     EXPECT_THAT(*sum, ElementsAre(6.0, 3e9 + 3, 0.375));
   });
 }

@@ -20,8 +20,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
 #include "tests/trainer_runtime/chief_and_workers_env.h"
 #include "trainer_runtime/train/tensor_bundle.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::train {
 namespace {
@@ -131,7 +134,7 @@ TEST(FaultToleranceTest, KilledWorkerFailsTheOthersAndTheRerunResumes) {
   EXPECT_FALSE(fs::exists(base / "model" / "model.tpmodel"));
   const fs::path checkpoint = base / "checkpoints" / "chief" / "checkpoint.tpckpt";
   auto bundle = ReadTensorBundle(checkpoint);
-  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  ASSERT_THAT(bundle, IsOk());
   const int64_t saved_epoch = bundle->counters["epoch"];
   EXPECT_GE(saved_epoch, 1);
 
@@ -144,7 +147,7 @@ TEST(FaultToleranceTest, KilledWorkerFailsTheOthersAndTheRerunResumes) {
   }
   EXPECT_THAT(rerun.Log(0), HasSubstr("epoch 20/20 - loss "));
   // The chief's model, no worker temp dirs, the backup deleted.
-  EXPECT_TRUE(ReadTensorBundle(base / "model" / "model.tpmodel").ok());
+  EXPECT_THAT(ReadTensorBundle(base / "model" / "model.tpmodel"), IsOk());
   EXPECT_EQ(std::distance(fs::directory_iterator(base / "model"), fs::directory_iterator()), 1);
   EXPECT_FALSE(fs::exists(base / "checkpoints"));
   fs::remove_all(base);

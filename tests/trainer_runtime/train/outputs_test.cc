@@ -14,6 +14,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/file.h"
+#include "tests/test_util/status_matchers.h"
+#include "tests/trainer_runtime/train/backup_run.h"
 #include "tests/trainer_runtime/train/test_job.h"
 #include "trainer_runtime/nn/adam.h"
 #include "trainer_runtime/train/backup_and_restore.h"
@@ -23,17 +25,20 @@
 #include "trainer_runtime/train/output_dirs.h"
 #include "trainer_runtime/train/tensor_bundle.h"
 
+using ::trainpkg::testing::IsOk;
+
 namespace trainpkg::train {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::CrashAfter;
+using testing::FitWithBackup;
 using ::testing::HasSubstr;
 using testing::MakeDataset;
 using testing::MakeMlp;
 using testing::OnEveryRank;
 using testing::Replica;
 using testing::ShardedSource;
+using testing::TrainRun;
 using testing::Weights;
 using ::trainpkg::testing::TempDir;
 
@@ -42,10 +47,10 @@ TEST(ModelFileTest, SaveLoadRoundTripIsBitExact) {
   nn::Sequential saved = MakeMlp(5, 7, 3, 1);
   saved.parameters()[0]->value.data()[0] = -0.0f;
   saved.parameters()[0]->value.data()[1] = 1e-42f;  // a denormal
-  ASSERT_TRUE(SaveModel(saved, dir.path() / "m.tpmodel").ok());
+  ASSERT_THAT(SaveModel(saved, dir.path() / "m.tpmodel"), IsOk());
   nn::Sequential loaded = MakeMlp(5, 7, 3, 2);
   ASSERT_NE(Weights(loaded), Weights(saved));
-  ASSERT_TRUE(LoadModel(dir.path() / "m.tpmodel", loaded).ok());
+  ASSERT_THAT(LoadModel(dir.path() / "m.tpmodel", loaded), IsOk());
   const auto a = Weights(saved), b = Weights(loaded);
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
@@ -96,7 +101,7 @@ TEST(ModelFileTest, CorruptedOrTruncatedFileFailsTheCrc) {
 TEST(ModelFileTest, DifferentArchitectureIsRefusedAndNothingChanges) {
   TempDir dir;
   nn::Sequential saved = MakeMlp(5, 7, 3, 1);
-  ASSERT_TRUE(SaveModel(saved, dir.path() / "m.tpmodel").ok());
+  ASSERT_THAT(SaveModel(saved, dir.path() / "m.tpmodel"), IsOk());
   nn::Sequential wider = MakeMlp(5, 8, 3, 2);
   const auto before = Weights(wider);
   absl::Status status = LoadModel(dir.path() / "m.tpmodel", wider);
@@ -105,38 +110,22 @@ TEST(ModelFileTest, DifferentArchitectureIsRefusedAndNothingChanges) {
   EXPECT_EQ(Weights(wider), before);
 }
 
-struct TrainRun {
-  absl::StatusOr<History> history;
-  std::vector<float> weights;
-};
-
 TrainRun TrainWithBackup(const fs::path& backup_dir, int crash_after) {
-  const auto data = MakeDataset(256, 6, 3, 9);
   nn::Sequential model = MakeMlp(6, 16, 3, 21);
-  auto adam = nn::Adam::Create({.learning_rate = 0.01f});
-  ShardedSource train(data, 32, 0, 1, 4);
-  OneDeviceStrategy strategy;
-  auto backup = BackupAndRestore::Create(backup_dir.string(), Replica(0, 1));
-  EXPECT_TRUE(backup.ok());
-  CrashAfter crash(crash_after);
-  FitOptions options;
-  options.epochs = 5;
-  options.callbacks = {backup->get(), &crash};
-  auto history = Fit(strategy, model, **adam, train, nullptr, options);
-  return {std::move(history), Weights(model)};
+  return FitWithBackup(model, backup_dir, crash_after);
 }
 
 TEST(BackupAndRestoreTest, ResumedRunEqualsUninterruptedRunAndBackupIsDeleted) {
   TempDir dir;
   const TrainRun uninterrupted = TrainWithBackup(dir.path() / "a", /*crash_after=*/-1);
-  ASSERT_TRUE(uninterrupted.history.ok()) << uninterrupted.history.status();
+  ASSERT_THAT(uninterrupted.history, IsOk());
   EXPECT_FALSE(fs::exists(dir.path() / "a"));  // deleted after the successful finish
 
   const TrainRun crashed = TrainWithBackup(dir.path() / "b", /*crash_after=*/2);
   EXPECT_EQ(crashed.history.status().code(), absl::StatusCode::kAborted);
   EXPECT_TRUE(fs::exists(dir.path() / "b" / "chief" / "checkpoint.tpckpt"));
   const TrainRun resumed = TrainWithBackup(dir.path() / "b", /*crash_after=*/-1);
-  ASSERT_TRUE(resumed.history.ok()) << resumed.history.status();
+  ASSERT_THAT(resumed.history, IsOk());
   EXPECT_EQ(resumed.history->initial_epoch, 3);
   ASSERT_EQ(resumed.history->epochs.size(), 2u);
   EXPECT_EQ(resumed.history->epochs[0].epoch, 3);
@@ -152,9 +141,9 @@ TEST(BackupAndRestoreTest, CorruptedBackupIsAnErrorNotAFreshStart) {
   (void)TrainWithBackup(dir.path(), /*crash_after=*/0);
   const fs::path file = dir.path() / "chief" / "checkpoint.tpckpt";
   auto bytes = base::ReadFile(file);
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_THAT(bytes, IsOk());
   (*bytes)[bytes->size() / 2] ^= 0x40;
-  ASSERT_TRUE(base::WriteFileAtomic(file, *bytes).ok());
+  ASSERT_THAT(base::WriteFileAtomic(file, *bytes), IsOk());
   const TrainRun run = TrainWithBackup(dir.path(), -1);
   EXPECT_EQ(run.history.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_THAT(run.history.status().message(), HasSubstr("checkpoint.tpckpt: CRC mismatch"));
@@ -176,12 +165,12 @@ TEST(BackupAndRestoreTest, WorkersWriteTempDirsAndRemoveThem) {
       options.delete_backup = false;
       options.write.keep_worker_temp = keep;
       auto backup = BackupAndRestore::Create(backup_dir.string(), Replica(r, 3), options);
-      ASSERT_TRUE(backup.ok());
+      ASSERT_THAT(backup, IsOk());
       FitOptions fit;
       fit.epochs = 2;
       fit.callbacks = {backup->get()};
-      ASSERT_TRUE(Fit(strategy, model, **adam, train, nullptr, fit).ok());
-      ASSERT_TRUE(SaveModelToDir(model, model_dir.string(), Replica(r, 3), options.write).ok());
+      ASSERT_THAT(Fit(strategy, model, **adam, train, nullptr, fit), IsOk());
+      ASSERT_THAT(SaveModelToDir(model, model_dir.string(), Replica(r, 3), options.write), IsOk());
     });
     EXPECT_TRUE(fs::exists(backup_dir / "chief" / "checkpoint.tpckpt"));
     EXPECT_TRUE(fs::exists(model_dir / "model.tpmodel"));

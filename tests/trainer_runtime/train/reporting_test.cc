@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/test_util/fake_clock.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/nn/adam.h"
 #include "trainer_runtime/train/event_file_writer.h"
 #include "trainer_runtime/train/hypertune_reporter.h"
@@ -23,6 +24,8 @@
 #include "trainer_runtime/train/internal/tfrecord.h"
 #include "trainer_runtime/train/proto/event.pb.h"
 #include "trainer_runtime/train/tensorboard_logger.h"
+
+using ::trainpkg::testing::IsOk;
 
 namespace trainpkg::train {
 namespace {
@@ -66,13 +69,13 @@ TEST(HypertuneReporterTest, FileIsByteForByteWhatCloudmlHypertuneWrites) {
                             {"CLOUD_ML_TRIAL_ID", "7"}});
   trainpkg::testing::FakeClock clock(absl::FromUnixMicros(1525851440123456));
   HypertuneReporter reporter = HypertuneReporter::FromEnvironment(env, clock);
-  ASSERT_TRUE(reporter.Report("accuracy", 0.987, 1000).ok());
+  ASSERT_THAT(reporter.Report("accuracy", 0.987, 1000), IsOk());
   clock.Advance(absl::FromUnixMicros(1525851441500000) - clock.Now());
-  ASSERT_TRUE(reporter.Report("val/loss", 1e-05, 0, "gs://b/ckpt").ok());
+  ASSERT_THAT(reporter.Report("val/loss", 1e-05, 0, "gs://b/ckpt"), IsOk());
   clock.Advance(absl::FromUnixMicros(1525851442000000) - clock.Now());
-  ASSERT_TRUE(reporter.Report("", 3.0, 7).ok());
+  ASSERT_THAT(reporter.Report("", 3.0, 7), IsOk());
   clock.Advance(absl::FromUnixMicros(1525851443250000) - clock.Now());
-  ASSERT_TRUE(reporter.Report("m\xc3\xa9trique \"x\"", 1e16, 1).ok());
+  ASSERT_THAT(reporter.Report("m\xc3\xa9trique \"x\"", 1e16, 1), IsOk());
   // Printed by Python 3.11: for each report,
   //   print(json.dumps({'timestamp': ts, 'trial': str('7'), tag: str(float(v)),
   //                     'global_step': str(int(step) if step else 0),
@@ -87,7 +90,7 @@ TEST(HypertuneReporterTest, FileIsByteForByteWhatCloudmlHypertuneWrites) {
       R"({"checkpoint_path": "", "global_step": "1", "m\u00e9trique \"x\"": "1e+16", "timestamp": 1525851443.25, "trial": "7"})"
       "\n";
   auto contents = base::ReadFile(dir / "sub" / "out.metrics");
-  ASSERT_TRUE(contents.ok()) << contents.status();
+  ASSERT_THAT(contents, IsOk());
   EXPECT_EQ(*contents, golden);
   fs::remove_all(dir);
 }
@@ -100,9 +103,9 @@ TEST(HypertuneReporterTest, DefaultsAndKeepsTheLastHundred) {
   const fs::path dir = TestDir("hundred");
   trainpkg::testing::FakeClock clock(absl::FromUnixSeconds(1700000000));
   HypertuneReporter reporter(dir / "out.metrics", "0", clock);
-  for (int i = 1; i <= 101; ++i) ASSERT_TRUE(reporter.Report("m", i, i).ok());
+  for (int i = 1; i <= 101; ++i) ASSERT_THAT(reporter.Report("m", i, i), IsOk());
   auto contents = base::ReadFile(dir / "out.metrics");
-  ASSERT_TRUE(contents.ok());
+  ASSERT_THAT(contents, IsOk());
   std::vector<std::string> lines = absl::StrSplit(*contents, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 100u);
   EXPECT_THAT(lines.front(), HasSubstr(R"("global_step": "2", "m": "2.0")"));
@@ -140,12 +143,12 @@ TEST(TensorBoardTest, ChiefWritesAReadableEventFile) {
   const fs::path dir = TestDir("tb");
   trainpkg::testing::FakeClock clock(absl::FromUnixSeconds(1700000000) + absl::Milliseconds(250));
   auto logger = TensorBoardLogger::Create(dir.string(), {.hostname = "host1", .clock = &clock});
-  ASSERT_TRUE(logger.ok());
+  ASSERT_THAT(logger, IsOk());
   OneDeviceStrategy strategy;
   nn::Sequential model;
   auto opt = nn::Adam::Create({});
   TrainContext context{strategy, model, **opt, 2};
-  ASSERT_TRUE((*logger)->OnTrainBegin(context).ok());
+  ASSERT_THAT((*logger)->OnTrainBegin(context), IsOk());
   EXPECT_EQ((*logger)->event_file(), dir / "events.out.tfevents.1700000000.host1");
   for (int epoch = 0; epoch < 2; ++epoch) {
     EpochLogs logs;
@@ -156,10 +159,10 @@ TEST(TensorBoardTest, ChiefWritesAReadableEventFile) {
     logs.step_seconds = 0.002;
     logs.val_loss = 0.6;
     logs.val_accuracy = 0.7;
-    ASSERT_TRUE((*logger)->OnEpochEnd(context, logs).ok());
+    ASSERT_THAT((*logger)->OnEpochEnd(context, logs), IsOk());
   }
   auto file = base::ReadFile((*logger)->event_file());
-  ASSERT_TRUE(file.ok());
+  ASSERT_THAT(file, IsOk());
   size_t at = 0;
   tensorboard::Event version;
   ASSERT_TRUE(version.ParseFromString(ReadRecord(*file, at)));
@@ -184,7 +187,7 @@ TEST(TensorBoardTest, WorkersWriteNothing) {
   const fs::path dir = TestDir("tbworker");
   trainpkg::testing::FakeClock clock;
   auto logger = TensorBoardLogger::Create(dir.string(), {.hostname = "h", .clock = &clock});
-  ASSERT_TRUE(logger.ok());
+  ASSERT_THAT(logger, IsOk());
   struct NotChief final : Strategy {
     int rank() const override { return 1; }
     int num_replicas() const override { return 2; }
@@ -203,8 +206,8 @@ TEST(TensorBoardTest, WorkersWriteNothing) {
   nn::Sequential model;
   auto opt = nn::Adam::Create({});
   TrainContext context{strategy, model, **opt, 1};
-  ASSERT_TRUE((*logger)->OnTrainBegin(context).ok());
-  ASSERT_TRUE((*logger)->OnEpochEnd(context, EpochLogs{}).ok());
+  ASSERT_THAT((*logger)->OnTrainBegin(context), IsOk());
+  ASSERT_THAT((*logger)->OnEpochEnd(context, EpochLogs{}), IsOk());
   EXPECT_FALSE(fs::exists(dir));
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util/status_matchers.h"
 #include "trainer_runtime/cluster_info.h"
 #include "trainer_runtime/collectives/gloo_communicator.h"
 #include "trainer_runtime/coordination/coordination_client.h"
@@ -112,11 +113,11 @@ class ShardedSource final : public BatchSource {
 
 inline nn::Sequential MakeMlp(int features, int hidden, int classes, uint64_t seed) {
   nn::Sequential model;
-  EXPECT_TRUE(model.Add(nn::Dense::Create(features, hidden)).ok());
-  EXPECT_TRUE(model.Add(std::make_unique<nn::ReLU>()).ok());
-  EXPECT_TRUE(model.Add(nn::Dense::Create(hidden, hidden)).ok());
-  EXPECT_TRUE(model.Add(std::make_unique<nn::ReLU>()).ok());
-  EXPECT_TRUE(model.Add(nn::Dense::Create(hidden, classes)).ok());
+  EXPECT_THAT(model.Add(nn::Dense::Create(features, hidden)), ::trainpkg::testing::IsOk());
+  EXPECT_THAT(model.Add(std::make_unique<nn::ReLU>()), ::trainpkg::testing::IsOk());
+  EXPECT_THAT(model.Add(nn::Dense::Create(hidden, hidden)), ::trainpkg::testing::IsOk());
+  EXPECT_THAT(model.Add(std::make_unique<nn::ReLU>()), ::trainpkg::testing::IsOk());
+  EXPECT_THAT(model.Add(nn::Dense::Create(hidden, classes)), ::trainpkg::testing::IsOk());
   model.InitializeParameters(seed);
   return model;
 }
@@ -143,19 +144,19 @@ class ThreadJob {
     std::vector<std::string> names;
     for (int r = 0; r < n; ++r) names.push_back(coordination::PlainRankName(r));
     auto server = coordination::CoordinationServer::Start("127.0.0.1:0", names, FastCoordination());
-    EXPECT_TRUE(server.ok()) << server.status();
+    EXPECT_THAT(server, ::trainpkg::testing::IsOk());
     server_ = *std::move(server);
     clients_.resize(static_cast<size_t>(n));
     comms_.resize(static_cast<size_t>(n));
     OnEveryRank(n, [&](int r) {
       auto client = coordination::CoordinationClient::Create(server_->address(), r, names,
                                                              FastCoordination());
-      ASSERT_TRUE(client.ok()) << client.status();
+      ASSERT_THAT(client, ::trainpkg::testing::IsOk());
       clients_[static_cast<size_t>(r)] = *std::move(client);
-      ASSERT_TRUE(clients_[static_cast<size_t>(r)]->Register().ok());
+      ASSERT_THAT(clients_[static_cast<size_t>(r)]->Register(), ::trainpkg::testing::IsOk());
       auto comm = collectives::CreateGlooCommunicator(*clients_[static_cast<size_t>(r)],
                                                       {.timeout = absl::Seconds(20)});
-      ASSERT_TRUE(comm.ok()) << comm.status();
+      ASSERT_THAT(comm, ::trainpkg::testing::IsOk());
       comms_[static_cast<size_t>(r)] = *std::move(comm);
     });
   }
