@@ -3,10 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/subprocess.h"
 #include "fmt/format.h"
 
 namespace trainpkg::sdk::internal {
@@ -33,15 +35,10 @@ absl::StatusOr<std::string> FindExecutable(std::string_view program, std::string
     if (!status.ok()) return status;
     return path;
   }
-  while (!path_env.empty()) {
-    size_t colon = std::min(path_env.find(':'), path_env.size());
-    std::string_view dir = path_env.substr(0, colon);
-    path_env.remove_prefix(std::min(colon + 1, path_env.size()));
-    // POSIX reads an empty element as the current directory; skipped, so what
-    // runs does not depend on where the job was started.
-    if (dir.empty()) continue;
-    std::string candidate = fmt::format("{}/{}", dir, program);
-    if (CheckExecutable(candidate).ok()) return candidate;
+  // base::FindInPath skips empty elements, which POSIX reads as the current
+  // directory: what runs does not depend on where the job was started.
+  if (std::optional<std::filesystem::path> found = base::FindInPath(program, path_env)) {
+    return found->string();
   }
   return absl::NotFoundError(fmt::format("executable {} not found on PATH", program));
 }
