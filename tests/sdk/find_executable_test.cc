@@ -38,6 +38,18 @@ TEST(FindExecutableTest, TheFirstExecutableFileOnThePathInOrder) {
   EXPECT_EQ(*found, (dir.path() / "c" / "train").string());
 }
 
+// POSIX reads an empty element as the current directory; a job's program
+// must not depend on where it was started.
+TEST(FindExecutableTest, AnEmptyElementIsNotTheCurrentDirectory) {
+  sdk::testing::TempDir dir;
+  WriteFile(dir.path() / "train", fs::perms::owner_all);
+  const fs::path before = fs::current_path();
+  fs::current_path(dir.path());
+  absl::StatusOr<std::string> found = FindExecutable("train", "::");
+  fs::current_path(before);
+  EXPECT_THAT(found, StatusIs(absl::StatusCode::kNotFound));
+}
+
 TEST(FindExecutableTest, NotFoundNamesTheProgram) {
   sdk::testing::TempDir dir;
   WriteFile(dir.path() / "a" / "train", fs::perms::owner_read);
