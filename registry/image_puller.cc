@@ -7,6 +7,7 @@
 #include "base/status_context.h"
 #include "base/status_macros.h"
 #include "fmt/format.h"
+#include "registry/blob_feed.h"
 #include "registry/internal/bounded_parallel.h"
 #include "registry/oci/blob_writer.h"
 #include "registry/oci/image_index.h"
@@ -22,6 +23,7 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
   std::optional<oci::BlobWriter> writer;
   TP_ASSIGN_OR_RETURN(oci::BlobWriter first, layout.NewBlobWriter(blob.digest.algorithm()));
   writer.emplace(std::move(first));
+  if (options.feed != nullptr) options.feed->Downloading(blob.digest, writer->temp_path());
   uint64_t received = 0;
   uint64_t size = static_cast<uint64_t>(blob.size);
   for (int resumes = 0;; ++resumes) {
@@ -29,6 +31,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
       if (from == received) return absl::OkStatus();
       // The registry ignored the Range: take the whole blob again.
       TP_ASSIGN_OR_RETURN(oci::BlobWriter fresh, layout.NewBlobWriter(blob.digest.algorithm()));
+      // Readers move to the new file before the old one goes.
+      if (options.feed != nullptr) options.feed->Downloading(blob.digest, fresh.temp_path());
       writer.reset();
       writer.emplace(std::move(fresh));
       received = 0;
@@ -39,6 +43,8 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
       if (chunk.size() > size - received) return BlobTooLong(blob.digest, repo, size);
       TP_RETURN_IF_ERROR(writer->Write(chunk));
       received += chunk.size();
+      if (options.feed != nullptr)
+        TP_RETURN_IF_ERROR(options.feed->Received(blob.digest, received));
       if (options.progress) options.progress->Advanced(blob, received);
       return absl::OkStatus();
     };
@@ -61,21 +67,13 @@ absl::Status Download(RegistryClient& client, const Repository& repo, const oci:
     return base::WithContext(stored.status(), fmt::format("pulling blob {} from {}",
                                                           blob.digest.ToString(), repo.Name()));
   }
+  if (options.feed != nullptr) options.feed->Stored(blob.digest, layout.BlobPath(blob.digest));
   return absl::OkStatus();
 }
 
-}  // namespace
-
-oci::Platform DefaultPlatform() {
-  oci::Platform platform;
-  platform.architecture = "amd64";
-  platform.os = "linux";
-  return platform;
-}
-
-absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference& source,
-                                         const oci::Layout& layout, std::string_view tag,
-                                         const PullOptions& options) {
+absl::StatusOr<TransferResult> Pull(RegistryClient& client, const Reference& source,
+                                    const oci::Layout& layout, std::string_view tag,
+                                    const PullOptions& options) {
   if (options.jobs < 1) return absl::InvalidArgumentError("pull jobs must be at least 1");
   TP_ASSIGN_OR_RETURN(ManifestBlob top, client.GetManifest(source));
   ManifestBlob chosen = top;
@@ -107,12 +105,22 @@ absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference
       blobs.push_back(layer);
     }
   }
+  oci::Descriptor root;
+  root.media_type = chosen.media_type;
+  root.digest = chosen.digest;
+  root.size = static_cast<int64_t>(chosen.bytes.size());
+  root.platform = platform;
+  if (options.feed != nullptr) {
+    options.feed->ManifestChosen(
+        ChosenManifest{.descriptor = root, .bytes = chosen.bytes, .manifest = manifest});
+  }
   std::vector<BlobReport> reports(blobs.size());
   absl::Status moved = internal::RunBounded(blobs.size(), options.jobs, [&](size_t i) {
     const oci::Descriptor& blob = blobs[i];
     BlobAction action = BlobAction::kPulled;
     if (layout.HasBlob(blob.digest)) {
       action = BlobAction::kExists;
+      if (options.feed != nullptr) options.feed->Stored(blob.digest, layout.BlobPath(blob.digest));
     } else if (oci::IsNondistributableLayerMediaType(blob.media_type)) {
       action = BlobAction::kSkipped;
     } else {
@@ -127,17 +135,29 @@ absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference
     return absl::OkStatus();
   });
   if (!moved.ok()) return moved;
-  oci::Descriptor root;
-  root.media_type = chosen.media_type;
-  root.digest = chosen.digest;
-  root.size = static_cast<int64_t>(chosen.bytes.size());
-  root.platform = platform;
   // The manifest goes in last, once every blob it names is stored (or
   // skipped as non-distributable): a failed pull leaves no manifest that
   // points at blobs it never got.
   TP_RETURN_IF_ERROR(layout.WriteBlob(root, chosen.bytes));
   TP_RETURN_IF_ERROR(layout.Tag(root, tag));
   return TransferResult{.reference = source.String(), .root = root, .blobs = std::move(reports)};
+}
+
+}  // namespace
+
+oci::Platform DefaultPlatform() {
+  oci::Platform platform;
+  platform.architecture = "amd64";
+  platform.os = "linux";
+  return platform;
+}
+
+absl::StatusOr<TransferResult> PullImage(RegistryClient& client, const Reference& source,
+                                         const oci::Layout& layout, std::string_view tag,
+                                         const PullOptions& options) {
+  absl::StatusOr<TransferResult> result = Pull(client, source, layout, tag, options);
+  if (options.feed != nullptr) options.feed->Finished(result.status());
+  return result;
 }
 
 }  // namespace trainpkg::registry

@@ -12,13 +12,16 @@
 //  3. the manifest is stored and tagged last, so a failed pull leaves no
 //     tag pointing at an incomplete image.
 //
-// Blobs move on a bounded pool of `jobs` threads (4, as for push).
+// Blobs move on a bounded pool of `jobs` threads (4, as for push), in the
+// manifest's order (config, then the layers base first: the order an unpack
+// that follows the pull through PullOptions::feed reads them in).
 #ifndef TRAINPKG_REGISTRY_IMAGE_PULLER_H_
 #define TRAINPKG_REGISTRY_IMAGE_PULLER_H_
 
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "registry/blob_feed.h"
 #include "registry/blob_locations.h"
 #include "registry/oci/layout.h"
 #include "registry/oci/platform.h"
@@ -40,6 +43,10 @@ struct PullOptions {
   // Not owned; may be null: told that the source repository holds every
   // blob of the image. The caller saves it.
   BlobLocations* locations = nullptr;
+  // Not owned; may be null: told of the manifest and of every blob's bytes
+  // as they arrive, so a consumer can read them during the pull (an unpack
+  // that starts with the first layer's first bytes). Told when the pull ends.
+  BlobFeed* feed = nullptr;
 };
 
 // Pulls `source` into `layout` and tags the manifest `tag` there. NotFound

@@ -277,6 +277,8 @@ absl::StatusOr<PruneReport> PruneImages(const base::Environment& environment,
       std::error_code rm_ec;
       fs::remove_all(entry.path(), rm_ec);
       if (rm_ec) return base::ErrnoToStatus(rm_ec.value(), "deleting " + entry.path().string());
+      // Its lock file (RootfsCache's .locks/) goes with it.
+      fs::remove(opened.home / "rootfs" / ".locks" / name, rm_ec);
       report.rootfs.push_back(name);
       report.bytes += bytes;
     }

@@ -1,4 +1,4 @@
-// Advisory locks (flock(2)) that keep the local image store's garbage
+// Advisory locks (base::FileLock, flock(2)) that keep the local image store's garbage
 // collector (store_gc.h) off blobs another process is still writing:
 // everything that writes blobs and then references them (a build, a push
 // compressing layers, a pull) holds <store>/gc.lock shared for its whole
@@ -11,14 +11,16 @@
 #define TRAINPKG_PACKAGER_BUILDER_STORE_LOCK_H_
 
 #include <filesystem>
+#include <utility>
 
 #include "absl/status/statusor.h"
+#include "base/file_lock.h"
 
 namespace trainpkg::packager::builder {
 
 class StoreLock {
  public:
-  enum class Mode { kShared, kExclusive };
+  using Mode = base::FileLock::Mode;
 
   // Blocks until `file` (created when absent) is locked in `mode`.
   // Errors: errno-derived ones naming the file.
@@ -26,15 +28,9 @@ class StoreLock {
   // <store_dir>/gc.lock: kShared for writers of blobs, kExclusive for a collection.
   static absl::StatusOr<StoreLock> ForCollection(const std::filesystem::path& store_dir, Mode mode);
 
-  StoreLock(StoreLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  StoreLock& operator=(StoreLock&& other) noexcept;
-  StoreLock(const StoreLock&) = delete;
-  StoreLock& operator=(const StoreLock&) = delete;
-  ~StoreLock();
-
  private:
-  explicit StoreLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit StoreLock(base::FileLock lock) : lock_(std::move(lock)) {}
+  base::FileLock lock_;
 };
 
 }  // namespace trainpkg::packager::builder

@@ -26,6 +26,7 @@ absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier&
     int r = ::archive_read_next_header(tar, &entry);
     if (r == ARCHIVE_EOF) return absl::OkStatus();
     if (!stream.budget_status().ok()) return stream.budget_status();
+    if (!stream.read_status().ok()) return stream.read_status();
     if (r < ARCHIVE_WARN) {
       const char* why = ::archive_error_string(tar);
       return absl::DataLossError(
@@ -38,13 +39,14 @@ absl::Status ApplyEntries(internal::LayerStream& stream, internal::LayerApplier&
     TP_RETURN_IF_ERROR(budget.AddEntry(::archive_entry_size(entry)));
     absl::Status applied = applier.Apply(tar, entry);
     if (!stream.budget_status().ok()) return stream.budget_status();
+    if (!stream.read_status().ok()) return stream.read_status();
     if (!applied.ok()) {
       return base::WithContext(applied, fmt::format("entry {}", name == nullptr ? "" : name));
     }
   }
 }
 
-absl::Status UnpackWithin(const std::filesystem::path& blob, const oci::Descriptor& layer,
+absl::Status UnpackWithin(std::unique_ptr<oci::ByteSource> blob, const oci::Descriptor& layer,
                           const oci::Digest& diff_id, const std::filesystem::path& rootfs,
                           const UnpackOptions& options, ExtractBudget& budget) {
   if (!oci::IsLayerMediaType(layer.media_type)) {
@@ -54,7 +56,7 @@ absl::Status UnpackWithin(const std::filesystem::path& blob, const oci::Descript
   absl::StatusOr<internal::RootDir> root = internal::RootDir::Open(rootfs);
   if (!root.ok()) return root.status();
   absl::StatusOr<std::unique_ptr<internal::LayerStream>> stream =
-      internal::LayerStream::Open(blob, layer, diff_id, &budget);
+      internal::LayerStream::Open(std::move(blob), layer, diff_id, &budget);
   if (!stream.ok()) return InLayer(layer, stream.status());
   internal::LayerApplier applier(*root, options);
   absl::Status applied = ApplyEntries(**stream, applier, budget);
@@ -73,10 +75,28 @@ absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descripto
                          const oci::Digest& diff_id, const std::filesystem::path& rootfs,
                          const UnpackOptions& options) {
   TP_ASSIGN_OR_RETURN(ExtractBudget budget, ExtractBudget::ForTarget(options.limits, rootfs));
-  return UnpackWithin(blob, layer, diff_id, rootfs, options, budget);
+  absl::StatusOr<std::unique_ptr<oci::ByteSource>> source = oci::OpenFileSource(blob);
+  if (!source.ok()) return InLayer(layer, source.status());
+  return UnpackWithin(*std::move(source), layer, diff_id, rootfs, options, budget);
+}
+
+BlobOpener LayoutBlobs(const oci::Layout& layout) {
+  return
+      [&layout](const oci::Descriptor& blob) -> absl::StatusOr<std::unique_ptr<oci::ByteSource>> {
+        if (!layout.HasBlob(blob.digest)) {
+          return absl::NotFoundError(fmt::format("blob not in {}", layout.root().string()));
+        }
+        return oci::OpenFileSource(layout.BlobPath(blob.digest));
+      };
 }
 
 absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descriptor> layers,
+                          std::span<const oci::Digest> diff_ids,
+                          const std::filesystem::path& rootfs, const UnpackOptions& options) {
+  return UnpackLayers(LayoutBlobs(layout), layers, diff_ids, rootfs, options);
+}
+
+absl::Status UnpackLayers(const BlobOpener& open_blob, std::span<const oci::Descriptor> layers,
                           std::span<const oci::Digest> diff_ids,
                           const std::filesystem::path& rootfs, const UnpackOptions& options) {
   if (layers.size() != diff_ids.size()) {
@@ -88,12 +108,12 @@ absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descri
   // one of a single layer.
   TP_ASSIGN_OR_RETURN(ExtractBudget budget, ExtractBudget::ForTarget(options.limits, rootfs));
   for (size_t i = 0; i < layers.size(); ++i) {
-    if (!layout.HasBlob(layers[i].digest)) {
-      return absl::NotFoundError(fmt::format("layer {}: blob not in {}",
-                                             layers[i].digest.ToString(), layout.root().string()));
-    }
-    TP_RETURN_IF_ERROR(UnpackWithin(layout.BlobPath(layers[i].digest), layers[i], diff_ids[i],
-                                    rootfs, options, budget));
+    // Layer i's bytes may still be arriving (a pull feeding the unpack):
+    // the opener's source then blocks until they do.
+    absl::StatusOr<std::unique_ptr<oci::ByteSource>> blob = open_blob(layers[i]);
+    if (!blob.ok()) return InLayer(layers[i], blob.status());
+    TP_RETURN_IF_ERROR(
+        UnpackWithin(*std::move(blob), layers[i], diff_ids[i], rootfs, options, budget));
   }
   return absl::OkStatus();
 }

@@ -44,10 +44,14 @@
 #define TRAINPKG_PACKAGER_UNPACK_LAYER_UNPACKER_H_
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <span>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "packager/unpack/extract_limits.h"
+#include "registry/oci/byte_source.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/digest.h"
 #include "registry/oci/layout.h"
@@ -69,10 +73,24 @@ absl::Status UnpackLayer(const std::filesystem::path& blob, const oci::Descripto
                          const oci::Digest& diff_id, const std::filesystem::path& rootfs,
                          const UnpackOptions& options);
 
+// Opens the compressed bytes of a layer blob: a file, or a download that is
+// still in progress (registry/blob_feed.h).
+using BlobOpener =
+    std::function<absl::StatusOr<std::unique_ptr<oci::ByteSource>>(const oci::Descriptor& blob)>;
+
+// The blobs of `layout` (NotFound for one it lacks). `layout` must outlive
+// the opener.
+BlobOpener LayoutBlobs(const oci::Layout& layout);
+
 // Applies `layers` from `layout`, in order. REQUIRES: diff_ids.size() ==
 // layers.size() (InvalidArgument otherwise). NotFound names a layer whose
 // blob the layout lacks.
 absl::Status UnpackLayers(const oci::Layout& layout, std::span<const oci::Descriptor> layers,
+                          std::span<const oci::Digest> diff_ids,
+                          const std::filesystem::path& rootfs, const UnpackOptions& options);
+// The same, each layer's blob from `open_blob`: a layer can be applied while
+// its blob downloads, the digests checked as it streams.
+absl::Status UnpackLayers(const BlobOpener& open_blob, std::span<const oci::Descriptor> layers,
                           std::span<const oci::Digest> diff_ids,
                           const std::filesystem::path& rootfs, const UnpackOptions& options);
 

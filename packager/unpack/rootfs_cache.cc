@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "base/file_lock.h"
 #include "base/file_util.h"
 #include "base/status_macros.h"
 #include "packager/unpack/internal/tree_clone.h"
@@ -32,6 +33,10 @@ std::string RootfsCache::EntryName(const oci::Digest& digest) {
 }
 
 namespace {
+
+// Under dir(): the entries' lock files (a dot name, like the temporary
+// directories, so nothing takes it for an entry).
+constexpr std::string_view kLocks = ".locks";
 
 // A fresh temporary directory beside the cache's entries: unpacked there and
 // renamed into place, a reader never sees a half-unpacked rootfs, and two
@@ -71,6 +76,11 @@ absl::StatusOr<std::filesystem::path> Publish(const std::filesystem::path& temp,
 
 absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout,
                                                        const oci::LayoutImage& image) const {
+  return Get(image, LayoutBlobs(layout));
+}
+
+absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::LayoutImage& image,
+                                                       const BlobOpener& open_blob) const {
   // Keyed by what the rootfs is made of, the layers' diff_ids (their OCI
   // ChainID): the same layers under another manifest or config (pushed to
   // another registry, so another base.name annotation; recompressed; a
@@ -91,10 +101,16 @@ absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout
         fmt::format("{} layers but {} diff_ids; the image config must list one per layer",
                     image.manifest.layers.size(), diff_ids.size()));
   }
-  std::filesystem::create_directories(dir_, ec);
+  std::filesystem::create_directories(dir_ / kLocks, ec);
   if (ec) {
     return absl::PermissionDeniedError(fmt::format("creating {}: {}", dir_.string(), ec.message()));
   }
+  // One unpack per entry: a second job starting on the same new image waits
+  // here, then finds the entry the first one made.
+  TP_ASSIGN_OR_RETURN(base::FileLock lock,
+                      base::FileLock::Acquire(dir_ / kLocks / EntryName(digest),
+                                              base::FileLock::Mode::kExclusive));
+  if (std::filesystem::is_directory(final_dir, ec)) return final_dir;
   const size_t layers = diff_ids.size();
   // The longest prefix of the chain already in the cache (a base image, or
   // the stage a RUN unpacked): only the layers above it are unpacked.
@@ -121,11 +137,11 @@ absl::StatusOr<std::filesystem::path> RootfsCache::Get(const oci::Layout& layout
   }
   if (keep > done) {
     TP_ASSIGN_OR_RETURN(std::filesystem::path prefix,
-                        Unpack(layout, image, below, done, keep, PrefixChainId(diff_ids, keep)));
+                        Unpack(open_blob, image, below, done, keep, PrefixChainId(diff_ids, keep)));
     below = std::move(prefix);
     done = keep;
   }
-  return Unpack(layout, image, below, done, layers, digest);
+  return Unpack(open_blob, image, below, done, layers, digest);
 }
 
 oci::Digest RootfsCache::PrefixChainId(const std::vector<oci::Digest>& diff_ids, size_t count) {
@@ -133,7 +149,7 @@ oci::Digest RootfsCache::PrefixChainId(const std::vector<oci::Digest>& diff_ids,
 }
 
 absl::StatusOr<std::filesystem::path> RootfsCache::Unpack(
-    const oci::Layout& layout, const oci::LayoutImage& image,
+    const BlobOpener& open_blob, const oci::LayoutImage& image,
     const std::optional<std::filesystem::path>& below, size_t from, size_t to,
     const oci::Digest& key) const {
   const std::filesystem::path final_dir = dir_ / EntryName(key);
@@ -155,7 +171,7 @@ absl::StatusOr<std::filesystem::path> RootfsCache::Unpack(
   options.clear_set_id_bits = true;  // see the header
   const std::span<const oci::Descriptor> layers(image.manifest.layers);
   const std::span<const oci::Digest> diff_ids(image.config->rootfs.diff_ids);
-  absl::Status unpacked = UnpackLayers(layout, layers.subspan(from, to - from),
+  absl::Status unpacked = UnpackLayers(open_blob, layers.subspan(from, to - from),
                                        diff_ids.subspan(from, to - from), temp, options);
   if (!unpacked.ok()) {
     std::filesystem::remove_all(temp, ec);

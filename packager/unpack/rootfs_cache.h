@@ -5,10 +5,15 @@
 //   <dir>/<alg>-<hex>/        the image's rootfs, complete once it exists
 //   <dir>/.tmp-<hex>-<pid>-…  an unpack in progress
 //
+//   <dir>/.locks/<alg>-<hex> held (flock) while that entry is being made
+//
 // An image is unpacked once into a temporary directory, then renamed into
 // place, so a rootfs that exists is whole. Concurrent Get() calls for the
-// same image, from threads or processes, are safe: each may unpack, the
-// first rename wins and the others discard their copy.
+// same image, from threads or processes (two jobs starting on one new
+// image), unpack it once: the first holds the entry's lock while it
+// unpacks, the others wait for it and take its result. (Should a lock
+// file be lost, each unpacks, the first rename wins and the others
+// discard their copy.)
 //
 // Entries share unchanged files (docs/adr/2026-11-28-rootfs-entries-share-files.md):
 // an image whose chain extends one already cached (a trainer FROM a base, a
@@ -65,6 +70,10 @@ class RootfsCache {
   // config, errno-derived ones naming the cache path.
   absl::StatusOr<std::filesystem::path> Get(const oci::Layout& layout,
                                             const oci::LayoutImage& image) const;
+  // The same, the layer blobs read through `open_blob`: with a pull's feed
+  // (registry/blob_feed.h), each layer is unpacked as it downloads.
+  absl::StatusOr<std::filesystem::path> Get(const oci::LayoutImage& image,
+                                            const BlobOpener& open_blob) const;
 
   const std::filesystem::path& dir() const { return dir_; }
 
@@ -77,7 +86,7 @@ class RootfsCache {
   static oci::Digest PrefixChainId(const std::vector<oci::Digest>& diff_ids, size_t count);
   // Unpacks layers [from, to) of `image` over a hardlinked copy of `below`
   // (or into an empty directory) and publishes the result as entry `key`.
-  absl::StatusOr<std::filesystem::path> Unpack(const oci::Layout& layout,
+  absl::StatusOr<std::filesystem::path> Unpack(const BlobOpener& open_blob,
                                                const oci::LayoutImage& image,
                                                const std::optional<std::filesystem::path>& below,
                                                size_t from, size_t to,

@@ -38,6 +38,9 @@ class BlobWriter final : public ByteSink {
   // Errors from write(2) name the temporary file. REQUIRES: not committed.
   absl::Status Write(std::string_view data) override;
   int64_t size() const { return builder_.size(); }
+  // The temporary file the bytes go to until Commit renames it (a reader
+  // may follow it there: registry/blob_feed.h).
+  const std::filesystem::path& temp_path() const { return temp_path_; }
 
   // fsyncs and renames the file to blobs/<alg>/<hex>; returns what it holds.
   // REQUIRES: called once.

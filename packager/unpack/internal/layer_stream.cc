@@ -27,14 +27,15 @@ struct Compression {
   int (*enable)(struct archive*);  // null: none
 };
 
-// What the first bytes of the file `fd` say it is compressed with ("" for
-// none of the formats below).
-std::string_view SniffCompression(int fd) {
-  unsigned char magic[6] = {0};
-  ssize_t n = ::pread(fd, magic, sizeof(magic), 0);
+constexpr size_t kMagicBytes = 6;
+
+// What the first bytes of a blob say it is compressed with ("" for none of
+// the formats below).
+std::string_view SniffCompression(std::string_view magic) {
   auto starts = [&](std::initializer_list<unsigned char> prefix) {
-    return n >= static_cast<ssize_t>(prefix.size()) &&
-           std::equal(prefix.begin(), prefix.end(), magic);
+    return magic.size() >= prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(),
+                      reinterpret_cast<const unsigned char*>(magic.data()));
   };
   if (starts({0x1f, 0x8b})) return "gzip data";
   if (starts({'B', 'Z', 'h'})) return "bzip2 data";
@@ -57,9 +58,9 @@ Compression CompressionOf(std::string_view media_type) {
 
 }  // namespace
 
-LayerStream::LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id,
-                         ExtractBudget* budget)
-    : fd_(std::move(fd)),
+LayerStream::LayerStream(std::unique_ptr<oci::ByteSource> blob, const oci::Descriptor& layer,
+                         const oci::Digest& diff_id, ExtractBudget* budget)
+    : blob_(std::move(blob)),
       layer_(layer),
       diff_id_(diff_id),
       compressed_digest_(layer.digest.algorithm()),
@@ -73,13 +74,10 @@ LayerStream::~LayerStream() {
   if (raw_ != nullptr) ::archive_read_free(raw_);
 }
 
-absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesystem::path& blob,
-                                                               const oci::Descriptor& layer,
-                                                               const oci::Digest& diff_id,
-                                                               ExtractBudget* budget) {
-  int fd = ::open(blob.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", blob.string()));
-  std::unique_ptr<LayerStream> stream(new LayerStream(UniqueFd(fd), layer, diff_id, budget));
+absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(
+    std::unique_ptr<oci::ByteSource> blob, const oci::Descriptor& layer,
+    const oci::Digest& diff_id, ExtractBudget* budget) {
+  std::unique_ptr<LayerStream> stream(new LayerStream(std::move(blob), layer, diff_id, budget));
   // Two readers in a chain: raw_ decompresses the blob and tar_ reads the
   // result through ReadTar, so the compressed bytes (digest) and the tar
   // bytes (diff_id) are both hashed in the one pass that unpacks them.
@@ -94,18 +92,20 @@ absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesy
   ::archive_read_support_format_raw(stream->raw_);
   if (::archive_read_open(stream->raw_, stream.get(), nullptr, &LayerStream::ReadCompressed,
                           nullptr) != ARCHIVE_OK) {
+    if (!stream->read_status_.ok()) return stream->read_status_;
     return absl::InvalidArgumentError(
         fmt::format("not a {} blob: {}", layer.media_type, ArchiveErrorText(stream->raw_)));
   }
   struct archive_entry* raw_entry = nullptr;
   if (::archive_read_next_header(stream->raw_, &raw_entry) != ARCHIVE_OK) {
+    if (!stream->read_status_.ok()) return stream->read_status_;
     return absl::InvalidArgumentError(
         fmt::format("reading the blob: {}", ArchiveErrorText(stream->raw_)));
   }
   // With only that decompressor enabled, other data passes through raw.
   // Only the compression the media type names is accepted: a runtime that
   // trusted the media type would read such a blob differently, or not at all.
-  std::string_view found = SniffCompression(stream->fd_.get());
+  std::string_view found = SniffCompression(stream->magic_);
   if (::archive_filter_code(stream->raw_, 0) != compression.filter ||
       (compression.filter == ARCHIVE_FILTER_NONE && !found.empty())) {
     return absl::InvalidArgumentError(fmt::format(
@@ -127,18 +127,21 @@ absl::StatusOr<std::unique_ptr<LayerStream>> LayerStream::Open(const std::filesy
 
 la_ssize_t LayerStream::ReadCompressed(struct archive* a, void* self, const void** buffer) {
   auto* stream = static_cast<LayerStream*>(self);
-  ssize_t n;
-  do {
-    n = ::read(stream->fd_.get(), stream->compressed_buffer_.data(),
-               stream->compressed_buffer_.size());
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) {
-    ::archive_set_error(a, errno, "reading the blob failed");
+  absl::StatusOr<size_t> read = stream->blob_->Read(stream->compressed_buffer_);
+  if (!read.ok()) {
+    stream->read_status_ = read.status();
+    ::archive_set_error(a, EIO, "reading the blob failed: %s",
+                        std::string(read.status().message()).c_str());
     return -1;
+  }
+  const size_t n = *read;
+  if (stream->magic_.size() < kMagicBytes) {
+    stream->magic_.append(stream->compressed_buffer_.data(),
+                          std::min(n, kMagicBytes - stream->magic_.size()));
   }
   stream->compressed_digest_.Update(std::string_view(stream->compressed_buffer_.data(), n));
   *buffer = stream->compressed_buffer_.data();
-  return n;
+  return static_cast<la_ssize_t>(n);
 }
 
 la_ssize_t LayerStream::ReadTar(struct archive* a, void* self, const void** buffer) {
@@ -174,7 +177,7 @@ absl::Status LayerStream::Finish() {
   }
   for (;;) {
     la_ssize_t n = ReadCompressed(raw_, this, &ignored);
-    if (n < 0) return base::ErrnoToStatus(errno, "reading the blob");
+    if (n < 0) return read_status_;
     if (n == 0) break;
   }
   const int64_t size = compressed_digest_.size();

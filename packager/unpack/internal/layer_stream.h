@@ -1,7 +1,8 @@
 // A layer blob read as a tar, digests checked on the way: the compressed
 // bytes against the descriptor (digest and size), the decompressed bytes
 // against the diff_id. Compression (gzip, zstd, none) is detected from the
-// bytes by libarchive.
+// bytes by libarchive. The blob comes from a ByteSource: a file, or a
+// download still in progress (read as it arrives).
 #ifndef TRAINPKG_PACKAGER_UNPACK_INTERNAL_LAYER_STREAM_H_
 #define TRAINPKG_PACKAGER_UNPACK_INTERNAL_LAYER_STREAM_H_
 
@@ -13,7 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "packager/unpack/extract_limits.h"
-#include "packager/unpack/internal/unique_fd.h"
+#include "registry/oci/byte_source.h"
 #include "registry/oci/descriptor.h"
 #include "registry/oci/digest.h"
 #include "registry/oci/digest_builder.h"
@@ -24,7 +25,7 @@ class LayerStream {
  public:
   // `budget` is charged with every decompressed byte; not owned, must
   // outlive the stream.
-  static absl::StatusOr<std::unique_ptr<LayerStream>> Open(const std::filesystem::path& blob,
+  static absl::StatusOr<std::unique_ptr<LayerStream>> Open(std::unique_ptr<oci::ByteSource> blob,
                                                            const oci::Descriptor& layer,
                                                            const oci::Digest& diff_id,
                                                            ExtractBudget* budget);
@@ -44,14 +45,21 @@ class LayerStream {
   // Why the decompressed stream stopped when the budget ran out (then the
   // tar reader reports an error too); OK otherwise.
   const absl::Status& budget_status() const { return budget_status_; }
+  // Why reading the blob failed (a download that broke off, say; then the
+  // readers report an error too); OK otherwise.
+  const absl::Status& read_status() const { return read_status_; }
 
  private:
-  LayerStream(UniqueFd fd, const oci::Descriptor& layer, const oci::Digest& diff_id,
-              ExtractBudget* budget);
+  LayerStream(std::unique_ptr<oci::ByteSource> blob, const oci::Descriptor& layer,
+              const oci::Digest& diff_id, ExtractBudget* budget);
   static la_ssize_t ReadCompressed(struct archive*, void* self, const void** buffer);
   static la_ssize_t ReadTar(struct archive*, void* self, const void** buffer);
 
-  UniqueFd fd_;
+  std::unique_ptr<oci::ByteSource> blob_;
+  // The blob's first bytes, to name its real compression in errors.
+  std::string magic_;
+  // Why reading the blob failed; OK otherwise.
+  absl::Status read_status_;
   oci::Descriptor layer_;
   oci::Digest diff_id_;
   oci::DigestBuilder compressed_digest_;

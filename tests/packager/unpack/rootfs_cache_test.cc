@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -62,9 +64,13 @@ class RootfsCacheTest : public ::testing::Test {
     return image;
   }
 
+  // Rootfs entries and temporaries; not the entries' lock files (.locks/).
   size_t Entries() const {
-    return static_cast<size_t>(
-        std::distance(fs::directory_iterator(dir_ / "cache"), fs::directory_iterator()));
+    size_t n = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir_ / "cache")) {
+      if (entry.path().filename() != ".locks") ++n;
+    }
+    return n;
   }
 
   fs::path dir_;
@@ -138,6 +144,35 @@ TEST_F(RootfsCacheTest, ConcurrentGetsAgreeAndLeaveNoTemporaries) {
     ASSERT_THAT(result, IsOk());
     EXPECT_EQ(*result, *results[0]);
   }
+  EXPECT_EQ(Entries(), 1u);
+}
+
+TEST_F(RootfsCacheTest, ConcurrentGetsOfANewImageUnpackItOnce) {
+  // Two jobs starting on the same image that is not yet unpacked: one
+  // unpacks, the other waits for it (the entry's lock) and takes its rootfs.
+  RootfsCache cache(dir_ / "cache");
+  oci::LayoutImage image = MakeImage(std::vector<testing::StoredLayer>{
+      StoreLayer(*layout_, LayerTar().File("base/lib.so", std::string(200000, 'x'))),
+      StoreLayer(*layout_, LayerTar().File("app/main", "run"))});
+  std::atomic<int> opened{0};
+  BlobOpener layout_blobs = LayoutBlobs(*layout_);
+  BlobOpener counting = [&](const oci::Descriptor& blob) {
+    ++opened;
+    // Slow enough that the two Gets overlap.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return layout_blobs(blob);
+  };
+  std::vector<absl::StatusOr<fs::path>> results(3, absl::UnknownError("not run"));
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < results.size(); ++i) {
+    threads.emplace_back([&, i] { results[i] = cache.Get(image, counting); });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const auto& result : results) {
+    ASSERT_THAT(result, IsOk());
+    EXPECT_EQ(*result, *results[0]);
+  }
+  EXPECT_EQ(opened.load(), 2) << "each layer read once, by one of the three";
   EXPECT_EQ(Entries(), 1u);
 }
 
