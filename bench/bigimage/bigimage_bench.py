@@ -45,6 +45,7 @@ from registry_push_bench import Registry, curl_upload  # noqa: E402
 
 PEERS = ("buildah", "skopeo", "umoci", "runc", "docker-registry", "curl", "tar", "busybox")
 RESULTS = {}  # row -> {"ours": s, "peer": s, "floor": s, "rss_mb": MB, "written_mb": MB}
+BASELINE = {}  # --baseline-trainpkg: best cold start of each binary, seconds
 
 
 def run(argv, env=None, cwd=None):
@@ -194,6 +195,9 @@ def main():
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--workdir", default="", help="where to work (default: a temp dir)")
     ap.add_argument("--json", default="")
+    ap.add_argument("--baseline-trainpkg", default="",
+                    help="another trainpkg binary (an earlier commit) whose cold start is "
+                         "measured in the same run, alternating with ours")
     args = ap.parse_args()
     missing = [tool for tool in PEERS if shutil.which(tool) is None]
     if missing or os.geteuid() != 0:
@@ -269,16 +273,32 @@ def main():
         record("unpack", floor=time.perf_counter() - start)
         load.append(os.getloadavg()[0])
 
-        job_env = dict(env, TRAINPKG_HOME=os.path.join(work, "home-run"))
         pool = f"machine-type=n1-standard-4,container-image-uri={host}/ours/big:1"
-        os.sync()
-        record("cold start (3 replicas)", ours=run(
-            [trainpkg, "run", "--display-name", "bigimage", "--worker-pool-spec",
-             f"replica-count=1,{pool}", "--worker-pool-spec", f"replica-count=2,{pool}",
-             "--base-output-dir", os.path.join(work, "run-output")], job_env))
+
+        def cold_start(binary, name):
+            """`trainpkg run` of 1 chief + 2 workers with an empty home: pull, unpack, run."""
+            job_env = dict(env, TRAINPKG_HOME=os.path.join(work, name))
+            os.sync()
+            result = run([binary, "run", "--display-name", "bigimage", "--worker-pool-spec",
+                          f"replica-count=1,{pool}", "--worker-pool-spec",
+                          f"replica-count=2,{pool}", "--base-output-dir",
+                          os.path.join(work, "run-output")], job_env)
+            shutil.rmtree(os.path.join(work, name), ignore_errors=True)
+            return result
+
+        record("cold start (3 replicas)", ours=cold_start(trainpkg, "home-run"))
         os.sync()
         record("cold start (3 replicas)", peer=runc_by_hand(work, f"{host}/ours/big:1"))
         load.append(os.getloadavg()[0])
+        if args.baseline_trainpkg:
+            # Alternating, twice each, so load that changes over time falls on both.
+            baseline = os.path.abspath(args.baseline_trainpkg)
+            times = {"ours": [], "baseline": []}
+            for i in range(2):
+                times["baseline"].append(cold_start(baseline, f"home-base-{i}")[0])
+                times["ours"].append(cold_start(trainpkg, f"home-ours-{i}")[0])
+            BASELINE.update({k: min(v) for k, v in times.items()})
+            load.append(os.getloadavg()[0])
     finally:
         if registry is not None:
             registry.stop()
@@ -298,10 +318,14 @@ def main():
               f"{floor_ratio:>12}{r['rss_mb']:>9.0f}{r['written_mb']:>12.0f}")
     print("peers: buildah bud (vfs), skopeo copy, umoci unpack, skopeo+umoci+3 x runc run; "
           "floors: curl, tar -xzf")
+    if BASELINE:
+        print(f"cold start, best of 2 alternating: this trainpkg {BASELINE['ours']:.2f} s, "
+              f"baseline {BASELINE['baseline']:.2f} s, ratio "
+              f"{BASELINE['ours'] / BASELINE['baseline']:.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"mb": sum(sizes), "layers": sizes, "load": load, "rows": RESULTS}, f,
-                      indent=1)
+            json.dump({"mb": sum(sizes), "layers": sizes, "load": load, "rows": RESULTS,
+                       "baseline": BASELINE}, f, indent=1)
     return 0
 
 

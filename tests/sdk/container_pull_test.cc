@@ -1,7 +1,10 @@
 // Container mode pulls an image that is not in the local store from its
 // registry (a real docker-registry on 127.0.0.1) into the store, then runs
 // it under runc; CustomJobFromLocalBinary builds, pushes and runs.
+#include <cstring>
 #include <filesystem>
+#include <random>
+#include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -13,6 +16,7 @@
 #include "sdk/custom_job_from_local_binary.h"
 #include "tests/registry/registry_server.h"
 #include "tests/sdk/container_test_util.h"
+#include "tests/test_util/shell.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -54,6 +58,59 @@ TEST_F(ContainerPullTest, PullsAnAbsentImageIntoTheStoreAndRunsIt) {
   ASSERT_THAT(store, IsOk());
   EXPECT_THAT(store->Resolve(remote), IsOk());
   ExpectNothingLeft();
+}
+
+// Issue 20's disk rule: two versions of a trainer on one large base, pulled
+// and run on a machine that has neither, keep the base's bytes once in the
+// rootfs cache (du counts a hardlinked file once).
+TEST_F(ContainerPullTest, TwoTrainerVersionsOnOneBaseStoreTheBasesBytesOnce) {
+  registry::testing::RegistryServer server;
+  ASSERT_THAT(server.Start({}), IsOk());
+  constexpr size_t kBaseBytes = 24 << 20;  // a layer above RootfsCache::kBaseLayerBytes
+  {
+    std::string base(kBaseBytes, '\0');
+    std::mt19937_64 random(20);
+    for (size_t i = 0; i + 8 <= base.size(); i += 8) {
+      const uint64_t word = random();
+      std::memcpy(base.data() + i, &word, 8);
+    }
+    testing::WriteContextFile(context() / "base.bin", base);
+  }
+  registry::RegistryClient client{registry::RegistryClientOptions{}};
+  absl::StatusOr<oci::Layout> store = oci::Layout::Open(home() / "images");
+  for (int version : {1, 2}) {
+    testing::WriteContextFile(context() / "version.txt", std::to_string(version) + "\n");
+    BuildImage("trainer:" + std::to_string(version),
+               "FROM scratch\n"
+               "COPY bin/busybox /bin/busybox\n"
+               "COPY base.bin /opt/base.bin\n"
+               "COPY version.txt /app/version.txt\n"
+               "ENTRYPOINT [\"/bin/busybox\", \"cat\", \"/app/version.txt\"]\n");
+    store = oci::Layout::Open(home() / "images");
+    ASSERT_THAT(store, IsOk());
+    absl::StatusOr<registry::Reference> target =
+        registry::ParseReference(server.host() + "/sdk/trainer:" + std::to_string(version));
+    ASSERT_THAT(target, IsOk());
+    ASSERT_THAT(
+        registry::PushImage(client, *store, "docker.io/library/trainer:" + std::to_string(version),
+                            *target, registry::PushOptions{}),
+        IsOk());
+  }
+  fs::remove_all(home());  // the running machine has neither image
+
+  for (int version : {1, 2}) {
+    absl::StatusOr<jobspec::CustomJob> done = RunJob(
+        MakeContainerJob(server.host() + "/sdk/trainer:" + std::to_string(version), {1}, {}));
+    ASSERT_THAT(done, IsOk());
+    EXPECT_EQ(done->state, jobspec::JobState::kSucceeded) << log_.str();
+    EXPECT_EQ(testing::Slurp(job_dir_ / "logs/workerpool0-0.log"), std::to_string(version) + "\n");
+  }
+  trainpkg::testing::ShellResult du = trainpkg::testing::Sh(
+      "du -sb " + trainpkg::testing::ShellQuote((home() / "rootfs").string()));
+  ASSERT_EQ(du.code, 0) << du.out;
+  const uint64_t bytes = std::stoull(du.out);
+  EXPECT_GE(bytes, kBaseBytes);
+  EXPECT_LT(bytes, kBaseBytes * 3 / 2) << "the base's bytes are in the cache once, not per version";
 }
 
 TEST_F(ContainerPullTest, FromLocalBinaryBuildsPushesAndRunsAChiefAndWorkers) {
