@@ -36,10 +36,17 @@ class FileReader {
 
   uint64_t size() const { return size_; }
 
-  absl::Status Read(uint64_t offset, void* out, uint64_t length) const {
+  // Sizes come from the file: each is checked against the file before a
+  // buffer of that size is allocated for it.
+  absl::Status CheckRange(uint64_t offset, uint64_t length) const {
     if (offset > size_ || length > size_ - offset) {
       return Invalid(fmt::format("{} bytes at offset {} lie outside the file", length, offset));
     }
+    return absl::OkStatus();
+  }
+
+  absl::Status Read(uint64_t offset, void* out, uint64_t length) const {
+    if (absl::Status in_file = CheckRange(offset, length); !in_file.ok()) return in_file;
     auto* bytes = static_cast<char*>(out);
     while (length > 0) {
       ssize_t n = ::pread(fd_, bytes, length, static_cast<off_t>(offset));
@@ -80,6 +87,10 @@ absl::StatusOr<ElfFile> ReadElfFile(const std::filesystem::path& path) {
   ElfFile elf;
   elf.machine = header.e_machine;
   elf.type = header.e_type;
+  if (absl::Status s = file.CheckRange(header.e_phoff, uint64_t{header.e_phnum} * sizeof(Elf64_Phdr));
+      !s.ok()) {
+    return s;
+  }
   std::vector<Elf64_Phdr> phdrs(header.e_phnum);
   if (absl::Status s = file.Read(header.e_phoff, phdrs.data(), phdrs.size() * sizeof(Elf64_Phdr));
       !s.ok()) {
@@ -88,6 +99,8 @@ absl::StatusOr<ElfFile> ReadElfFile(const std::filesystem::path& path) {
   const Elf64_Phdr* dynamic = nullptr;
   for (const Elf64_Phdr& ph : phdrs) {
     if (ph.p_type == PT_INTERP) {
+      // A loader's path; the kernel refuses one longer than a page.
+      if (ph.p_filesz > 4096) return file.Invalid("PT_INTERP is longer than 4096 bytes");
       std::string interp(ph.p_filesz, '\0');
       if (absl::Status s = file.Read(ph.p_offset, interp.data(), interp.size()); !s.ok()) return s;
       elf.interpreter = interp.c_str();  // drops the terminating NUL
@@ -98,6 +111,7 @@ absl::StatusOr<ElfFile> ReadElfFile(const std::filesystem::path& path) {
   if (dynamic == nullptr) return elf;
   elf.has_dynamic = true;
 
+  if (absl::Status s = file.CheckRange(dynamic->p_offset, dynamic->p_filesz); !s.ok()) return s;
   std::vector<Elf64_Dyn> entries(dynamic->p_filesz / sizeof(Elf64_Dyn));
   if (absl::Status s =
           file.Read(dynamic->p_offset, entries.data(), entries.size() * sizeof(Elf64_Dyn));
@@ -117,13 +131,14 @@ absl::StatusOr<ElfFile> ReadElfFile(const std::filesystem::path& path) {
   bool mapped = false;
   for (const Elf64_Phdr& ph : phdrs) {
     if (ph.p_type == PT_LOAD && strtab_addr >= ph.p_vaddr &&
-        strtab_addr < ph.p_vaddr + ph.p_filesz) {
+        strtab_addr - ph.p_vaddr < ph.p_filesz) {
       strtab_offset = strtab_addr - ph.p_vaddr + ph.p_offset;
       mapped = true;
       break;
     }
   }
   if (!mapped) return file.Invalid("DT_STRTAB is in no loadable segment");
+  if (absl::Status s = file.CheckRange(strtab_offset, strtab_size); !s.ok()) return s;
   std::string strtab(strtab_size, '\0');
   if (absl::Status s = file.Read(strtab_offset, strtab.data(), strtab.size()); !s.ok()) return s;
   auto str = [&](uint64_t index) -> absl::StatusOr<std::string> {
