@@ -8,8 +8,10 @@
 #define TRAINPKG_BASE_FILE_LOCK_H_
 
 #include <filesystem>
+#include <utility>
 
 #include "absl/status/statusor.h"
+#include "base/unique_fd.h"
 
 namespace trainpkg::base {
 
@@ -21,15 +23,12 @@ class FileLock {
   // Errors: errno-derived ones naming the file.
   static absl::StatusOr<FileLock> Acquire(const std::filesystem::path& file, Mode mode);
 
-  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  FileLock& operator=(FileLock&& other) noexcept;
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-  ~FileLock();
+  FileLock(FileLock&&) noexcept = default;
+  FileLock& operator=(FileLock&&) noexcept = default;
 
  private:
-  explicit FileLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit FileLock(UniqueFd fd) : fd_(std::move(fd)) {}
+  UniqueFd fd_;  // closing it releases the lock
 };
 
 }  // namespace trainpkg::base

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "base/file_util.h"
+#include "base/unique_fd.h"
 #include "fmt/format.h"
 
 extern char** environ;
@@ -22,52 +23,29 @@ extern char** environ;
 namespace trainpkg::base {
 namespace {
 
-// One descriptor, closed on destruction unless released.
-class SpawnFd {
- public:
-  SpawnFd() = default;
-  explicit SpawnFd(int fd) : fd_(fd) {}
-  SpawnFd(SpawnFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  SpawnFd& operator=(SpawnFd&& other) noexcept {
-    Reset();
-    fd_ = std::exchange(other.fd_, -1);
-    return *this;
-  }
-  ~SpawnFd() { Reset(); }
-  int get() const { return fd_; }
-  int Release() { return std::exchange(fd_, -1); }
-  void Reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
-};
-
 // Moves `fd` above 2 (close-on-exec), so that placing the child's 0, 1 and 2
 // can never overwrite a descriptor still to be placed when this process
 // itself runs with some of 0, 1 and 2 closed.
-absl::StatusOr<SpawnFd> AboveStdio(int fd, std::string_view what) {
-  SpawnFd owned(fd);
+absl::StatusOr<UniqueFd> AboveStdio(int fd, std::string_view what) {
+  UniqueFd owned(fd);
   if (fd > STDERR_FILENO) return owned;
   int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
   if (moved < 0) return ErrnoToStatus(errno, what);
-  return SpawnFd(moved);
+  return UniqueFd(moved);
 }
 
 struct SpawnPipe {
-  SpawnFd read;
-  SpawnFd write;
+  UniqueFd read;
+  UniqueFd write;
 };
 
 absl::StatusOr<SpawnPipe> MakePipe(std::string_view what) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return ErrnoToStatus(errno, what);
-  SpawnPipe pipe{SpawnFd(fds[0]), SpawnFd(fds[1])};
-  absl::StatusOr<SpawnFd> read = AboveStdio(pipe.read.Release(), what);
+  SpawnPipe pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+  absl::StatusOr<UniqueFd> read = AboveStdio(pipe.read.Release(), what);
   if (!read.ok()) return read.status();
-  absl::StatusOr<SpawnFd> write = AboveStdio(pipe.write.Release(), what);
+  absl::StatusOr<UniqueFd> write = AboveStdio(pipe.write.Release(), what);
   if (!write.ok()) return write.status();
   return SpawnPipe{std::move(*read), std::move(*write)};
 }
@@ -130,12 +108,12 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 
 // The descriptors the child gets as 0, 1 and 2, and the parent's ends.
 struct ChildStdio {
-  SpawnFd stdin_from;
-  SpawnFd stdout_to;
-  SpawnFd stderr_to;  // unset: the same as stdout_to
-  SpawnFd to_stdin;
-  SpawnFd from_stdout;
-  SpawnFd from_stderr;
+  UniqueFd stdin_from;
+  UniqueFd stdout_to;
+  UniqueFd stderr_to;  // unset: the same as stdout_to
+  UniqueFd to_stdin;
+  UniqueFd from_stdout;
+  UniqueFd from_stderr;
 };
 
 absl::StatusOr<ChildStdio> MakeStdio(const SpawnOptions& options) {
@@ -148,7 +126,7 @@ absl::StatusOr<ChildStdio> MakeStdio(const SpawnOptions& options) {
   } else {
     int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return ErrnoToStatus(errno, "opening /dev/null");
-    absl::StatusOr<SpawnFd> devnull = AboveStdio(fd, "opening /dev/null");
+    absl::StatusOr<UniqueFd> devnull = AboveStdio(fd, "opening /dev/null");
     if (!devnull.ok()) return devnull.status();
     stdio.stdin_from = std::move(*devnull);
   }
@@ -156,7 +134,7 @@ absl::StatusOr<ChildStdio> MakeStdio(const SpawnOptions& options) {
     const std::string what = absl::StrCat("opening ", options.output_file.string());
     int fd = ::open(options.output_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) return ErrnoToStatus(errno, what);
-    absl::StatusOr<SpawnFd> file = AboveStdio(fd, what);
+    absl::StatusOr<UniqueFd> file = AboveStdio(fd, what);
     if (!file.ok()) return file.status();
     stdio.stdout_to = std::move(*file);
     return stdio;

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "base/file_util.h"
+#include "base/unique_fd.h"
 #include "fmt/format.h"
 
 namespace trainpkg::registry {
@@ -18,11 +19,6 @@ namespace trainpkg::registry {
 class BlobFeed::Reader final : public oci::ByteSource {
  public:
   Reader(BlobFeed* feed, oci::Descriptor blob) : feed_(feed), blob_(std::move(blob)) {}
-  ~Reader() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Reader(const Reader&) = delete;
-  Reader& operator=(const Reader&) = delete;
 
   absl::StatusOr<size_t> Read(std::span<char> buffer) override {
     if (buffer.empty()) return 0;
@@ -53,7 +49,7 @@ class BlobFeed::Reader final : public oci::ByteSource {
       }
       // A restarted download is a new file; a stored one is the same inode
       // as the download's (renamed), so an open descriptor stays good.
-      if (fd_ < 0 || attempt != attempt_) {
+      if (!fd_.valid() || attempt != attempt_) {
         int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
           // Renamed into place (or replaced) between the look and the open:
@@ -65,12 +61,11 @@ class BlobFeed::Reader final : public oci::ByteSource {
           }
           return base::ErrnoToStatus(errno, fmt::format("opening {}", file.string()));
         }
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = fd;
+        fd_.Reset(fd);
         attempt_ = attempt;
       }
       const size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), available));
-      ssize_t n = ::pread(fd_, buffer.data(), want, static_cast<off_t>(offset_));
+      ssize_t n = ::pread(fd_.get(), buffer.data(), want, static_cast<off_t>(offset_));
       if (n < 0) {
         if (errno == EINTR) continue;
         return base::ErrnoToStatus(errno, fmt::format("reading {}", file.string()));
@@ -95,7 +90,7 @@ class BlobFeed::Reader final : public oci::ByteSource {
   BlobFeed* feed_;
   oci::Descriptor blob_;
   uint64_t offset_ = 0;
-  int fd_ = -1;
+  base::UniqueFd fd_;
   int attempt_ = -1;
 };
 

@@ -8,6 +8,7 @@
 #include "base/file_util.h"
 #include "base/log.h"
 #include "base/status_macros.h"
+#include "base/unique_fd.h"
 #include "fmt/format.h"
 #include "http/url.h"
 #include "registry/internal/file_range_source.h"
@@ -15,20 +16,6 @@
 
 namespace trainpkg::registry {
 namespace {
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 struct Upload {
   RegistryClient& client;
@@ -101,7 +88,7 @@ absl::Status UploadBlob(RegistryClient& client, const Repository& repo, const oc
                         const std::filesystem::path& file, std::optional<UploadSession> session,
                         const UploadOptions& options,
                         const std::function<void(uint64_t)>& on_bytes) {
-  FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  base::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return base::ErrnoToStatus(errno, "opening " + file.string());
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(file, ec);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "base/file_util.h"
+#include "base/unique_fd.h"
 #include "fmt/format.h"
 
 namespace trainpkg::packager::bundle {
@@ -17,17 +18,12 @@ namespace {
 class FileReader {
  public:
   explicit FileReader(const std::filesystem::path& path) : path_(path) {}
-  ~FileReader() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileReader(const FileReader&) = delete;
-  FileReader& operator=(const FileReader&) = delete;
 
   absl::Status Open() {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path_.string()));
+    fd_.Reset(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd_.valid()) return base::ErrnoToStatus(errno, fmt::format("opening {}", path_.string()));
     struct stat st;
-    if (::fstat(fd_, &st) != 0) {
+    if (::fstat(fd_.get(), &st) != 0) {
       return base::ErrnoToStatus(errno, fmt::format("stat {}", path_.string()));
     }
     size_ = static_cast<uint64_t>(st.st_size);
@@ -49,7 +45,7 @@ class FileReader {
     if (absl::Status in_file = CheckRange(offset, length); !in_file.ok()) return in_file;
     auto* bytes = static_cast<char*>(out);
     while (length > 0) {
-      ssize_t n = ::pread(fd_, bytes, length, static_cast<off_t>(offset));
+      ssize_t n = ::pread(fd_.get(), bytes, length, static_cast<off_t>(offset));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return base::ErrnoToStatus(errno, fmt::format("reading {}", path_.string()));
       if (n == 0) return Invalid("the file ended early");
@@ -67,7 +63,7 @@ class FileReader {
 
  private:
   std::filesystem::path path_;
-  int fd_ = -1;
+  base::UniqueFd fd_;
   uint64_t size_ = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include "base/file_util.h"
 #include "base/status_macros.h"
+#include "base/unique_fd.h"
 #include "fmt/format.h"
 
 namespace trainpkg::packager::layer_internal {
@@ -17,20 +18,6 @@ namespace {
 
 constexpr size_t kReadChunk = size_t{1} << 20;
 constexpr int kBytesPerBlock = 64 * 1024;
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 absl::StatusOr<size_t> ReadSome(int fd, char* data, size_t size, const std::string& path) {
   for (;;) {
@@ -137,7 +124,7 @@ absl::Status TarWriter::CopyContent(const TarEntry& entry) {
   // The header already says entry.size bytes, so the file written must be the
   // one planned: a file replaced by a symlink, shrunk or grown since then is
   // refused, never archived with a header that lies about it.
-  Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  base::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", path));
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) return base::ErrnoToStatus(errno, fmt::format("stat {}", path));

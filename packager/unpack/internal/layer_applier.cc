@@ -55,7 +55,7 @@ absl::Status LayerApplier::Apply(struct archive* tar, struct archive_entry* entr
     }
     return Whiteout(parent, hidden);
   }
-  TP_ASSIGN_OR_RETURN(UniqueFd parent_fd, root_.OpenDir(parent, /*create=*/true));
+  TP_ASSIGN_OR_RETURN(base::UniqueFd parent_fd, root_.OpenDir(parent, /*create=*/true));
   for (size_t i = 1; i <= parent.size(); ++i) {
     written_.insert(JoinComponents(std::span(parent).first(i)));
   }
@@ -88,14 +88,14 @@ absl::Status LayerApplier::Whiteout(const Components& parent, const std::string&
   // The image spec: a whiteout applies only to the lower layers; what this
   // layer itself wrote under that name stays.
   if (written_.contains(JoinComponents(path))) return absl::OkStatus();
-  absl::StatusOr<UniqueFd> parent_fd = root_.OpenDir(parent, /*create=*/false);
+  absl::StatusOr<base::UniqueFd> parent_fd = root_.OpenDir(parent, /*create=*/false);
   if (absl::IsNotFound(parent_fd.status())) return absl::OkStatus();  // nothing to hide
   if (!parent_fd.ok()) return parent_fd.status();
   return RootDir::RemoveAll(parent_fd->get(), name);
 }
 
 absl::Status LayerApplier::Opaque(const Components& dir) {
-  TP_ASSIGN_OR_RETURN(UniqueFd dir_fd, root_.OpenDir(dir, /*create=*/true));
+  TP_ASSIGN_OR_RETURN(base::UniqueFd dir_fd, root_.OpenDir(dir, /*create=*/true));
   for (size_t i = 1; i <= dir.size(); ++i) written_.insert(JoinComponents(std::span(dir).first(i)));
   // The spec applies the marker as if it came first, wherever it stands in
   // the layer: this layer's own entries in the directory are kept, and only
@@ -115,7 +115,7 @@ absl::Status LayerApplier::RemoveLowerChildren(int dir_fd, const std::string& di
     if (!st.has_value() || !S_ISDIR(st->st_mode)) continue;
     int fd = ::openat(dir_fd, child.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", child_path));
-    UniqueFd child_fd(fd);
+    base::UniqueFd child_fd(fd);
     TP_RETURN_IF_ERROR(RemoveLowerChildren(child_fd.get(), child_path));
   }
   return absl::OkStatus();
@@ -130,7 +130,7 @@ absl::Status LayerApplier::WriteRegular(struct archive* tar, int parent_fd, cons
   int fd =
       ::openat(parent_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return base::ErrnoToStatus(errno, "creating the file");
-  UniqueFd file(fd);
+  base::UniqueFd file(fd);
   const void* block = nullptr;
   size_t size = 0;
   la_int64_t offset = 0;
@@ -180,7 +180,7 @@ absl::Status LayerApplier::WriteDirectory(int parent_fd, const std::string& name
   }
   int fd = ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return base::ErrnoToStatus(errno, "opening the directory");
-  UniqueFd dir(fd);
+  base::UniqueFd dir(fd);
   if (options_.preserve_ownership &&
       ::fchown(dir.get(), ::archive_entry_uid(entry), ::archive_entry_gid(entry)) != 0) {
     return base::ErrnoToStatus(errno, "chown");
@@ -224,7 +224,7 @@ absl::Status LayerApplier::WriteHardlink(int parent_fd, const std::string& name,
         target_path.ok() ? "it is the root" : std::string(target_path.status().message())));
   }
   Components target_dir(target_path->begin(), target_path->end() - 1);
-  TP_ASSIGN_OR_RETURN(UniqueFd target_parent, root_.OpenDir(target_dir, /*create=*/false));
+  TP_ASSIGN_OR_RETURN(base::UniqueFd target_parent, root_.OpenDir(target_dir, /*create=*/false));
   TP_ASSIGN_OR_RETURN(std::optional<struct stat> st,
                       RootDir::Lstat(target_parent.get(), target_path->back()));
   // The target is found through the no-follow walk of OpenDir and must be a

@@ -41,11 +41,11 @@ std::string JoinComponents(std::span<const std::string> components) {
 absl::StatusOr<RootDir> RootDir::Open(const std::filesystem::path& root) {
   int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", root.string()));
-  return RootDir(UniqueFd(fd));
+  return RootDir(base::UniqueFd(fd));
 }
 
-absl::StatusOr<UniqueFd> RootDir::OpenDir(std::span<const std::string> dir, bool create) const {
-  UniqueFd current(::dup(fd_.get()));
+absl::StatusOr<base::UniqueFd> RootDir::OpenDir(std::span<const std::string> dir, bool create) const {
+  base::UniqueFd current(::dup(fd_.get()));
   if (!current.valid()) return base::ErrnoToStatus(errno, "dup");
   for (size_t i = 0; i < dir.size(); ++i) {
     const std::string& name = dir[i];
@@ -68,7 +68,7 @@ absl::StatusOr<UniqueFd> RootDir::OpenDir(std::span<const std::string> dir, bool
       }
       return base::ErrnoToStatus(errno, fmt::format("opening {}", where));
     }
-    current = UniqueFd(fd);
+    current = base::UniqueFd(fd);
   }
   return current;
 }
@@ -108,7 +108,7 @@ absl::Status RootDir::RemoveAll(int dir_fd, const std::string& name) {
   if (S_ISDIR((*st)->st_mode)) {
     int fd = ::openat(dir_fd, name.c_str(), kDirFlags);
     if (fd < 0) return base::ErrnoToStatus(errno, fmt::format("opening {}", name));
-    UniqueFd child(fd);
+    base::UniqueFd child(fd);
     absl::StatusOr<std::vector<std::string>> children = ListChildren(child.get());
     if (!children.ok()) return children.status();
     for (const std::string& grandchild : *children) {

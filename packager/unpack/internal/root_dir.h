@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "packager/unpack/internal/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace trainpkg::packager::unpack::internal {
 
@@ -38,7 +38,7 @@ class RootDir {
   // directories are created (0755) when `create` is set. FailedPrecondition
   // naming the component when one is a symlink or not a directory; NotFound
   // when one is missing and `create` is false.
-  absl::StatusOr<UniqueFd> OpenDir(std::span<const std::string> dir, bool create) const;
+  absl::StatusOr<base::UniqueFd> OpenDir(std::span<const std::string> dir, bool create) const;
 
   // lstat of `name` in `dir_fd`; nullopt when absent.
   static absl::StatusOr<std::optional<struct stat>> Lstat(int dir_fd, const std::string& name);
@@ -51,8 +51,8 @@ class RootDir {
   static absl::StatusOr<std::vector<std::string>> ListChildren(int dir_fd);
 
  private:
-  explicit RootDir(UniqueFd fd) : fd_(std::move(fd)) {}
-  UniqueFd fd_;
+  explicit RootDir(base::UniqueFd fd) : fd_(std::move(fd)) {}
+  base::UniqueFd fd_;
 };
 
 }  // namespace trainpkg::packager::unpack::internal

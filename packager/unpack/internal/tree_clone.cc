@@ -12,7 +12,7 @@
 #include "base/status_macros.h"
 #include "fmt/format.h"
 #include "packager/unpack/internal/root_dir.h"
-#include "packager/unpack/internal/unique_fd.h"
+#include "base/unique_fd.h"
 
 namespace trainpkg::packager::unpack::internal {
 namespace {
@@ -60,9 +60,9 @@ absl::Status CloneDir(int from, const struct stat& from_stat, int to, const std:
     if (::mkdirat(to, name.c_str(), 0700) != 0) {
       return base::ErrnoToStatus(errno, fmt::format("creating {}", path));
     }
-    UniqueFd child_from(::openat(from, name.c_str(), kNoFollowDir));
+    base::UniqueFd child_from(::openat(from, name.c_str(), kNoFollowDir));
     if (!child_from.valid()) return base::ErrnoToStatus(errno, fmt::format("opening {}", path));
-    UniqueFd child_to(::openat(to, name.c_str(), kNoFollowDir));
+    base::UniqueFd child_to(::openat(to, name.c_str(), kNoFollowDir));
     if (!child_to.valid()) return base::ErrnoToStatus(errno, fmt::format("opening {}", path));
     TP_RETURN_IF_ERROR(CloneDir(child_from.get(), st, child_to.get(), path));
   }
@@ -72,9 +72,9 @@ absl::Status CloneDir(int from, const struct stat& from_stat, int to, const std:
 }  // namespace
 
 absl::Status HardlinkTree(const std::filesystem::path& from, const std::filesystem::path& to) {
-  UniqueFd from_fd(::open(from.c_str(), kNoFollowDir));
+  base::UniqueFd from_fd(::open(from.c_str(), kNoFollowDir));
   if (!from_fd.valid()) return base::ErrnoToStatus(errno, fmt::format("opening {}", from.string()));
-  UniqueFd to_fd(::open(to.c_str(), kNoFollowDir));
+  base::UniqueFd to_fd(::open(to.c_str(), kNoFollowDir));
   if (!to_fd.valid()) return base::ErrnoToStatus(errno, fmt::format("opening {}", to.string()));
   struct stat st;
   if (::fstat(from_fd.get(), &st) != 0) {
