@@ -28,6 +28,11 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// node.replaceChildren without the nulls and falses of conditional parts.
+function put(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
@@ -98,7 +103,7 @@ function ticks(min, max, n) {
 // series: [{name, points: [[x, y], ...], line: bool}]; options: {xLabel, logX, best: [x, y]}
 function chart(title, series, options) {
   options = options || {};
-  const W = 480, H = 260, L = 52, R = 12, T = 10, B = 34;
+  const W = 480, H = 270, L = 66, R = 14, T = 10, B = 42;
   const all = series.flatMap((s) => s.points);
   const fx = options.logX ? (x) => Math.log10(x) : (x) => x;
   let xs = all.map((p) => fx(p[0])), ys = all.map((p) => p[1]);
@@ -116,7 +121,7 @@ function chart(title, series, options) {
   const xt = options.logX ? ticks(x0, x1, 4).map((t) => Math.pow(10, t)) : ticks(x0, x1, 5);
   for (const t of xt) {
     if (fx(t) < x0 - 1e-9 || fx(t) > x1 + 1e-9) continue;
-    g.append(svg('text', { x: sx(t), y: H - B + 14, 'text-anchor': 'middle' }, fmtNum(t)));
+    g.append(svg('text', { x: sx(t), y: H - B + 17, 'text-anchor': 'middle' }, fmtNum(t)));
   }
   g.append(svg('line', { class: 'axis', x1: L, x2: L, y1: T, y2: H - B }));
   g.append(svg('line', { class: 'axis', x1: L, x2: W - R, y1: H - B, y2: H - B }));
@@ -125,7 +130,8 @@ function chart(title, series, options) {
     if (s.line) {
       g.append(svg('polyline', { class: 'series' + i, points: s.points.map((p) => `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(' ') }));
     }
-    if (s.dots !== false) {
+    // Dots only where they stay apart; long curves are lines.
+    if (s.dots !== false && s.points.length <= 120) {
       for (const p of s.points) {
         const best = options.best && p[0] === options.best[0] && p[1] === options.best[1];
         g.append(svg('circle', { cx: sx(p[0]), cy: sy(p[1]), r: best ? 5 : 3, class: best ? 'best' : '' },
@@ -257,7 +263,7 @@ function jobView(app, id) {
       terminal = TERMINAL.has(state);
       const cancelButton = el('button', { class: 'danger', id: 'cancel', disabled: terminal || state === 'CANCELLING',
         onclick: (e) => cancel(e.target) }, 'Cancel job');
-      head.replaceChildren(
+      put(head, 
         el('p', {}, el('a', { href: '/ui/' }, '‹ All jobs')),
         el('h1', {}, job.displayName || id, ' ', badge(job.state)),
         el('div', { class: 'bar' }, cancelButton, el('span', { class: 'msg' })),
@@ -266,7 +272,7 @@ function jobView(app, id) {
           el('div', {}, el('span', {}, 'Backend'), d.backend),
           el('div', {}, el('span', {}, 'Created'), fmtTime(job.createTime)),
           el('div', {}, el('span', {}, 'Duration'), duration(job.startTime || job.createTime, job.endTime)),
-          job.jobSpec && job.jobSpec.baseOutputDirectory ? el('div', {}, el('span', {}, 'Output'), job.jobSpec.baseOutputDirectory) : null),
+          job.jobSpec && job.jobSpec.baseOutputDirectory ? el("div", {}, el("span", {}, "Output"), job.jobSpec.baseOutputDirectory.outputUriPrefix) : null),
         job.error ? el('p', { class: 'error' }, job.error.message || JSON.stringify(job.error)) : null);
       replicas.replaceChildren(...d.replicas.map((r) => {
         const [host, port] = (r.address || '').split(/:(?=[0-9]+$)/);
@@ -336,7 +342,7 @@ function tuningView(app, id) {
       const params = ((job.studySpec || {}).parameters || []).map((p) => p.parameterId);
       const logScale = new Set(((job.studySpec || {}).parameters || []).filter((p) => p.scaleType === 'UNIT_LOG_SCALE').map((p) => p.parameterId));
       const best = r.trials.find((t) => t.id === r.bestTrialId);
-      head.replaceChildren(
+      put(head, 
         el('p', {}, el('a', { href: '/ui/' }, '‹ All jobs')),
         el('h1', {}, job.displayName || id, ' ', badge(job.state)),
         el('div', { class: 'meta' },
