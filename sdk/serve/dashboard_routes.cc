@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "httplib.h"
 #include "jobspec/job_state.h"
+#include "sdk/hptune/tuning_job_store.h"
 #include "sdk/serve/dashboard_data.h"
 #include "sdk/vertex/rpc_error.h"
 
@@ -229,6 +230,20 @@ void DashboardRoutes::AddTo(httplib::Server& server) {
             },
             [this](bool) { streams_.fetch_sub(1); });
       });
+  server.Post(std::string("/ui/api/tuning/") + kJobId + "/cancel",
+              [this](const httplib::Request& req, httplib::Response& res) {
+                // Through the store, which the study polls, in this process or another.
+                const hptune::TuningJobStore store(options_.home);
+                const std::string id = req.matches[1].str();
+                absl::StatusOr<jobspec::HyperparameterTuningJob> job = store.ReadJob(id);
+                absl::Status status = job.status();
+                if (status.ok() && !jobspec::IsTerminal(job->state)) status = store.RequestCancel(id);
+                if (!status.ok()) {
+                  return SendJson(
+                      res, {vertex::HttpStatusForCode(status.code()), vertex::ErrorJson(status)});
+                }
+                SendJson(res, {200, nlohmann::json::object()});
+              });
   server.Get("/ui/api/tuning", [this](const httplib::Request&, httplib::Response& res) {
     SendJson(res, DashboardTuningJobs(options_.home));
   });

@@ -12,6 +12,7 @@
 //        final state
 //   POST /ui/api/jobs/{id}/cancel                 the one action: cancels the job
 //   GET  /ui/api/tuning  /ui/api/tuning/{id}
+//   POST /ui/api/tuning/{id}/cancel               cancels the study (and its trials)
 // The RequestGuard has checked every request before these routes see it
 // (the bearer token, or the page cookie from a page of this origin); the
 // page's responses forbid framing and carry a Content-Security-Policy that

@@ -208,5 +208,46 @@ TEST_F(ServeDashboardTest, AJobsReplicasLiveLogsAndCancel) {
   EXPECT_EQ(Curl(cookie + Url("/ui/api/jobs/nosuchjob")).status, 404);
 }
 
+TEST_F(ServeDashboardTest, ATuningJobIsCancelledFromItsPage) {
+  const std::string cookie = PageCookie();
+  nlohmann::json study = {
+      {"displayName", "study"},
+      {"maxTrialCount", 2},
+      {"parallelTrialCount", 1},
+      {"studySpec",
+       {{"metrics", {{{"metricId", "accuracy"}, {"goal", "MAXIMIZE"}}}},
+        {"parameters",
+         {{{"parameterId", "lr"}, {"doubleValueSpec", {{"minValue", 0.1}, {"maxValue", 1}}}}}}}},
+      {"trialJobSpec", jobspec::CustomJobToJson(MakeJob("/bin/sh", {{1, {"-c", "exec sleep 60"}}}))
+                           .at("jobSpec")}};
+  const std::filesystem::path body = dir_->path() / "study.json";
+  std::ofstream(body) << study.dump();
+  HttpReply created = Curl("-X POST " + Bearer() + "-H 'Content-Type: application/json' " +
+                           "--data-binary @" + body.string() + " " +
+                           Url("/v1/projects/p/locations/l/hyperparameterTuningJobs"));
+  ASSERT_EQ(created.status, 200) << created.body;
+  const std::string name = nlohmann::json::parse(created.body).value("name", "");
+  const std::string id = name.substr(name.rfind('/') + 1);
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        nlohmann::json job = Get(cookie, "/ui/api/tuning/" + id);
+        return job["trialJobs"].size() == 1;
+      },
+      absl::Seconds(20)));
+  nlohmann::json list = Get(cookie, "/ui/api/tuning");
+  ASSERT_GE(list["tuningJobs"].size(), 1u);
+  EXPECT_EQ(list["tuningJobs"][0]["id"], id);
+  const std::string cancel = Url("/ui/api/tuning/" + id + "/cancel");
+  EXPECT_EQ(Curl("-X POST -d '' " + cookie + cancel).status, 403);
+  EXPECT_EQ(Curl("-X POST -d '' " + cookie + Own() + cancel).status, 200);
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        return Get(cookie, "/ui/api/tuning/" + id)["job"]["state"] == "JOB_STATE_CANCELLED";
+      },
+      absl::Seconds(30)));
+  EXPECT_EQ(Curl("-X POST -d '' " + cookie + Own() + Url("/ui/api/tuning/nosuch/cancel")).status,
+            404);
+}
+
 }  // namespace
 }  // namespace trainpkg::sdk

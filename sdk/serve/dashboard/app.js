@@ -111,6 +111,7 @@ function chart(title, series, options) {
   if (x0 === x1) { x0 -= 1; x1 += 1; }
   if (y0 === y1) { y0 -= Math.abs(y0) * 0.1 || 1; y1 += Math.abs(y1) * 0.1 || 1; }
   const pad = (y1 - y0) * 0.05; y0 -= pad; y1 += pad;
+  const xpad = (x1 - x0) * 0.03; x0 -= xpad; x1 += xpad;
   const sx = (x) => L + (fx(x) - x0) / (x1 - x0) * (W - L - R);
   const sy = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title });
@@ -118,7 +119,11 @@ function chart(title, series, options) {
     g.append(svg('line', { class: 'grid', x1: L, x2: W - R, y1: sy(t), y2: sy(t) }));
     g.append(svg('text', { x: L - 4, y: sy(t) + 3, 'text-anchor': 'end' }, fmtNum(t)));
   }
-  const xt = options.logX ? ticks(x0, x1, 4).map((t) => Math.pow(10, t)) : ticks(x0, x1, 5);
+  // A log axis is labelled at powers of ten when it spans any.
+  const decades = [];
+  for (let k = Math.ceil(x0); k <= Math.floor(x1); k++) decades.push(Math.pow(10, k));
+  const xt = !options.logX ? ticks(x0, x1, 5)
+    : decades.length >= 2 ? decades : ticks(x0, x1, 4).map((t) => Math.pow(10, t));
   for (const t of xt) {
     if (fx(t) < x0 - 1e-9 || fx(t) > x1 + 1e-9) continue;
     g.append(svg('text', { x: sx(t), y: H - B + 17, 'text-anchor': 'middle' }, fmtNum(t)));
@@ -342,9 +347,20 @@ function tuningView(app, id) {
       const params = ((job.studySpec || {}).parameters || []).map((p) => p.parameterId);
       const logScale = new Set(((job.studySpec || {}).parameters || []).filter((p) => p.scaleType === 'UNIT_LOG_SCALE').map((p) => p.parameterId));
       const best = r.trials.find((t) => t.id === r.bestTrialId);
-      put(head, 
+      const state = shortState(job.state);
+      const message = el('span', { class: 'msg' });
+      const cancelButton = el('button', { class: 'danger', id: 'cancel', disabled: done || state === 'CANCELLING',
+        onclick: async (e) => {
+          e.target.disabled = true;
+          try {
+            await api(`/ui/api/tuning/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+            load();
+          } catch (err) { showError(message, err); e.target.disabled = false; }
+        } }, 'Cancel tuning job');
+      put(head,
         el('p', {}, el('a', { href: '/ui/' }, '‹ All jobs')),
         el('h1', {}, job.displayName || id, ' ', badge(job.state)),
+        el('div', { class: 'bar' }, cancelButton, message),
         el('div', { class: 'meta' },
           el('div', {}, el('span', {}, 'Metric'), `${r.metricId} (${r.goal})`),
           el('div', {}, el('span', {}, 'Trials'), r.trials.length),
