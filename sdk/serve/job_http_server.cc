@@ -132,7 +132,11 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
       if (!reply.has_value()) {
         res.status = 303;
         res.set_header("Set-Cookie", guard->PageCookie());
-        res.set_header("Location", req.path);
+        // Back to the page asked for, when it is plainly one of ours.
+        const bool plain = req.path.find("..") == std::string::npos &&
+                           req.path.find("//") == std::string::npos &&
+                           req.path.find('\\') == std::string::npos;
+        res.set_header("Location", plain ? req.path : std::string("/ui/"));
         res.set_header("Cache-Control", "no-store");
         res.set_header("Referrer-Policy", "no-referrer");
         return true;

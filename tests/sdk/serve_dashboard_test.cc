@@ -108,6 +108,10 @@ TEST_F(ServeDashboardTest, TheUrlTokenBecomesAnHttpOnlySameSiteCookie) {
   EXPECT_THAT(reply.body, HasSubstr("; HttpOnly; SameSite=Strict; Path=/"));
   // The cookie is not the token: what a browser keeps opens no API.
   EXPECT_THAT(reply.body, Not(HasSubstr("=" + serve_->token + ";")));
+  // Only back to a plain dashboard path.
+  HttpReply odd = Curl("-i --path-as-is " + Url("/ui/..//evil.example/?token=" + serve_->token));
+  EXPECT_EQ(odd.status, 303) << odd.body;
+  EXPECT_THAT(odd.body, HasSubstr("Location: /ui/\r\n"));
 }
 
 TEST_F(ServeDashboardTest, WithoutTheTokenPagesAndDataAreRefused) {
