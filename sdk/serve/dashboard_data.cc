@@ -150,7 +150,8 @@ RestReply DashboardJob(const JobClient& client, std::string_view id) {
                           {"pid", replica.pid},
                           {"address", replica.address},
                           {"argv", replica.argv},
-                          {"container", replica.container_id}};
+                          {"container", replica.container_id},
+                          {"restarts", replica.restarts}};
     std::vector<std::string> parts = absl::StrSplit(replica.name, '-');
     int pool = 0;
     int64_t index = 0;

@@ -24,7 +24,7 @@ RestReply DashboardJobs(const JobClient& client, std::string_view filter,
 
 // {"id", "backend", "job": <CustomJob JSON>, "replicas": [{"name", "pool",
 // "index", "state" (RUNNING, EXITED, NOT_STARTED), "pid", "address",
-// "argv", "container", "exitCode", "signal"}], "clusterEnv": {replica:
+// "argv", "container", "restarts", "exitCode", "signal"}], "clusterEnv": {replica:
 // {VAR: value}} (local jobs: CLUSTER_SPEC, TF_CONFIG, AIP_*, CLOUD_ML_* as
 // the local backend makes them from the record; the job secret left out),
 // "logs": [replica names with a log file], "tuningJob": id (a trial's)}.

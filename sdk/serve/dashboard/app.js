@@ -244,7 +244,7 @@ function jobView(app, id) {
   app.replaceChildren(head,
     el('h2', {}, 'Replicas'),
     el('div', { class: 'scroll' }, el('table', { id: 'replicas' }, el('thead', {}, el('tr', {},
-      ['Replica', 'State', 'Exit', 'Host', 'Port', 'PID'].map((h) => el('th', {}, h)))), replicas)),
+      ['Replica', 'State', 'Exit', 'Restarts', 'Host', 'Port', 'PID'].map((h) => el('th', {}, h)))), replicas)),
     el('h2', {}, 'Training curves'), chartNote, charts,
     el('h2', {}, 'Logs'), logs,
     el('details', {}, el('summary', {}, 'CustomJob JSON'), spec),
@@ -285,6 +285,7 @@ function jobView(app, id) {
         return el('tr', { 'data-replica': r.name, 'data-state': r.state },
           el('td', {}, r.name), el('td', {}, el('span', { class: 'state ' + rs }, r.state)),
           el('td', {}, r.state === 'EXITED' ? (r.signal ? 'signal ' + r.signal : 'code ' + r.exitCode) : '–'),
+          el('td', { class: 'num' }, r.restarts || 0),
           el('td', {}, host || '–'), el('td', { class: 'num' }, port || '–'), el('td', { class: 'num' }, r.pid || '–'));
       }));
       spec.textContent = JSON.stringify(job, null, 2);
