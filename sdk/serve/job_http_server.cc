@@ -152,13 +152,13 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
     Send(res, *reply);
     return true;
   };
-  // A client that waits for "100 Continue" gets the refusal instead and
-  // never sends the body.
   if (!options.dashboard_home.empty()) {
     impl->dashboard =
         std::make_unique<DashboardRoutes>(service, DashboardOptions{.home = options.dashboard_home});
     impl->dashboard->AddTo(server);
   }
+  // A client that waits for "100 Continue" gets the refusal instead and
+  // never sends the body.
   server.set_expect_100_continue_handler(
       [refused](const httplib::Request& req, httplib::Response& res) {
         return refused(req, res) ? res.status : 100;

@@ -182,6 +182,11 @@ std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers,
       "serve printed at start{}",
       options_.token_hint.empty() ? "" : "; " + options_.token_hint);
   if (authorization.empty()) {
+    if (!options_.page_secret.empty() && IsDashboardPath(target.path)) {
+      return RefuseRequest(absl::UnauthenticatedError(
+          "not signed in to the dashboard: open the URL trainpkg serve printed at start "
+          "(http://HOST:PORT/ui/?token=...), or send \"Authorization: Bearer <token>\""));
+    }
     return RefuseRequest(absl::UnauthenticatedError(fmt::format("no Authorization header: {}", how)));
   }
   std::string_view value = authorization[0];
