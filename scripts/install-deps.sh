@@ -30,6 +30,7 @@ PACKAGES=(
   file  # cpack -G DEB (tests/install): CPackDeb asks file(1) which files are ELF and unstripped
   zsh groff-base man-db  # tests/sdk/cli_docs_test: the generated zsh completion and man pages, read by zsh and man
   nodejs  # tests/sdk/k8s, tests/samples/ci: offline schema validation of the Kubernetes manifests and the CI pipelines (npm below)
+  chromium  # tests/sdk/dashboard: serve's dashboard in a real browser (playwright-core, npm below)
   python3-torch  # samples/pytorch_ddp_digits: its test runs the PyTorch trainer (bench/collectives too)
   # peers the layer tests measure against
   pigz
@@ -71,9 +72,11 @@ fi
 
 # Test-only npm packages, each directory pinned by its package-lock.json:
 # tests/sdk/k8s (kubernetes-models, ajv) validates the Kubernetes manifests,
-# tests/samples/ci (schemastore, ajv, yaml) the CI-pipeline samples, offline.
+# tests/samples/ci (schemastore, ajv, yaml) the CI-pipeline samples, offline;
+# tests/sdk/dashboard (playwright-core, driving Debian's chromium; it
+# downloads no browser) the dashboard's browser test.
 # Skipped when already installed from the lockfile; a failure (no registry)
-# only warns, and that validation test then skips.
+# only warns, and that test then skips.
 REPO_ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 npm_ci() {  # npm_ci DIR (relative to the repository) WHAT-ITS-TEST-CHECKS
   local dir="$REPO_ROOT/$1"
@@ -82,9 +85,10 @@ npm_ci() {  # npm_ci DIR (relative to the repository) WHAT-ITS-TEST-CHECKS
   elif (cd "$dir" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error); then
     echo "install-deps: installed the npm packages of $1"
   else
-    echo "install-deps: warning: npm ci in $1 failed; the $2 schema test will skip" >&2
+    echo "install-deps: warning: npm ci in $1 failed; the $2 test will skip" >&2
   fi
 }
-npm_ci tests/sdk/k8s "Kubernetes manifest"
-npm_ci tests/samples/ci "CI-pipeline"
+npm_ci tests/sdk/k8s "Kubernetes manifest schema"
+npm_ci tests/samples/ci "CI-pipeline schema"
+npm_ci tests/sdk/dashboard "dashboard browser"
 echo "install-deps: done"

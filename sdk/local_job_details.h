@@ -33,6 +33,9 @@ struct ReplicaDetails {
   // whose bundle is <job dir>/containers/<name>; "" in process mode.
   std::string container_id;
   std::optional<ExitStatus> exit_status;
+  // How many times the job started this replica again after a replica
+  // failed (scheduling.restartJobOnWorkerRestart restarts them all).
+  int restarts = 0;
   bool operator==(const ReplicaDetails&) const = default;
 };
 

@@ -29,6 +29,9 @@ CLI::App* AddServeCommand(CLI::App& app, ServeFlags& flags) {
       "--endpoint http://127.0.0.1:PORT`, `trainpkg jobs` and the C++ sdk find it. Requests "
       "with another Host than this address, a foreign Origin (web pages), a Content-Encoding, "
       "chunked bodies, bodies over 1 MiB and bodies that are not application/json are refused.\n\n"
+      "Dashboard: the printed URL <endpoint>/ui/?token=<token> opens pages of jobs, replicas, live "
+      "logs, training curves and tuning trials; the browser keeps a cookie (HttpOnly, "
+      "SameSite=Strict) that opens only the dashboard, whose one action is cancelling a job.\n\n"
       "Images: a job may run images from the local image store (`trainpkg build -t`, `trainpkg "
       "pull`) and oci:DIR[:TAG] layouts. local:PATH executables run on the host outside any "
       "container and are refused unless --allow-local-executables is given; an image that would "
@@ -81,7 +84,11 @@ int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) 
   absl::StatusOr<std::unique_ptr<sdk::serve::JobHttpServer>> server =
       sdk::serve::JobHttpServer::Start(
           service, &tuning,
-          {.host = flags.host, .port = flags.port, .token = *token, .token_home = *home});
+          {.host = flags.host,
+           .port = flags.port,
+           .token = *token,
+           .token_home = *home,
+           .dashboard_home = *home});
   if (!server.ok()) return ReportError(err, server.status(), kExitFailed);
   // After binding: the file is named by the port, which --port 0 only
   // learns from the bind.
@@ -107,8 +114,11 @@ int ServeCommand(const ServeFlags& flags, std::ostream& out, std::ostream& err) 
              "--endpoint {endpoint} --config job.yaml   (reads the token file)\n"
              "  or from C++: CustomJobOptions{{.backend = JobBackendKind::kVertex}} with "
              "vertex.endpoint = \"{endpoint}\" (reads the token file)\n"
+             "Dashboard (jobs, logs, curves, tuning trials) in a browser on this machine:\n"
+             "  {dashboard}\n"
              "Press Ctrl-C to stop.",
              fmt::arg("endpoint", endpoint), fmt::arg("home", home->string()),
+             fmt::arg("dashboard", (*server)->dashboard_url()),
              fmt::arg("token", *token), fmt::arg("file", token_file->path().string()),
              fmt::arg("local", flags.allow_local_executables
                                    ? "allowed (--allow-local-executables)"

@@ -6,7 +6,9 @@
 #include "base/log.h"
 #include "fmt/format.h"
 #include "httplib.h"
+#include "sdk/serve/dashboard_routes.h"
 #include "sdk/serve/request_guard.h"
+#include "sdk/serve/serve_token_file.h"
 #include "sdk/vertex/local_serve_token.h"
 #include "sdk/vertex/rpc_error.h"
 
@@ -39,6 +41,7 @@ std::string Param(const httplib::Request& req, const char* name) {
 class JobHttpServer::Impl {
  public:
   std::unique_ptr<RequestGuard> guard;
+  std::unique_ptr<DashboardRoutes> dashboard;
   httplib::Server server;
   std::thread thread;
 };
@@ -53,7 +56,10 @@ std::string JobHttpServer::endpoint() const {
                                               : fmt::format("http://{}:{}", host_, port_);
 }
 
+std::string JobHttpServer::dashboard_url() const { return dashboard_url_; }
+
 void JobHttpServer::Stop() {
+  if (impl_->dashboard != nullptr) impl_->dashboard->Stop();
   impl_->server.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
 }
@@ -91,20 +97,53 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
     hint = fmt::format("a client on this machine finds it in {}",
                        vertex::LocalServeTokenPath(options.token_home, host, bound).string());
   }
+  std::string page_secret;
+  if (!options.dashboard_home.empty()) {
+    // Its own secret, not the token: the cookie a browser sends to every
+    // port of this host opens only the dashboard.
+    absl::StatusOr<std::string> secret = GenerateServeToken();
+    if (!secret.ok()) return secret.status();
+    page_secret = *std::move(secret);
+  }
   impl->guard =
       std::make_unique<RequestGuard>(RequestGuardOptions{.host = host,
                                                          .port = bound,
                                                          .token = options.token,
+                                                         .page_secret = std::move(page_secret),
                                                          .max_body_bytes = options.max_body_bytes,
                                                          .token_hint = std::move(hint)});
-  // Fills `res` with the refusal when the guard refuses the request.
-  auto refused = [guard = impl->guard.get()](const httplib::Request& req, httplib::Response& res) {
-    std::optional<RestReply> reply = guard->Check([&req](std::string_view name) {
+  auto headers_of = [](const httplib::Request& req) {
+    return [&req](std::string_view name) {
       std::vector<std::string> values;
       auto [begin, end] = req.headers.equal_range(std::string(name));
       for (auto it = begin; it != end; ++it) values.push_back(it->second);
       return values;
-    });
+    };
+  };
+  // Fills `res` with the refusal when the guard refuses the request.
+  auto refused = [guard = impl->guard.get(), headers_of](const httplib::Request& req,
+                                                          httplib::Response& res) {
+    std::optional<RestReply> reply;
+    if (!guard->options().page_secret.empty() && req.method == "GET" && IsDashboardPath(req.path) &&
+        req.has_param("token")) {
+      // The dashboard's first URL: the token becomes the page cookie, and
+      // the browser is sent on to the URL without it.
+      reply = guard->CheckPageToken(headers_of(req), req.get_param_value("token"));
+      if (!reply.has_value()) {
+        res.status = 303;
+        res.set_header("Set-Cookie", guard->PageCookie());
+        // Back to the page asked for, when it is plainly one of ours.
+        const bool plain = req.path.find("..") == std::string::npos &&
+                           req.path.find("//") == std::string::npos &&
+                           req.path.find('\\') == std::string::npos;
+        res.set_header("Location", plain ? req.path : std::string("/ui/"));
+        res.set_header("Cache-Control", "no-store");
+        res.set_header("Referrer-Policy", "no-referrer");
+        return true;
+      }
+    } else {
+      reply = guard->Check(headers_of(req), {.method = req.method, .path = req.path});
+    }
     if (!reply.has_value()) return false;
     // RFC 7235: a 401 must say which scheme it wants.
     if (reply->status == 401) {
@@ -113,6 +152,11 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
     Send(res, *reply);
     return true;
   };
+  if (!options.dashboard_home.empty()) {
+    impl->dashboard =
+        std::make_unique<DashboardRoutes>(service, DashboardOptions{.home = options.dashboard_home});
+    impl->dashboard->AddTo(server);
+  }
   // A client that waits for "100 Continue" gets the refusal instead and
   // never sends the body.
   server.set_expect_100_continue_handler(
@@ -169,7 +213,8 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
         if (res.status == 404) {
           status = absl::NotFoundError(fmt::format(
               "{} {}: no such resource; this service serves "
-              "/v1/projects/*/locations/*/customJobs[/*[:cancel]] and hyperparameterTuningJobs",
+              "/v1/projects/*/locations/*/customJobs[/*[:cancel]] and hyperparameterTuningJobs, "
+              "and the dashboard under /ui/",
               req.method, req.path));
         } else if (res.status == 413) {
           status = absl::InvalidArgumentError(
@@ -195,8 +240,13 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
   server.set_logger([](const httplib::Request& req, const httplib::Response& res) {
     TP_LOG(INFO, "{} {} -> {}", req.method, req.path, res.status);
   });
+  const bool dashboard = impl->dashboard != nullptr;
   impl->thread = std::thread([&server] { server.listen_after_bind(); });
-  return std::unique_ptr<JobHttpServer>(new JobHttpServer(std::move(impl), host, bound));
+  std::unique_ptr<JobHttpServer> started(new JobHttpServer(std::move(impl), host, bound));
+  if (dashboard) {
+    started->dashboard_url_ = fmt::format("{}/ui/?token={}", started->endpoint(), options.token);
+  }
+  return started;
 }
 
 }  // namespace trainpkg::sdk::serve

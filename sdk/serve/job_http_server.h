@@ -7,11 +7,13 @@
 //   POST   /v1/projects/{p}/locations/{l}/customJobs/{id}:cancel
 // and, when a LocalTuningJobService is given, the same create/list/get and
 // :cancel under /v1/projects/{p}/locations/{l}/hyperparameterTuningJobs.
-// Any other path is a 404 google.rpc.Status.
+// With a dashboard home, also the dashboard's pages and data under / and
+// /ui/ (dashboard_routes.h). Any other path is a 404 google.rpc.Status.
 //
 // Only loopback addresses are served, and every request must pass the
 // RequestGuard (request_guard.h): this server's Host, no foreign Origin, the
-// instance's bearer token, no Content-Encoding, at most max_body_bytes of
+// instance's bearer token (or, for the dashboard, the page cookie that
+// GET /ui/?token=<token> sets), no Content-Encoding, at most max_body_bytes of
 // application/json. Refused requests are answered before their body is read.
 // Connections carry one request each (no keep-alive) and a connection that
 // sends nothing is dropped after a few seconds, so idle connections cannot
@@ -38,6 +40,8 @@ struct JobHttpServerOptions {
   // (sdk/vertex/local_serve_token.h); named in 401 replies. "": not named.
   std::filesystem::path token_home;
   size_t max_body_bytes = 1 << 20;
+  // The job store home the dashboard reads; "": no dashboard.
+  std::filesystem::path dashboard_home;
 };
 
 class JobHttpServer {
@@ -55,6 +59,9 @@ class JobHttpServer {
   int port() const { return port_; }
   // "http://<host>:<port>"
   std::string endpoint() const;
+  // The dashboard's first URL, "<endpoint>/ui/?token=<token>"; "" without
+  // a dashboard.
+  std::string dashboard_url() const;
   // Stops accepting, finishes requests in flight and joins the threads.
   void Stop();
 
@@ -63,6 +70,7 @@ class JobHttpServer {
   JobHttpServer(std::unique_ptr<Impl> impl, std::string host, int port);
 
   std::unique_ptr<Impl> impl_;
+  std::string dashboard_url_;
   const std::string host_;
   const int port_;
 };

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "base/check.h"
 #include "fmt/format.h"
 #include "sdk/vertex/rpc_error.h"
 
@@ -39,7 +40,34 @@ std::string Quote(std::string_view value) {
   return value.size() > cut.size() ? quoted + "..." : quoted;
 }
 
+bool SameSecret(std::string_view given, std::string_view secret) {
+  // Constant time: how long the comparison takes says nothing about how much
+  // of a guessed secret was right.
+  return given.size() == secret.size() &&
+         CRYPTO_memcmp(given.data(), secret.data(), secret.size()) == 0;
+}
+
+// The value of cookie `name` in a Cookie header ("a=1; b=2"); nullopt when absent.
+std::optional<std::string_view> CookieValue(std::string_view header, std::string_view name) {
+  while (!header.empty()) {
+    size_t end = header.find(';');
+    std::string_view pair = header.substr(0, end);
+    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+    while (!pair.empty() && pair.back() == ' ') pair.remove_suffix(1);
+    if (size_t eq = pair.find('='); eq != std::string_view::npos && pair.substr(0, eq) == name) {
+      return pair.substr(eq + 1);
+    }
+    if (end == std::string_view::npos) break;
+    header.remove_prefix(end + 1);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool IsDashboardPath(std::string_view path) {
+  return path == "/" || path == "/ui" || path.starts_with("/ui/");
+}
 
 RequestGuard::RequestGuard(RequestGuardOptions options) : options_(std::move(options)) {
   std::vector<std::string> hosts = {absl::AsciiStrToLower(options_.host)};
@@ -53,9 +81,10 @@ RequestGuard::RequestGuard(RequestGuardOptions options) : options_(std::move(opt
   }
 }
 
-std::optional<RestReply> RequestGuard::Check(const HeaderValues& headers) const {
-  for (const char* name :
-       {"Host", "Origin", "Authorization", "Content-Encoding", "Content-Length", "Content-Type"}) {
+std::optional<RestReply> RequestGuard::Check(const HeaderValues& headers,
+                                             const RequestTarget& target) const {
+  for (const char* name : {"Host", "Origin", "Authorization", "Cookie", "Sec-Fetch-Site",
+                           "Content-Encoding", "Content-Length", "Content-Type"}) {
     // Sent twice, a header could be read one way here and another way by
     // whatever else reads the request: refused rather than guessed.
     if (headers(name).size() > 1) {
@@ -64,8 +93,55 @@ std::optional<RestReply> RequestGuard::Check(const HeaderValues& headers) const 
     }
   }
   if (std::optional<RestReply> refused = CheckHostAndOrigin(headers)) return refused;
-  if (std::optional<RestReply> refused = CheckToken(headers)) return refused;
+  if (std::optional<RestReply> refused = CheckToken(headers, target)) return refused;
   return CheckBody(headers);
+}
+
+std::optional<RestReply> RequestGuard::CheckPageToken(const HeaderValues& headers,
+                                                      std::string_view token) const {
+  if (std::optional<RestReply> refused = CheckHostAndOrigin(headers)) return refused;
+  if (options_.page_secret.empty() || !SameSecret(token, options_.token)) {
+    return RefuseRequest(absl::UnauthenticatedError(
+        "the token in the URL is not this server's (it changes each time serve starts): open the "
+        "dashboard URL trainpkg serve printed at start"));
+  }
+  return std::nullopt;
+}
+
+std::string RequestGuard::CookieName() const {
+  return fmt::format("trainpkg-serve-{}", options_.port);
+}
+
+std::string RequestGuard::PageCookie() const {
+  TP_CHECK(!options_.page_secret.empty(), "RequestGuard::PageCookie without a page secret");
+  return fmt::format("{}={}; HttpOnly; SameSite=Strict; Path=/", CookieName(),
+                     options_.page_secret);
+}
+
+std::optional<RestReply> RequestGuard::CheckPageCookie(const HeaderValues& headers,
+                                                       const RequestTarget& target,
+                                                       std::string_view cookie) const {
+  if (!SameSecret(cookie, options_.page_secret)) {
+    return RefuseRequest(absl::UnauthenticatedError(
+        "the dashboard's cookie is not this server's (serve restarted?): open the dashboard URL "
+        "trainpkg serve printed at start"));
+  }
+  // SameSite=Strict keeps the cookie from other sites, but every port of
+  // this host is the same site: a page another local server serves would
+  // still send it. Browsers say where a request comes from.
+  const std::vector<std::string> site = headers("Sec-Fetch-Site");
+  if (!site.empty() && site[0] != "same-origin" && site[0] != "none") {
+    return RefuseRequest(absl::PermissionDeniedError(fmt::format(
+        "Sec-Fetch-Site {}: the dashboard answers only its own pages", Quote(site[0]))));
+  }
+  // What changes something (cancel) needs the Origin browsers always send
+  // with it; CheckHostAndOrigin has checked that it is this server.
+  if (target.method != "GET" && target.method != "HEAD" && headers("Origin").empty()) {
+    return RefuseRequest(absl::PermissionDeniedError(fmt::format(
+        "{} {} with the dashboard's cookie needs an Origin header of this server", target.method,
+        Quote(target.path))));
+  }
+  return std::nullopt;
 }
 
 std::optional<RestReply> RequestGuard::CheckHostAndOrigin(const HeaderValues& headers) const {
@@ -92,13 +168,25 @@ std::optional<RestReply> RequestGuard::CheckHostAndOrigin(const HeaderValues& he
   return std::nullopt;
 }
 
-std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers) const {
+std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers,
+                                                  const RequestTarget& target) const {
   const std::vector<std::string> authorization = headers("Authorization");
+  if (authorization.empty() && !options_.page_secret.empty() && IsDashboardPath(target.path)) {
+    const std::vector<std::string> cookies = headers("Cookie");
+    std::optional<std::string_view> cookie =
+        cookies.empty() ? std::nullopt : CookieValue(cookies[0], CookieName());
+    if (cookie.has_value()) return CheckPageCookie(headers, target, *cookie);
+  }
   const std::string how = fmt::format(
       "every request needs the header \"Authorization: Bearer <token>\" with the token trainpkg "
       "serve printed at start{}",
       options_.token_hint.empty() ? "" : "; " + options_.token_hint);
   if (authorization.empty()) {
+    if (!options_.page_secret.empty() && IsDashboardPath(target.path)) {
+      return RefuseRequest(absl::UnauthenticatedError(
+          "not signed in to the dashboard: open the URL trainpkg serve printed at start "
+          "(http://HOST:PORT/ui/?token=...), or send \"Authorization: Bearer <token>\""));
+    }
     return RefuseRequest(absl::UnauthenticatedError(fmt::format("no Authorization header: {}", how)));
   }
   std::string_view value = authorization[0];
@@ -109,11 +197,7 @@ std::optional<RestReply> RequestGuard::CheckToken(const HeaderValues& headers) c
         fmt::format("the Authorization header is not a bearer token: {}", how)));
   }
   const std::string given(absl::StripAsciiWhitespace(std::string(value.substr(kBearer.size()))));
-  const std::string& token = options_.token;
-  // Constant time: how long the comparison takes says nothing about how much
-  // of a guessed token was right.
-  if (given.size() != token.size() ||
-      CRYPTO_memcmp(given.data(), token.data(), token.size()) != 0) {
+  if (!SameSecret(given, options_.token)) {
     return RefuseRequest(absl::UnauthenticatedError(
         fmt::format("the bearer token is not this server's (it changes each time serve starts): "
                     "{}",

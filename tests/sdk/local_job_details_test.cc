@@ -27,7 +27,8 @@ TEST(LocalJobDetailsTest, RoundTrips) {
                                             .address = "127.0.0.1:4000",
                                             .argv = {"/bin/trainer", "--epochs=1"},
                                             .container_id = "c1",
-                                            .exit_status = ExitStatus{.code = 0, .signal = 9}});
+                                            .exit_status = ExitStatus{.code = 0, .signal = 9},
+                                            .restarts = 2});
   ReplicaDetails starting;
   starting.name = "workerpool1-0";
   details.replicas.push_back(starting);
@@ -46,6 +47,8 @@ TEST(LocalJobDetailsTest, FieldsOfTheWrongTypeAreNamed) {
   } cases[] = {
       {"[1]", "the document: expected an object, got a list [1]"},
       {"{}", "supervisor: missing"},
+      {"{" + supervisor + R"(, "replicas": [{"name": "w", "restarts": -1}]})",
+       "replicas[0].restarts: expected a whole number from 0 to 2147483647, got the number -1"},
       {R"({"supervisor": {"pid": "1", "startTime": 2}})",
        "supervisor.pid: expected a whole number from 0 to 2147483647, got the string \"1\""},
       {"{" + supervisor + R"(, "replicas": {"name": "w"}})",

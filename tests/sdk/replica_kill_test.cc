@@ -13,6 +13,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "sdk/local_job_details.h"
 #include "sdk/custom_job.h"
 #include "sdk/job_client.h"
 #include "tests/sdk/container_test_util.h"
@@ -98,6 +99,14 @@ class ReplicaKillTest : public testing::ContainerTestBase {
     EXPECT_THAT(testing::Slurp(job_dir_ / "logs/workerpool0-0.log"),
                 HasSubstr("checkpoint.tpckpt: resuming at epoch"));
     EXPECT_TRUE(fs::exists(output_dir() / "model/model.tpmodel")) << log_.str();
+    // local.json says how often each replica was started again (the dashboard shows it).
+    absl::StatusOr<LocalJobDetails> details =
+        ParseLocalJobDetails(testing::Slurp(job_dir_ / "local.json"));
+    ASSERT_THAT(details, IsOk());
+    ASSERT_FALSE(details->replicas.empty());
+    for (const ReplicaDetails& replica : details->replicas) {
+      EXPECT_EQ(replica.restarts, 1) << replica.name;
+    }
   }
 
   void ExpectFailedNamingVictim(const absl::StatusOr<jobspec::CustomJob>& done,

@@ -16,20 +16,24 @@ namespace {
 using ::testing::HasSubstr;
 
 const std::string kToken(43, 't');
+const std::string kPageSecret(43, 'p');
 
 using Headers = std::multimap<std::string, std::string>;
 
 // The guard's verdict: 0 when the request passes, else the HTTP status.
 class RequestGuardTest : public ::testing::Test {
  protected:
-  int Check(const Headers& headers, std::string* message = nullptr) const {
-    std::optional<RestReply> reply = guard_.Check([&](std::string_view name) {
-      std::vector<std::string> values;
-      for (const auto& [key, value] : headers) {
-        if (absl::EqualsIgnoreCase(key, std::string(name))) values.push_back(value);
-      }
-      return values;
-    });
+  int Check(const Headers& headers, std::string* message = nullptr,
+            const RequestTarget& target = {}) const {
+    std::optional<RestReply> reply = guard_.Check(
+        [&](std::string_view name) {
+          std::vector<std::string> values;
+          for (const auto& [key, value] : headers) {
+            if (absl::EqualsIgnoreCase(key, std::string(name))) values.push_back(value);
+          }
+          return values;
+        },
+        target);
     if (!reply.has_value()) return 0;
     EXPECT_EQ(reply->body["error"]["code"], reply->status);
     if (message != nullptr) *message = reply->body["error"]["message"].get<std::string>();
@@ -45,7 +49,11 @@ class RequestGuardTest : public ::testing::Test {
     return headers;
   }
 
-  RequestGuard guard_{{.host = "127.0.0.1", .port = 8080, .token = kToken, .token_hint = "hint"}};
+  RequestGuard guard_{{.host = "127.0.0.1",
+                       .port = 8080,
+                       .token = kToken,
+                       .page_secret = kPageSecret,
+                       .token_hint = "hint"}};
 };
 
 TEST_F(RequestGuardTest, HostMustBeThisServer) {
@@ -110,7 +118,7 @@ TEST_F(RequestGuardTest, BodiesAreSmallUncompressedJson) {
 }
 
 TEST(RequestGuardHostTest, OtherLoopbackAddressesAreExact) {
-  RequestGuard guard({.host = "127.0.0.5", .port = 80, .token = kToken, .token_hint = ""});
+  RequestGuard guard({.host = "127.0.0.5", .port = 80, .token = kToken, .page_secret = "", .token_hint = ""});
   auto check = [&](const std::string& host) {
     return guard
         .Check([&](std::string_view name) {
@@ -124,6 +132,106 @@ TEST(RequestGuardHostTest, OtherLoopbackAddressesAreExact) {
   EXPECT_FALSE(check("127.0.0.5"));  // the default port may be left out
   EXPECT_TRUE(check("localhost:80"));
   EXPECT_TRUE(check("127.0.0.1:80"));
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk::serve
+
+namespace trainpkg::sdk::serve {
+namespace {
+
+// The dashboard's cookie: a page of this origin reads pages and data and may
+// cancel; nothing else (the Vertex API, other sites' pages, requests without
+// an Origin that change something) gets through with it.
+class PageCookieTest : public RequestGuardTest {
+ protected:
+  static Headers Page() {
+    return {{"Host", "127.0.0.1:8080"},
+            {"Cookie", "other=1; trainpkg-serve-8080=" + kPageSecret + "; x=y"},
+            {"Sec-Fetch-Site", "same-origin"}};
+  }
+  int CheckPage(const Headers& headers, std::string_view method, std::string_view path,
+                std::string* message = nullptr) const {
+    return Check(headers, message, {.method = method, .path = path});
+  }
+};
+
+TEST_F(PageCookieTest, OpensTheDashboardFromItsOwnPages) {
+  for (const char* path : {"/", "/ui", "/ui/", "/ui/jobs/abc", "/ui/api/jobs"}) {
+    EXPECT_EQ(CheckPage(Page(), "GET", path), 0) << path;
+  }
+  Headers typed = Page();
+  typed.erase("Sec-Fetch-Site");
+  EXPECT_EQ(CheckPage(typed, "GET", "/ui/"), 0);  // a browser that does not send it
+  EXPECT_EQ(CheckPage(With(Page(), "Sec-Fetch-Site", "none"), "GET", "/ui/"), 0);  // typed URL
+  EXPECT_EQ(CheckPage(With(Page(), "Origin", "http://127.0.0.1:8080"), "POST",
+                      "/ui/api/jobs/abc/cancel"),
+            0);
+}
+
+TEST_F(PageCookieTest, NeverOpensTheVertexApi) {
+  std::string message;
+  EXPECT_EQ(CheckPage(Page(), "GET", "/v1/projects/p/locations/l/customJobs", &message), 401);
+  EXPECT_THAT(message, HasSubstr("Authorization"));
+  EXPECT_EQ(CheckPage(With(Page(), "Origin", "http://127.0.0.1:8080"), "POST",
+                      "/v1/projects/p/locations/l/customJobs"),
+            401);
+  EXPECT_EQ(CheckPage(Page(), "GET", "/uix"), 401);
+}
+
+TEST_F(PageCookieTest, OtherSitesAndPortsAreRefused) {
+  std::string message;
+  // Another port of this host is the same site: SameSite=Strict lets the
+  // cookie through, Sec-Fetch-Site does not.
+  EXPECT_EQ(CheckPage(With(Page(), "Sec-Fetch-Site", "same-site"), "GET", "/ui/api/jobs", &message),
+            403);
+  EXPECT_THAT(message, HasSubstr("Sec-Fetch-Site"));
+  EXPECT_EQ(CheckPage(With(Page(), "Sec-Fetch-Site", "cross-site"), "GET", "/ui/"), 403);
+  EXPECT_EQ(CheckPage(With(Page(), "Origin", "http://127.0.0.1:9999"), "POST",
+                      "/ui/api/jobs/abc/cancel"),
+            403);
+  // A cancel without an Origin is not a browser's same-origin request.
+  EXPECT_EQ(CheckPage(Page(), "POST", "/ui/api/jobs/abc/cancel", &message), 403);
+  EXPECT_THAT(message, HasSubstr("Origin"));
+}
+
+TEST_F(PageCookieTest, OnlyThisInstancesSecretUnderThisPortsName) {
+  EXPECT_EQ(CheckPage(With(Page(), "Cookie", "trainpkg-serve-8080=" + std::string(43, 'q')), "GET",
+                      "/ui/"),
+            401);
+  // The bearer token is not the cookie's value, and another port's cookie is not this one's.
+  EXPECT_EQ(CheckPage(With(Page(), "Cookie", "trainpkg-serve-8080=" + kToken), "GET", "/ui/"), 401);
+  EXPECT_EQ(CheckPage(With(Page(), "Cookie", "trainpkg-serve-8081=" + kPageSecret), "GET", "/ui/"),
+            401);
+  EXPECT_EQ(CheckPage(With(Page(), "Host", "evil.example:8080"), "GET", "/ui/"), 403);
+}
+
+TEST_F(PageCookieTest, TheUrlTokenBecomesTheCookie) {
+  auto headers = [](const Headers& h) {
+    return [h](std::string_view name) {
+      std::vector<std::string> values;
+      for (const auto& [key, value] : h) {
+        if (absl::EqualsIgnoreCase(key, std::string(name))) values.push_back(value);
+      }
+      return values;
+    };
+  };
+  const Headers host = {{"Host", "localhost:8080"}};
+  EXPECT_FALSE(guard_.CheckPageToken(headers(host), kToken).has_value());
+  std::optional<RestReply> wrong = guard_.CheckPageToken(headers(host), kPageSecret);
+  ASSERT_TRUE(wrong.has_value());
+  EXPECT_EQ(wrong->status, 401);
+  std::optional<RestReply> rebound =
+      guard_.CheckPageToken(headers({{"Host", "evil.example:8080"}}), kToken);
+  ASSERT_TRUE(rebound.has_value());
+  EXPECT_EQ(rebound->status, 403);
+  EXPECT_EQ(guard_.PageCookie(),
+            "trainpkg-serve-8080=" + kPageSecret + "; HttpOnly; SameSite=Strict; Path=/");
+  // Without a page secret there is no dashboard: the URL token opens nothing.
+  RequestGuard no_pages(
+      {.host = "127.0.0.1", .port = 8080, .token = kToken, .page_secret = "", .token_hint = ""});
+  EXPECT_TRUE(no_pages.CheckPageToken(headers(host), kToken).has_value());
+  EXPECT_EQ(no_pages.Check(headers(Page()), {.method = "GET", .path = "/ui/"})->status, 401);
 }
 
 }  // namespace

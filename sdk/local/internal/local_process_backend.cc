@@ -95,6 +95,7 @@ void LocalProcessBackend::Supervise() {
   Outcome outcome = Outcome::kFailed;
   const int restart_budget = JobRestartBudget(config_.spec);
   for (int restarts = 0;; ++restarts) {
+    restarts_ = restarts;
     failure = StartReplicas();
     if (failure.has_value()) {
       outcome = Outcome::kFailed;
@@ -278,6 +279,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     replicas_[i].details.name = plans[i].ref.Name();
     replicas_[i].details.address = (*launches)[i].address;
     replicas_[i].details.argv = plans[i].argv;
+    replicas_[i].details.restarts = restarts_;
   }
   absl::StatusOr<std::vector<PreparedReplica>> prepared = PrepareReplicas(*launches, *gpus);
   if (!prepared.ok()) {

@@ -117,6 +117,7 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
   bool kill_now_ = false;          // guarded by mu_
   bool done_ = false;              // guarded by mu_
   int exits_ = 0;                  // guarded by mu_
+  int restarts_ = 0;               // job restarts so far; Supervise's thread only
   // The job's network namespace (container mode without host_network),
   // made by the supervisor before the first replica starts; only the
   // supervisor thread touches it.
