@@ -19,6 +19,7 @@ PACKAGES=(
   libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libgloo-dev libopenblas-dev libeigen3-dev
+  libsqlite3-dev  # sdk: the job store's index (sdk/job_index.h)
   libnlopt-dev  # sdk/hptune: L-BFGS for the Gaussian process fit, BOBYQA for expected improvement
   libgtest-dev libgmock-dev googletest
   # real components used by integration tests and later backends

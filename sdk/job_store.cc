@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -107,7 +108,7 @@ std::filesystem::path JobStore::LogFile(std::string_view id, std::string_view re
   return LogDir(id) / fmt::format("{}.log", replica);
 }
 std::filesystem::path JobStore::ContainerBundleDir(std::string_view id,
-                                                  std::string_view replica) const {
+                                                   std::string_view replica) const {
   return JobDir(id) / "containers" / replica;
 }
 std::filesystem::path JobStore::CancelRequestFile(std::string_view id) const {
@@ -124,7 +125,29 @@ absl::Status JobStore::CreateJobDir(std::string_view id) const {
 }
 
 absl::Status JobStore::WriteJob(std::string_view id, const jobspec::CustomJob& job) const {
-  return WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job));
+  const JobIndex index(home_);
+  absl::StatusOr<int64_t> version = index.MarkStale(id);
+  // An index that cannot be marked could end up wrong: without it, the next
+  // list rebuilds one from the files.
+  if (!version.ok()) index.Discard();
+  TP_RETURN_IF_ERROR(WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job)));
+  // A failed update leaves the row stale: the next list reads the file.
+  if (version.ok()) (void)index.Update(id, *version, job);
+  return absl::OkStatus();
+}
+
+absl::Status JobStore::RemoveJob(std::string_view id) const {
+  const JobIndex index(home_);
+  absl::StatusOr<int64_t> version = index.MarkStale(id);
+  if (!version.ok()) index.Discard();
+  std::error_code ec;
+  std::filesystem::remove_all(JobDir(id), ec);
+  if (ec)
+    return absl::InternalError(fmt::format("deleting {}: {}", JobDir(id).string(), ec.message()));
+  if (version.ok()) {
+    (void)index.ApplyRepairs({{.id = std::string(id), .version = *version, .job = nullptr}});
+  }
+  return absl::OkStatus();
 }
 
 absl::Status JobStore::AppendHistory(std::string_view id, const HistoryEntry& entry) const {
@@ -204,6 +227,75 @@ absl::StatusOr<std::vector<std::string>> JobStore::ListJobIds() const {
   }
   std::sort(ids.begin(), ids.end());
   return ids;
+}
+
+absl::StatusOr<std::vector<JobSummary>> JobStore::ListJobSummaries() const {
+  std::vector<JobSummary> summaries;
+  std::vector<std::string> names;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(home_ / "jobs", ec);
+  if (ec == std::errc::no_such_file_or_directory) return summaries;
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("listing ", (home_ / "jobs").string(), ": ", ec.message()));
+  }
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    names.push_back(it->path().filename().string());
+  }
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("listing ", (home_ / "jobs").string(), ": ", ec.message()));
+  }
+  const JobIndex index(home_);
+  absl::StatusOr<std::vector<JobIndex::Row>> rows = index.ReadAll();
+  if (absl::IsDataLoss(rows.status())) {  // a damaged index is rebuilt
+    index.Discard();
+    rows = index.ReadAll();
+  }
+  if (!rows.ok()) rows.emplace();  // no index: every job.json is read below
+  std::unordered_map<std::string_view, const JobIndex::Row*> by_id;
+  by_id.reserve(rows->size());
+  for (const JobIndex::Row& row : *rows) by_id.emplace(row.summary.id, &row);
+  std::vector<JobIndex::Repair> repairs;
+  struct ToRead {
+    std::string id;
+    std::optional<int64_t> version;
+  };
+  std::vector<ToRead> to_read;
+  for (std::string& name : names) {
+    auto found = by_id.find(name);
+    if (found == by_id.end()) {
+      to_read.push_back({std::move(name), std::nullopt});
+      continue;
+    }
+    const JobIndex::Row& row = *found->second;
+    by_id.erase(found);
+    if (row.stale) {
+      to_read.push_back({std::move(name), row.version});
+    } else {
+      summaries.push_back(row.summary);
+    }
+  }
+  // Rows left have no directory: the job was removed.
+  for (const auto& [id, row] : by_id) {
+    repairs.push_back({.id = std::string(id), .version = row->version, .job = nullptr});
+  }
+  std::vector<jobspec::CustomJob> read;
+  read.reserve(to_read.size());
+  for (ToRead& entry : to_read) {
+    absl::StatusOr<jobspec::CustomJob> job = ReadJob(entry.id);
+    // Not found: a job still being created (no job.json yet); damaged: left
+    // out, as ListJobs leaves out unreadable jobs. Their rows stay as they are.
+    if (!job.ok()) continue;
+    summaries.push_back(SummaryOf(entry.id, *job));
+    read.push_back(*std::move(job));
+    repairs.push_back({.id = std::move(entry.id), .version = entry.version, .job = &read.back()});
+  }
+  // The list is right whether or not the repair lands; a failed one is
+  // retried by the next list.
+  (void)index.ApplyRepairs(repairs);
+  std::sort(summaries.begin(), summaries.end(), ListsBefore);
+  return summaries;
 }
 
 }  // namespace trainpkg::sdk
