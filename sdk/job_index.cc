@@ -69,6 +69,11 @@ class Connection {
     Connection connection(Db(raw), path);
     if (code != SQLITE_OK) return SqliteError(raw, code, "opening", path);
     sqlite3_busy_timeout(raw, 10000);
+    // Every call opens and closes its own connection: a checkpoint at each
+    // close (SQLite's default for the last connection) would fsync the
+    // database on every job write. The WAL is checkpointed as it grows
+    // instead (every 1,000 pages, at a commit), and survives the close.
+    sqlite3_db_config(raw, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     TP_RETURN_IF_ERROR(connection.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
     TP_ASSIGN_OR_RETURN(int64_t schema, connection.UserVersion());
     if (schema != JobIndex::kSchemaVersion) {
@@ -182,6 +187,33 @@ constexpr char kUpdateIfVersion[] =
     "UPDATE jobs SET stale=0, name=?3, display_name=?4, state=?5, create_nanos=?6, "
     "update_nanos=?7, labels=?8 WHERE id=?1 AND version=?2;";
 
+absl::StatusOr<int64_t> MarkStaleOn(Connection& db, std::string_view id) {
+  TP_ASSIGN_OR_RETURN(
+      Statement statement,
+      db.Prepare("INSERT INTO jobs(id, version, stale) VALUES(?1, 1, 1) ON CONFLICT(id) DO "
+                 "UPDATE SET stale=1, version=version+1 RETURNING version;"));
+  BindText(statement.get(), 1, id);
+  const int code = sqlite3_step(statement.get());
+  if (code != SQLITE_ROW) return db.StepError(code);
+  const int64_t version = sqlite3_column_int64(statement.get(), 0);
+  TP_RETURN_IF_ERROR(db.Run(statement.get()));
+  return version;
+}
+
+absl::Status UpdateOn(Connection& db, std::string_view id, int64_t version,
+                      const jobspec::CustomJob* job) {
+  if (job == nullptr) {
+    TP_ASSIGN_OR_RETURN(Statement statement,
+                        db.Prepare("DELETE FROM jobs WHERE id=?1 AND version=?2;"));
+    BindText(statement.get(), 1, id);
+    sqlite3_bind_int64(statement.get(), 2, version);
+    return db.Run(statement.get());
+  }
+  TP_ASSIGN_OR_RETURN(Statement statement, db.Prepare(kUpdateIfVersion));
+  BindSummary(statement.get(), id, version, *job);
+  return db.Run(statement.get());
+}
+
 }  // namespace
 
 JobSummary SummaryOf(std::string_view id, const jobspec::CustomJob& job) {
@@ -202,26 +234,29 @@ bool ListsBefore(const JobSummary& a, const JobSummary& b) {
   return a.id > b.id;
 }
 
+absl::Status JobIndex::Change(std::string_view id, const jobspec::CustomJob* job,
+                              const std::function<absl::Status()>& change) const {
+  absl::StatusOr<Connection> db = Connection::Open(path_);
+  absl::StatusOr<int64_t> version =
+      db.ok() ? MarkStaleOn(*db, id) : absl::StatusOr<int64_t>(db.status());
+  // An index that cannot be marked could end up wrong: without it, the next
+  // list rebuilds one from the files.
+  if (!version.ok()) Discard();
+  TP_RETURN_IF_ERROR(change());
+  // A failed update leaves the row stale: the next list reads the files.
+  if (version.ok()) (void)UpdateOn(*db, id, *version, job);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<int64_t> JobIndex::MarkStale(std::string_view id) const {
   TP_ASSIGN_OR_RETURN(Connection db, Connection::Open(path_));
-  TP_ASSIGN_OR_RETURN(
-      Statement statement,
-      db.Prepare("INSERT INTO jobs(id, version, stale) VALUES(?1, 1, 1) ON CONFLICT(id) DO "
-                 "UPDATE SET stale=1, version=version+1 RETURNING version;"));
-  BindText(statement.get(), 1, id);
-  const int code = sqlite3_step(statement.get());
-  if (code != SQLITE_ROW) return db.StepError(code);
-  const int64_t version = sqlite3_column_int64(statement.get(), 0);
-  TP_RETURN_IF_ERROR(db.Run(statement.get()));
-  return version;
+  return MarkStaleOn(db, id);
 }
 
 absl::Status JobIndex::Update(std::string_view id, int64_t version,
                               const jobspec::CustomJob& job) const {
   TP_ASSIGN_OR_RETURN(Connection db, Connection::Open(path_));
-  TP_ASSIGN_OR_RETURN(Statement statement, db.Prepare(kUpdateIfVersion));
-  BindSummary(statement.get(), id, version, job);
-  return db.Run(statement.get());
+  return UpdateOn(db, id, version, &job);
 }
 
 absl::StatusOr<std::vector<JobIndex::Row>> JobIndex::ReadAll() const {

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,15 @@ class JobIndex {
     int64_t version = 0;
     bool stale = false;
   };
+
+  // What JobStore does to change a job's record, on one connection: marks
+  // `id`'s row stale, runs `change` (which writes or removes the job's
+  // files), then fills the row from `job` (nullptr: drops the row) if the
+  // version is still the one it marked. When the index cannot be marked it
+  // is discarded (the next list rebuilds it) and `change` runs all the same.
+  // Returns what `change` returns.
+  absl::Status Change(std::string_view id, const jobspec::CustomJob* job,
+                      const std::function<absl::Status()>& change) const;
 
   // Marks `id`'s row stale (creating it) and returns its new version.
   absl::StatusOr<int64_t> MarkStale(std::string_view id) const;

@@ -125,29 +125,19 @@ absl::Status JobStore::CreateJobDir(std::string_view id) const {
 }
 
 absl::Status JobStore::WriteJob(std::string_view id, const jobspec::CustomJob& job) const {
-  const JobIndex index(home_);
-  absl::StatusOr<int64_t> version = index.MarkStale(id);
-  // An index that cannot be marked could end up wrong: without it, the next
-  // list rebuilds one from the files.
-  if (!version.ok()) index.Discard();
-  TP_RETURN_IF_ERROR(WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job)));
-  // A failed update leaves the row stale: the next list reads the file.
-  if (version.ok()) (void)index.Update(id, *version, job);
-  return absl::OkStatus();
+  return JobIndex(home_).Change(
+      id, &job, [&] { return WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job)); });
 }
 
 absl::Status JobStore::RemoveJob(std::string_view id) const {
-  const JobIndex index(home_);
-  absl::StatusOr<int64_t> version = index.MarkStale(id);
-  if (!version.ok()) index.Discard();
-  std::error_code ec;
-  std::filesystem::remove_all(JobDir(id), ec);
-  if (ec)
-    return absl::InternalError(fmt::format("deleting {}: {}", JobDir(id).string(), ec.message()));
-  if (version.ok()) {
-    (void)index.ApplyRepairs({{.id = std::string(id), .version = *version, .job = nullptr}});
-  }
-  return absl::OkStatus();
+  return JobIndex(home_).Change(id, nullptr, [&]() -> absl::Status {
+    std::error_code ec;
+    std::filesystem::remove_all(JobDir(id), ec);
+    if (ec) {
+      return absl::InternalError(fmt::format("deleting {}: {}", JobDir(id).string(), ec.message()));
+    }
+    return absl::OkStatus();
+  });
 }
 
 absl::Status JobStore::AppendHistory(std::string_view id, const HistoryEntry& entry) const {
