@@ -15,29 +15,28 @@ absl::StatusOr<std::vector<JobInfo>> JobClient::ListJobs() const {
 }
 
 absl::StatusOr<JobList> JobClient::ListJobs(const JobListOptions& options) const {
-  TP_ASSIGN_OR_RETURN(std::vector<JobSummary> summaries, store_.ListJobSummaries());
   JobList list;
-  for (const JobSummary& summary : summaries) {
-    if (options.after.has_value() && !ListsBefore(*options.after, summary)) continue;
+  TP_RETURN_IF_ERROR(store_.ForEachJobSummary(options.after, [&](const JobSummary& summary) {
     // A finished job's record no longer changes: its summary decides. One
     // that is not finished may be an orphan that reading repairs.
     const bool finished = jobspec::IsTerminal(summary.job.state);
-    if (finished && options.matches && !options.matches(summary.job)) continue;
+    if (finished && options.matches && !options.matches(summary.job)) return true;
     if (finished && options.limit > 0 && list.jobs.size() == options.limit) {
       list.more = true;
-      break;
+      return false;
     }
     absl::StatusOr<JobInfo> info = GetJob(summary.id);
     // One unreadable record (damaged, or being replaced) does not hide the
     // others from the listing.
-    if (!info.ok()) continue;
-    if (options.matches && !options.matches(info->job)) continue;
+    if (!info.ok()) return true;
+    if (options.matches && !options.matches(info->job)) return true;
     if (options.limit > 0 && list.jobs.size() == options.limit) {
       list.more = true;
-      break;
+      return false;
     }
     list.jobs.push_back(*std::move(info));
-  }
+    return true;
+  }));
   return list;
 }
 

@@ -29,7 +29,9 @@ constexpr char kSchema[] =
     "  state INTEGER NOT NULL DEFAULT 0,"
     "  create_nanos INTEGER,"
     "  update_nanos INTEGER,"
-    "  labels TEXT NOT NULL DEFAULT '{}') WITHOUT ROWID;";
+    "  labels TEXT NOT NULL DEFAULT '{}',"
+    "  name_hash INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS jobs_order ON jobs(create_nanos DESC, id DESC);";
 
 struct DbCloser {
   void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
@@ -183,6 +185,27 @@ void BindSummary(sqlite3_stmt* statement, std::string_view id, int64_t version,
   BindText(statement, 8, LabelsJson(job.labels));
 }
 
+constexpr char kSummaryColumns[] =
+    "id, name, display_name, state, create_nanos, update_nanos, labels";
+
+// Reads kSummaryColumns (columns 0..6); false when the labels do not parse.
+bool ReadSummaryColumns(sqlite3_stmt* s, JobSummary& summary) {
+  summary.id = ColumnText(s, 0);
+  summary.job.name = ColumnText(s, 1);
+  summary.job.display_name = ColumnText(s, 2);
+  summary.job.state = static_cast<jobspec::JobState>(sqlite3_column_int(s, 3));
+  summary.job.create_time = ColumnTime(s, 4);
+  summary.job.update_time = ColumnTime(s, 5);
+  const std::string labels = ColumnText(s, 6);
+  if (labels == "{}") return true;
+  nlohmann::json json = base::ParseJson(labels).value_or(nlohmann::json());
+  if (!json.is_object()) return false;
+  for (const auto& [key, value] : json.items()) {
+    if (value.is_string()) summary.job.labels[key] = value.get<std::string>();
+  }
+  return true;
+}
+
 constexpr char kUpdateIfVersion[] =
     "UPDATE jobs SET stale=0, name=?3, display_name=?4, state=?5, create_nanos=?6, "
     "update_nanos=?7, labels=?8 WHERE id=?1 AND version=?2;";
@@ -190,9 +213,10 @@ constexpr char kUpdateIfVersion[] =
 absl::StatusOr<int64_t> MarkStaleOn(Connection& db, std::string_view id) {
   TP_ASSIGN_OR_RETURN(
       Statement statement,
-      db.Prepare("INSERT INTO jobs(id, version, stale) VALUES(?1, 1, 1) ON CONFLICT(id) DO "
-                 "UPDATE SET stale=1, version=version+1 RETURNING version;"));
+      db.Prepare("INSERT INTO jobs(id, version, stale, name_hash) VALUES(?1, 1, 1, ?2) ON "
+                 "CONFLICT(id) DO UPDATE SET stale=1, version=version+1 RETURNING version;"));
   BindText(statement.get(), 1, id);
+  sqlite3_bind_int64(statement.get(), 2, JobIndex::NameHash(id));
   const int code = sqlite3_step(statement.get());
   if (code != SQLITE_ROW) return db.StepError(code);
   const int64_t version = sqlite3_column_int64(statement.get(), 0);
@@ -261,37 +285,72 @@ absl::Status JobIndex::Update(std::string_view id, int64_t version,
 
 absl::StatusOr<std::vector<JobIndex::Row>> JobIndex::ReadAll() const {
   TP_ASSIGN_OR_RETURN(Connection db, Connection::Open(path_));
-  TP_ASSIGN_OR_RETURN(Statement statement,
-                      db.Prepare("SELECT id, version, stale, name, display_name, state, "
-                                 "create_nanos, update_nanos, labels FROM jobs;"));
+  TP_ASSIGN_OR_RETURN(Statement statement, db.Prepare(absl::StrCat("SELECT ", kSummaryColumns,
+                                                                   ", version, stale "
+                                                                   "FROM jobs;")));
   std::vector<Row> rows;
   int code;
   while ((code = sqlite3_step(statement.get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = statement.get();
     Row row;
-    row.summary.id = ColumnText(s, 0);
-    row.version = sqlite3_column_int64(s, 1);
-    row.stale = sqlite3_column_int(s, 2) != 0;
-    row.summary.job.name = ColumnText(s, 3);
-    row.summary.job.display_name = ColumnText(s, 4);
-    row.summary.job.state = static_cast<jobspec::JobState>(sqlite3_column_int(s, 5));
-    row.summary.job.create_time = ColumnTime(s, 6);
-    row.summary.job.update_time = ColumnTime(s, 7);
-    const std::string labels = ColumnText(s, 8);
-    if (labels != "{}") {
-      nlohmann::json json = base::ParseJson(labels).value_or(nlohmann::json());
-      if (!json.is_object()) {
-        row.stale = true;  // read from its file again
-      } else {
-        for (const auto& [key, value] : json.items()) {
-          if (value.is_string()) row.summary.job.labels[key] = value.get<std::string>();
-        }
-      }
-    }
+    const bool labels_ok = ReadSummaryColumns(statement.get(), row.summary);
+    row.version = sqlite3_column_int64(statement.get(), 7);
+    // Unreadable labels: the row is read from its file again.
+    row.stale = sqlite3_column_int(statement.get(), 8) != 0 || !labels_ok;
     rows.push_back(std::move(row));
   }
   if (code != SQLITE_DONE) return db.StepError(code);
   return rows;
+}
+
+absl::StatusOr<JobIndex::State> JobIndex::ReadState() const {
+  TP_ASSIGN_OR_RETURN(Connection db, Connection::Open(path_));
+  TP_ASSIGN_OR_RETURN(
+      Statement statement,
+      db.Prepare("SELECT COUNT(*), COALESCE(SUM(name_hash), 0), COALESCE(SUM(stale), 0) "
+                 "FROM jobs;"));
+  const int code = sqlite3_step(statement.get());
+  if (code != SQLITE_ROW) return db.StepError(code);
+  return State{.rows = sqlite3_column_int64(statement.get(), 0),
+               .name_hash_sum = sqlite3_column_int64(statement.get(), 1),
+               .stale = sqlite3_column_int64(statement.get(), 2)};
+}
+
+absl::Status JobIndex::Scan(const std::optional<JobSummary>& after,
+                            const std::function<bool(const JobSummary&)>& visit) const {
+  TP_ASSIGN_OR_RETURN(Connection db, Connection::Open(path_));
+  // List order: newest create time first, ties by id descending; no create
+  // time (NULL) last, as ListsBefore.
+  std::string where;
+  if (after.has_value()) {
+    where = after->job.create_time.has_value()
+                ? " WHERE create_nanos < ?1 OR (create_nanos = ?1 AND id < ?2) OR "
+                  "create_nanos IS NULL"
+                : " WHERE create_nanos IS NULL AND id < ?2";
+  }
+  TP_ASSIGN_OR_RETURN(Statement statement,
+                      db.Prepare(absl::StrCat("SELECT ", kSummaryColumns, " FROM jobs", where,
+                                              " ORDER BY create_nanos DESC, id DESC;")));
+  if (after.has_value()) {
+    BindTime(statement.get(), 1, after->job.create_time);
+    BindText(statement.get(), 2, after->id);
+  }
+  int code;
+  while ((code = sqlite3_step(statement.get())) == SQLITE_ROW) {
+    JobSummary summary;
+    ReadSummaryColumns(statement.get(), summary);
+    if (!visit(summary)) return absl::OkStatus();
+  }
+  if (code != SQLITE_DONE) return db.StepError(code);
+  return absl::OkStatus();
+}
+
+uint32_t JobIndex::NameHash(std::string_view id) {
+  uint32_t hash = 2166136261u;
+  for (unsigned char c : id) {
+    hash ^= c;
+    hash *= 16777619u;
+  }
+  return hash;
 }
 
 absl::Status JobIndex::ApplyRepairs(const std::vector<Repair>& repairs) const {
@@ -301,7 +360,7 @@ absl::Status JobIndex::ApplyRepairs(const std::vector<Repair>& repairs) const {
   TP_ASSIGN_OR_RETURN(
       Statement insert,
       db.Prepare("INSERT INTO jobs(id, version, stale, name, display_name, state, create_nanos, "
-                 "update_nanos, labels) VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8) "
+                 "update_nanos, labels, name_hash) VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
                  "ON CONFLICT(id) DO NOTHING;"));
   TP_ASSIGN_OR_RETURN(Statement remove, db.Prepare("DELETE FROM jobs WHERE id=?1 AND version=?2;"));
   TP_RETURN_IF_ERROR(db.Exec("BEGIN IMMEDIATE;"));
@@ -315,6 +374,7 @@ absl::Status JobIndex::ApplyRepairs(const std::vector<Repair>& repairs) const {
     } else {
       statement = repair.version.has_value() ? update.get() : insert.get();
       BindSummary(statement, repair.id, repair.version.value_or(0), *repair.job);
+      if (!repair.version.has_value()) sqlite3_bind_int64(statement, 9, NameHash(repair.id));
     }
     absl::Status status = db.Run(statement);
     sqlite3_reset(statement);

@@ -49,7 +49,11 @@ bool ListsBefore(const JobSummary& a, const JobSummary& b);
 
 class JobIndex {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
+
+  // 32-bit FNV-1a of a job id: rows keep it, so a lister compares the sum
+  // over the directory names with the index's in one query.
+  static uint32_t NameHash(std::string_view id);
 
   // The index of the store under `home` (home must exist before a write).
   explicit JobIndex(std::filesystem::path home) : path_(std::move(home) / "job_index.sqlite") {}
@@ -78,6 +82,17 @@ class JobIndex {
   absl::Status Update(std::string_view id, int64_t version, const jobspec::CustomJob& job) const;
   // Every row, unordered.
   absl::StatusOr<std::vector<Row>> ReadAll() const;
+  struct State {
+    int64_t rows = 0;
+    int64_t name_hash_sum = 0;  // of NameHash over the rows' ids
+    int64_t stale = 0;          // rows marked stale
+  };
+  absl::StatusOr<State> ReadState() const;
+  // The rows in list order (ListsBefore), those after `after` only, until
+  // `visit` returns false. Stale rows are passed as they are: callers scan
+  // only an index without any (ReadState).
+  absl::Status Scan(const std::optional<JobSummary>& after,
+                    const std::function<bool(const JobSummary&)>& visit) const;
   // Rows read again from the files by a lister: each fills its row if the
   // row's version is still the one read (or inserts it when `version` is
   // nullopt and there is no row), in one transaction.

@@ -288,4 +288,31 @@ absl::StatusOr<std::vector<JobSummary>> JobStore::ListJobSummaries() const {
   return summaries;
 }
 
+absl::Status JobStore::ForEachJobSummary(
+    const std::optional<JobSummary>& after,
+    const std::function<bool(const JobSummary&)>& visit) const {
+  int64_t names = 0, name_hash_sum = 0;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(home_ / "jobs", ec);
+  if (ec == std::errc::no_such_file_or_directory) return absl::OkStatus();
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++names;
+    name_hash_sum += JobIndex::NameHash(it->path().filename().string());
+  }
+  if (!ec) {
+    const JobIndex index(home_);
+    absl::StatusOr<JobIndex::State> state = index.ReadState();
+    if (state.ok() && state->stale == 0 && state->rows == names &&
+        state->name_hash_sum == name_hash_sum) {
+      return index.Scan(after, visit);
+    }
+  }
+  TP_ASSIGN_OR_RETURN(std::vector<JobSummary> summaries, ListJobSummaries());
+  for (const JobSummary& summary : summaries) {
+    if (after.has_value() && !ListsBefore(*after, summary)) continue;
+    if (!visit(summary)) break;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace trainpkg::sdk

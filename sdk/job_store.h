@@ -22,6 +22,8 @@
 #define TRAINPKG_SDK_JOB_STORE_H_
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,6 +107,14 @@ class JobStore {
   // cannot be used (damaged, unwritable) every job.json is read. An absent
   // home is an empty list.
   absl::StatusOr<std::vector<JobSummary>> ListJobSummaries() const;
+  // The same summaries in the same order, those after `after` only, passed
+  // to `visit` until it returns false. When the index matches the
+  // directory (as many rows as names in jobs/, the same sum of their
+  // NameHash, none stale) they are read from it in order, one at a time,
+  // so a caller that stops early reads few rows; otherwise
+  // ListJobSummaries repairs it first.
+  absl::Status ForEachJobSummary(const std::optional<JobSummary>& after,
+                                 const std::function<bool(const JobSummary&)>& visit) const;
 
  private:
   std::filesystem::path home_;
