@@ -40,6 +40,7 @@ PACKAGES=(
 BENCH_PACKAGES=(
   buildah           # bench/build: buildah bud --storage-driver vfs (build_bench.py, bases_bench.py)
   libopenmpi-dev openmpi-bin  # bench/collectives: MPI_Allreduce
+  python3-optuna    # bench/hptune: Optuna 3.1 TPE, multivariate TPE and CMA-ES (hptune_bench --optuna)
 )
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=("${BENCH_PACKAGES[@]}")
