@@ -123,8 +123,8 @@ jobspec::CustomJob ReplicaJob(int replicas, const fs::path& output, const fs::pa
   job.job_spec.base_output_directory = output.string() + "/";
   // Open the FIFO first (the bench holds it open, so this does not block),
   // then the marker; the bench closing its end is every replica's EOF.
-  const std::string script = fmt::format("exec 3<{}; {}; read x <&3; exit 0", fifo.string(),
-                                         MarkerCommand(output));
+  const std::string script =
+      fmt::format("exec 3<{}; {}; read x <&3; exit 0", fifo.string(), MarkerCommand(output));
   for (int count : {1, replicas - 1}) {
     jobspec::WorkerPoolSpec pool;
     pool.replica_count = count;
