@@ -40,21 +40,56 @@ namespace {
 
 using sdk::hptune::Observation;
 
+jobspec::ParameterSpec DoubleParameter(std::string id, double lower, double upper) {
+  jobspec::ParameterSpec parameter;
+  parameter.parameter_id = std::move(id);
+  parameter.value_spec = jobspec::DoubleValueSpec{lower, upper, {}};
+  parameter.scale_type = jobspec::ScaleType::kLinear;
+  return parameter;
+}
+
 jobspec::StudySpec StudyFor(const TestFunction& function, jobspec::SearchAlgorithm algorithm) {
   jobspec::StudySpec spec;
   spec.metrics.push_back({"value", jobspec::GoalType::kMinimize});
-  for (size_t i = 0; i < function.lower.size(); ++i) {
-    jobspec::ParameterSpec parameter;
-    parameter.parameter_id = fmt::format("x{}", i + 1);
-    parameter.value_spec = jobspec::DoubleValueSpec{function.lower[i], function.upper[i], {}};
-    parameter.scale_type = jobspec::ScaleType::kLinear;
-    spec.parameters.push_back(parameter);
+  if (function.conditional) {
+    jobspec::ParameterSpec model;
+    model.parameter_id = "model";
+    model.value_spec = jobspec::CategoricalValueSpec{{"hartmann6", "branin"}, {}};
+    for (int i = 1; i <= 6; ++i) {
+      model.conditional_parameter_specs.push_back({jobspec::ParentCategoricalValues{{"hartmann6"}},
+                                                   DoubleParameter(fmt::format("x{}", i), 0, 1)});
+    }
+    model.conditional_parameter_specs.push_back(
+        {jobspec::ParentCategoricalValues{{"branin"}}, DoubleParameter("y1", -5, 10)});
+    model.conditional_parameter_specs.push_back(
+        {jobspec::ParentCategoricalValues{{"branin"}}, DoubleParameter("y2", 0, 15)});
+    spec.parameters.push_back(std::move(model));
+  } else {
+    for (size_t i = 0; i < function.lower.size(); ++i) {
+      spec.parameters.push_back(
+          DoubleParameter(fmt::format("x{}", i + 1), function.lower[i], function.upper[i]));
+    }
   }
   spec.algorithm = algorithm;
   return spec;
 }
 
 double Evaluate(const TestFunction& function, const sdk::hptune::TrialParameters& parameters) {
+  if (function.conditional) {
+    bool hartmann6 = false;
+    std::vector<double> x(6), y(2);
+    for (const jobspec::TrialParameter& parameter : parameters) {
+      const std::string& id = parameter.parameter_id;
+      if (id == "model") {
+        hartmann6 = std::get<std::string>(parameter.value) == "hartmann6";
+      } else if (id[0] == 'x') {
+        x[std::stoi(id.substr(1)) - 1] = std::get<double>(parameter.value);
+      } else {
+        y[std::stoi(id.substr(1)) - 1] = std::get<double>(parameter.value);
+      }
+    }
+    return ConditionalValue(hartmann6, hartmann6 ? x : y);
+  }
   std::vector<double> x(function.lower.size());
   for (const jobspec::TrialParameter& parameter : parameters) {
     x[std::stoi(parameter.parameter_id.substr(1)) - 1] = std::get<double>(parameter.value);
@@ -200,7 +235,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--threads", threads, "studies run at once")->check(CLI::PositiveNumber);
   app.add_option("--json", json_path, "also write the rows as JSON to this file");
-  app.add_option("--function", only, "run only these functions (branin, hartmann6)");
+  app.add_option("--function", only, "run only these functions (branin, hartmann6, conditional)");
   app.add_option("--parallel", parallel_counts, "parallelTrialCount values to run (1 2 4)");
   app.add_flag("--no-optuna", no_optuna, "do not run the Optuna peers");
   app.add_option("--optuna-python", optuna_python,
@@ -213,7 +248,7 @@ int main(int argc, char** argv) {
     const TestFunction* function;
     int budget;
   };
-  const Case cases[] = {{&Branin(), 30}, {&Hartmann6(), 60}};
+  const Case cases[] = {{&Branin(), 30}, {&Hartmann6(), 60}, {&Conditional(), 60}};
   const bool optuna = !no_optuna && OptunaAvailable(optuna_python);
   if (!no_optuna && !optuna) {
     fmt::print("Optuna peers skipped: {} cannot import optuna (scripts/install-deps.sh --bench)\n",

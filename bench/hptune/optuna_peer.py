@@ -42,9 +42,16 @@ def hartmann6(x):
     return -total
 
 
+def conditional_decoy(y):
+    return -3 + (branin(y) - 0.397887357729738) / 10
+
+
 FUNCTIONS = {
     "branin": (branin, [-5.0, 0.0], [10.0, 15.0], 0.397887357729738),
     "hartmann6": (hartmann6, [0.0] * 6, [1.0] * 6, -3.32236801141551),
+    # categorical `model`; its "hartmann6" branch is this entry's box and
+    # function (the probe), its "branin" branch the decoy (test_functions.h)
+    "conditional": (hartmann6, [0.0] * 6, [1.0] * 6, -3.32236801141551),
 }
 
 
@@ -66,11 +73,24 @@ def run_study(function, sampler, budget, parallel, seed):
     while started < budget or running:
         while len(running) < parallel and started < budget:
             trial = study.ask()
-            x = [trial.suggest_float(f"x{i + 1}", lower[i], upper[i]) for i in range(len(lower))]
-            running.append((trial, x))
+            if function == "conditional":  # define-by-run: the children of the chosen model
+                model = trial.suggest_categorical("model", ["hartmann6", "branin"])
+                if model == "hartmann6":
+                    x = [trial.suggest_float(f"x{i + 1}", 0.0, 1.0) for i in range(6)]
+                else:
+                    y = [trial.suggest_float("y1", -5.0, 10.0), trial.suggest_float("y2", 0.0, 15.0)]
+                running.append((trial, (model, x if model == "hartmann6" else y)))
+            else:
+                x = [trial.suggest_float(f"x{i + 1}", lower[i], upper[i])
+                     for i in range(len(lower))]
+                running.append((trial, x))
             started += 1
         trial, x = running.popleft()
-        value = evaluate(x)
+        if function == "conditional":
+            model, children = x
+            value = hartmann6(children) if model == "hartmann6" else conditional_decoy(children)
+        else:
+            value = evaluate(x)
         study.tell(trial, value)
         best = min(best, value)
     return best - minimum
