@@ -41,6 +41,6 @@ coordination, Gloo collectives, nn, data-parallel training).")
 # ship), and the headers the installed ones include.
 set(CPACK_DEBIAN_LIBTRAINPKG-DEV_PACKAGE_DEPENDS "libabsl-dev, libfmt-dev, nlohmann-json3-dev, \
 libyaml-cpp-dev, libcurl4-openssl-dev | libcurl-dev, libssl-dev, libarchive-dev, libdeflate-dev, \
-libzstd-dev, pkg-config, libgrpc++-dev, libprotobuf-dev, libgloo-dev, libopenblas-dev, zlib1g-dev")
+libzstd-dev, libsqlite3-dev, pkg-config, libgrpc++-dev, libprotobuf-dev, libgloo-dev, libopenblas-dev, zlib1g-dev")
 
 include(CPack)

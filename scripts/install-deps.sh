@@ -19,6 +19,7 @@ PACKAGES=(
   libarchive-dev libcurl4-openssl-dev libssl-dev libdeflate-dev zlib1g-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libgloo-dev libopenblas-dev libeigen3-dev
+  libsqlite3-dev  # sdk: the job store's index (sdk/job_index.h)
   libnlopt-dev  # sdk/hptune: L-BFGS for the Gaussian process fit, BOBYQA for expected improvement
   libgtest-dev libgmock-dev googletest
   # real components used by integration tests and later backends
@@ -40,6 +41,7 @@ PACKAGES=(
 BENCH_PACKAGES=(
   buildah           # bench/build: buildah bud --storage-driver vfs (build_bench.py, bases_bench.py)
   libopenmpi-dev openmpi-bin  # bench/collectives: MPI_Allreduce
+  python3-optuna    # bench/hptune: Optuna 3.1 TPE, multivariate TPE and CMA-ES (hptune_bench --optuna)
 )
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=("${BENCH_PACKAGES[@]}")

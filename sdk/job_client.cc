@@ -10,19 +10,34 @@
 namespace trainpkg::sdk {
 
 absl::StatusOr<std::vector<JobInfo>> JobClient::ListJobs() const {
-  TP_ASSIGN_OR_RETURN(std::vector<std::string> ids, store_.ListJobIds());
-  std::vector<JobInfo> jobs;
-  for (const std::string& id : ids) {
-    absl::StatusOr<JobInfo> info = GetJob(id);
+  TP_ASSIGN_OR_RETURN(JobList list, ListJobs(JobListOptions{}));
+  return std::move(list.jobs);
+}
+
+absl::StatusOr<JobList> JobClient::ListJobs(const JobListOptions& options) const {
+  JobList list;
+  TP_RETURN_IF_ERROR(store_.ForEachJobSummary(options.after, [&](const JobSummary& summary) {
+    // A finished job's record no longer changes: its summary decides. One
+    // that is not finished may be an orphan that reading repairs.
+    const bool finished = jobspec::IsTerminal(summary.job.state);
+    if (finished && options.matches && !options.matches(summary.job)) return true;
+    if (finished && options.limit > 0 && list.jobs.size() == options.limit) {
+      list.more = true;
+      return false;
+    }
+    absl::StatusOr<JobInfo> info = GetJob(summary.id);
     // One unreadable record (damaged, or being replaced) does not hide the
     // others from the listing.
-    if (info.ok()) jobs.push_back(*std::move(info));
-  }
-  std::stable_sort(jobs.begin(), jobs.end(), [](const JobInfo& a, const JobInfo& b) {
-    return a.job.create_time.value_or(absl::InfinitePast()) >
-           b.job.create_time.value_or(absl::InfinitePast());
-  });
-  return jobs;
+    if (!info.ok()) return true;
+    if (options.matches && !options.matches(info->job)) return true;
+    if (options.limit > 0 && list.jobs.size() == options.limit) {
+      list.more = true;
+      return false;
+    }
+    list.jobs.push_back(*std::move(info));
+    return true;
+  }));
+  return list;
 }
 
 absl::StatusOr<JobInfo> JobClient::GetJob(std::string_view id) const {

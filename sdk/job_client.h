@@ -17,7 +17,9 @@
 #ifndef TRAINPKG_SDK_JOB_CLIENT_H_
 #define TRAINPKG_SDK_JOB_CLIENT_H_
 
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +49,23 @@ struct JobInfo {
   std::optional<k8s::K8sJobRecord> k8s;           // backend "k8s"
 };
 
+// What ListJobs(options) returns.
+struct JobListOptions {
+  // Only jobs this accepts (null: every job). It sees the job as recorded;
+  // a job whose supervisor died is repaired (GetJob) before it is asked.
+  std::function<bool(const jobspec::CustomJob&)> matches;
+  // At most this many jobs; 0: all.
+  size_t limit = 0;
+  // Only jobs after this one in list order (ListsBefore): the last job of
+  // the previous page, which need not exist any more.
+  std::optional<JobSummary> after;
+};
+
+struct JobList {
+  std::vector<JobInfo> jobs;
+  bool more = false;  // further jobs match beyond `limit`
+};
+
 // Thread-safe; holds only the store.
 class JobClient {
  public:
@@ -57,6 +76,12 @@ class JobClient {
   // Every job, newest first (by create time). Jobs that cannot be read are
   // skipped.
   absl::StatusOr<std::vector<JobInfo>> ListJobs() const;
+  // A page of jobs in list order (newest first). The store's index picks
+  // them (JobStore::ListJobSummaries): only the jobs returned, and those
+  // not finished whose state a repair may change, are read in full, so the
+  // cost grows with the page, not with the store. Jobs that cannot be read
+  // are skipped.
+  absl::StatusOr<JobList> ListJobs(const JobListOptions& options) const;
 
   // NotFound when there is no job `id`.
   absl::StatusOr<JobInfo> GetJob(std::string_view id) const;

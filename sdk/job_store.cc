@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -107,7 +108,7 @@ std::filesystem::path JobStore::LogFile(std::string_view id, std::string_view re
   return LogDir(id) / fmt::format("{}.log", replica);
 }
 std::filesystem::path JobStore::ContainerBundleDir(std::string_view id,
-                                                  std::string_view replica) const {
+                                                   std::string_view replica) const {
   return JobDir(id) / "containers" / replica;
 }
 std::filesystem::path JobStore::CancelRequestFile(std::string_view id) const {
@@ -124,7 +125,19 @@ absl::Status JobStore::CreateJobDir(std::string_view id) const {
 }
 
 absl::Status JobStore::WriteJob(std::string_view id, const jobspec::CustomJob& job) const {
-  return WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job));
+  return JobIndex(home_).Change(
+      id, &job, [&] { return WriteRecord(JobFile(id), jobspec::FormatCustomJobJson(job)); });
+}
+
+absl::Status JobStore::RemoveJob(std::string_view id) const {
+  return JobIndex(home_).Change(id, nullptr, [&]() -> absl::Status {
+    std::error_code ec;
+    std::filesystem::remove_all(JobDir(id), ec);
+    if (ec) {
+      return absl::InternalError(fmt::format("deleting {}: {}", JobDir(id).string(), ec.message()));
+    }
+    return absl::OkStatus();
+  });
 }
 
 absl::Status JobStore::AppendHistory(std::string_view id, const HistoryEntry& entry) const {
@@ -204,6 +217,102 @@ absl::StatusOr<std::vector<std::string>> JobStore::ListJobIds() const {
   }
   std::sort(ids.begin(), ids.end());
   return ids;
+}
+
+absl::StatusOr<std::vector<JobSummary>> JobStore::ListJobSummaries() const {
+  std::vector<JobSummary> summaries;
+  std::vector<std::string> names;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(home_ / "jobs", ec);
+  if (ec == std::errc::no_such_file_or_directory) return summaries;
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("listing ", (home_ / "jobs").string(), ": ", ec.message()));
+  }
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    names.push_back(it->path().filename().string());
+  }
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("listing ", (home_ / "jobs").string(), ": ", ec.message()));
+  }
+  const JobIndex index(home_);
+  absl::StatusOr<std::vector<JobIndex::Row>> rows = index.ReadAll();
+  if (absl::IsDataLoss(rows.status())) {  // a damaged index is rebuilt
+    index.Discard();
+    rows = index.ReadAll();
+  }
+  if (!rows.ok()) rows.emplace();  // no index: every job.json is read below
+  std::unordered_map<std::string_view, const JobIndex::Row*> by_id;
+  by_id.reserve(rows->size());
+  for (const JobIndex::Row& row : *rows) by_id.emplace(row.summary.id, &row);
+  std::vector<JobIndex::Repair> repairs;
+  struct ToRead {
+    std::string id;
+    std::optional<int64_t> version;
+  };
+  std::vector<ToRead> to_read;
+  for (std::string& name : names) {
+    auto found = by_id.find(name);
+    if (found == by_id.end()) {
+      to_read.push_back({std::move(name), std::nullopt});
+      continue;
+    }
+    const JobIndex::Row& row = *found->second;
+    by_id.erase(found);
+    if (row.stale) {
+      to_read.push_back({std::move(name), row.version});
+    } else {
+      summaries.push_back(row.summary);
+    }
+  }
+  // Rows left have no directory: the job was removed.
+  for (const auto& [id, row] : by_id) {
+    repairs.push_back({.id = std::string(id), .version = row->version, .job = nullptr});
+  }
+  std::vector<jobspec::CustomJob> read;
+  read.reserve(to_read.size());
+  for (ToRead& entry : to_read) {
+    absl::StatusOr<jobspec::CustomJob> job = ReadJob(entry.id);
+    // Not found: a job still being created (no job.json yet); damaged: left
+    // out, as ListJobs leaves out unreadable jobs. Their rows stay as they are.
+    if (!job.ok()) continue;
+    summaries.push_back(SummaryOf(entry.id, *job));
+    read.push_back(*std::move(job));
+    repairs.push_back({.id = std::move(entry.id), .version = entry.version, .job = &read.back()});
+  }
+  // The list is right whether or not the repair lands; a failed one is
+  // retried by the next list.
+  (void)index.ApplyRepairs(repairs);
+  std::sort(summaries.begin(), summaries.end(), ListsBefore);
+  return summaries;
+}
+
+absl::Status JobStore::ForEachJobSummary(
+    const std::optional<JobSummary>& after,
+    const std::function<bool(const JobSummary&)>& visit) const {
+  int64_t names = 0, name_hash_sum = 0;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(home_ / "jobs", ec);
+  if (ec == std::errc::no_such_file_or_directory) return absl::OkStatus();
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++names;
+    name_hash_sum += JobIndex::NameHash(it->path().filename().string());
+  }
+  if (!ec) {
+    const JobIndex index(home_);
+    absl::StatusOr<JobIndex::State> state = index.ReadState();
+    if (state.ok() && state->stale == 0 && state->rows == names &&
+        state->name_hash_sum == name_hash_sum) {
+      return index.Scan(after, visit);
+    }
+  }
+  TP_ASSIGN_OR_RETURN(std::vector<JobSummary> summaries, ListJobSummaries());
+  for (const JobSummary& summary : summaries) {
+    if (after.has_value() && !ListsBefore(*after, summary)) continue;
+    if (!visit(summary)) break;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace trainpkg::sdk

@@ -9,6 +9,8 @@
 //                    cancel_request  present once someone asked the job to stop
 //                    vertex.json     jobs of the Vertex backend instead of local.json
 //                                    and logs (sdk/vertex/vertex_job_record.h)
+//   <home>/job_index.sqlite          what lists read instead of every job.json
+//                                    (job_index.h); the files above stay the truth
 //
 // The records hold the jobs' environment values (API keys among them), so
 // the home, jobs/ and every job directory are 0700 and every file the store
@@ -20,6 +22,8 @@
 #define TRAINPKG_SDK_JOB_STORE_H_
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +33,7 @@
 #include "absl/time/time.h"
 #include "base/environment.h"
 #include "jobspec/custom_job.h"
+#include "sdk/job_index.h"
 #include "sdk/local_job_details.h"
 
 namespace trainpkg::sdk {
@@ -74,7 +79,11 @@ class JobStore {
   // taken; PermissionDenied/Internal when home is not writable.
   absl::Status CreateJobDir(std::string_view id) const;
 
+  // Writes job.json and keeps the index (job_index.h) in step: its row is
+  // marked stale first, so a crash between the two leaves it to be re-read.
   absl::Status WriteJob(std::string_view id, const jobspec::CustomJob& job) const;
+  // Removes the job's directory (records, logs) and its index row.
+  absl::Status RemoveJob(std::string_view id) const;
   absl::Status AppendHistory(std::string_view id, const HistoryEntry& entry) const;
   absl::Status WriteLocalDetails(std::string_view id, const LocalJobDetails& details) const;
   // Creates the cancel_request marker the supervisor watches.
@@ -88,6 +97,24 @@ class JobStore {
 
   // Ids of every job with a job.json, sorted. An absent home is an empty list.
   absl::StatusOr<std::vector<std::string>> ListJobIds() const;
+
+  // Every job with a job.json, in list order (ListsBefore: newest first),
+  // as its index row says; no job file is read but those of jobs the index
+  // does not know or holds stale (a write in progress or interrupted, a job
+  // directory made by hand or by a trainpkg without the index), and the
+  // index is repaired from them. Rows of directories that are gone are
+  // dropped. Jobs whose job.json cannot be read are left out. When the index
+  // cannot be used (damaged, unwritable) every job.json is read. An absent
+  // home is an empty list.
+  absl::StatusOr<std::vector<JobSummary>> ListJobSummaries() const;
+  // The same summaries in the same order, those after `after` only, passed
+  // to `visit` until it returns false. When the index matches the
+  // directory (as many rows as names in jobs/, the same sum of their
+  // NameHash, none stale) they are read from it in order, one at a time,
+  // so a caller that stops early reads few rows; otherwise
+  // ListJobSummaries repairs it first.
+  absl::Status ForEachJobSummary(const std::optional<JobSummary>& after,
+                                 const std::function<bool(const JobSummary&)>& visit) const;
 
  private:
   std::filesystem::path home_;

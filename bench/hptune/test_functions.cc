@@ -35,6 +35,21 @@ double Hartmann6Value(const std::vector<double>& x) {
 
 }  // namespace
 
+double ConditionalValue(bool hartmann6, const std::vector<double>& children) {
+  return hartmann6 ? Hartmann6Value(children)
+                   : -3 + (BraninValue(children) - 0.397887357729738) / 10;
+}
+
+const TestFunction& Conditional() {
+  static const TestFunction kConditional{"conditional",
+                                         std::vector<double>(6, 0.0),
+                                         std::vector<double>(6, 1.0),
+                                         -3.32236801141551,
+                                         Hartmann6Value,
+                                         true};
+  return kConditional;
+}
+
 const TestFunction& Branin() {
   static const TestFunction kBranin{"branin", {-5, 0}, {10, 15}, 0.397887357729738, BraninValue};
   return kBranin;

@@ -1,7 +1,9 @@
 #include "sdk/cli/job_id_resolver.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -53,6 +55,11 @@ absl::StatusOr<std::string> ResolveJobId(const sdk::JobStore& jobs,
         "the job id is empty; give an id, a prefix of one, or latest");
   }
   const bool latest = text == kLatest;
+  // An exact id wins, found without listing the stores (a name, not a path).
+  if (!latest && text != "." && text != ".." && text.find('/') == std::string_view::npos) {
+    std::error_code ec;
+    if (std::filesystem::exists(jobs.JobFile(text), ec)) return std::string(text);
+  }
   // Create times only for "latest": every other lookup reads no job file.
   TP_ASSIGN_OR_RETURN(std::vector<Known> all, AllJobs(jobs, tuning_jobs, latest));
   for (const Known& known : all) {

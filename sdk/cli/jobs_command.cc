@@ -15,6 +15,7 @@
 #include "sdk/hptune/tuning_job_store.h"
 #include "sdk/job_client.h"
 #include "sdk/job_logs.h"
+#include "sdk/serve/list_filter.h"
 
 namespace trainpkg::cli {
 namespace {
@@ -22,6 +23,9 @@ namespace {
 // Long enough for a supervisor to stop replicas after the default 10 s
 // grace period.
 constexpr absl::Duration kCancelTimeout = absl::Seconds(30);
+
+// Jobs the list table shows without --limit, as the REST list's default page.
+constexpr size_t kDefaultTableRows = 100;
 
 // Tuning jobs (sdk/hptune/tuning_job_store.h) share the job ids' namespace
 // with CustomJobs: describe and cancel look there first.
@@ -103,13 +107,35 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
   sdk::JobClient client{sdk::JobStore(home)};
   const sdk::hptune::TuningJobStore tuning_store(home);
   if (commands.list->parsed()) {
-    TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> all, client.ListJobs());
-    TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> jobs, SelectJobs(std::move(all), flags.query));
+    std::vector<sdk::JobInfo> jobs;
+    bool more = false;
+    const bool table = flags.format != "json" && !flags.quiet;
+    if (flags.query.sort_by.empty()) {
+      // List order: the store's index picks the page, only its jobs are read.
+      TP_ASSIGN_OR_RETURN(sdk::serve::ListFilter filter,
+                          sdk::serve::ListFilter::Parse(flags.query.filter));
+      sdk::JobListOptions options;
+      if (!flags.query.filter.empty()) {
+        options.matches = [&filter](const jobspec::CustomJob& job) { return filter.Matches(job); };
+      }
+      options.limit = static_cast<size_t>(flags.query.limit);
+      if (table && !flags.limit_given) options.limit = kDefaultTableRows;
+      TP_ASSIGN_OR_RETURN(sdk::JobList list, client.ListJobs(options));
+      jobs = std::move(list.jobs);
+      more = list.more && table && !flags.limit_given;
+    } else {
+      TP_ASSIGN_OR_RETURN(std::vector<sdk::JobInfo> all, client.ListJobs());
+      TP_ASSIGN_OR_RETURN(jobs, SelectJobs(std::move(all), flags.query));
+    }
     if (flags.quiet) {
       for (const sdk::JobInfo& info : jobs) out << base::TerminalSafe(info.id) << "\n";
       return absl::OkStatus();
     }
     out << (flags.format == "json" ? FormatJobListJson(jobs) : FormatJobTable(jobs, absl::Now()));
+    if (more) {
+      out << "(the newest " << kDefaultTableRows
+          << " jobs; --limit N shows N, --limit 0 all, --filter selects)\n";
+    }
     const bool queried =
         !flags.query.filter.empty() || !flags.query.sort_by.empty() || flags.query.limit > 0;
     if (flags.format != "json" && !queried) {
@@ -142,9 +168,8 @@ absl::Status Run(const JobsCommands& commands, const JobsFlags& flags, std::ostr
   // Not GetJob: an orphaned job is repaired by the cancel, as CANCELLED.
   TP_ASSIGN_OR_RETURN(sdk::JobInfo info, client.ReadJob(flags.id));
   const sdk::BackendDriver& driver = sdk::JobDriver(info);
-  TP_ASSIGN_OR_RETURN(
-      jobspec::CustomJob job,
-      driver.Cancel(client.store(), info, AccessFromFlags(flags), kCancelTimeout));
+  TP_ASSIGN_OR_RETURN(jobspec::CustomJob job,
+                      driver.Cancel(client.store(), info, AccessFromFlags(flags), kCancelTimeout));
   out << "Job " << flags.id << ": " << jobspec::JobStateName(job.state) << "\n";
   return absl::OkStatus();
 }
@@ -169,7 +194,9 @@ JobsCommands AddJobsCommands(CLI::App& app, JobsFlags& flags) {
       "labels.KEY=VALUE, createTime>\"2026-11-27T00:00:00Z\", NOT TERM (Vertex AI's list filter)");
   commands.list->add_option("--sort-by", flags.query.sort_by,
                             "createTime, displayName or state; ~FIELD for descending");
-  commands.list->add_option("--limit", flags.query.limit, "At most N jobs (after --filter)");
+  commands.list->add_option(
+      "--limit", flags.query.limit,
+      "At most N jobs (after --filter); 0: all. Default: all, but the table shows the newest 100");
   commands.list->add_flag("-q,--quiet", flags.quiet, "Only the job ids, one a line");
   commands.describe =
       commands.jobs->add_subcommand("describe", "Print a job (Vertex JSON) and its processes");
@@ -204,6 +231,7 @@ int RunJobsCommand(const JobsCommands& commands, const JobsFlags& given, std::os
   }
   JobsFlags flags = given;
   if (commands.list->parsed()) {  // a malformed --filter / --sort-by is a usage error
+    flags.limit_given = commands.list->get_option("--limit")->count() > 0;
     if (absl::Status status = SelectJobs({}, flags.query).status(); !status.ok()) {
       return ReportError(err, status, kExitUsage);
     }

@@ -22,6 +22,7 @@ namespace trainpkg::cli {
 struct JobsFlags {
   std::string format = "table";   // list: table | json
   JobListQuery query;             // list --filter, --sort-by, --limit (job_list_query.h)
+  bool limit_given = false;       // list: --limit was given (else the table shows a page)
   bool quiet = false;             // list -q: only the ids
   std::string id;                 // describe, logs, cancel: an id, a unique prefix, or latest
   std::string replica;            // logs --replica

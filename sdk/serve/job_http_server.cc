@@ -1,5 +1,7 @@
 #include "sdk/serve/job_http_server.h"
 
+#include <sys/socket.h>
+
 #include <thread>
 #include <vector>
 
@@ -87,10 +89,24 @@ absl::StatusOr<std::unique_ptr<JobHttpServer>> JobHttpServer::Start(
   server.set_read_timeout(kReadWriteSeconds, 0);
   server.set_write_timeout(kReadWriteSeconds, 0);
   server.set_payload_max_length(options.max_body_bytes);
+  // cpp-httplib 0.11 (Debian's, compiled) listens with a backlog of 5: 50
+  // clients connecting at once overflowed it, and the dropped SYNs came back
+  // after the kernel's 1 s retransmit (bench/scale: p99 ~1.2 s, a reset).
+  // Its socket-options hook sees the listening socket, which is listened on
+  // again below with the system's maximum backlog.
+  socket_t listening = -1;
+  server.set_socket_options([&listening](socket_t sock) {
+    httplib::default_socket_options(sock);
+    listening = sock;
+  });
   int bound = options.port == 0 ? server.bind_to_any_port(host)
                                 : (server.bind_to_port(host, options.port) ? options.port : -1);
   if (bound <= 0) {
     return absl::UnavailableError(fmt::format("cannot listen on {}:{}", host, options.port));
+  }
+  if (listening >= 0 && ::listen(listening, SOMAXCONN) != 0) {
+    return absl::UnavailableError(
+        fmt::format("cannot listen on {}:{} with a backlog of {}", host, bound, SOMAXCONN));
   }
   std::string hint;
   if (!options.token_home.empty()) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <system_error>
-#include <tuple>
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
@@ -34,21 +33,19 @@ bool ValidId(std::string_view id) {
   });
 }
 
-// Newest first; ties by id, descending.
-using SortKey = std::tuple<int64_t, std::string>;
-SortKey KeyOf(const jobspec::CustomJob& job, const std::string& id) {
-  return {job.create_time.has_value() ? absl::ToUnixNanos(*job.create_time) : 0, id};
-}
-
-std::string EncodePageToken(const SortKey& key) {
+// The page token is the last job shown (its create time and id), not an
+// offset: jobs created or deleted meanwhile shift no page, and the next page
+// starts right after it in list order (ListsBefore: newest first, ties by id
+// descending).
+std::string EncodePageToken(const JobSummary& last) {
   std::string token;
-  // The sort key of the last job shown, not an offset: jobs created meanwhile
-  // shift no page, and the next page starts right after it.
-  absl::WebSafeBase64Escape(fmt::format("{}/{}", std::get<0>(key), std::get<1>(key)), &token);
+  const int64_t nanos =
+      last.job.create_time.has_value() ? absl::ToUnixNanos(*last.job.create_time) : 0;
+  absl::WebSafeBase64Escape(fmt::format("{}/{}", nanos, last.id), &token);
   return token;
 }
 
-std::optional<SortKey> DecodePageToken(std::string_view token) {
+std::optional<JobSummary> DecodePageToken(std::string_view token) {
   std::string text;
   if (!absl::WebSafeBase64Unescape(std::string(token), &text)) return std::nullopt;
   size_t slash = text.find('/');
@@ -56,7 +53,9 @@ std::optional<SortKey> DecodePageToken(std::string_view token) {
   if (slash == std::string::npos || !absl::SimpleAtoi(text.substr(0, slash), &nanos)) {
     return std::nullopt;
   }
-  return SortKey{nanos, text.substr(slash + 1)};
+  JobSummary last{.id = text.substr(slash + 1), .job = {}};
+  if (nanos != 0) last.job.create_time = absl::FromUnixNanos(nanos);
+  return last;
 }
 
 }  // namespace
@@ -180,7 +179,7 @@ RestReply LocalJobService::ListCustomJobs(std::string_view project, std::string_
     if (page_size == 0) page_size = options_.default_page_size;
     page_size = std::min(page_size, options_.max_page_size);
   }
-  std::optional<SortKey> after;
+  std::optional<JobSummary> after;
   if (!page_token.empty()) {
     after = DecodePageToken(page_token);
     if (!after.has_value()) {
@@ -188,26 +187,25 @@ RestReply LocalJobService::ListCustomJobs(std::string_view project, std::string_
           "pageToken: not a token this service returned (pass nextPageToken unchanged)"));
     }
   }
-  absl::StatusOr<std::vector<JobInfo>> jobs = client_.ListJobs();
+  const std::string prefix = fmt::format("projects/{}/locations/{}/customJobs/", project, location);
+  JobListOptions options;
+  // Only jobs created under this parent (their name is the parent's, then the id).
+  options.matches = [&](const jobspec::CustomJob& job) {
+    return job.name.starts_with(prefix) && job.name.size() > prefix.size() &&
+           job.name.find('/', prefix.size()) == std::string::npos && filter->Matches(job);
+  };
+  options.limit = static_cast<size_t>(page_size);
+  options.after = std::move(after);
+  absl::StatusOr<JobList> jobs = client_.ListJobs(options);
   if (!jobs.ok()) return Error(jobs.status());
-  std::string prefix = fmt::format("projects/{}/locations/{}/customJobs/", project, location);
-  std::vector<std::pair<SortKey, const jobspec::CustomJob*>> matching;
-  for (const JobInfo& info : *jobs) {
-    if (info.job.name != prefix + info.id || !filter->Matches(info.job)) continue;
-    SortKey key = KeyOf(info.job, info.id);
-    if (after.has_value() && !(key < *after)) continue;
-    matching.emplace_back(key, &info.job);
-  }
-  std::sort(matching.begin(), matching.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
   nlohmann::json body = nlohmann::json::object();
   nlohmann::json list = nlohmann::json::array();
-  for (size_t i = 0; i < matching.size() && i < static_cast<size_t>(page_size); ++i) {
-    list.push_back(jobspec::CustomJobToJson(*matching[i].second));
+  for (const JobInfo& info : jobs->jobs) {
+    list.push_back(jobspec::CustomJobToJson(info.job));
   }
   if (!list.empty()) body["customJobs"] = std::move(list);
-  if (matching.size() > static_cast<size_t>(page_size)) {
-    body["nextPageToken"] = EncodePageToken(matching[static_cast<size_t>(page_size) - 1].first);
+  if (jobs->more && !jobs->jobs.empty()) {
+    body["nextPageToken"] = EncodePageToken(SummaryOf(jobs->jobs.back().id, jobs->jobs.back().job));
   }
   return RestReply{200, std::move(body)};
 }
@@ -251,12 +249,7 @@ RestReply LocalJobService::DeleteCustomJob(std::string_view project, std::string
     running_.erase(std::string(id));
     operation = ++operations_;
   }
-  std::error_code ec;
-  std::filesystem::remove_all(client_.store().JobDir(id), ec);
-  if (ec) {
-    return Error(absl::InternalError(
-        fmt::format("deleting {}: {}", client_.store().JobDir(id).string(), ec.message())));
-  }
+  if (absl::Status removed = client_.store().RemoveJob(id); !removed.ok()) return Error(removed);
   std::string now = jobspec::FormatTimestamp(absl::Now());
   // Vertex answers a delete with a long-running operation; this one is
   // already done, so clients that wait on it return at once.

@@ -122,6 +122,26 @@ Eigen::MatrixXd LatinHypercube(int n, int f, uint64_t seed) {
 
 }  // namespace
 
+std::vector<int> GaussianProcessSuggester::ModelTrials(const std::vector<double>& y, int max,
+                                                       std::mt19937_64& rng) {
+  TP_CHECK(max >= 2, "max is {}", max);
+  const int n = static_cast<int>(y.size());
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  if (n <= max) return order;
+  // Best first; ties by index, so the subset does not depend on the sort.
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return y[a] > y[b]; });
+  const int best = max / 2;
+  // A partial Fisher-Yates shuffle of the others picks max - best of them.
+  for (int i = best; i < max; ++i) {
+    std::uniform_int_distribution<int> pick(i, n - 1);
+    std::swap(order[i], order[pick(rng)]);
+  }
+  order.resize(max);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
 int GaussianProcessSuggester::InitialTrials(const SearchSpace& space, int max_trial_count) {
   const int preferred = std::max(5, 2 * space.feature_count());
   if (max_trial_count <= 0) return preferred;
@@ -158,6 +178,16 @@ absl::StatusOr<std::vector<TrialParameters>> GaussianProcessSuggester::Suggest(
     } else if (history[i].pending) {
       pending_x.push_back(space_.Encode(points[i]));
     }
+  }
+  if (static_cast<int>(finished_y.size()) > kMaxModelTrials) {
+    std::vector<Eigen::VectorXd> subset_x;
+    std::vector<double> subset_y;
+    for (int i : ModelTrials(finished_y, kMaxModelTrials, rng)) {
+      subset_x.push_back(std::move(finished_x[i]));
+      subset_y.push_back(finished_y[i]);
+    }
+    finished_x = std::move(subset_x);
+    finished_y = std::move(subset_y);
   }
   const int n_finished = static_cast<int>(finished_y.size());
   std::vector<GaussianProcess> gps;

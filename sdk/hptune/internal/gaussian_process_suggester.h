@@ -27,8 +27,17 @@
 //   one dimension) over the numeric features. A point already in the history
 //   is never suggested again while an unseen one is found.
 // - The hyperparameters are sampled once per call, on the finished trials.
+// - Past kMaxModelTrials finished trials, the GPs are conditioned on a subset
+//   of them (ModelTrials): the best half of the subset, where the search
+//   refines, and the rest drawn at random from the other trials, so the
+//   model still sees the whole space. Fitting and sampling cost the cube of
+//   the trials they see, so this keeps a suggestion's cost flat past the
+//   threshold (docs/adr/2026-11-28-gp-trial-subset.md).
 #ifndef TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_SUGGESTER_H_
 #define TRAINPKG_SDK_HPTUNE_INTERNAL_GAUSSIAN_PROCESS_SUGGESTER_H_
+
+#include <random>
+#include <vector>
 
 #include "sdk/hptune/internal/search_space.h"
 #include "sdk/hptune/suggester.h"
@@ -40,6 +49,13 @@ class GaussianProcessSuggester : public Suggester {
   static constexpr int kRandomCandidates = 2000;
   static constexpr int kLocalCandidates = 200;
   static constexpr int kHyperparameterSamples = 8;
+  static constexpr int kMaxModelTrials = 100;
+
+  // Indices (ascending) of the finished trials the GPs are conditioned on,
+  // given their objectives `y` (higher is better): all of them up to `max`;
+  // past it the max/2 best, then the rest of `max` drawn uniformly from
+  // the others with `rng` (consumed only then). REQUIRES: max >= 2.
+  static std::vector<int> ModelTrials(const std::vector<double>& y, int max, std::mt19937_64& rng);
 
   // `max_trial_count` is the study's budget, 0 when not known.
   static int InitialTrials(const SearchSpace& space, int max_trial_count);

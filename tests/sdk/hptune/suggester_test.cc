@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 #include <string>
 
@@ -302,6 +304,71 @@ TEST(GaussianProcessSuggesterTest, ParallelPicksAreNotOnTopOfEachOther) {
     // 1% of the range [-10, 10].
     EXPECT_GT(std::fabs(std::get<double>(beside[0][0].value) - x), 0.2) << "seed " << seed;
     EXPECT_GT(std::fabs(std::get<double>(pair[1][0].value) - x), 0.2) << "seed " << seed;
+  }
+}
+
+TEST(GaussianProcessSuggesterTest, ModelTrialsAreAllUpToTheCapThenTheBestHalfAndARandomRest) {
+  using internal::GaussianProcessSuggester;
+  std::mt19937_64 rng(1);
+  std::vector<double> y = {3, 1, 2};
+  EXPECT_THAT(GaussianProcessSuggester::ModelTrials(y, 4, rng), ::testing::ElementsAre(0, 1, 2));
+  y.clear();
+  for (int i = 0; i < 300; ++i) y.push_back(std::sin(i * 0.7) * 10 + i % 7);
+  std::vector<int> by_rank(y.size());
+  std::iota(by_rank.begin(), by_rank.end(), 0);
+  std::stable_sort(by_rank.begin(), by_rank.end(), [&](int a, int b) { return y[a] > y[b]; });
+  std::mt19937_64 first(7), second(7), other(8);
+  const std::vector<int> subset = GaussianProcessSuggester::ModelTrials(y, 100, first);
+  ASSERT_EQ(subset.size(), 100u);
+  EXPECT_TRUE(std::is_sorted(subset.begin(), subset.end()));
+  EXPECT_EQ(std::set<int>(subset.begin(), subset.end()).size(), 100u);
+  for (int r = 0; r < 50; ++r) {
+    EXPECT_TRUE(std::binary_search(subset.begin(), subset.end(), by_rank[r])) << "rank " << r;
+  }
+  // Half of the subset is not the best 50: drawn from the rest.
+  int outside = 0;
+  for (int r = 50; r < 300; ++r)
+    outside += std::binary_search(subset.begin(), subset.end(), by_rank[r]);
+  EXPECT_EQ(outside, 50);
+  EXPECT_EQ(GaussianProcessSuggester::ModelTrials(y, 100, second), subset);
+  EXPECT_NE(GaussianProcessSuggester::ModelTrials(y, 100, other), subset);
+}
+
+// Past the cap on the trials the GPs see, the suggester still models the
+// objective: after 400 uniform random trials of a 6-D bowl (3x the cap) its
+// suggestion beats nearly all of them, and stays deterministic.
+TEST(GaussianProcessSuggesterTest, PastTheTrialCapSuggestionsStillFollowTheModel) {
+  using internal::GaussianProcessSuggester;
+  jobspec::StudySpec spec = Study(SearchAlgorithm::kUnspecified);
+  for (int i = 0; i < 6; ++i) {
+    spec.parameters.push_back(
+        {"x" + std::to_string(i), jobspec::DoubleValueSpec{0, 1, {}}, ScaleType::kLinear, {}});
+  }
+  auto bowl = [](const TrialParameters& parameters) {
+    double sum = 0;
+    for (const jobspec::TrialParameter& p : parameters) {
+      const double x = std::get<double>(p.value);
+      sum += (x - 0.3) * (x - 0.3);
+    }
+    return sum;
+  };
+  const int trials = 3 * GaussianProcessSuggester::kMaxModelTrials + 16;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<Observation> history;
+  std::vector<double> losses;
+  for (int t = 0; t < trials; ++t) {
+    TrialParameters point;
+    for (int i = 0; i < 6; ++i) point.push_back({"x" + std::to_string(i), unit(rng)});
+    losses.push_back(bowl(point));
+    history.push_back({point, losses.back(), false});
+  }
+  std::sort(losses.begin(), losses.end());
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    const std::vector<TrialParameters> next = SuggestOk(*Make(spec, seed), history, 1);
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_LT(bowl(next[0]), losses[2]) << "seed " << seed << ": best of the history " << losses[0];
+    EXPECT_EQ(SuggestOk(*Make(spec, seed), history, 1), next);
   }
 }
 
