@@ -21,7 +21,7 @@
 #include "sdk/internal/job_errors.h"
 #include "sdk/local/internal/container_replica.h"
 #include "sdk/local/internal/gpu_inventory.h"
-#include "sdk/local/internal/launch_plan.h"
+#include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/port_reservation.h"
 #include "sdk/local/internal/restart_policy.h"
 #include "sdk/local/internal/runc_container_launcher.h"
@@ -258,7 +258,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
                               .message = std::string(gpus.status().message())};
   }
-  absl::StatusOr<std::vector<ReplicaLaunch>> launches = MakeLaunchPlan(LaunchPlanRequest{
+  absl::StatusOr<std::vector<ReplicaLaunch>> launches = sdk::internal::MakeLaunchPlan(sdk::internal::LaunchPlanRequest{
       .spec = &config_.spec,
       .plans = plans,
       .job_id = config_.job_id,

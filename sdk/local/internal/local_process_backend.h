@@ -29,12 +29,15 @@
 #include "sdk/internal/replica_plan.h"
 #include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
-#include "sdk/local/internal/launch_plan.h"
+#include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/runc_container_launcher.h"
-#include "sdk/local/internal/running_replica.h"
+#include "sdk/internal/running_replica.h"
 #include "sdk/process_launcher.h"
 
 namespace trainpkg::sdk::local::internal {
+
+using sdk::internal::ReplicaLaunch;
+using sdk::internal::RunningReplica;
 
 class LocalProcessBackend final : public sdk::internal::JobBackend {
  public:
