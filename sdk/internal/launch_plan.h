@@ -35,6 +35,8 @@ struct LaunchPlanRequest {
   // One port per plan, in plan order, then the chief's PyTorch rendezvous
   // port (MASTER_PORT, on the chief's host).
   std::span<const int> ports;
+  // The GPU indices each plan gets (AssignGpus), in plan order; empty: none.
+  std::span<const std::vector<std::string>> gpus;
   // The host address of each plan, in plan order (the SSH backend's hosts);
   // empty: every replica is on 127.0.0.1.
   std::span<const std::string> hosts;
@@ -42,8 +44,6 @@ struct LaunchPlanRequest {
   // process gets the cluster env and the pool's env entries only, and the
   // remote login environment supplies the rest; `environment` is unused.
   bool remote = false;
-  // The GPU indices each plan gets (AssignGpus), in plan order; empty: none.
-  std::span<const std::vector<std::string>> gpus;
 };
 
 struct ReplicaLaunch {

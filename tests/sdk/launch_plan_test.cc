@@ -38,7 +38,9 @@ class LaunchPlanTest : public ::testing::Test {
                              .job_secret = "s3cret",
                              .environment = &environment_,
                              .ports = ports_,
-                             .gpus = {}};
+                             .gpus = {},
+                             .hosts = {},
+                             .remote = false};
   }
 
   jobspec::CustomJob job_;

@@ -267,6 +267,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
       .environment = &config_.environment,
       .ports = ports->ports(),
       .gpus = *gpus,
+      .hosts = {},
+      .remote = false,
   });
   if (!launches.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,

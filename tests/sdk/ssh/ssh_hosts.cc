@@ -124,7 +124,7 @@ absl::Status SshHosts::Start(const SshHostsOptions& options) {
       return s;
     }
     const std::filesystem::path host_dir = dir / absl::StrCat("host", h);
-    std::filesystem::create_directories(host_dir);
+    std::filesystem::create_directories(host_dir / "home");
     if (absl::Status s = Run(absl::StrCat("ssh-keygen -q -t ed25519 -N '' -f ",
                                           ShellQuote((host_dir / "host_key").string())));
         !s.ok()) {
@@ -140,7 +140,8 @@ absl::Status SshHosts::Start(const SshHostsOptions& options) {
         << "\nPidFile none\nAuthorizedKeysFile " << (dir / "authorized_keys").string()
         << "\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
            "PermitRootLogin prohibit-password\nUsePAM no\nStrictModes no\nUseDNS no\n"
-           "MaxSessions 100\nMaxStartups 100\nSubsystem sftp internal-sftp\nLogLevel ERROR\n";
+           "MaxSessions 100\nMaxStartups 100\nSubsystem sftp internal-sftp\nLogLevel ERROR\n"
+        << "SetEnv HOME=" << (host_dir / "home").string() << "\n";
     bool with_sshd = true;
     for (int off : options.without_sshd) with_sshd = with_sshd && off != h;
     if (!with_sshd) continue;
@@ -148,6 +149,8 @@ absl::Status SshHosts::Start(const SshHostsOptions& options) {
         .argv = {"ip", "netns", "exec", ns, kSshd, "-D", "-e", "-f",
                  (host_dir / "sshd_config").string()},
         .program = "/usr/sbin/ip",
+        .environment = std::nullopt,
+        .input = base::SpawnOptions::Input::kDevNull,
         .output = base::SpawnOptions::Output::kAppendToFile,
         .output_file = host_dir / "sshd.log",
     });

@@ -5,7 +5,8 @@
 // them host1, host2, ... (HostName: their addresses), with the test key,
 // the generated host keys as the only known hosts and StrictHostKeyChecking
 // yes. The namespaces share this machine's filesystem, so every path is
-// "shared by all hosts". Stop() kills each sshd by pid and deletes the
+// "shared by all hosts"; each host's logins get a $HOME of their own in the
+// fixture's directory (sshd's SetEnv), so what a host caches stays apart. Stop() kills each sshd by pid and deletes the
 // namespaces and the bridge it created, by name. Needs root.
 #ifndef TRAINPKG_TESTS_SDK_SSH_SSH_HOSTS_H_
 #define TRAINPKG_TESTS_SDK_SSH_SSH_HOSTS_H_
@@ -50,6 +51,10 @@ class SshHosts {
   const std::string& address(int host) const { return addresses_.at(host - 1); }
   // The namespace of host `host`, for `ip netns exec`.
   const std::string& netns(int host) const { return netns_.at(host - 1); }
+  // $HOME of the logins on host `host`.
+  std::filesystem::path home(int host) const {
+    return dir_.path() / ("host" + std::to_string(host)) / "home";
+  }
   std::filesystem::path ssh_config() const { return dir_.path() / "ssh_config"; }
   const std::filesystem::path& dir() const { return dir_.path(); }
   // Runs `command` with sh on host `host` through ssh; exit code and output.

@@ -35,6 +35,8 @@ TEST(SshHostsTest, HostsAnswerAsThemselvesAndTearDownCompletely) {
       EXPECT_EQ(ip.code, 0) << ip.out << hosts.Logs();
       EXPECT_THAT(ip.out, HasSubstr(hosts.address(h) + "/24")) << "host" << h;
     }
+    SshHosts::Result home = hosts.Ssh(2, "echo $HOME");
+    EXPECT_EQ(home.out, hosts.home(2).string() + "\n");
     // host1 reaches host2's sshd across the bridge.
     SshHosts::Result banner = hosts.Ssh(
         1, "bash -c 'exec 3<>/dev/tcp/" + address2 + "/22 && head -c 7 <&3'");

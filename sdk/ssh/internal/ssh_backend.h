@@ -1,0 +1,97 @@
+// The SSH backend's engine (sdk/internal/job_backend.h): runs one recorded
+// job's replicas on their hosts through OpenSSH (ssh_client.h) under the
+// remote wrapper (remote_script.h), supervised by a thread of this process.
+//
+// Start order, all before any replica runs: one master connection per host
+// (an unreachable host fails the job here, naming it), a probe of each host
+// (home, cached executables, TCP ports in use), the executables copied where
+// missing, ports chosen among the host's free ones, the launch plan (every
+// replica's cluster env with the hosts' addresses), and each host's job
+// directory with the wrapper and the replicas' environments (0600, removed
+// once read). Each replica is then one `ssh` through its host's master,
+// whose output is the replica's log; SIGTERM/SIGKILL reach the replica's
+// process group on its host through the master. When the job ends the
+// hosts' job directories are removed and the masters closed.
+#ifndef TRAINPKG_SDK_SSH_INTERNAL_SSH_BACKEND_H_
+#define TRAINPKG_SDK_SSH_INTERNAL_SSH_BACKEND_H_
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "jobspec/custom_job.h"
+#include "sdk/internal/job_backend.h"
+#include "sdk/internal/job_recorder.h"
+#include "sdk/internal/running_replica.h"
+#include "sdk/internal/supervised_job_config.h"
+#include "sdk/local_job_details.h"
+#include "sdk/ssh/internal/ssh_client.h"
+#include "sdk/ssh/ssh_backend_options.h"
+
+namespace trainpkg::sdk::ssh::internal {
+
+struct SshBackendConfig {
+  sdk::internal::SupervisedJobConfig job;
+  SshBackendOptions options;
+  std::vector<size_t> placement;  // PlaceReplicas(options.hosts, job.plans.size())
+  std::filesystem::path ssh;      // absolute path of the ssh program
+};
+
+class SshBackend final : public sdk::internal::JobBackend {
+ public:
+  SshBackend(SshBackendConfig config, std::shared_ptr<sdk::internal::JobRecorder> recorder);
+  ~SshBackend() override;
+
+  absl::Status Start() override;
+  void Wait() override;
+  void Cancel(bool immediately) override;
+
+ private:
+  struct Host {
+    std::string name;     // as given: "host2"
+    std::string address;  // what the replicas reach it at (ssh -G's hostname)
+    std::unique_ptr<SshConnection> connection;
+    std::string home;
+    std::string job_dir;  // on the host
+    bool set_up = false;  // job_dir written
+  };
+  struct Replica {
+    size_t host = 0;
+    ReplicaDetails details;
+    std::unique_ptr<sdk::internal::RunningReplica> running;
+    std::optional<ExitStatus> exit;  // guarded by mu_
+    int exit_sequence = 0;           // guarded by mu_
+  };
+  enum class Outcome { kSucceeded, kFailed, kCancelled };
+
+  void Supervise();
+  // Connects, probes, copies, plans and sets up every host, then starts the
+  // replicas. The failure, if any.
+  std::optional<jobspec::RpcStatus> StartReplicas();
+  std::optional<jobspec::RpcStatus> ConnectHosts();
+  Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
+  void Stop();
+  void CleanUpHosts();
+  bool CancelRequested();
+  void OnExit(size_t index, ExitStatus status);
+
+  const SshBackendConfig config_;
+  const std::shared_ptr<sdk::internal::JobRecorder> recorder_;
+  std::vector<Host> hosts_;  // one per host of options.hosts; only the supervisor touches it
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Replica> replicas_;  // resized before any replica starts
+  bool cancel_ = false;            // guarded by mu_
+  bool kill_now_ = false;          // guarded by mu_
+  bool done_ = false;              // guarded by mu_
+  int exits_ = 0;                  // guarded by mu_
+  std::thread supervisor_;
+};
+
+}  // namespace trainpkg::sdk::ssh::internal
+
+#endif  // TRAINPKG_SDK_SSH_INTERNAL_SSH_BACKEND_H_
