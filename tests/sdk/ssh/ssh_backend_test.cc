@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -122,6 +123,13 @@ TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
       output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
       &accuracy));
   EXPECT_GE(accuracy, 0.98);
+  std::cout << "chief's held-out accuracy over SSH: " << accuracy << "\n";
+  for (const char* line : {"collectives:", "[workerpool0-0] CLUSTER_SPEC"}) {
+    const size_t found = output_.str().find(line);
+    if (found != std::string::npos) {
+      std::cout << output_.str().substr(found, output_.str().find('\n', found) - found) << "\n";
+    }
+  }
   EXPECT_TRUE(std::filesystem::exists(out / "model")) << output_.str();
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
     EXPECT_THAT(entry.path().filename().string(), ::testing::Not(StartsWith("workertemp_")));
@@ -216,7 +224,7 @@ TEST_F(SshBackendTest, DroppedConnectionKillsTheRemoteReplicaWithinTenSeconds) {
   // as a network failure would end it.
   const std::string control = (job->job_dir() / "ssh" / "1").string();
   ::trainpkg::testing::ShellResult master =
-      ::trainpkg::testing::Sh("pgrep -f 'ControlMaster=yes.*ControlPath=" + control + " '");
+      ::trainpkg::testing::Sh("pgrep -f '[C]ontrolMaster=yes.*ControlPath=" + control + " '");
   ASSERT_EQ(master.code, 0) << master.out;
   int master_pid = 0;
   ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(master.out), &master_pid)) << master.out;
