@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   }
   const bool pdsh = std::system("command -v pdsh >/dev/null") == 0;
   SshHosts hosts;
-  if (absl::Status started = hosts.Start({.hosts = 2}); !started.ok()) {
+  if (absl::Status started = hosts.Start({.hosts = 2, .without_sshd = {}}); !started.ok()) {
     std::cerr << started << "\n";
     return 1;
   }

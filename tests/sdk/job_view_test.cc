@@ -92,6 +92,7 @@ TEST(JobViewEscapingTest, DescribeEscapesErrorsArgsAndNames) {
                                                     .address = "127.0.0.1:1",
                                                     .argv = {"/bin/trainer", "--name=\x1b[2J\n"},
                           .container_id = "",
+                          .host = "",
                           .exit_status = std::nullopt});
   const std::string text = FormatJobDescription(info, sdk::JobStore("/home/u/.trainpkg"));
   ExpectNoControls(text);
