@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -252,6 +253,41 @@ TEST_F(SshBackendTest, UnreachableHostFailsTheJobBeforeAnyReplicaStarts) {
   EXPECT_THAT(done->error->message, HasSubstr("Connection refused"));
   EXPECT_THAT(done->error->message, HasSubstr("No replica was started"));
   EXPECT_TRUE(testing::PidsInDir(pids.path(), "replica-").empty());
+  ExpectHostsEmpty();
+}
+
+// The command line: `trainpkg run --backend ssh` with a hostfile, then
+// `jobs describe` and `jobs logs` reading what it recorded.
+TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
+  StartHosts();
+  using ::trainpkg::testing::ShellQuote;
+  const std::filesystem::path hostfile = dir_.path() / "hosts";
+  std::ofstream(hostfile) << "# two hosts\nhost2 slots=1\nhost3 slots=2\n";
+  const std::string env = "TRAINPKG_HOME=" + ShellQuote((dir_.path() / "cli-home").string()) + " ";
+  const std::string pool = "--worker-pool-spec=machine-type=n1-standard-4,replica-count=";
+  const std::string image = ",container-image-uri=local:" + testing::ReplicaProbePath();
+  ::trainpkg::testing::ShellResult run = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " run --backend ssh --hostfile " + ShellQuote(hostfile.string()) +
+      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " --job-id ssh_42 " + pool + "1" +
+      image + " " + pool + "2" + image + " --args=--print=hello-from-ssh");
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("JOB_STATE_SUCCEEDED"));
+  ::trainpkg::testing::ShellResult logs = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " jobs logs ssh_42 --replica workerpool1-1");
+  EXPECT_EQ(logs.out, "hello-from-ssh\n");
+  ::trainpkg::testing::ShellResult describe =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs describe ssh_42");
+  EXPECT_THAT(describe.out, HasSubstr("workerpool1-1: on host3 (ssh pid "));
+  EXPECT_THAT(describe.out, HasSubstr(hosts_.address(2) + ":"));
+  ::trainpkg::testing::ShellResult list = ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs list");
+  EXPECT_THAT(list.out, HasSubstr("ssh"));
+  // The flags of another backend, and no hosts at all, are refused.
+  EXPECT_THAT(::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --backend ssh " + pool + "1" +
+                                      image).out,
+              HasSubstr("--hosts: required with --backend ssh"));
+  EXPECT_THAT(::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --hosts a:1 " + pool + "1" +
+                                      image).out,
+              HasSubstr("--hosts: only applies with --backend ssh"));
   ExpectHostsEmpty();
 }
 
