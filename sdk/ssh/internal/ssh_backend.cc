@@ -242,12 +242,15 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
       executables[digest_of[i]] = std::filesystem::path(plans[i].program).filename().string();
     }
   }
-  // Each host: probe, copy what it lacks, choose its ports.
-  std::map<size_t, std::vector<int>> free_ports;
+  // Each host at once: probe, copy what it lacks, choose its ports.
+  std::vector<std::vector<int>> free_ports(hosts_.size());
+  std::vector<uint64_t> seeds;
   std::random_device random;
   for (size_t h = 0; h < hosts_.size(); ++h) {
+    seeds.push_back((static_cast<uint64_t>(random()) << 32) | random());
+  }
+  std::optional<jobspec::RpcStatus> failure = OnEachHost([&](size_t h) -> std::optional<jobspec::RpcStatus> {
     Host& host = hosts_[h];
-    if (host.connection == nullptr) continue;
     absl::StatusOr<base::SubprocessResult> out =
         host.connection->Run("sh -s", ProbeScript(executables), kCommandTimeout);
     if (!out.ok() || out->exit_code != 0) {
@@ -287,18 +290,19 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     size_t count = 0;
     for (size_t i = 0; i < plans.size(); ++i) count += config_.placement[i] == h ? 1 : 0;
     if (config_.placement[0] == h) ++count;  // MASTER_PORT on the chief's host
-    absl::StatusOr<std::vector<int>> ports =
-        ChooseFreePorts(*probe, count, (static_cast<uint64_t>(random()) << 32) | random());
+    absl::StatusOr<std::vector<int>> ports = ChooseFreePorts(*probe, count, seeds[h]);
     if (!ports.ok()) {
       return Internal(absl::StrCat("Choosing ports on host ", host.name, ": ",
                                    ports.status().message()));
     }
     free_ports[h] = *std::move(ports);
-  }
+    return std::nullopt;
+  });
+  if (failure.has_value()) return failure;
   // The launch plan: each replica at its host's address and a port free there.
   std::vector<int> ports;
   std::vector<std::string> addresses;
-  std::map<size_t, size_t> next;
+  std::vector<size_t> next(hosts_.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     const size_t h = config_.placement[i];
     ports.push_back(free_ports[h][next[h]++]);
@@ -319,10 +323,9 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
           .remote = true,
       });
   if (!launches.ok()) return Internal(std::string(launches.status().message()));
-  // Each host's job directory: the wrapper and its replicas' environments.
-  for (size_t h = 0; h < hosts_.size(); ++h) {
+  // Each host's job directory, at once: the wrapper and its replicas' environments.
+  failure = OnEachHost([&](size_t h) -> std::optional<jobspec::RpcStatus> {
     Host& host = hosts_[h];
-    if (host.connection == nullptr) continue;
     std::map<std::string, std::map<std::string, std::string>> envs;
     for (size_t i = 0; i < plans.size(); ++i) {
       if (config_.placement[i] == h) envs[plans[i].ref.Name()] = (*launches)[i].env;
@@ -334,7 +337,9 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
       return Internal(absl::StrCat("Setting up host ", host.name, ": ",
                                    out.ok() ? out->err : out.status().message()));
     }
-  }
+    return std::nullopt;
+  });
+  if (failure.has_value()) return failure;
   std::error_code ec;
   const std::string cwd = copy ? "" : std::filesystem::current_path(ec).string();
   replicas_.resize(plans.size());
@@ -384,6 +389,20 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     replica.details.start_time = (*running)->start_time();
     replica.running = *std::move(running);
     recorder_->UpdateReplica(replica.details);
+  }
+  return std::nullopt;
+}
+
+std::optional<jobspec::RpcStatus> SshBackend::OnEachHost(
+    const std::function<std::optional<jobspec::RpcStatus>(size_t)>& step) {
+  std::vector<std::optional<jobspec::RpcStatus>> failures(hosts_.size());
+  std::vector<std::thread> threads;
+  for (size_t h = 0; h < hosts_.size(); ++h) {
+    if (hosts_[h].connection != nullptr) threads.emplace_back([&, h] { failures[h] = step(h); });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (std::optional<jobspec::RpcStatus>& failure : failures) {
+    if (failure.has_value()) return failure;
   }
   return std::nullopt;
 }

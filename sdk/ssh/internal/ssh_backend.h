@@ -16,6 +16,7 @@
 #define TRAINPKG_SDK_SSH_INTERNAL_SSH_BACKEND_H_
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -73,6 +74,11 @@ class SshBackend final : public sdk::internal::JobBackend {
   // replicas. The failure, if any.
   std::optional<jobspec::RpcStatus> StartReplicas();
   std::optional<jobspec::RpcStatus> ConnectHosts();
+  // Runs `step` for every connected host, each on a thread of its own (the
+  // remote commands of one host wait on the network, not on each other);
+  // the failure of the first host that failed, if any.
+  std::optional<jobspec::RpcStatus> OnEachHost(
+      const std::function<std::optional<jobspec::RpcStatus>(size_t)>& step);
   Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
   void Stop();
   void CleanUpHosts();
