@@ -27,7 +27,8 @@ echo "$pid" >"$pgid_file"
 (
   cat >/dev/null
   kill -TERM "-$pid" 2>/dev/null || exit 0
-  sleep @GRACE@
+  n=0
+  while [ "$n" -lt @GRACE@ ] && kill -0 "-$pid" 2>/dev/null; do sleep 1; n=$((n + 1)); done
   kill -KILL "-$pid" 2>/dev/null
 ) <&3 >/dev/null 2>&1 &
 watcher=$!

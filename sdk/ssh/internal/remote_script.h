@@ -8,7 +8,8 @@
 // reads the ssh channel (its stdin) until end of file: when the channel
 // closes before the replica ended (the connection dropped, the supervisor
 // died, ssh was killed) it sends SIGTERM to the group and SIGKILL after the
-// grace period. When the replica ends, what is left of its group is killed
+// grace period (polled each second, so the watcher is gone within a second
+// of the group). When the replica ends, what is left of its group is killed
 // and the wrapper exits with the replica's status (128+N for signal N).
 #ifndef TRAINPKG_SDK_SSH_INTERNAL_REMOTE_SCRIPT_H_
 #define TRAINPKG_SDK_SSH_INTERNAL_REMOTE_SCRIPT_H_

@@ -133,5 +133,19 @@ TEST_F(WrapperTest, ClosingStdinKillsTheReplicasGroup) {
                                absl::Seconds(5)));
 }
 
+// A replica that ignores SIGTERM gets SIGKILL once the grace period (1 s
+// here) is over.
+TEST_F(WrapperTest, AReplicaIgnoringSigtermIsKilledAfterTheGracePeriod) {
+  std::unique_ptr<base::Child> child = Start("trap '' TERM; sleep 100 & wait; wait");
+  ASSERT_NE(child, nullptr);
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return std::filesystem::exists(job_dir_ + "/workerpool0-0.pgid"); },
+      absl::Seconds(10)));
+  child->CloseStdin();
+  absl::StatusOr<base::ExitStatus> exit = child->Wait(base::Child::Rest::kLeave);
+  ASSERT_THAT(exit, IsOk());
+  EXPECT_EQ(exit->code, 128 + SIGKILL);
+}
+
 }  // namespace
 }  // namespace trainpkg::sdk::ssh::internal

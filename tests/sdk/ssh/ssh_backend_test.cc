@@ -6,6 +6,7 @@
 // the base output directory is one path every host sees; executables are
 // copied into each host's own $HOME cache.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/environment.h"
+#include "base/subprocess.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "jobspec/job_file.h"
@@ -27,6 +29,7 @@
 #include "sdk/job_logs.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/sdk/ssh/ssh_hosts.h"
+#include "tests/test_util/file.h"
 #include "tests/test_util/shell.h"
 #include "tests/test_util/status_matchers.h"
 
@@ -281,6 +284,21 @@ TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
   EXPECT_THAT(describe.out, HasSubstr(hosts_.address(2) + ":"));
   ::trainpkg::testing::ShellResult list = ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs list");
   EXPECT_THAT(list.out, HasSubstr("ssh"));
+  // A second job finds the executable in host3's cache: nothing is copied.
+  const std::filesystem::path sha256 = hosts_.home(3) / ".cache/trainpkg/ssh/sha256";
+  ASSERT_TRUE(std::filesystem::exists(sha256));
+  const std::filesystem::path cached =
+      std::filesystem::directory_iterator(sha256)->path() / "replica_probe";
+  struct stat before {};
+  ASSERT_EQ(::stat(cached.c_str(), &before), 0) << cached;
+  ::trainpkg::testing::ShellResult again = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " run --backend ssh --hostfile " + ShellQuote(hostfile.string()) +
+      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " " + pool + "1" + image +
+      " " + pool + "2" + image);
+  ASSERT_EQ(again.code, 0) << again.out;
+  struct stat after {};
+  ASSERT_EQ(::stat(cached.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "copied again";
   // The flags of another backend, and no hosts at all, are refused.
   EXPECT_THAT(::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --backend ssh " + pool + "1" +
                                       image).out,
@@ -289,6 +307,61 @@ TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
                                       image).out,
               HasSubstr("--hosts: only applies with --backend ssh"));
   ExpectHostsEmpty();
+}
+
+// The supervising `trainpkg run` killed outright: its ssh clients die with
+// it, and each host's wrapper stops its replica.
+TEST_F(SshBackendTest, ADeadSupervisorLeavesNothingOnAnyHost) {
+  StartHosts();
+  const testing::TempDir pids;
+  const std::string image = ",container-image-uri=local:" + testing::ReplicaProbePath();
+
+  std::map<std::string, std::string> env = base::SnapshotProcessEnvironment();
+  env["TRAINPKG_HOME"] = (dir_.path() / "cli-home").string();
+  absl::StatusOr<std::unique_ptr<base::Child>> run = base::Spawn(base::SpawnOptions{
+      .argv = {TRAINPKG_PATH, "run", "--backend", "ssh", "--hosts", "host1:1,host2:1,host3:1",
+               "--ssh-config", hosts_.ssh_config().string(),
+               "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1" + image,
+               "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2" + image,
+               "--args=--pid-dir=" + pids.path().string() + ",--sleep=120"},
+      .program = TRAINPKG_PATH,
+      .environment = env,
+      .input = base::SpawnOptions::Input::kDevNull,
+      .output = base::SpawnOptions::Output::kAppendToFile,
+      .output_file = dir_.path() / "run.out",
+  });
+  ASSERT_THAT(run, IsOk());
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(30)))
+      << ::trainpkg::testing::Slurp(dir_.path() / "run.out");
+  ASSERT_EQ(::kill((*run)->pid(), SIGKILL), 0);  // the process alone, not its group
+  (void)(*run)->Wait(base::Child::Rest::kLeave);
+  const absl::Time killed = absl::Now();
+  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
+    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
+        << "replica pid " << pid;
+  }
+  std::cout << "replicas gone " << absl::FormatDuration(absl::Now() - killed)
+            << " after the supervisor was killed\n";
+  ExpectHostsEmpty();
+}
+
+// --no-copy: the executable runs at its own path (a shared filesystem).
+TEST_F(SshBackendTest, NoCopyRunsTheExecutableWhereItIs) {
+  StartHosts();
+  CustomJobOptions options = Options();
+  options.ssh.copy_executables = false;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(
+      testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--print=no-copy"}}}), options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << output_.str();
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] no-copy"));
+  absl::StatusOr<JobInfo> info = JobClient(JobStore(dir_.path() / "home")).GetJob(job->job_id());
+  ASSERT_THAT(info, IsOk());
+  EXPECT_EQ(info->local.replicas.at(0).argv.at(0), testing::ReplicaProbePath());
+  EXPECT_FALSE(std::filesystem::exists(hosts_.home(1) / ".cache/trainpkg/ssh/sha256"));
 }
 
 TEST_F(SshBackendTest, TooFewSlotsFailBeforeAnythingIsRecorded) {
