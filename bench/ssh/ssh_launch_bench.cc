@@ -131,9 +131,10 @@ int main(int argc, char** argv) {
     ssh_s.push_back(TimeCommand(ssh_command, output));
   }
   const double peer = Median(ssh_s);
-  fmt::print("submit -> {} replicas running over SSH, 2 hosts x 2 (median of {} runs; fastest "
-             "in brackets)\n",
-             kReplicas, runs);
+  fmt::print(
+      "submit -> {} replicas running over SSH, 2 hosts x 2 (median of {} runs; fastest "
+      "in brackets)\n",
+      kReplicas, runs);
   fmt::print("{:<44} {:>18} {:>14}\n", "", "ms", "vs ssh & x4");
   auto row = [&](const std::string& name, const std::vector<double>& times) {
     if (times.empty()) return;
@@ -143,12 +144,9 @@ int main(int argc, char** argv) {
   row("trainpkg --backend ssh", trainpkg_s);
   row("pdsh -R ssh -w host1,host2 (2 per host)", pdsh_s);
   row("4 x `ssh host cmd &`", ssh_s);
-  nlohmann::json out = {{"replicas", kReplicas},
-                        {"runs", runs},
-                        {"trainpkg_ssh_s", trainpkg_s},
-                        {"pdsh_s", pdsh_s},
-                        {"ssh_x4_s", ssh_s},
-                        {"trainpkg_vs_ssh", Median(trainpkg_s) / peer}};
+  nlohmann::json out = {
+      {"replicas", kReplicas}, {"runs", runs},      {"trainpkg_ssh_s", trainpkg_s},
+      {"pdsh_s", pdsh_s},      {"ssh_x4_s", ssh_s}, {"trainpkg_vs_ssh", Median(trainpkg_s) / peer}};
   if (!pdsh_s.empty()) out["trainpkg_vs_pdsh"] = Median(trainpkg_s) / Median(pdsh_s);
   std::ofstream(json_path) << out.dump(2) << "\n";
   return 0;

@@ -7,11 +7,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/bounded_file.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/backend_table.h"
-#include "base/bounded_file.h"
 #include "sdk/cli/gcloud_config.h"
 #include "sdk/ssh/host_list.h"
 #include "sdk/vertex/vertex_resource_ids.h"
@@ -248,7 +248,8 @@ absl::Status ApplySshFlags(const BackendFlags& flags, const base::Environment&, 
     }
   } else {
     absl::StatusOr<std::string> text = base::ReadRegularFile(
-        flags.hostfile, base::BoundedReadOptions{.max_bytes = 1 << 20, .follow_symlinks = true, .what = "a hostfile"});
+        flags.hostfile, base::BoundedReadOptions{
+                            .max_bytes = 1 << 20, .follow_symlinks = true, .what = "a hostfile"});
     if (!text.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("--hostfile: ", text.status().message()));
     }

@@ -31,8 +31,8 @@ absl::StatusOr<std::vector<ReplicaLaunch>> MakeLaunchPlan(const LaunchPlanReques
     launches[i].plan = &plans[i];
     // Loopback unless hosts are given: every replica shares it, on the
     // host's network or in the job's namespace alike.
-    launches[i].address = absl::StrCat(request.hosts.empty() ? "127.0.0.1" : request.hosts[i],
-                                       ":", request.ports[i]);
+    launches[i].address =
+        absl::StrCat(request.hosts.empty() ? "127.0.0.1" : request.hosts[i], ":", request.ports[i]);
     addresses.at(static_cast<size_t>(plans[i].ref.pool)).push_back(launches[i].address);
   }
   for (size_t i = 0; i < plans.size(); ++i) {

@@ -23,8 +23,7 @@ constexpr size_t kMaxLine = 64 * 1024;
 
 absl::StatusOr<std::unique_ptr<LogPump>> LogPump::Start(int fd,
                                                         const std::filesystem::path& log_file,
-                                                        std::string prefix,
-                                                        LineStream* live) {
+                                                        std::string prefix, LineStream* live) {
   // 0600 whatever the umask: a trainer may print its secrets (sdk/job_store.h).
   int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd < 0) return base::ErrnoToStatus(errno, absl::StrCat("opening ", log_file.string()));

@@ -19,8 +19,7 @@ class LogPump {
   // which is not owned and must stay open until Finish() returns. `live` may be null.
   static absl::StatusOr<std::unique_ptr<LogPump>> Start(int fd,
                                                         const std::filesystem::path& log_file,
-                                                        std::string prefix,
-                                                        LineStream* live);
+                                                        std::string prefix, LineStream* live);
   ~LogPump();  // Finish()
 
   LogPump(const LogPump&) = delete;
@@ -31,8 +30,7 @@ class LogPump {
   void Finish();
 
  private:
-  LogPump(int fd, int log_fd, int stop_read, int stop_write, std::string prefix,
-          LineStream* live);
+  LogPump(int fd, int log_fd, int stop_read, int stop_write, std::string prefix, LineStream* live);
   void Loop();
   // Returns false at end of file or on a read error.
   bool ReadOnce();

@@ -14,9 +14,7 @@ absl::StatusOr<std::unique_ptr<RunningReplica>> RunningReplica::Start(
   std::unique_ptr<RunningReplica> replica(new RunningReplica());
   TP_ASSIGN_OR_RETURN(replica->process_, launcher.Start(spec));
   // Not reaped before the reaper starts, so /proc still has it.
-  if (absl::StatusOr<ProcStat> stat =
-          ReadProcStat(replica->process_->pid());
-      stat.ok()) {
+  if (absl::StatusOr<ProcStat> stat = ReadProcStat(replica->process_->pid()); stat.ok()) {
     replica->start_time_ = stat->start_time;
   }
   absl::StatusOr<std::unique_ptr<LogPump>> pump = LogPump::Start(

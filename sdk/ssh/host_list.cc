@@ -18,8 +18,8 @@ constexpr int kMaxSlots = 1024;
 absl::StatusOr<int> ParseSlots(absl::string_view text, absl::string_view what) {
   int slots = 0;
   if (!absl::SimpleAtoi(text, &slots) || slots < 1 || slots > kMaxSlots) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": slots \"", text,
-                                                   "\" is not a number from 1 to ", kMaxSlots));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": slots \"", text, "\" is not a number from 1 to ", kMaxSlots));
   }
   return slots;
 }
@@ -49,11 +49,11 @@ absl::Status CheckHostName(absl::string_view name) {
   }
   for (char c : name) {
     // Names, addresses, ssh_config aliases and user@host; no shell or option syntax.
-    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ||
-          c == '_' || c == '@' || c == '[' || c == ']' || c == ':' || c == '%')) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "host \"", name, "\" has the character '", std::string(1, c),
-          "'; valid: letters, digits and . - _ @ (user@host), [ ] : % (IPv6)"));
+    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ||
+          c == '@' || c == '[' || c == ']' || c == ':' || c == '%')) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("host \"", name, "\" has the character '", std::string(1, c),
+                       "'; valid: letters, digits and . - _ @ (user@host), [ ] : % (IPv6)"));
     }
   }
   return absl::OkStatus();
@@ -125,9 +125,9 @@ absl::StatusOr<std::vector<size_t>> PlaceReplicas(const std::vector<SshHost>& ho
     for (int s = 0; s < hosts[h].slots && placement.size() < replicas; ++s) placement.push_back(h);
   }
   if (placement.size() < replicas) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the job has ", replicas, " replicas but the hosts give ", slots,
-        " slots; add hosts or slots (host:slots) so that every replica has one"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the job has ", replicas, " replicas but the hosts give ", slots,
+                     " slots; add hosts or slots (host:slots) so that every replica has one"));
   }
   return placement;
 }

@@ -7,10 +7,10 @@
 #define TRAINPKG_SDK_SSH_HOST_LIST_H_
 
 #include <cstddef>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "sdk/ssh/ssh_backend_options.h"
 
 namespace trainpkg::sdk::ssh {
@@ -24,8 +24,7 @@ absl::StatusOr<std::vector<SshHost>> ParseHostList(absl::string_view list);
 // (max_slots is accepted and ignored; slots default 1), '#' comments and
 // blank lines skipped. InvalidArgument naming `file` and the line, as
 // ParseHostList; also for a file without hosts.
-absl::StatusOr<std::vector<SshHost>> ParseHostfile(absl::string_view text,
-                                                   absl::string_view file);
+absl::StatusOr<std::vector<SshHost>> ParseHostfile(absl::string_view text, absl::string_view file);
 
 // OK for a host name ssh is given as its destination: not empty, no
 // whitespace or shell metacharacters, not starting with '-' (an ssh option).

@@ -46,8 +46,9 @@ class Driver final : public sdk::internal::SupervisedDriver {
     std::optional<std::filesystem::path> ssh = base::FindInPath(
         options.ssh.ssh_program, path == options.environment->end() ? kDefaultPath : path->second);
     if (!ssh.has_value()) {
-      return absl::NotFoundError(absl::StrCat("the ssh program \"", options.ssh.ssh_program,
-                                              "\" is not on PATH (apt-get install openssh-client)"));
+      return absl::NotFoundError(
+          absl::StrCat("the ssh program \"", options.ssh.ssh_program,
+                       "\" is not on PATH (apt-get install openssh-client)"));
     }
     return sdk::internal::PrepareSupervisedJob(
         std::move(job), options, log,

@@ -19,9 +19,9 @@
 #include "packager/unpack/rootfs_cache.h"
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_errors.h"
+#include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/container_replica.h"
 #include "sdk/local/internal/gpu_inventory.h"
-#include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/port_reservation.h"
 #include "sdk/local/internal/restart_policy.h"
 #include "sdk/local/internal/runc_container_launcher.h"
@@ -258,18 +258,19 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
                               .message = std::string(gpus.status().message())};
   }
-  absl::StatusOr<std::vector<ReplicaLaunch>> launches = sdk::internal::MakeLaunchPlan(sdk::internal::LaunchPlanRequest{
-      .spec = &config_.spec,
-      .plans = plans,
-      .job_id = config_.job_id,
-      .project_id = config_.project_id,
-      .job_secret = config_.job_secret,
-      .environment = &config_.environment,
-      .ports = ports->ports(),
-      .gpus = *gpus,
-      .hosts = {},
-      .remote = false,
-  });
+  absl::StatusOr<std::vector<ReplicaLaunch>> launches =
+      sdk::internal::MakeLaunchPlan(sdk::internal::LaunchPlanRequest{
+          .spec = &config_.spec,
+          .plans = plans,
+          .job_id = config_.job_id,
+          .project_id = config_.project_id,
+          .job_secret = config_.job_secret,
+          .environment = &config_.environment,
+          .ports = ports->ports(),
+          .gpus = *gpus,
+          .hosts = {},
+          .remote = false,
+      });
   if (!launches.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
                               .message = std::string(launches.status().message())};

@@ -25,13 +25,13 @@
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
+#include "sdk/internal/launch_plan.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/replica_plan.h"
+#include "sdk/internal/running_replica.h"
 #include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
-#include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/runc_container_launcher.h"
-#include "sdk/internal/running_replica.h"
 #include "sdk/process_launcher.h"
 
 namespace trainpkg::sdk::local::internal {

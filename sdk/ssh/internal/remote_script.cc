@@ -14,7 +14,8 @@ namespace trainpkg::sdk::ssh::internal {
 namespace {
 
 // The wrapper: run.sh ENV_FILE CWD PROGRAM [ARG...]. @GRACE@ is replaced.
-constexpr char kWrapper[] = R"(# trainpkg: runs one replica of a job (sdk/ssh/internal/remote_script.h)
+constexpr char kWrapper[] =
+    R"(# trainpkg: runs one replica of a job (sdk/ssh/internal/remote_script.h)
 env_file=$1; cwd=$2; shift 2
 pgid_file=${env_file%.env}.pgid
 . "$env_file" || exit 127
@@ -141,9 +142,9 @@ absl::StatusOr<std::vector<int>> ChooseFreePorts(const HostProbe& probe, size_t 
     if (!used.contains(port)) ports.push_back(port);
   }
   if (ports.size() < count) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the host has ", ports.size(), " free ports in its ephemeral range ", probe.port_low, "-",
-        probe.port_high, "; the job needs ", count));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the host has ", ports.size(), " free ports in its ephemeral range ",
+                     probe.port_low, "-", probe.port_high, "; the job needs ", count));
   }
   return ports;
 }
@@ -161,7 +162,8 @@ std::string CacheInsertCommand(absl::string_view hex, absl::string_view name) {
 
 std::string SetupScript(absl::string_view job_dir, absl::Duration grace,
                         const std::map<std::string, std::map<std::string, std::string>>& envs) {
-  const int64_t seconds = std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(grace, absl::Seconds(1))));
+  const int64_t seconds =
+      std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(grace, absl::Seconds(1))));
   std::string wrapper = kWrapper;
   wrapper.replace(wrapper.find("@GRACE@"), 7, std::to_string(seconds));
   std::string script = absl::StrCat("set -e\numask 077\nmkdir -p ", ShellQuote(job_dir), "\n",

@@ -110,8 +110,7 @@ class SshReplicaLauncher final : public ProcessLauncher {
       return absl::Status(child.status().code(),
                           absl::StrCat("starting ", spec.name, ": ", child.status().message()));
     }
-    return std::make_unique<SshReplicaProcess>(*std::move(child), connection_, job_dir_,
-                                               spec.name);
+    return std::make_unique<SshReplicaProcess>(*std::move(child), connection_, job_dir_, spec.name);
   }
 
  private:
@@ -133,11 +132,11 @@ SshBackend::~SshBackend() {
 absl::Status SshBackend::Start() {
   // <job dir>/ssh: the masters' sockets and logs, and the hosts, which mark
   // the record as this backend's (SshDriver::ClaimsRecord).
-  const std::filesystem::path dir =
-      config_.job.store.JobDir(config_.job.job_id) / "ssh";
+  const std::filesystem::path dir = config_.job.store.JobDir(config_.job.job_id) / "ssh";
   TP_RETURN_IF_ERROR(MakePrivateDir(dir, ExistingDir::kNarrow));
   std::string hosts;
-  for (const SshHost& host : config_.options.hosts) absl::StrAppend(&hosts, host.name, " slots=", host.slots, "\n");
+  for (const SshHost& host : config_.options.hosts)
+    absl::StrAppend(&hosts, host.name, " slots=", host.slots, "\n");
   TP_RETURN_IF_ERROR(base::WriteFileAtomic(dir / "hosts", hosts));
   supervisor_ = std::thread(&SshBackend::Supervise, this);
   return absl::OkStatus();
@@ -249,7 +248,8 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
   for (size_t h = 0; h < hosts_.size(); ++h) {
     seeds.push_back((static_cast<uint64_t>(random()) << 32) | random());
   }
-  std::optional<jobspec::RpcStatus> failure = OnEachHost([&](size_t h) -> std::optional<jobspec::RpcStatus> {
+  std::optional<jobspec::RpcStatus> failure = OnEachHost([&](size_t h)
+                                                             -> std::optional<jobspec::RpcStatus> {
     Host& host = hosts_[h];
     absl::StatusOr<base::SubprocessResult> out =
         host.connection->Run("sh -s", ProbeScript(executables), kCommandTimeout);
@@ -283,8 +283,8 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
       absl::StatusOr<base::SubprocessResult> copied =
           host.connection->Run(CacheInsertCommand(hex, name), *content, kCommandTimeout);
       if (!copied.ok() || copied->exit_code != 0) {
-        return Internal(absl::StrCat("Copying ", plans[plan].program, " to host ", host.name,
-                                     ": ", copied.ok() ? copied->err : copied.status().message()));
+        return Internal(absl::StrCat("Copying ", plans[plan].program, " to host ", host.name, ": ",
+                                     copied.ok() ? copied->err : copied.status().message()));
       }
     }
     size_t count = 0;
@@ -292,8 +292,8 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     if (config_.placement[0] == h) ++count;  // MASTER_PORT on the chief's host
     absl::StatusOr<std::vector<int>> ports = ChooseFreePorts(*probe, count, seeds[h]);
     if (!ports.ok()) {
-      return Internal(absl::StrCat("Choosing ports on host ", host.name, ": ",
-                                   ports.status().message()));
+      return Internal(
+          absl::StrCat("Choosing ports on host ", host.name, ": ", ports.status().message()));
     }
     free_ports[h] = *std::move(ports);
     return std::nullopt;
@@ -351,8 +351,8 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     replicas_[i].details.address = (*launches)[i].address;
     std::vector<std::string> argv = plans[i].argv;
     if (!digest_of[i].empty()) {
-      argv[0] = absl::StrCat(host.home, "/", CachedExecutable(digest_of[i],
-                                                              executables[digest_of[i]]));
+      argv[0] =
+          absl::StrCat(host.home, "/", CachedExecutable(digest_of[i], executables[digest_of[i]]));
     } else {
       argv[0] = plans[i].program;
     }
@@ -366,8 +366,8 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     const Host& host = hosts_[replicas_[i].host];
     const std::string& name = replicas_[i].details.name;
     SshReplicaLauncher launcher(host.connection.get(), host.job_dir);
-    const std::string command = ReplicaCommand(
-        host.job_dir, name, copy ? host.home : cwd, replicas_[i].details.argv);
+    const std::string command =
+        ReplicaCommand(host.job_dir, name, copy ? host.home : cwd, replicas_[i].details.argv);
     ProcessSpec spec{.name = name,
                      .program = config_.ssh.string(),
                      .argv = host.connection->Argv(command),

@@ -18,7 +18,8 @@ namespace {
 constexpr size_t kMaxControlPath = 108 - 1 - 17;
 
 std::string Seconds(absl::Duration d) {
-  return std::to_string(std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(d, absl::Seconds(1)))));
+  return std::to_string(
+      std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(d, absl::Seconds(1)))));
 }
 
 // The last non-empty line of ssh's log: its error.
@@ -52,8 +53,8 @@ absl::StatusOr<std::string> ResolveHostAddress(const SshClientConfig& config,
   absl::StatusOr<base::SubprocessResult> result = base::RunSubprocess(argv, "", absl::Seconds(10));
   if (!result.ok()) return result.status();
   if (result->exit_code != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("host ", host, ": `ssh -G` failed: ",
-                                                   absl::StripAsciiWhitespace(result->err)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "host ", host, ": `ssh -G` failed: ", absl::StripAsciiWhitespace(result->err)));
   }
   for (absl::string_view line : absl::StrSplit(result->out, '\n')) {
     if (absl::ConsumePrefix(&line, "hostname ")) return std::string(line);
@@ -82,9 +83,9 @@ absl::StatusOr<std::unique_ptr<SshConnection>> SshConnection::Start(
     const SshClientConfig& config, std::string host, std::filesystem::path control_path,
     std::filesystem::path log) {
   if (control_path.string().size() > kMaxControlPath) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the ssh control socket path ", control_path.string(), " is longer than ",
-        kMaxControlPath, " bytes; use a shorter job store home (TRAINPKG_HOME)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the ssh control socket path ", control_path.string(), " is longer than ",
+                     kMaxControlPath, " bytes; use a shorter job store home (TRAINPKG_HOME)"));
   }
   std::vector<std::string> argv = ConfigArgs(config);
   argv.insert(argv.end(),
@@ -108,7 +109,8 @@ absl::Status SshConnection::AwaitReady() {
   const absl::Time deadline = absl::Now() + config_.connect_timeout + absl::Seconds(5);
   std::vector<std::string> check = CommonArgs();
   check.insert(check.end(), {"-O", "check", "--", host_});
-  for (absl::Duration pause = absl::Milliseconds(5);; pause = std::min(pause * 2, absl::Milliseconds(50))) {
+  for (absl::Duration pause = absl::Milliseconds(5);;
+       pause = std::min(pause * 2, absl::Milliseconds(50))) {
     absl::StatusOr<std::optional<base::ExitStatus>> exited =
         master_->TryWait(base::Child::Rest::kKill);
     if (!exited.ok() || exited->has_value()) {
@@ -120,10 +122,9 @@ absl::Status SshConnection::AwaitReady() {
         base::RunSubprocess(check, "", absl::Seconds(5));
     if (result.ok() && result->exit_code == 0) return absl::OkStatus();
     if (absl::Now() > deadline) {
-      return absl::UnavailableError(
-          absl::StrCat("host ", host_, " did not answer within ",
-                       absl::FormatDuration(config_.connect_timeout + absl::Seconds(5)), ": ",
-                       LastLine(log_)));
+      return absl::UnavailableError(absl::StrCat(
+          "host ", host_, " did not answer within ",
+          absl::FormatDuration(config_.connect_timeout + absl::Seconds(5)), ": ", LastLine(log_)));
     }
     absl::SleepFor(pause);
   }

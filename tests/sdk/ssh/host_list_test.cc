@@ -47,8 +47,7 @@ TEST(HostListTest, ParsesOpenMpiHostfile) {
       "node3\n",
       "hosts.txt");
   ASSERT_THAT(hosts, IsOk());
-  EXPECT_THAT(*hosts,
-              ElementsAre(SshHost{"node1", 4}, SshHost{"node2", 2}, SshHost{"node3", 1}));
+  EXPECT_THAT(*hosts, ElementsAre(SshHost{"node1", 4}, SshHost{"node2", 2}, SshHost{"node3", 1}));
 }
 
 TEST(HostListTest, HostfileErrorsNameFileAndLine) {

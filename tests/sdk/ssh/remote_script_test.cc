@@ -57,9 +57,9 @@ TEST(RemoteScriptTest, TheProbeRunsUnderSh) {
       .IgnoreError();
   std::filesystem::permissions(home.path() / ".cache/trainpkg/ssh/sha256/abc/prog",
                                std::filesystem::perms::owner_all);
-  absl::StatusOr<base::SubprocessResult> out = base::RunSubprocess(
-      {"/usr/bin/env", "HOME=" + home.path().string(), "sh", "-s"},
-      ProbeScript({{"abc", "prog"}, {"def", "other"}}), absl::Seconds(10));
+  absl::StatusOr<base::SubprocessResult> out =
+      base::RunSubprocess({"/usr/bin/env", "HOME=" + home.path().string(), "sh", "-s"},
+                          ProbeScript({{"abc", "prog"}, {"def", "other"}}), absl::Seconds(10));
   ASSERT_THAT(out, IsOk());
   absl::StatusOr<HostProbe> probe = ParseProbe(out->out);
   ASSERT_THAT(probe, IsOk()) << out->out;
@@ -100,12 +100,12 @@ class WrapperTest : public ::testing::Test {
 };
 
 TEST_F(WrapperTest, RunsTheReplicaWithItsEnvironmentAndReportsItsStatus) {
-  std::unique_ptr<base::Child> child =
-      Start("printf '%s|' \"$GREETING\" \"$(pwd)\"; exit 3");
+  std::unique_ptr<base::Child> child = Start("printf '%s|' \"$GREETING\" \"$(pwd)\"; exit 3");
   ASSERT_NE(child, nullptr);
   std::string out;
   char buffer[4096];
-  for (ssize_t n; (n = ::read(child->stdout_fd(), buffer, sizeof(buffer))) > 0;) out.append(buffer, n);
+  for (ssize_t n; (n = ::read(child->stdout_fd(), buffer, sizeof(buffer))) > 0;)
+    out.append(buffer, n);
   absl::StatusOr<base::ExitStatus> exit = child->Wait(base::Child::Rest::kKill);
   ASSERT_THAT(exit, IsOk());
   EXPECT_EQ(exit->code, 3);
@@ -117,20 +117,21 @@ TEST_F(WrapperTest, RunsTheReplicaWithItsEnvironmentAndReportsItsStatus) {
 TEST_F(WrapperTest, ClosingStdinKillsTheReplicasGroup) {
   const std::string pid_file = (dir_.path() / "pid").string();
   // The replica and a child of it, which ignores SIGTERM.
-  std::unique_ptr<base::Child> child = Start(absl::StrCat(
-      "(trap '' TERM; sleep 100) & echo $! > ", pid_file, "; sleep 100"));
+  std::unique_ptr<base::Child> child =
+      Start(absl::StrCat("(trap '' TERM; sleep 100) & echo $! > ", pid_file, "; sleep 100"));
   ASSERT_NE(child, nullptr);
-  ASSERT_TRUE(testing::WaitFor([&] { return std::filesystem::exists(pid_file) &&
-                                            !base::ReadFile(pid_file).value_or("").empty(); },
-                               absl::Seconds(10)));
+  ASSERT_TRUE(testing::WaitFor(
+      [&] {
+        return std::filesystem::exists(pid_file) && !base::ReadFile(pid_file).value_or("").empty();
+      },
+      absl::Seconds(10)));
   const int grandchild = std::stoi(base::ReadFile(pid_file).value_or("0"));
   child->CloseStdin();  // the ssh channel closing
   absl::StatusOr<base::ExitStatus> exit = child->Wait(base::Child::Rest::kLeave);
   ASSERT_THAT(exit, IsOk());
   EXPECT_EQ(exit->code, 128 + SIGTERM);
   // SIGKILL after the 1 s grace period reaches the one that ignored SIGTERM.
-  EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(grandchild); },
-                               absl::Seconds(5)));
+  EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(grandchild); }, absl::Seconds(5)));
 }
 
 // A replica that ignores SIGTERM gets SIGKILL once the grace period (1 s
@@ -138,9 +139,9 @@ TEST_F(WrapperTest, ClosingStdinKillsTheReplicasGroup) {
 TEST_F(WrapperTest, AReplicaIgnoringSigtermIsKilledAfterTheGracePeriod) {
   std::unique_ptr<base::Child> child = Start("trap '' TERM; sleep 100 & wait; wait");
   ASSERT_NE(child, nullptr);
-  ASSERT_TRUE(testing::WaitFor(
-      [&] { return std::filesystem::exists(job_dir_ + "/workerpool0-0.pgid"); },
-      absl::Seconds(10)));
+  ASSERT_TRUE(
+      testing::WaitFor([&] { return std::filesystem::exists(job_dir_ + "/workerpool0-0.pgid"); },
+                       absl::Seconds(10)));
   child->CloseStdin();
   absl::StatusOr<base::ExitStatus> exit = child->Wait(base::Child::Rest::kLeave);
   ASSERT_THAT(exit, IsOk());

@@ -60,9 +60,9 @@ class SshBackendTest : public ::testing::Test {
     options.ssh.ssh_config = hosts_.ssh_config();
     options.ssh.connect_timeout = absl::Seconds(5);
     std::map<std::string, std::string> environment = base::SnapshotProcessEnvironment();
-    for (const char* name : {"TF_CONFIG", "CLUSTER_SPEC", "RANK", "WORLD_SIZE", "MASTER_ADDR",
-                             "MASTER_PORT", "AIP_MODEL_DIR", "AIP_CHECKPOINT_DIR",
-                             "AIP_TENSORBOARD_LOG_DIR"}) {
+    for (const char* name :
+         {"TF_CONFIG", "CLUSTER_SPEC", "RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+          "AIP_MODEL_DIR", "AIP_CHECKPOINT_DIR", "AIP_TENSORBOARD_LOG_DIR"}) {
       environment.erase(name);
     }
     options.environment = environment;
@@ -79,14 +79,17 @@ class SshBackendTest : public ::testing::Test {
   // Waits up to 10 s for every host to run nothing but its sshd.
   void ExpectHostsEmpty() {
     for (int h = 1; h <= 3; ++h) {
-      EXPECT_TRUE(testing::WaitFor([&] { return hosts_.ProcessesIn(h).empty(); },
-                                   absl::Seconds(10)))
+      EXPECT_TRUE(
+          testing::WaitFor([&] { return hosts_.ProcessesIn(h).empty(); }, absl::Seconds(10)))
           << "host" << h << " still runs " << hosts_.ProcessesIn(h).size() << " processes: "
-          << ::trainpkg::testing::Sh("ps -o pid,args -p " + [&] {
-               std::string pids;
-               for (int pid : hosts_.ProcessesIn(h)) absl::StrAppend(&pids, pid, ",");
-               return pids + "1";
-             }()).out;
+          << ::trainpkg::testing::Sh("ps -o pid,args -p " +
+                                     [&] {
+                                       std::string pids;
+                                       for (int pid : hosts_.ProcessesIn(h))
+                                         absl::StrAppend(&pids, pid, ",");
+                                       return pids + "1";
+                                     }())
+                 .out;
     }
   }
 
@@ -151,7 +154,8 @@ TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
     ASSERT_TRUE(replica.exit_status.has_value()) << replica.name;
     EXPECT_TRUE(replica.exit_status->ok()) << replica.name;
     // Run from the host's cache, copied there.
-    EXPECT_THAT(replica.argv.at(0), StartsWith(hosts_.home(h).string() + "/.cache/trainpkg/ssh/sha256/"));
+    EXPECT_THAT(replica.argv.at(0),
+                StartsWith(hosts_.home(h).string() + "/.cache/trainpkg/ssh/sha256/"));
     std::ostringstream logs;
     ASSERT_THAT(WriteJobLogs(client, job->job_id(), {.replica = replica.name}, logs), IsOk());
     EXPECT_THAT(logs.str(), HasSubstr("world_size=3")) << replica.name;
@@ -193,8 +197,8 @@ TEST_F(SshBackendTest, JobsCancelLeavesNoProcessOnAnyHost) {
   absl::StatusOr<CustomJob> job = CustomJob::Create(SleepingJob(pids.path()), Options());
   ASSERT_THAT(job, IsOk());
   ASSERT_THAT(job->Submit(), IsOk());
-  ASSERT_TRUE(testing::WaitFor([&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; },
-                               absl::Seconds(30)))
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(30)))
       << output_.str();
   // As `trainpkg jobs cancel` does it: through the job store.
   JobClient client(JobStore(dir_.path() / "home"));
@@ -210,10 +214,10 @@ TEST_F(SshBackendTest, JobsCancelLeavesNoProcessOnAnyHost) {
 TEST_F(SshBackendTest, DroppedConnectionKillsTheRemoteReplicaWithinTenSeconds) {
   StartHosts();
   const testing::TempDir pids;
-  jobspec::CustomJob spec = testing::MakeJob(
-      testing::ReplicaProbePath(),
-      {{1, {"--pid-dir=" + (pids.path() / "chief").string(), "--sleep=120"}},
-       {1, {"--pid-dir=" + (pids.path() / "worker").string(), "--sleep=120"}}});
+  jobspec::CustomJob spec =
+      testing::MakeJob(testing::ReplicaProbePath(),
+                       {{1, {"--pid-dir=" + (pids.path() / "chief").string(), "--sleep=120"}},
+                        {1, {"--pid-dir=" + (pids.path() / "worker").string(), "--sleep=120"}}});
   std::filesystem::create_directories(pids.path() / "chief");
   std::filesystem::create_directories(pids.path() / "worker");
   absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
@@ -233,8 +237,11 @@ TEST_F(SshBackendTest, DroppedConnectionKillsTheRemoteReplicaWithinTenSeconds) {
   int master_pid = 0;
   ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(master.out), &master_pid)) << master.out;
   ASSERT_EQ(::kill(master_pid, SIGKILL), 0);
+  const absl::Time killed = absl::Now();
   EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(worker); }, absl::Seconds(10)))
       << "workerpool1-0 (pid " << worker << ") still runs on host2";
+  std::cout << "workerpool1-0 gone " << absl::FormatDuration(absl::Now() - killed)
+            << " after host2's connection was killed\n";
   absl::StatusOr<jobspec::CustomJob> done = job->Wait();
   ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->state, jobspec::JobState::kFailed);
@@ -271,18 +278,19 @@ TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
   const std::string image = ",container-image-uri=local:" + testing::ReplicaProbePath();
   ::trainpkg::testing::ShellResult run = ::trainpkg::testing::Sh(
       env + TRAINPKG_PATH + " run --backend ssh --hostfile " + ShellQuote(hostfile.string()) +
-      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " --job-id ssh_42 " + pool + "1" +
-      image + " " + pool + "2" + image + " --args=--print=hello-from-ssh");
+      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " --job-id ssh_42 " + pool +
+      "1" + image + " " + pool + "2" + image + " --args=--print=hello-from-ssh");
   ASSERT_EQ(run.code, 0) << run.out;
   EXPECT_THAT(run.out, HasSubstr("JOB_STATE_SUCCEEDED"));
-  ::trainpkg::testing::ShellResult logs = ::trainpkg::testing::Sh(
-      env + TRAINPKG_PATH + " jobs logs ssh_42 --replica workerpool1-1");
+  ::trainpkg::testing::ShellResult logs =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs logs ssh_42 --replica workerpool1-1");
   EXPECT_EQ(logs.out, "hello-from-ssh\n");
   ::trainpkg::testing::ShellResult describe =
       ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs describe ssh_42");
   EXPECT_THAT(describe.out, HasSubstr("workerpool1-1: on host3 (ssh pid "));
   EXPECT_THAT(describe.out, HasSubstr(hosts_.address(2) + ":"));
-  ::trainpkg::testing::ShellResult list = ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs list");
+  ::trainpkg::testing::ShellResult list =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs list");
   EXPECT_THAT(list.out, HasSubstr("ssh"));
   // A second job finds the executable in host3's cache: nothing is copied.
   const std::filesystem::path sha256 = hosts_.home(3) / ".cache/trainpkg/ssh/sha256";
@@ -293,19 +301,19 @@ TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
   ASSERT_EQ(::stat(cached.c_str(), &before), 0) << cached;
   ::trainpkg::testing::ShellResult again = ::trainpkg::testing::Sh(
       env + TRAINPKG_PATH + " run --backend ssh --hostfile " + ShellQuote(hostfile.string()) +
-      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " " + pool + "1" + image +
-      " " + pool + "2" + image);
+      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " " + pool + "1" + image + " " +
+      pool + "2" + image);
   ASSERT_EQ(again.code, 0) << again.out;
   struct stat after {};
   ASSERT_EQ(::stat(cached.c_str(), &after), 0);
   EXPECT_EQ(after.st_ino, before.st_ino) << "copied again";
   // The flags of another backend, and no hosts at all, are refused.
-  EXPECT_THAT(::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --backend ssh " + pool + "1" +
-                                      image).out,
-              HasSubstr("--hosts: required with --backend ssh"));
-  EXPECT_THAT(::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --hosts a:1 " + pool + "1" +
-                                      image).out,
-              HasSubstr("--hosts: only applies with --backend ssh"));
+  EXPECT_THAT(
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --backend ssh " + pool + "1" + image).out,
+      HasSubstr("--hosts: required with --backend ssh"));
+  EXPECT_THAT(
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --hosts a:1 " + pool + "1" + image).out,
+      HasSubstr("--hosts: only applies with --backend ssh"));
   ExpectHostsEmpty();
 }
 
@@ -370,7 +378,8 @@ TEST_F(SshBackendTest, TooFewSlotsFailBeforeAnythingIsRecorded) {
   absl::StatusOr<CustomJob> job =
       CustomJob::Create(testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}, {2, {}}}), options);
   ASSERT_FALSE(job.ok());
-  EXPECT_THAT(job.status().message(), HasSubstr("the job has 3 replicas but the hosts give 2 slots"));
+  EXPECT_THAT(job.status().message(),
+              HasSubstr("the job has 3 replicas but the hosts give 2 slots"));
 }
 
 }  // namespace

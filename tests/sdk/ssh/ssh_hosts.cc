@@ -32,8 +32,8 @@ bool Executable(const char* path) { return ::access(path, X_OK) == 0; }
 absl::Status Run(const std::string& command) {
   ::trainpkg::testing::ShellResult result = Sh(command);
   if (result.code != 0) {
-    return absl::InternalError(absl::StrCat("`", command, "` failed (", result.code,
-                                            "): ", result.out));
+    return absl::InternalError(
+        absl::StrCat("`", command, "` failed (", result.code, "): ", result.out));
   }
   return absl::OkStatus();
 }
@@ -90,9 +90,9 @@ absl::Status SshHosts::Start(const SshHostsOptions& options) {
   if (subnet.empty()) return absl::InternalError("no free 10.x.y.0/24 subnet for the test hosts");
 
   bridge_ = absl::StrCat("tpsb", tag);
-  if (absl::Status s = Run(absl::StrCat("ip link add ", bridge_, " type bridge && ip addr add ",
-                                        subnet, ".1/24 dev ", bridge_, " && ip link set ",
-                                        bridge_, " up"));
+  if (absl::Status s =
+          Run(absl::StrCat("ip link add ", bridge_, " type bridge && ip addr add ", subnet,
+                           ".1/24 dev ", bridge_, " && ip link set ", bridge_, " up"));
       !s.ok()) {
     bridge_.clear();
     return s;
@@ -118,8 +118,8 @@ absl::Status SshHosts::Start(const SshHostsOptions& options) {
     addresses_.push_back(address);
     if (absl::Status s = Run(absl::StrCat(
             "ip link add ", veth, " type veth peer name eth0 netns ", ns, " && ip link set ", veth,
-            " master ", bridge_, " up && ip -n ", ns, " link set lo up && ip -n ", ns,
-            " addr add ", address, "/24 dev eth0 && ip -n ", ns, " link set eth0 up"));
+            " master ", bridge_, " up && ip -n ", ns, " link set lo up && ip -n ", ns, " addr add ",
+            address, "/24 dev eth0 && ip -n ", ns, " link set eth0 up"));
         !s.ok()) {
       return s;
     }
@@ -199,10 +199,9 @@ void SshHosts::Stop() {
 }
 
 SshHosts::Result SshHosts::Ssh(int host, const std::string& command) const {
-  ::trainpkg::testing::ShellResult result =
-      Sh(absl::StrCat("ssh -F ", ShellQuote(ssh_config().string()),
-                      " -o BatchMode=yes -o ConnectTimeout=5 ", name(host), " ",
-                      ShellQuote(command), " </dev/null"));
+  ::trainpkg::testing::ShellResult result = Sh(absl::StrCat(
+      "ssh -F ", ShellQuote(ssh_config().string()), " -o BatchMode=yes -o ConnectTimeout=5 ",
+      name(host), " ", ShellQuote(command), " </dev/null"));
   return Result{result.code, result.out};
 }
 

@@ -6,8 +6,8 @@
 // the generated host keys as the only known hosts and StrictHostKeyChecking
 // yes. The namespaces share this machine's filesystem, so every path is
 // "shared by all hosts"; each host's logins get a $HOME of their own in the
-// fixture's directory (sshd's SetEnv), so what a host caches stays apart. Stop() kills each sshd by pid and deletes the
-// namespaces and the bridge it created, by name. Needs root.
+// fixture's directory (sshd's SetEnv), so what a host caches stays apart. Stop() kills each sshd by
+// pid and deletes the namespaces and the bridge it created, by name. Needs root.
 #ifndef TRAINPKG_TESTS_SDK_SSH_SSH_HOSTS_H_
 #define TRAINPKG_TESTS_SDK_SSH_SSH_HOSTS_H_
 

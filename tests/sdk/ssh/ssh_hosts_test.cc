@@ -38,8 +38,8 @@ TEST(SshHostsTest, HostsAnswerAsThemselvesAndTearDownCompletely) {
     SshHosts::Result home = hosts.Ssh(2, "echo $HOME");
     EXPECT_EQ(home.out, hosts.home(2).string() + "\n");
     // host1 reaches host2's sshd across the bridge.
-    SshHosts::Result banner = hosts.Ssh(
-        1, "bash -c 'exec 3<>/dev/tcp/" + address2 + "/22 && head -c 7 <&3'");
+    SshHosts::Result banner =
+        hosts.Ssh(1, "bash -c 'exec 3<>/dev/tcp/" + address2 + "/22 && head -c 7 <&3'");
     EXPECT_EQ(banner.out, "SSH-2.0") << banner.out;
     // host3 is on the network without sshd: ssh fails at once.
     SshHosts::Result refused = hosts.Ssh(3, "true");
@@ -53,7 +53,8 @@ TEST(SshHostsTest, HostsAnswerAsThemselvesAndTearDownCompletely) {
   }
   const std::string netns = Sh("ip netns list").out;
   for (const std::string& name : names) EXPECT_THAT(netns, Not(HasSubstr(name)));
-  EXPECT_THAT(Sh("ip -4 addr").out, Not(HasSubstr(address2.substr(0, address2.rfind('.')) + ".1/")));
+  EXPECT_THAT(Sh("ip -4 addr").out,
+              Not(HasSubstr(address2.substr(0, address2.rfind('.')) + ".1/")));
   EXPECT_THAT(Sh("pgrep -f 'slee[p] 300'").code, 1);
 }
 
