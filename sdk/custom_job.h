@@ -203,8 +203,9 @@ class CustomJob {
   // Slurm mapping, Unimplemented for container images, NotFound when the
   // task launcher (options.slurm.task_program) is missing.
   // kSsh: as local, plus InvalidArgument when the hosts give fewer slots
-  // than the job has replicas, Unimplemented for container images, NotFound
-  // when the ssh program is missing.
+  // than the job has replicas, Unimplemented for container images and for
+  // scheduling.restartJobOnWorkerRestart, NotFound when the ssh program is
+  // missing.
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with

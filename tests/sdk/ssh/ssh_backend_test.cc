@@ -342,9 +342,9 @@ TEST_F(SshBackendTest, ADeadSupervisorLeavesNothingOnAnyHost) {
   ASSERT_TRUE(testing::WaitFor(
       [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(30)))
       << ::trainpkg::testing::Slurp(dir_.path() / "run.out");
+  const absl::Time killed = absl::Now();
   ASSERT_EQ(::kill((*run)->pid(), SIGKILL), 0);  // the process alone, not its group
   (void)(*run)->Wait(base::Child::Rest::kLeave);
-  const absl::Time killed = absl::Now();
   for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
     EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
         << "replica pid " << pid;
@@ -380,6 +380,15 @@ TEST_F(SshBackendTest, TooFewSlotsFailBeforeAnythingIsRecorded) {
   ASSERT_FALSE(job.ok());
   EXPECT_THAT(job.status().message(),
               HasSubstr("the job has 3 replicas but the hosts give 2 slots"));
+  // What this backend does not do yet is refused, not ignored.
+  jobspec::CustomJob restarting = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
+  restarting.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
+  EXPECT_EQ(CustomJob::Create(restarting, Options()).status().code(),
+            absl::StatusCode::kUnimplemented);
+  jobspec::CustomJob image = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
+  image.job_spec.worker_pool_specs[0].container_spec->image_uri = "127.0.0.1:5000/trainer:1";
+  EXPECT_THAT(CustomJob::Create(image, Options()).status().message(),
+              HasSubstr("container images on SSH hosts are not implemented"));
 }
 
 }  // namespace
