@@ -307,6 +307,16 @@ TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
   struct stat after {};
   ASSERT_EQ(::stat(cached.c_str(), &after), 0);
   EXPECT_EQ(after.st_ino, before.st_ino) << "copied again";
+  // A detached job's logs followed until it ends (`jobs logs -f`).
+  ::trainpkg::testing::ShellResult detached = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " run --detach --backend ssh --hosts host1 --ssh-config " +
+      ShellQuote(hosts_.ssh_config().string()) + " --job-id ssh_44 " + pool + "1" + image +
+      " --args=--print=early,--sleep=2,--print=late");
+  ASSERT_EQ(detached.code, 0) << detached.out;
+  ::trainpkg::testing::ShellResult followed =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs logs -f ssh_44 --replica workerpool0-0");
+  EXPECT_EQ(followed.code, 0) << followed.out;
+  EXPECT_EQ(followed.out, "early\nlate\n");
   // The flags of another backend, and no hosts at all, are refused.
   EXPECT_THAT(
       ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --backend ssh " + pool + "1" + image).out,
