@@ -24,22 +24,13 @@
 namespace trainpkg::sdk::ssh::internal {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using sdk::internal::ReplicaPlan;
 
-constexpr int kParameterServerPool = 2;
 // google.rpc.Code UNAVAILABLE: a host could not be reached.
 constexpr int kCodeUnavailable = 14;
-constexpr absl::Duration kForever = absl::Hours(24 * 365 * 100);
 // How long one remote command (probe, setup, copy, signal) may take.
 constexpr absl::Duration kCommandTimeout = absl::Seconds(60);
 constexpr absl::Duration kSignalTimeout = absl::Seconds(5);
-
-Clock::time_point DeadlineAfter(absl::Duration d) {
-  if (d >= kForever) return Clock::time_point::max();
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            absl::ToChronoNanoseconds(std::max(d, absl::ZeroDuration())));
-}
 
 jobspec::RpcStatus Internal(std::string message) {
   return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal, .message = std::move(message)};
@@ -122,7 +113,9 @@ class SshReplicaLauncher final : public ProcessLauncher {
 
 SshBackend::SshBackend(SshBackendConfig config,
                        std::shared_ptr<sdk::internal::JobRecorder> recorder)
-    : config_(std::move(config)), recorder_(std::move(recorder)) {}
+    : config_(std::move(config)),
+      recorder_(recorder),
+      replicas_(config_.job, std::move(recorder)) {}
 
 SshBackend::~SshBackend() {
   Cancel(/*immediately=*/false);
@@ -142,51 +135,23 @@ absl::Status SshBackend::Start() {
   return absl::OkStatus();
 }
 
-void SshBackend::Wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return done_; });
-}
+void SshBackend::Wait() { replicas_.Wait(); }
 
-void SshBackend::Cancel(bool immediately) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (done_) return;
-  cancel_ = true;
-  kill_now_ = kill_now_ || immediately;
-  cv_.notify_all();
-}
-
-bool SshBackend::CancelRequested() {
-  bool from_store = config_.job.store.CancelRequested(config_.job.job_id);
-  std::lock_guard<std::mutex> lock(mu_);
-  cancel_ = cancel_ || from_store;
-  return cancel_;
-}
+void SshBackend::Cancel(bool immediately) { replicas_.Cancel(immediately); }
 
 void SshBackend::Supervise() {
+  using Outcome = sdk::internal::ReplicaSet::Outcome;
   recorder_->SetState(jobspec::JobState::kPending);
   std::optional<jobspec::RpcStatus> failure = StartReplicas();
   Outcome outcome = Outcome::kFailed;
-  if (!failure.has_value()) outcome = CancelRequested() ? Outcome::kCancelled : Monitor(failure);
+  if (!failure.has_value()) {
+    outcome = replicas_.CancelRequested() ? Outcome::kCancelled : replicas_.Monitor(failure);
+  }
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
-  Stop();
-  for (Replica& replica : replicas_) {
-    if (replica.running != nullptr) replica.running->Finish();
-  }
+  replicas_.Stop();
+  replicas_.FinishAll();
   CleanUpHosts();
-  switch (outcome) {
-    case Outcome::kSucceeded:
-      recorder_->SetState(jobspec::JobState::kSucceeded);
-      break;
-    case Outcome::kFailed:
-      recorder_->SetState(jobspec::JobState::kFailed, failure);
-      break;
-    case Outcome::kCancelled:
-      recorder_->SetState(jobspec::JobState::kCancelled, sdk::internal::CancelledError());
-      break;
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  done_ = true;
-  cv_.notify_all();
+  replicas_.Done(outcome, std::move(failure));
 }
 
 std::optional<jobspec::RpcStatus> SshBackend::ConnectHosts() {
@@ -342,13 +307,14 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
   if (failure.has_value()) return failure;
   std::error_code ec;
   const std::string cwd = copy ? "" : std::filesystem::current_path(ec).string();
-  replicas_.resize(plans.size());
+  std::vector<sdk::internal::ReplicaSet::Replica> replicas(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     const Host& host = hosts_[config_.placement[i]];
-    replicas_[i].host = config_.placement[i];
-    replicas_[i].details.name = plans[i].ref.Name();
-    replicas_[i].details.host = host.name;
-    replicas_[i].details.address = (*launches)[i].address;
+    replicas[i].pool = plans[i].ref.pool;
+    replicas[i].failure_name = absl::StrCat(plans[i].ref.Name(), "@", host.name);
+    replicas[i].details.name = plans[i].ref.Name();
+    replicas[i].details.host = host.name;
+    replicas[i].details.address = (*launches)[i].address;
     std::vector<std::string> argv = plans[i].argv;
     if (!digest_of[i].empty()) {
       argv[0] =
@@ -356,39 +322,29 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     } else {
       argv[0] = plans[i].program;
     }
-    replicas_[i].details.argv = argv;
+    replicas[i].details.argv = argv;
   }
+  replicas_.Reset(std::move(replicas));
   // RUNNING from the first start on, as the local backend.
-  if (CancelRequested()) return std::nullopt;
+  if (replicas_.CancelRequested()) return std::nullopt;
   recorder_->SetState(jobspec::JobState::kRunning);
   for (size_t i = 0; i < plans.size(); ++i) {
-    if (CancelRequested()) return std::nullopt;
-    const Host& host = hosts_[replicas_[i].host];
-    const std::string& name = replicas_[i].details.name;
+    if (replicas_.CancelRequested()) return std::nullopt;
+    const Host& host = hosts_[config_.placement[i]];
+    const std::string name = replicas_.at(i).details.name;
     SshReplicaLauncher launcher(host.connection.get(), host.job_dir);
     const std::string command =
-        ReplicaCommand(host.job_dir, name, copy ? host.home : cwd, replicas_[i].details.argv);
+        ReplicaCommand(host.job_dir, name, copy ? host.home : cwd, replicas_.at(i).details.argv);
     ProcessSpec spec{.name = name,
                      .program = config_.ssh.string(),
                      .argv = host.connection->Argv(command),
                      .env = config_.job.environment};
-    absl::StatusOr<std::unique_ptr<sdk::internal::RunningReplica>> running =
-        sdk::internal::RunningReplica::Start(
-            launcher, spec, config_.job.store.LogFile(config_.job.job_id, name), config_.job.live,
-            [this, i](ExitStatus status) { OnExit(i, status); });
-    if (!running.ok()) {
+    if (absl::Status started = replicas_.StartReplica(i, launcher, spec); !started.ok()) {
       return jobspec::RpcStatus{
           .code = sdk::internal::kCodeReplicaFailed,
           .message = absl::StrCat("The replica ", name, "@", host.name,
-                                  " could not be started: ", running.status().message())};
+                                  " could not be started: ", started.message())};
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    Replica& replica = replicas_[i];
-    replica.details.pid = (*running)->pid();
-    replica.details.pgid = (*running)->pid();
-    replica.details.start_time = (*running)->start_time();
-    replica.running = *std::move(running);
-    recorder_->UpdateReplica(replica.details);
   }
   return std::nullopt;
 }
@@ -407,67 +363,6 @@ std::optional<jobspec::RpcStatus> SshBackend::OnEachHost(
   return std::nullopt;
 }
 
-SshBackend::Outcome SshBackend::Monitor(std::optional<jobspec::RpcStatus>& failure) {
-  std::optional<absl::Duration> timeout;
-  if (config_.job.spec.scheduling.has_value()) timeout = config_.job.spec.scheduling->timeout;
-  Clock::time_point deadline =
-      timeout.has_value() ? DeadlineAfter(*timeout) : Clock::time_point::max();
-  for (;;) {
-    CancelRequested();
-    std::unique_lock<std::mutex> lock(mu_);
-    const Replica* first_failed = nullptr;
-    for (const Replica& replica : replicas_) {
-      // The first failure is the cause; later ones are usually its peers.
-      if (replica.exit.has_value() && !replica.exit->ok() &&
-          (first_failed == nullptr || replica.exit_sequence < first_failed->exit_sequence)) {
-        first_failed = &replica;
-      }
-    }
-    if (first_failed != nullptr) {
-      const std::string& name = first_failed->details.name;
-      failure = sdk::internal::ReplicaFailedError(
-          absl::StrCat(name, "@", first_failed->details.host), *first_failed->exit,
-          config_.job.store.LogFile(config_.job.job_id, name));
-      return Outcome::kFailed;
-    }
-    if (std::all_of(replicas_.begin(), replicas_.end(), [&](const Replica& replica) {
-          const size_t index = static_cast<size_t>(&replica - replicas_.data());
-          return config_.job.plans[index].ref.pool == kParameterServerPool ||
-                 replica.exit.has_value();
-        })) {
-      return Outcome::kSucceeded;
-    }
-    if (cancel_) return Outcome::kCancelled;
-    if (Clock::now() >= deadline) {
-      failure = sdk::internal::TimeoutError(*timeout);
-      return Outcome::kFailed;
-    }
-    cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.job.cancel_poll_interval)));
-  }
-}
-
-void SshBackend::Stop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  auto all_reaped = [this] {
-    return std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
-      return replica.running == nullptr || replica.exit.has_value();
-    });
-  };
-  auto signal_running = [this](int signal) {
-    for (Replica& replica : replicas_) {
-      if (replica.running != nullptr && !replica.exit.has_value()) {
-        replica.running->SignalGroup(signal);
-      }
-    }
-  };
-  if (all_reaped()) return;
-  signal_running(SIGTERM);
-  cv_.wait_until(lock, DeadlineAfter(config_.job.grace_period),
-                 [&] { return kill_now_ || all_reaped(); });
-  signal_running(SIGKILL);
-  cv_.wait(lock, all_reaped);
-}
-
 void SshBackend::CleanUpHosts() {
   for (Host& host : hosts_) {
     if (host.connection == nullptr) continue;
@@ -476,16 +371,6 @@ void SshBackend::CleanUpHosts() {
     }
     host.connection->Close();
   }
-}
-
-void SshBackend::OnExit(size_t index, ExitStatus status) {
-  std::lock_guard<std::mutex> lock(mu_);
-  Replica& replica = replicas_[index];
-  replica.exit = status;
-  replica.exit_sequence = ++exits_;
-  replica.details.exit_status = status;
-  recorder_->UpdateReplica(replica.details);
-  cv_.notify_all();
 }
 
 }  // namespace trainpkg::sdk::ssh::internal

@@ -15,10 +15,8 @@
 #ifndef TRAINPKG_SDK_SSH_INTERNAL_SSH_BACKEND_H_
 #define TRAINPKG_SDK_SSH_INTERNAL_SSH_BACKEND_H_
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -27,6 +25,7 @@
 #include "jobspec/custom_job.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
+#include "sdk/internal/replica_set.h"
 #include "sdk/internal/running_replica.h"
 #include "sdk/internal/supervised_job_config.h"
 #include "sdk/local_job_details.h"
@@ -60,14 +59,6 @@ class SshBackend final : public sdk::internal::JobBackend {
     std::string job_dir;  // on the host
     bool set_up = false;  // job_dir written
   };
-  struct Replica {
-    size_t host = 0;
-    ReplicaDetails details;
-    std::unique_ptr<sdk::internal::RunningReplica> running;
-    std::optional<ExitStatus> exit;  // guarded by mu_
-    int exit_sequence = 0;           // guarded by mu_
-  };
-  enum class Outcome { kSucceeded, kFailed, kCancelled };
 
   void Supervise();
   // Connects, probes, copies, plans and sets up every host, then starts the
@@ -79,22 +70,12 @@ class SshBackend final : public sdk::internal::JobBackend {
   // the failure of the first host that failed, if any.
   std::optional<jobspec::RpcStatus> OnEachHost(
       const std::function<std::optional<jobspec::RpcStatus>(size_t)>& step);
-  Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
-  void Stop();
   void CleanUpHosts();
-  bool CancelRequested();
-  void OnExit(size_t index, ExitStatus status);
 
   const SshBackendConfig config_;
   const std::shared_ptr<sdk::internal::JobRecorder> recorder_;
   std::vector<Host> hosts_;  // one per host of options.hosts; only the supervisor touches it
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Replica> replicas_;  // resized before any replica starts
-  bool cancel_ = false;            // guarded by mu_
-  bool kill_now_ = false;          // guarded by mu_
-  bool done_ = false;              // guarded by mu_
-  int exits_ = 0;                  // guarded by mu_
+  sdk::internal::ReplicaSet replicas_;
   std::thread supervisor_;
 };
 
