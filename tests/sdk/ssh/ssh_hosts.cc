@@ -68,6 +68,11 @@ std::string SshHosts::Unavailable() {
       return absl::StrCat("no ", tool, " (apt-get install iproute2 openssh-client)");
     }
   }
+  // Root in a container may still lack CAP_SYS_ADMIN / CAP_NET_ADMIN.
+  const std::string probe = absl::StrCat("tpsshprobe", ::getpid());
+  ::trainpkg::testing::ShellResult netns =
+      Sh(absl::StrCat("ip netns add ", probe, " && ip netns del ", probe));
+  if (netns.code != 0) return absl::StrCat("cannot create a network namespace: ", netns.out);
   return "";
 }
 
