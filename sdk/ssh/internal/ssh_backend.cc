@@ -4,17 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <fstream>
 #include <map>
 #include <random>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "base/file_util.h"
-#include "base/log.h"
 #include "base/status_macros.h"
 #include "registry/oci/digest_builder.h"
 #include "sdk/internal/job_errors.h"
