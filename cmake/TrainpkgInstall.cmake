@@ -70,6 +70,7 @@ trainpkg_install_export(trainpkgTargets
   trainpkg_sdk_vertex sdk_vertex
   trainpkg_sdk_k8s sdk_k8s
   trainpkg_sdk_slurm sdk_slurm
+  trainpkg_sdk_ssh sdk_ssh
   trainpkg_sdk sdk
   trainpkg_image_builder image_builder
   trainpkg_runtime runtime)
@@ -139,7 +140,7 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/trainpkg.pc.in
 set(TRAINPKG_PC_NAME trainpkg-sdk)
 set(TRAINPKG_PC_DESCRIPTION "trainpkg SDK: CustomJob, JobClient, registry client, packager")
 set(TRAINPKG_PC_LIBS "-ltrainpkg_image_builder -ltrainpkg_sdk -ltrainpkg_sdk_local \
--ltrainpkg_sdk_vertex -ltrainpkg_sdk_k8s -ltrainpkg_sdk_slurm -ltrainpkg_sdk_core -ltrainpkg_bundle \
+-ltrainpkg_sdk_vertex -ltrainpkg_sdk_k8s -ltrainpkg_sdk_slurm -ltrainpkg_sdk_ssh -ltrainpkg_sdk_core -ltrainpkg_bundle \
 -ltrainpkg_builder -ltrainpkg_run -ltrainpkg_dockerfile -ltrainpkg_layer -ltrainpkg_unpack \
 -ltrainpkg_registry -ltrainpkg_http -ltrainpkg_oci -ltrainpkg_jobspec -ltrainpkg_base")
 set(TRAINPKG_PC_REQUIRES "${TRAINPKG_PC_REQUIRES} libcurl libcrypto libarchive libdeflate libzstd")

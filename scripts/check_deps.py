@@ -6,7 +6,7 @@ must be allowed for the including file's module. Also enforced:
   * `<module>/internal/` headers are private to their module (tests excepted);
   * trainer_runtime/ never includes libcurl, libarchive, http/ or the sdk;
   * samples/ use public headers only;
-  * the sdk's backends (sdk/vertex, sdk/k8s, sdk/slurm) never include each
+  * the sdk's backends (sdk/local, sdk/vertex, sdk/k8s, sdk/slurm, sdk/ssh) never include each
     other: what two of them share lives beside the driver (sdk/, sdk/internal/).
 Usage: check_deps.py [ROOT]   (default: the repository holding this script)
 Exits 1 listing every violation as file:line, 0 when the graph is clean.
@@ -41,7 +41,7 @@ FORBIDDEN_SYSTEM = {
 
 # The sdk's backend folders (sdk/backend_driver.h); each may use the sdk's
 # shared plumbing but no other backend's folder.
-SDK_BACKENDS = ["sdk/local", "sdk/vertex", "sdk/k8s", "sdk/slurm"]
+SDK_BACKENDS = ["sdk/local", "sdk/vertex", "sdk/k8s", "sdk/slurm", "sdk/ssh"]
 
 # The sdk's core (the target trainpkg_sdk_core): what the backends build on,
 # so it never includes a backend's folder.

@@ -27,6 +27,7 @@ PACKAGES=(
   slirp4netns  # Dockerfile RUN's network: a namespace of its own, no host loopback (packager/run)
   debootstrap  # dockerfiles/build-bases.sh: the minimal Debian 12 rootfs of trainpkg/debian, imported by trainpkg
   slurm-wlm slurmrestd munge
+  openssh-client openssh-server  # sdk/ssh runs replicas through ssh/scp; its tests run sshd in network namespaces
   procps psmisc curl
   file  # cpack -G DEB (tests/install): CPackDeb asks file(1) which files are ELF and unstripped
   zsh groff-base man-db  # tests/sdk/cli_docs_test: the generated zsh completion and man pages, read by zsh and man
@@ -42,6 +43,7 @@ BENCH_PACKAGES=(
   buildah           # bench/build: buildah bud --storage-driver vfs (build_bench.py, bases_bench.py)
   libopenmpi-dev openmpi-bin  # bench/collectives: MPI_Allreduce
   python3-optuna    # bench/hptune: Optuna 3.1 TPE, multivariate TPE and CMA-ES (hptune_bench --optuna)
+  pdsh              # bench/ssh: launching replicas over SSH by hand (pdsh -R ssh)
 )
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=("${BENCH_PACKAGES[@]}")

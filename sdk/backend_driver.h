@@ -80,7 +80,7 @@ class BackendDriver {
   virtual ~BackendDriver() = default;
 
   virtual JobBackendKind kind() const = 0;
-  // "local", "vertex", "k8s", "slurm": `--backend` and JobInfo::backend.
+  // "local", "vertex", "k8s", "slurm", "ssh": `--backend` and JobInfo::backend.
   virtual std::string_view name() const = 0;
   // nullopt for backends whose jobs a supervisor on this machine follows
   // (local, Slurm); else where they live.

@@ -6,9 +6,10 @@
 #include "base/check.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
-#include "sdk/local/local_driver.h"
 #include "sdk/k8s/k8s_driver.h"
+#include "sdk/local/local_driver.h"
 #include "sdk/slurm/slurm_driver.h"
+#include "sdk/ssh/ssh_driver.h"
 #include "sdk/vertex/vertex_driver.h"
 
 namespace trainpkg::sdk {
@@ -21,11 +22,12 @@ struct Row {
 
 // The rows, in the order records are claimed: the local backend has no
 // record file of its own, so it takes what no other row claims.
-std::array<Row, 4>& Rows() {
-  static std::array<Row, 4> rows = {{
+std::array<Row, 5>& Rows() {
+  static std::array<Row, 5> rows = {{
       {JobBackendKind::kVertex, &vertex::VertexDriver()},
       {JobBackendKind::kK8s, &k8s::K8sDriver()},
       {JobBackendKind::kSlurm, &slurm::SlurmDriver()},
+      {JobBackendKind::kSsh, &ssh::SshDriver()},
       {JobBackendKind::kLocal, &local::LocalDriver()},
   }};
   return rows;

@@ -19,7 +19,7 @@ namespace trainpkg::sdk {
 // The driver of `kind`. Every JobBackendKind has one.
 const BackendDriver& BackendDriverFor(JobBackendKind kind);
 
-// The driver named `name` ("local", "vertex", "k8s", "slurm"); InvalidArgument
+// The driver named `name` ("local", "vertex", "k8s", "slurm", "ssh"); InvalidArgument
 // listing the names otherwise.
 absl::StatusOr<const BackendDriver*> BackendDriverNamed(std::string_view name);
 

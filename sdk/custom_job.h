@@ -96,6 +96,17 @@
 // SlurmBackendOptions::submit = kSalloc the same script is salloc's command
 // on this host instead (the job starts at once when the resources are free,
 // not at Slurm's next scheduling pass).
+//
+// With `backend = JobBackendKind::kSsh` the replicas run on a list of hosts
+// through the system's OpenSSH client (sdk/ssh/ssh_backend_options.h,
+// docs/adr/2026-11-28-ssh-backend.md): placed in pool order over the hosts'
+// slots (chief first), each a "local:" executable copied to (or, without
+// copying, found at the same path on) its host, with the environment Vertex
+// injects naming the hosts' addresses and ports free on each host. Recorded
+// and supervised here like a local job: logs in the job store, FAILED
+// naming "<replica>@<host>", cancel stopping every replica's process group
+// on its host; a host that cannot be reached fails the job before any
+// replica starts; a lost connection stops that host's replicas.
 #ifndef TRAINPKG_SDK_CUSTOM_JOB_H_
 #define TRAINPKG_SDK_CUSTOM_JOB_H_
 
@@ -116,19 +127,22 @@
 #include "sdk/k8s/k8s_backend_options.h"
 #include "sdk/process_launcher.h"
 #include "sdk/slurm/slurm_backend_options.h"
+#include "sdk/ssh/ssh_backend_options.h"
 #include "sdk/vertex/vertex_backend_options.h"
 
 namespace trainpkg::sdk {
 
-enum class JobBackendKind { kLocal, kVertex, kK8s, kSlurm };
+enum class JobBackendKind { kLocal, kVertex, kK8s, kSlurm, kSsh };
 
 struct CustomJobOptions {
   // Where the job runs: kLocal (this machine), kVertex (`vertex` below),
-  // kK8s (a Kubernetes cluster, `k8s` below) or kSlurm (`slurm` below).
+  // kK8s (a Kubernetes cluster, `k8s` below), kSlurm (`slurm` below) or
+  // kSsh (hosts over SSH, `ssh` below).
   JobBackendKind backend = JobBackendKind::kLocal;
   vertex::VertexBackendOptions vertex;
   k8s::K8sBackendOptions k8s;
   slurm::SlurmBackendOptions slurm;
+  ssh::SshBackendOptions ssh;
   // Job store home; "" means $TRAINPKG_HOME, else $HOME/.trainpkg (read
   // from `environment`).
   std::filesystem::path home;
@@ -188,6 +202,10 @@ class CustomJob {
   // kSlurm: as local, plus InvalidArgument for a machine type without a
   // Slurm mapping, Unimplemented for container images, NotFound when the
   // task launcher (options.slurm.task_program) is missing.
+  // kSsh: as local, plus InvalidArgument when the hosts give fewer slots
+  // than the job has replicas, Unimplemented for container images and for
+  // scheduling.restartJobOnWorkerRestart, NotFound when the ssh program is
+  // missing.
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with

@@ -22,6 +22,7 @@ Json ReplicaToJson(const ReplicaDetails& replica) {
               {"pgid", replica.pgid},       {"startTime", replica.start_time},
               {"address", replica.address}, {"argv", replica.argv}};
   if (!replica.container_id.empty()) out["containerId"] = replica.container_id;
+  if (!replica.host.empty()) out["host"] = replica.host;
   if (replica.restarts > 0) out["restarts"] = replica.restarts;
   if (replica.exit_status.has_value()) {
     out["exitStatus"] = replica.exit_status->signal != 0
@@ -115,6 +116,7 @@ absl::StatusOr<ReplicaDetails> ReplicaFromJson(const Json& in, const std::string
   TP_RETURN_IF_ERROR(reader.String("address", &replica.address));
   TP_RETURN_IF_ERROR(reader.Strings("argv", &replica.argv));
   TP_RETURN_IF_ERROR(reader.String("containerId", &replica.container_id));
+  TP_RETURN_IF_ERROR(reader.String("host", &replica.host));
   TP_RETURN_IF_ERROR(reader.Count("restarts", &replica.restarts));
   TP_ASSIGN_OR_RETURN(const Json* exit, reader.Member("exitStatus", /*required=*/false));
   if (exit != nullptr) {

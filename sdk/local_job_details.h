@@ -32,6 +32,9 @@ struct ReplicaDetails {
   // Container mode: the runc container it runs (in runc's default root),
   // whose bundle is <job dir>/containers/<name>; "" in process mode.
   std::string container_id;
+  // SSH backend: the host it runs on, as the host list names it; its pid
+  // and pgid are then those of its ssh client here. "" on this machine.
+  std::string host;
   std::optional<ExitStatus> exit_status;
   // How many times the job started this replica again after a replica
   // failed (scheduling.restartJobOnWorkerRestart restarts them all).

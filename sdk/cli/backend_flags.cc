@@ -7,11 +7,13 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/bounded_file.h"
 #include "base/environment.h"
 #include "base/status_macros.h"
 #include "sdk/auth/credentials.h"
 #include "sdk/backend_table.h"
 #include "sdk/cli/gcloud_config.h"
+#include "sdk/ssh/host_list.h"
 #include "sdk/vertex/vertex_resource_ids.h"
 
 namespace trainpkg::cli {
@@ -20,12 +22,12 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, BackendSet backends
   const bool k8s = backends == BackendSet::kAll;
   command
       .add_option("--backend", flags.backend,
-                  absl::StrCat(k8s ? "Where the job runs: local, vertex, k8s or slurm"
+                  absl::StrCat(k8s ? "Where the job runs: local, vertex, k8s, slurm or ssh"
                                    : "Where the trials run: local, vertex or slurm",
                                ". Default: vertex when --project or --region is given, else "
                                "`backend:` in $XDG_CONFIG_HOME/trainpkg/config.yaml "
                                "(~/.config/trainpkg/config.yaml), else local"))
-      ->check(k8s ? CLI::IsMember({"local", "vertex", "k8s", "slurm"})
+      ->check(k8s ? CLI::IsMember({"local", "vertex", "k8s", "slurm", "ssh"})
                   : CLI::IsMember({"local", "vertex", "slurm"}));
   command.add_option("--project", flags.project,
                      "vertex (chooses it): the Google Cloud project. Default: "
@@ -53,6 +55,17 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, BackendSet backends
                   "script then runs on this host, which must be able to run srun)")
       ->check(CLI::IsMember({"sbatch", "salloc"}))
       ->capture_default_str();
+  if (!k8s) return;  // trials report through files: not over ssh yet
+  command.add_option("--hosts", flags.hosts,
+                     "ssh: the hosts and their slots, host1:4,host2:4 (horovodrun -H); replicas "
+                     "fill them in order, the chief first");
+  command.add_option("--hostfile", flags.hostfile,
+                     "ssh: a file of hosts, one per line: host slots=N (Open MPI's hostfile)");
+  command.add_flag("--no-copy", flags.no_copy,
+                   "ssh: run the local: executables at the same path on every host (a shared "
+                   "filesystem) instead of copying them into each host's ~/.cache/trainpkg/ssh");
+  command.add_option("--ssh-config", flags.ssh_config,
+                     "ssh: an ssh_config file instead of ~/.ssh/config (ssh -F)");
 }
 
 void AddK8sFlags(CLI::App& command, K8sFlags& flags) {
@@ -104,10 +117,15 @@ absl::Status RejectForeignFlags(const BackendFlags& flags, std::string_view chos
   const std::pair<const char*, bool> slurm[] = {{"--partition", !flags.partition.empty()},
                                                 {"--sbatch-arg", !flags.sbatch_args.empty()},
                                                 {"--slurm-submit", flags.slurm_submit != "sbatch"}};
+  const std::pair<const char*, bool> ssh[] = {{"--hosts", !flags.hosts.empty()},
+                                              {"--hostfile", !flags.hostfile.empty()},
+                                              {"--no-copy", flags.no_copy},
+                                              {"--ssh-config", !flags.ssh_config.empty()}};
   for (const auto& [backend, list] :
        {std::pair{"vertex", std::span<const std::pair<const char*, bool>>(vertex)},
         std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)},
-        std::pair{"slurm", std::span<const std::pair<const char*, bool>>(slurm)}}) {
+        std::pair{"slurm", std::span<const std::pair<const char*, bool>>(slurm)},
+        std::pair{"ssh", std::span<const std::pair<const char*, bool>>(ssh)}}) {
     if (chosen == backend) continue;
     // A flag of another backend would be silently ignored: refused, naming it.
     for (const auto& [name, given] : list) {
@@ -215,6 +233,37 @@ absl::Status ApplySlurmFlags(const BackendFlags& flags, const base::Environment&
   return absl::OkStatus();
 }
 
+absl::Status ApplySshFlags(const BackendFlags& flags, const base::Environment&, const UserConfig&,
+                           sdk::CustomJobOptions& options) {
+  if (flags.hosts.empty() == flags.hostfile.empty()) {
+    return absl::InvalidArgumentError(
+        flags.hosts.empty() ? "--hosts: required with --backend ssh (or --hostfile FILE)"
+                            : "--hostfile: give --hosts or --hostfile, not both");
+  }
+  absl::StatusOr<std::vector<sdk::ssh::SshHost>> hosts;
+  if (!flags.hosts.empty()) {
+    hosts = sdk::ssh::ParseHostList(flags.hosts);
+    if (!hosts.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--hosts: ", hosts.status().message()));
+    }
+  } else {
+    absl::StatusOr<std::string> text = base::ReadRegularFile(
+        flags.hostfile, base::BoundedReadOptions{
+                            .max_bytes = 1 << 20, .follow_symlinks = true, .what = "a hostfile"});
+    if (!text.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--hostfile: ", text.status().message()));
+    }
+    hosts = sdk::ssh::ParseHostfile(*text, flags.hostfile);
+    if (!hosts.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--hostfile: ", hosts.status().message()));
+    }
+  }
+  options.ssh.hosts = *std::move(hosts);
+  options.ssh.copy_executables = !flags.no_copy;
+  options.ssh.ssh_config = flags.ssh_config;
+  return absl::OkStatus();
+}
+
 absl::Status ApplyK8sBackendFlags(const BackendFlags& flags, const base::Environment&,
                                   const UserConfig&, sdk::CustomJobOptions& options) {
   return ApplyK8sFlags(flags.k8s, options.k8s);
@@ -227,6 +276,7 @@ const std::map<sdk::JobBackendKind, ApplyFlags> kApplyFlags = {
     {sdk::JobBackendKind::kVertex, ApplyVertexFlags},
     {sdk::JobBackendKind::kK8s, ApplyK8sBackendFlags},
     {sdk::JobBackendKind::kSlurm, ApplySlurmFlags},
+    {sdk::JobBackendKind::kSsh, ApplySshFlags},
 };
 
 }  // namespace

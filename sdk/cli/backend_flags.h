@@ -2,7 +2,8 @@
 // --backend vertex with --project, --region, --endpoint and
 // --access-token-file (access_token_flags.h), --backend k8s with the
 // Kubernetes flags (K8sFlags), or --backend slurm with --partition,
-// --sbatch-arg and --slurm-submit. Without --backend, --project or --region
+// --sbatch-arg and --slurm-submit, or --backend ssh with --hosts or
+// --hostfile, --no-copy and --ssh-config. Without --backend, --project or --region
 // chooses vertex (like gcloud), else trainpkg's config file's `backend:`
 // (user_config.h), else local. The vertex backend's project and region come
 // from the flag, else $CLOUDSDK_CORE_PROJECT / $CLOUDSDK_AI_REGION, else the
@@ -42,6 +43,10 @@ struct BackendFlags {
   std::string partition;  // slurm: "" : the cluster's default partition
   std::vector<std::string> sbatch_args;
   std::string slurm_submit = "sbatch";  // slurm: sbatch | salloc
+  std::string hosts;                    // ssh: "host:slots,host:slots"
+  std::string hostfile;                 // ssh: Open MPI hostfile
+  bool no_copy = false;                 // ssh: executables at the same path on every host
+  std::string ssh_config;               // ssh: ssh -F
 };
 
 // Declares the Kubernetes flags on `command` (`trainpkg run`).
@@ -55,7 +60,7 @@ absl::Status ApplyK8sFlags(const K8sFlags& flags, sdk::k8s::K8sBackendOptions& o
 
 // Which backends a command offers.
 enum class BackendSet {
-  kAll,     // local, vertex, k8s, slurm (`trainpkg run`)
+  kAll,     // local, vertex, k8s, slurm, ssh (`trainpkg run`)
   kTuning,  // local, vertex, slurm (`trainpkg hptune`: trials report through a file the
             // tuning service reads, which a Kubernetes pod's filesystem does not share)
 };
@@ -68,7 +73,8 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags,
 // `user`'s backend; else "local".
 std::string ChooseBackend(const BackendFlags& flags, const UserConfig& user);
 
-// Sets options.backend and options.vertex, options.k8s or options.slurm,
+// Sets options.backend and options.vertex, options.k8s, options.slurm or
+// options.ssh (the host list parsed: sdk/ssh/host_list.h, the hostfile read),
 // reading trainpkg's config file and, for vertex, `env` and gcloud's
 // configuration (see the top of this file). InvalidArgument naming the flag
 // when vertex has no project or region from any source, when the project is

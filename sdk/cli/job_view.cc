@@ -106,7 +106,11 @@ std::string FormatJobDescription(const sdk::JobInfo& info, const sdk::JobStore& 
     std::string status = replica.exit_status.has_value()
                              ? sdk::DescribeExitStatus(*replica.exit_status)
                              : std::string("running");
-    absl::StrAppend(&out, "    ", TerminalSafe(replica.name), ": pid ", replica.pid, ", ",
+    // An SSH replica: on its host, its pid here being its ssh client's.
+    const std::string where =
+        replica.host.empty() ? absl::StrCat("pid ", replica.pid)
+                             : absl::StrCat("on ", replica.host, " (ssh pid ", replica.pid, ")");
+    absl::StrAppend(&out, "    ", TerminalSafe(replica.name), ": ", TerminalSafe(where), ", ",
                     TerminalSafe(replica.address), ", ", TerminalSafe(status),
                     "\n      command: ", TerminalSafe(absl::StrJoin(replica.argv, " ")),
                     "\n      log: ", TerminalSafe(store.LogFile(info.id, replica.name).string()),

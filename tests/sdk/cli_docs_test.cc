@@ -92,7 +92,7 @@ TEST(BashCompletionTest, CompletesCommandsSubcommandsFlagsAndChoices) {
   EXPECT_EQ(BashCompletes("trainpkg bu"), "build");
   EXPECT_EQ(BashCompletes("trainpkg jobs l"), "list logs");
   EXPECT_EQ(BashCompletes("trainpkg run --conf"), "--config");
-  EXPECT_EQ(BashCompletes("trainpkg run --backend ''"), "local vertex k8s slurm");
+  EXPECT_EQ(BashCompletes("trainpkg run --backend ''"), "local vertex k8s slurm ssh");
   // The value of a flag is not taken for a command.
   EXPECT_EQ(BashCompletes("trainpkg run --display-name jobs --valid"), "--validate-only");
   // bash splits --backend=v at '=' (COMP_WORDBREAKS).
@@ -130,7 +130,7 @@ TEST(ZshCompletionTest, CompletesCommandsSubcommandsFlagsAndChoices) {
   EXPECT_THAT(ZshCompletes("trainpkg ''", ""), AllOf(HasSubstr("build\n"), HasSubstr("run\n")));
   EXPECT_EQ(ZshCompletes("trainpkg jobs ''", ""), "list\ndescribe\nlogs\ncancel\n");
   EXPECT_THAT(ZshCompletes("trainpkg run --conf", "--conf"), HasSubstr("--config\n"));
-  EXPECT_EQ(ZshCompletes("trainpkg run --backend ''", ""), "local\nvertex\nk8s\nslurm\n");
+  EXPECT_EQ(ZshCompletes("trainpkg run --backend ''", ""), "local\nvertex\nk8s\nslurm\nssh\n");
   EXPECT_EQ(ZshCompletes("trainpkg run --config ''", ""), "FILES\n");
   EXPECT_EQ(ZshCompletes("trainpkg completion ''", ""), "bash\nzsh\n");
 }

@@ -117,6 +117,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
                             .address = "127.0.0.1:40000",
                             .argv = {"/bin/true", "--a"},
                             .container_id = "",
+                            .host = "",
                             .exit_status = ExitStatus{.code = 3}});
   local.replicas.push_back({.name = "workerpool1-0",
                             .pid = 44,
@@ -125,6 +126,7 @@ TEST(JobStoreTest, RoundTripsJobHistoryAndLocalDetails) {
                             .address = "127.0.0.1:40001",
                             .argv = {"/bin/true"},
                             .container_id = "trainpkg-1700000000000123-workerpool1-0",
+                            .host = "",
                             .exit_status = ExitStatus{.signal = 9}});
   ReplicaDetails running;
   running.name = "workerpool1-1";

@@ -91,8 +91,9 @@ TEST(JobViewEscapingTest, DescribeEscapesErrorsArgsAndNames) {
                                                     .pid = 12,
                                                     .address = "127.0.0.1:1",
                                                     .argv = {"/bin/trainer", "--name=\x1b[2J\n"},
-                          .container_id = "",
-                          .exit_status = std::nullopt});
+                                                    .container_id = "",
+                                                    .host = "",
+                                                    .exit_status = std::nullopt});
   const std::string text = FormatJobDescription(info, sdk::JobStore("/home/u/.trainpkg"));
   ExpectNoControls(text);
   EXPECT_THAT(text, HasSubstr(R"("displayName": "\u001b[2J\u001b]0;owned\u0007evil\u009b31m")"));

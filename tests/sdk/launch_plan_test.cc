@@ -1,4 +1,4 @@
-#include "sdk/local/internal/launch_plan.h"
+#include "sdk/internal/launch_plan.h"
 
 #include <map>
 #include <string>
@@ -11,7 +11,7 @@
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 namespace {
 
 using ::testing::HasSubstr;
@@ -38,7 +38,9 @@ class LaunchPlanTest : public ::testing::Test {
                              .job_secret = "s3cret",
                              .environment = &environment_,
                              .ports = ports_,
-                             .gpus = {}};
+                             .gpus = {},
+                             .hosts = {},
+                             .remote = false};
   }
 
   jobspec::CustomJob job_;
@@ -90,6 +92,30 @@ TEST_F(LaunchPlanTest, AContainerGetsTheClusterEnvOnly) {
   EXPECT_TRUE(container.env.contains("TF_CONFIG"));
 }
 
+// The SSH backend: each replica on its host's address; a remote process gets
+// the cluster env and its pool's entries, not this machine's environment.
+TEST_F(LaunchPlanTest, RemoteReplicasGetTheirHostsAddressesAndNoLocalEnvironment) {
+  std::vector<std::string> hosts = {"10.9.0.2", "10.9.0.3", "10.9.0.3"};
+  LaunchPlanRequest request = Request();
+  request.hosts = hosts;
+  request.remote = true;
+  absl::StatusOr<std::vector<ReplicaLaunch>> launches = MakeLaunchPlan(request);
+  ASSERT_THAT(launches, IsOk());
+  EXPECT_EQ((*launches)[2].address, "10.9.0.3:5003");
+  absl::StatusOr<jobspec::ClusterSpecEnv> spec =
+      jobspec::ParseClusterSpec((*launches)[1].env.at("CLUSTER_SPEC"));
+  ASSERT_THAT(spec, IsOk());
+  EXPECT_THAT(spec->cluster.at("workerpool1"),
+              ::testing::ElementsAre("10.9.0.3:5002", "10.9.0.3:5003"));
+  EXPECT_EQ((*launches)[1].env.at("MASTER_ADDR"), "10.9.0.2");
+  EXPECT_EQ((*launches)[1].env.count("PATH"), 0u) << "the remote login's PATH applies";
+  EXPECT_EQ((*launches)[1].env.at("WORLD"), "w-$(HOME)") << "no local HOME to expand";
+
+  hosts.pop_back();
+  request.hosts = hosts;
+  EXPECT_THAT(MakeLaunchPlan(request).status().message(), HasSubstr("hosts for 2 of 3 replicas"));
+}
+
 TEST_F(LaunchPlanTest, GpusBecomeCudaVisibleDevices) {
   std::vector<std::vector<std::string>> gpus = {{"0", "1"}, {}, {"2"}};
   LaunchPlanRequest request = Request();
@@ -126,4 +152,4 @@ TEST_F(LaunchPlanTest, AClusterEnvErrorNamesTheReplica) {
 }
 
 }  // namespace
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal

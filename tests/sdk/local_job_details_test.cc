@@ -27,6 +27,7 @@ TEST(LocalJobDetailsTest, RoundTrips) {
                                             .address = "127.0.0.1:4000",
                                             .argv = {"/bin/trainer", "--epochs=1"},
                                             .container_id = "c1",
+                                            .host = "node2",
                                             .exit_status = ExitStatus{.code = 0, .signal = 9},
                                             .restarts = 2});
   ReplicaDetails starting;

@@ -19,28 +19,15 @@
 #include "packager/unpack/rootfs_cache.h"
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_errors.h"
+#include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/container_replica.h"
 #include "sdk/local/internal/gpu_inventory.h"
-#include "sdk/local/internal/launch_plan.h"
 #include "sdk/local/internal/port_reservation.h"
 #include "sdk/local/internal/restart_policy.h"
 #include "sdk/local/internal/runc_container_launcher.h"
 
 namespace trainpkg::sdk::local::internal {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-constexpr int kParameterServerPool = 2;
-
-// Durations beyond this (e.g. absl::InfiniteDuration()) mean "never".
-constexpr absl::Duration kForever = absl::Hours(24 * 365 * 100);
-
-Clock::time_point DeadlineAfter(absl::Duration d) {
-  if (d >= kForever) return Clock::time_point::max();
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            absl::ToChronoNanoseconds(std::max(d, absl::ZeroDuration())));
-}
 
 // Where the jobs' /etc/hosts and /etc/resolv.conf files live (a tmpfs).
 constexpr char kJobEtcDir[] = "/run/trainpkg/etc";
@@ -57,7 +44,8 @@ LocalProcessBackend::LocalProcessBackend(sdk::internal::SupervisedJobConfig conf
                                          sdk::internal::ImagePuller pull_images)
     : config_(std::move(config)),
       recorder_(std::move(recorder)),
-      pull_images_(std::move(pull_images)) {}
+      pull_images_(std::move(pull_images)),
+      replicas_(config_, recorder_) {}
 
 LocalProcessBackend::~LocalProcessBackend() {
   Cancel(/*immediately=*/false);
@@ -69,27 +57,12 @@ absl::Status LocalProcessBackend::Start() {
   return absl::OkStatus();
 }
 
-void LocalProcessBackend::Wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return done_; });
-}
+void LocalProcessBackend::Wait() { replicas_.Wait(); }
 
-void LocalProcessBackend::Cancel(bool immediately) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (done_) return;
-  cancel_ = true;
-  kill_now_ = kill_now_ || immediately;
-  cv_.notify_all();
-}
-
-bool LocalProcessBackend::CancelRequested() {
-  bool from_store = config_.store.CancelRequested(config_.job_id);
-  std::lock_guard<std::mutex> lock(mu_);
-  cancel_ = cancel_ || from_store;
-  return cancel_;
-}
+void LocalProcessBackend::Cancel(bool immediately) { replicas_.Cancel(immediately); }
 
 void LocalProcessBackend::Supervise() {
+  using Outcome = sdk::internal::ReplicaSet::Outcome;
   recorder_->SetState(jobspec::JobState::kPending);
   std::optional<jobspec::RpcStatus> failure;
   Outcome outcome = Outcome::kFailed;
@@ -101,7 +74,7 @@ void LocalProcessBackend::Supervise() {
       outcome = Outcome::kFailed;
       break;
     }
-    outcome = CancelRequested() ? Outcome::kCancelled : Monitor(failure);
+    outcome = replicas_.CancelRequested() ? Outcome::kCancelled : replicas_.Monitor(failure);
     const bool replica_failed = outcome == Outcome::kFailed && failure.has_value() &&
                                 failure->code == sdk::internal::kCodeReplicaFailed;
     if (!replica_failed || restarts >= restart_budget) break;
@@ -110,36 +83,17 @@ void LocalProcessBackend::Supervise() {
                                     restarts + 1, " of at most ", restart_budget, ").");
     TP_LOG(INFO, "job {}: {}", config_.job_id, line);
     if (config_.live != nullptr) config_.live->WriteLine("", line);
-    Stop();
-    for (Replica& replica : replicas_) {
-      if (replica.running != nullptr) replica.running->Finish();
-    }
-    std::lock_guard<std::mutex> lock(mu_);
-    replicas_.clear();
-    exits_ = 0;
+    replicas_.Stop();
+    replicas_.FinishAll();
+    replicas_.Reset({});
   }
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
-  Stop();
-  for (Replica& replica : replicas_) {
-    if (replica.running != nullptr) replica.running->Finish();
-  }
+  replicas_.Stop();
+  replicas_.FinishAll();
   netns_.reset();
   etc_files_.clear();
   shared_shm_.reset();
-  switch (outcome) {
-    case Outcome::kSucceeded:
-      recorder_->SetState(jobspec::JobState::kSucceeded);
-      break;
-    case Outcome::kFailed:
-      recorder_->SetState(jobspec::JobState::kFailed, failure);
-      break;
-    case Outcome::kCancelled:
-      recorder_->SetState(jobspec::JobState::kCancelled, sdk::internal::CancelledError());
-      break;
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  done_ = true;
-  cv_.notify_all();
+  replicas_.Done(outcome, std::move(failure));
 }
 
 std::optional<jobspec::RpcStatus> LocalProcessBackend::MakeJobNetwork() {
@@ -259,28 +213,33 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::StartReplicas() {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
                               .message = std::string(gpus.status().message())};
   }
-  absl::StatusOr<std::vector<ReplicaLaunch>> launches = MakeLaunchPlan(LaunchPlanRequest{
-      .spec = &config_.spec,
-      .plans = plans,
-      .job_id = config_.job_id,
-      .project_id = config_.project_id,
-      .job_secret = config_.job_secret,
-      .environment = &config_.environment,
-      .ports = ports->ports(),
-      .gpus = *gpus,
-  });
+  absl::StatusOr<std::vector<ReplicaLaunch>> launches =
+      sdk::internal::MakeLaunchPlan(sdk::internal::LaunchPlanRequest{
+          .spec = &config_.spec,
+          .plans = plans,
+          .job_id = config_.job_id,
+          .project_id = config_.project_id,
+          .job_secret = config_.job_secret,
+          .environment = &config_.environment,
+          .ports = ports->ports(),
+          .gpus = *gpus,
+          .hosts = {},
+          .remote = false,
+      });
   if (!launches.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInternal,
                               .message = std::string(launches.status().message())};
   }
-  replicas_.resize(plans.size());
+  std::vector<sdk::internal::ReplicaSet::Replica> replicas(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
-    replicas_[i].plan = &plans[i];
-    replicas_[i].details.name = plans[i].ref.Name();
-    replicas_[i].details.address = (*launches)[i].address;
-    replicas_[i].details.argv = plans[i].argv;
-    replicas_[i].details.restarts = restarts_;
+    replicas[i].pool = plans[i].ref.pool;
+    replicas[i].failure_name = plans[i].ref.Name();
+    replicas[i].details.name = plans[i].ref.Name();
+    replicas[i].details.address = (*launches)[i].address;
+    replicas[i].details.argv = plans[i].argv;
+    replicas[i].details.restarts = restarts_;
   }
+  replicas_.Reset(std::move(replicas));
   absl::StatusOr<std::vector<PreparedReplica>> prepared = PrepareReplicas(*launches, *gpus);
   if (!prepared.ok()) {
     return jobspec::RpcStatus{.code = sdk::internal::kCodeInvalidArgument,
@@ -333,7 +292,7 @@ LocalProcessBackend::PrepareReplicas(std::span<ReplicaLaunch> launches,
       DiscardBundles(prepared);
       return container.status();
     }
-    replicas_[i].details.container_id = container->id;
+    replicas_.at(i).details.container_id = container->id;
     prepared.push_back(
         {.spec = RuncRunSpec(plan.ref.Name(), *container), .container = *std::move(container)});
   }
@@ -390,7 +349,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::LaunchReplicas(
     std::span<const PreparedReplica> prepared) {
   // RUNNING from the first spawn on (Vertex's startTime), so no replica
   // output precedes it and short jobs get a true duration.
-  if (CancelRequested()) {
+  if (replicas_.CancelRequested()) {
     DiscardBundles(prepared);
     return std::nullopt;
   }
@@ -398,7 +357,7 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::LaunchReplicas(
   for (size_t i = 0; i < prepared.size(); ++i) {
     // A cancel between two starts leaves the rest unstarted; Stop() ends
     // those already running.
-    if (CancelRequested()) {
+    if (replicas_.CancelRequested()) {
       DiscardBundles(prepared.subspan(i));
       return std::nullopt;
     }
@@ -406,103 +365,15 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::LaunchReplicas(
     std::optional<RuncContainerLauncher> runc;
     if (prepared[i].container.has_value()) runc.emplace(config_.launcher, *prepared[i].container);
     ProcessLauncher& launcher = runc.has_value() ? *runc : *config_.launcher;
-    absl::StatusOr<std::unique_ptr<RunningReplica>> running =
-        RunningReplica::Start(launcher, spec, config_.store.LogFile(config_.job_id, spec.name),
-                              config_.live, [this, i](ExitStatus status) { OnExit(i, status); });
-    if (!running.ok()) {
+    if (absl::Status started = replicas_.StartReplica(i, launcher, spec); !started.ok()) {
       DiscardBundles(prepared.subspan(i + 1));
       return jobspec::RpcStatus{
           .code = sdk::internal::kCodeReplicaFailed,
           .message = absl::StrCat("The replica ", spec.name,
-                                  " could not be started: ", running.status().message())};
+                                  " could not be started: ", started.message())};
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    Replica& replica = replicas_[i];
-    replica.details.pid = (*running)->pid();
-    // Each replica leads its own process group, so a signal reaches the
-    // processes it started too.
-    replica.details.pgid = (*running)->pid();
-    replica.details.start_time = (*running)->start_time();
-    replica.running = *std::move(running);
-    recorder_->UpdateReplica(replica.details);
   }
   return std::nullopt;
-}
-
-LocalProcessBackend::Outcome LocalProcessBackend::Monitor(
-    std::optional<jobspec::RpcStatus>& failure) {
-  std::optional<absl::Duration> timeout;
-  if (config_.spec.scheduling.has_value()) timeout = config_.spec.scheduling->timeout;
-  Clock::time_point deadline =
-      timeout.has_value() ? DeadlineAfter(*timeout) : Clock::time_point::max();
-  for (;;) {
-    CancelRequested();
-    std::unique_lock<std::mutex> lock(mu_);
-    const Replica* first_failed = nullptr;
-    for (const Replica& replica : replicas_) {
-      // The first failure is the cause; later ones are usually peers reacting
-      // to it (a collective losing a member), so the job reports the first.
-      if (replica.exit.has_value() && !replica.exit->ok() &&
-          (first_failed == nullptr || replica.exit_sequence < first_failed->exit_sequence)) {
-        first_failed = &replica;
-      }
-    }
-    if (first_failed != nullptr) {
-      const std::string& name = first_failed->details.name;
-      failure = sdk::internal::ReplicaFailedError(name, *first_failed->exit,
-                                                  config_.store.LogFile(config_.job_id, name));
-      return Outcome::kFailed;
-    }
-    if (std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
-          // Parameter servers (pool 2) serve until they are stopped: the job succeeds
-          // once every other replica has exited.
-          return replica.plan->ref.pool == kParameterServerPool || replica.exit.has_value();
-        })) {
-      return Outcome::kSucceeded;
-    }
-    if (cancel_) return Outcome::kCancelled;
-    if (Clock::now() >= deadline) {
-      failure = sdk::internal::TimeoutError(*timeout);
-      return Outcome::kFailed;
-    }
-    // Woken by every exit; otherwise the store's cancel file is polled each
-    // cancel_poll_interval.
-    cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.cancel_poll_interval)));
-  }
-}
-
-void LocalProcessBackend::Stop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  auto all_reaped = [this] {
-    return std::all_of(replicas_.begin(), replicas_.end(), [](const Replica& replica) {
-      return replica.running == nullptr || replica.exit.has_value();
-    });
-  };
-  auto signal_running = [this](int signal) {
-    for (Replica& replica : replicas_) {
-      if (replica.running != nullptr && !replica.exit.has_value()) {
-        replica.running->SignalGroup(signal);
-      }
-    }
-  };
-  if (all_reaped()) return;
-  // SIGTERM, the grace period, then SIGKILL, as Kubernetes stops a pod:
-  // trainers get the time to write a checkpoint.
-  signal_running(SIGTERM);
-  cv_.wait_until(lock, DeadlineAfter(config_.grace_period),
-                 [&] { return kill_now_ || all_reaped(); });
-  signal_running(SIGKILL);
-  cv_.wait(lock, all_reaped);
-}
-
-void LocalProcessBackend::OnExit(size_t index, ExitStatus status) {
-  std::lock_guard<std::mutex> lock(mu_);
-  Replica& replica = replicas_[index];
-  replica.exit = status;
-  replica.exit_sequence = ++exits_;
-  replica.details.exit_status = status;
-  recorder_->UpdateReplica(replica.details);
-  cv_.notify_all();
 }
 
 }  // namespace trainpkg::sdk::local::internal

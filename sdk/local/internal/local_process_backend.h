@@ -25,16 +25,20 @@
 #include "sdk/internal/image_resolver.h"
 #include "sdk/internal/job_backend.h"
 #include "sdk/internal/job_recorder.h"
+#include "sdk/internal/launch_plan.h"
 #include "sdk/internal/line_stream.h"
 #include "sdk/internal/replica_plan.h"
+#include "sdk/internal/replica_set.h"
+#include "sdk/internal/running_replica.h"
 #include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
-#include "sdk/local/internal/launch_plan.h"
 #include "sdk/local/internal/runc_container_launcher.h"
-#include "sdk/local/internal/running_replica.h"
 #include "sdk/process_launcher.h"
 
 namespace trainpkg::sdk::local::internal {
+
+using sdk::internal::ReplicaLaunch;
+using sdk::internal::RunningReplica;
 
 class LocalProcessBackend final : public sdk::internal::JobBackend {
  public:
@@ -50,14 +54,6 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
   void Cancel(bool immediately) override;
 
  private:
-  struct Replica {
-    const sdk::internal::ReplicaPlan* plan;
-    ReplicaDetails details;
-    std::unique_ptr<RunningReplica> running;
-    std::optional<ExitStatus> exit;  // guarded by mu_
-    int exit_sequence = 0;           // 1 for the first replica to exit; guarded by mu_
-  };
-  enum class Outcome { kSucceeded, kFailed, kCancelled };
   // An image of the job's container-mode pools, resolved and unpacked once.
   struct JobImage {
     oci::ImageConfig config;
@@ -97,27 +93,13 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
   // Marks the job RUNNING and starts the replicas in order, unless a cancel
   // comes first. Returns the failure, if any.
   std::optional<jobspec::RpcStatus> LaunchReplicas(std::span<const PreparedReplica> prepared);
-  // Waits for the job to succeed, fail, time out or be cancelled.
-  Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
-  // SIGTERM to every replica still running (on success: the parameter
-  // servers), SIGKILL after the grace period, and waits until all of them
-  // are reaped.
-  void Stop();
-  // True once cancellation was asked for here or through the job store.
-  bool CancelRequested();
-  void OnExit(size_t index, ExitStatus status);
 
   const sdk::internal::SupervisedJobConfig config_;
   const std::shared_ptr<sdk::internal::JobRecorder> recorder_;
   const sdk::internal::ImagePuller pull_images_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Replica> replicas_;  // the vector is only resized before the reapers start
-  bool cancel_ = false;            // guarded by mu_
-  bool kill_now_ = false;          // guarded by mu_
-  bool done_ = false;              // guarded by mu_
-  int exits_ = 0;                  // guarded by mu_
-  int restarts_ = 0;               // job restarts so far; Supervise's thread only
+  // The replicas and the job's outcome (sdk/internal/replica_set.h).
+  sdk::internal::ReplicaSet replicas_;
+  int restarts_ = 0;  // job restarts so far; Supervise's thread only
   // The job's network namespace (container mode without host_network),
   // made by the supervisor before the first replica starts; only the
   // supervisor thread touches it.

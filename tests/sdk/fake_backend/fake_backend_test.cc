@@ -91,7 +91,9 @@ TEST(BackendTableTest, TheRowIsRestoredWhenTheScopeEnds) {
   }
   EXPECT_EQ(&BackendDriverFor(JobBackendKind::kSlurm), slurm);
   EXPECT_EQ(slurm->name(), "slurm");
-  EXPECT_EQ(BackendDriverNamed("ssh").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(BackendDriverNamed("pbs").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(BackendDriverNamed("pbs").status().message(),
+              ::testing::HasSubstr("is not one of vertex, k8s, slurm, ssh, local"));
 }
 
 }  // namespace

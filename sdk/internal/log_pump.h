@@ -1,7 +1,7 @@
 // Copies one replica's output pipe to its log file, byte for byte, and to
 // the live stream line by line with a "[workerpool1-0] " prefix. One thread.
-#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_LOG_PUMP_H_
-#define TRAINPKG_SDK_LOCAL_INTERNAL_LOG_PUMP_H_
+#ifndef TRAINPKG_SDK_INTERNAL_LOG_PUMP_H_
+#define TRAINPKG_SDK_INTERNAL_LOG_PUMP_H_
 
 #include <filesystem>
 #include <memory>
@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "sdk/internal/line_stream.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 
 class LogPump {
  public:
@@ -19,8 +19,7 @@ class LogPump {
   // which is not owned and must stay open until Finish() returns. `live` may be null.
   static absl::StatusOr<std::unique_ptr<LogPump>> Start(int fd,
                                                         const std::filesystem::path& log_file,
-                                                        std::string prefix,
-                                                        sdk::internal::LineStream* live);
+                                                        std::string prefix, LineStream* live);
   ~LogPump();  // Finish()
 
   LogPump(const LogPump&) = delete;
@@ -31,8 +30,7 @@ class LogPump {
   void Finish();
 
  private:
-  LogPump(int fd, int log_fd, int stop_read, int stop_write, std::string prefix,
-          sdk::internal::LineStream* live);
+  LogPump(int fd, int log_fd, int stop_read, int stop_write, std::string prefix, LineStream* live);
   void Loop();
   // Returns false at end of file or on a read error.
   bool ReadOnce();
@@ -43,11 +41,11 @@ class LogPump {
   const int stop_read_;
   const int stop_write_;
   const std::string prefix_;
-  sdk::internal::LineStream* const live_;
+  LineStream* const live_;
   std::string pending_;  // bytes after the last '\n'; only the thread touches it
   std::thread thread_;
 };
 
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal
 
-#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_LOG_PUMP_H_
+#endif  // TRAINPKG_SDK_INTERNAL_LOG_PUMP_H_

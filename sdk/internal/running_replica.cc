@@ -1,4 +1,4 @@
-#include "sdk/local/internal/running_replica.h"
+#include "sdk/internal/running_replica.h"
 
 #include <signal.h>
 
@@ -6,17 +6,15 @@
 #include "base/status_macros.h"
 #include "sdk/internal/proc_stat.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 
 absl::StatusOr<std::unique_ptr<RunningReplica>> RunningReplica::Start(
     ProcessLauncher& launcher, const ProcessSpec& spec, const std::filesystem::path& log_file,
-    sdk::internal::LineStream* live, std::function<void(ExitStatus)> on_exit) {
+    LineStream* live, std::function<void(ExitStatus)> on_exit) {
   std::unique_ptr<RunningReplica> replica(new RunningReplica());
   TP_ASSIGN_OR_RETURN(replica->process_, launcher.Start(spec));
   // Not reaped before the reaper starts, so /proc still has it.
-  if (absl::StatusOr<sdk::internal::ProcStat> stat =
-          sdk::internal::ReadProcStat(replica->process_->pid());
-      stat.ok()) {
+  if (absl::StatusOr<ProcStat> stat = ReadProcStat(replica->process_->pid()); stat.ok()) {
     replica->start_time_ = stat->start_time;
   }
   absl::StatusOr<std::unique_ptr<LogPump>> pump = LogPump::Start(
@@ -42,4 +40,4 @@ void RunningReplica::Finish() {
   if (pump_ != nullptr) pump_->Finish();
 }
 
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal

@@ -1,7 +1,7 @@
 // One started replica: its process, the log pump copying its output and the
 // reaper thread waiting for it.
-#ifndef TRAINPKG_SDK_LOCAL_INTERNAL_RUNNING_REPLICA_H_
-#define TRAINPKG_SDK_LOCAL_INTERNAL_RUNNING_REPLICA_H_
+#ifndef TRAINPKG_SDK_INTERNAL_RUNNING_REPLICA_H_
+#define TRAINPKG_SDK_INTERNAL_RUNNING_REPLICA_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -11,10 +11,10 @@
 
 #include "absl/status/statusor.h"
 #include "sdk/internal/line_stream.h"
-#include "sdk/local/internal/log_pump.h"
+#include "sdk/internal/log_pump.h"
 #include "sdk/process_launcher.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 
 class RunningReplica {
  public:
@@ -25,7 +25,7 @@ class RunningReplica {
   // Errors leave nothing running.
   static absl::StatusOr<std::unique_ptr<RunningReplica>> Start(
       ProcessLauncher& launcher, const ProcessSpec& spec, const std::filesystem::path& log_file,
-      sdk::internal::LineStream* live, std::function<void(ExitStatus)> on_exit);
+      LineStream* live, std::function<void(ExitStatus)> on_exit);
 
   ~RunningReplica();  // Finish()
   RunningReplica(const RunningReplica&) = delete;
@@ -49,6 +49,6 @@ class RunningReplica {
   std::thread reaper_;
 };
 
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal
 
-#endif  // TRAINPKG_SDK_LOCAL_INTERNAL_RUNNING_REPLICA_H_
+#endif  // TRAINPKG_SDK_INTERNAL_RUNNING_REPLICA_H_

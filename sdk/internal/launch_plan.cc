@@ -1,4 +1,4 @@
-#include "sdk/local/internal/launch_plan.h"
+#include "sdk/internal/launch_plan.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -6,14 +6,18 @@
 #include "jobspec/cluster_env.h"
 #include "sdk/internal/env_expansion.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 
 absl::StatusOr<std::vector<ReplicaLaunch>> MakeLaunchPlan(const LaunchPlanRequest& request) {
-  const std::span<const sdk::internal::ReplicaPlan> plans = request.plans;
+  const std::span<const ReplicaPlan> plans = request.plans;
   if (request.ports.size() < plans.size() + 1) {
     return absl::InvalidArgumentError(absl::StrCat(request.ports.size(), " ports for ",
                                                    plans.size(),
                                                    " replicas; one each and one for MASTER_PORT"));
+  }
+  if (!request.hosts.empty() && request.hosts.size() != plans.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hosts for ", request.hosts.size(), " of ", plans.size(), " replicas"));
   }
   if (!request.gpus.empty() && request.gpus.size() != plans.size()) {
     return absl::InvalidArgumentError(
@@ -25,13 +29,14 @@ absl::StatusOr<std::vector<ReplicaLaunch>> MakeLaunchPlan(const LaunchPlanReques
   std::vector<std::vector<std::string>> addresses(request.spec->worker_pool_specs.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     launches[i].plan = &plans[i];
-    // Loopback: every replica shares it, on the host's network or in the
-    // job's namespace alike.
-    launches[i].address = absl::StrCat("127.0.0.1:", request.ports[i]);
+    // Loopback unless hosts are given: every replica shares it, on the
+    // host's network or in the job's namespace alike.
+    launches[i].address =
+        absl::StrCat(request.hosts.empty() ? "127.0.0.1" : request.hosts[i], ":", request.ports[i]);
     addresses.at(static_cast<size_t>(plans[i].ref.pool)).push_back(launches[i].address);
   }
   for (size_t i = 0; i < plans.size(); ++i) {
-    const sdk::internal::ReplicaPlan& plan = plans[i];
+    const ReplicaPlan& plan = plans[i];
     jobspec::ClusterEnvRequest env_request{.spec = *request.spec,
                                            .job_id = request.job_id,
                                            .project_id = request.project_id,
@@ -50,12 +55,13 @@ absl::StatusOr<std::vector<ReplicaLaunch>> MakeLaunchPlan(const LaunchPlanReques
       launches[i].env = std::move(cluster_env);
       continue;
     }
-    std::map<std::string, std::string> env = *request.environment;
+    std::map<std::string, std::string> env;
+    if (!request.remote) env = *request.environment;
     for (auto& [name, value] : cluster_env) env.insert_or_assign(name, std::move(value));
-    sdk::internal::ApplyEnvVars(plan.env, env);
+    ApplyEnvVars(plan.env, env);
     launches[i].env = std::move(env);
   }
   return launches;
 }
 
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal

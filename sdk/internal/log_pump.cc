@@ -1,4 +1,4 @@
-#include "sdk/local/internal/log_pump.h"
+#include "sdk/internal/log_pump.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 #include "base/file_util.h"
 #include "base/log.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 namespace {
 
 // A line longer than this is passed on in pieces.
@@ -23,8 +23,7 @@ constexpr size_t kMaxLine = 64 * 1024;
 
 absl::StatusOr<std::unique_ptr<LogPump>> LogPump::Start(int fd,
                                                         const std::filesystem::path& log_file,
-                                                        std::string prefix,
-                                                        sdk::internal::LineStream* live) {
+                                                        std::string prefix, LineStream* live) {
   // 0600 whatever the umask: a trainer may print its secrets (sdk/job_store.h).
   int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd < 0) return base::ErrnoToStatus(errno, absl::StrCat("opening ", log_file.string()));
@@ -45,7 +44,7 @@ absl::StatusOr<std::unique_ptr<LogPump>> LogPump::Start(int fd,
 }
 
 LogPump::LogPump(int fd, int log_fd, int stop_read, int stop_write, std::string prefix,
-                 sdk::internal::LineStream* live)
+                 LineStream* live)
     : fd_(fd),
       log_fd_(log_fd),
       stop_read_(stop_read),
@@ -128,4 +127,4 @@ void LogPump::EmitLines(bool flush_partial) {
   }
 }
 
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal

@@ -1,0 +1,405 @@
+// The SSH backend end to end against real sshd on namespace hosts
+// (ssh_hosts.h): the digits sample as 1 chief + 2 workers on three hosts,
+// a failing worker named with its host, `jobs cancel` and a dropped
+// connection leaving nothing on any host, an unreachable host failing the
+// job before any replica starts. The hosts share this machine's filesystem:
+// the base output directory is one path every host sees; executables are
+// copied into each host's own $HOME cache.
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "base/environment.h"
+#include "base/subprocess.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "jobspec/job_file.h"
+#include "sdk/custom_job.h"
+#include "sdk/job_client.h"
+#include "sdk/job_logs.h"
+#include "tests/sdk/sdk_test_util.h"
+#include "tests/sdk/ssh/ssh_hosts.h"
+#include "tests/test_util/file.h"
+#include "tests/test_util/shell.h"
+#include "tests/test_util/status_matchers.h"
+
+namespace trainpkg::sdk {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using ::trainpkg::testing::IsOk;
+
+class SshBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string why = testing::SshHosts::Unavailable(); !why.empty()) GTEST_SKIP() << why;
+  }
+
+  void StartHosts(testing::SshHostsOptions options = {}) {
+    ASSERT_THAT(hosts_.Start(options), IsOk());
+  }
+
+  CustomJobOptions Options() {
+    CustomJobOptions options;
+    options.backend = JobBackendKind::kSsh;
+    options.home = dir_.path() / "home";
+    options.log_stream = &output_;
+    options.cancel_grace_period = absl::Seconds(3);
+    options.ssh.hosts = {{"host1", 1}, {"host2", 1}, {"host3", 1}};
+    options.ssh.ssh_config = hosts_.ssh_config();
+    options.ssh.connect_timeout = absl::Seconds(5);
+    std::map<std::string, std::string> environment = base::SnapshotProcessEnvironment();
+    for (const char* name :
+         {"TF_CONFIG", "CLUSTER_SPEC", "RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+          "AIP_MODEL_DIR", "AIP_CHECKPOINT_DIR", "AIP_TENSORBOARD_LOG_DIR"}) {
+      environment.erase(name);
+    }
+    options.environment = environment;
+    return options;
+  }
+
+  // A chief and two workers that sleep, each writing its pid into `pids`.
+  static jobspec::CustomJob SleepingJob(const std::filesystem::path& pids) {
+    const std::string pid_dir = "--pid-dir=" + pids.string();
+    return testing::MakeJob(testing::ReplicaProbePath(),
+                            {{1, {pid_dir, "--sleep=120"}}, {2, {pid_dir, "--sleep=120"}}});
+  }
+
+  // Waits up to 10 s for every host to run nothing but its sshd.
+  void ExpectHostsEmpty() {
+    for (int h = 1; h <= 3; ++h) {
+      EXPECT_TRUE(
+          testing::WaitFor([&] { return hosts_.ProcessesIn(h).empty(); }, absl::Seconds(10)))
+          << "host" << h << " still runs " << hosts_.ProcessesIn(h).size() << " processes: "
+          << ::trainpkg::testing::Sh("ps -o pid,args -p " +
+                                     [&] {
+                                       std::string pids;
+                                       for (int pid : hosts_.ProcessesIn(h))
+                                         absl::StrAppend(&pids, pid, ",");
+                                       return pids + "1";
+                                     }())
+                 .out;
+    }
+  }
+
+  testing::TempDir dir_;
+  testing::SshHosts hosts_;
+  std::ostringstream output_;
+};
+
+TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
+  StartHosts();
+  absl::StatusOr<jobspec::CustomJob> spec =
+      jobspec::LoadJobFile(std::string(DIGITS_SAMPLE_SOURCE_DIR) + "/job.yaml");
+  ASSERT_THAT(spec, IsOk());
+  for (jobspec::WorkerPoolSpec& pool : spec->job_spec.worker_pool_specs) {
+    pool.container_spec->image_uri = std::string("local:") + DIGITS_SAMPLE;
+    // The remote login's environment, not this one's: the data directory
+    // goes in the pool's env.
+    pool.container_spec->env.push_back({"TRAINPKG_DATA_DIR", DIGITS_DATA_DIR});
+  }
+  const std::filesystem::path out = dir_.path() / "out";
+  spec->job_spec.base_output_directory = out.string();
+  absl::StatusOr<CustomJob> job = CustomJob::Create(*spec, Options());
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str() << hosts_.Logs();
+
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] task=chief:0 rank=0 world_size=3"));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] task=worker:1 rank=2 world_size=3"));
+  // The chief's held-out accuracy.
+  const std::string marker = "[workerpool0-0] test_accuracy=";
+  const size_t at = output_.str().find(marker);
+  ASSERT_NE(at, std::string::npos) << output_.str();
+  double accuracy = 0;
+  ASSERT_TRUE(absl::SimpleAtod(
+      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
+      &accuracy));
+  EXPECT_GE(accuracy, 0.98);
+  std::cout << "chief's held-out accuracy over SSH: " << accuracy << "\n";
+  for (const char* line : {"collectives:", "[workerpool0-0] CLUSTER_SPEC"}) {
+    const size_t found = output_.str().find(line);
+    if (found != std::string::npos) {
+      std::cout << output_.str().substr(found, output_.str().find('\n', found) - found) << "\n";
+    }
+  }
+  EXPECT_TRUE(std::filesystem::exists(out / "model")) << output_.str();
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    EXPECT_THAT(entry.path().filename().string(), ::testing::Not(StartsWith("workertemp_")));
+  }
+
+  // Each replica on its host, at that host's address; its log in the store.
+  JobClient client(JobStore(dir_.path() / "home"));
+  absl::StatusOr<JobInfo> info = client.GetJob(job->job_id());
+  ASSERT_THAT(info, IsOk());
+  ASSERT_EQ(info->local.replicas.size(), 3u);
+  for (const ReplicaDetails& replica : info->local.replicas) {
+    const int h = replica.name == "workerpool0-0" ? 1 : replica.name == "workerpool1-0" ? 2 : 3;
+    EXPECT_EQ(replica.host, hosts_.name(h)) << replica.name;
+    EXPECT_THAT(replica.address, StartsWith(hosts_.address(h) + ":")) << replica.name;
+    ASSERT_TRUE(replica.exit_status.has_value()) << replica.name;
+    EXPECT_TRUE(replica.exit_status->ok()) << replica.name;
+    // Run from the host's cache, copied there.
+    EXPECT_THAT(replica.argv.at(0),
+                StartsWith(hosts_.home(h).string() + "/.cache/trainpkg/ssh/sha256/"));
+    std::ostringstream logs;
+    ASSERT_THAT(WriteJobLogs(client, job->job_id(), {.replica = replica.name}, logs), IsOk());
+    EXPECT_THAT(logs.str(), HasSubstr("world_size=3")) << replica.name;
+  }
+  // The hosts' job directories are gone; the cache stays for the next job.
+  for (int h = 1; h <= 3; ++h) {
+    EXPECT_TRUE(std::filesystem::is_empty(hosts_.home(h) / ".cache/trainpkg/ssh/jobs"));
+  }
+  ExpectHostsEmpty();
+}
+
+// 1 chief and 2 workers where workerpool1-0 (on host2) exits 3 at once.
+TEST_F(SshBackendTest, FailingWorkerFailsTheJobNamingItAndItsHost) {
+  StartHosts();
+  jobspec::CustomJob spec =
+      testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--sleep=60"}}, {2, {"--sleep=60"}}});
+  jobspec::ContainerSpec& workers = *spec.job_spec.worker_pool_specs[1].container_spec;
+  workers.command = {"/bin/sh", "-c",
+                     "if echo \"$CLUSTER_SPEC\" | grep -q '\"index\": *0[,}]'; then "
+                     "echo worker zero fails >&2; exit 3; fi; exec \"$0\" --sleep=60",
+                     testing::ReplicaProbePath()};
+  workers.args.clear();
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed) << output_.str();
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_EQ(done->error->code, 3);
+  EXPECT_THAT(done->error->message,
+              HasSubstr("The replica workerpool1-0@host2 exited with a non-zero status of 3"));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-0] worker zero fails"));
+  ExpectHostsEmpty();
+}
+
+TEST_F(SshBackendTest, JobsCancelLeavesNoProcessOnAnyHost) {
+  StartHosts();
+  const testing::TempDir pids;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(SleepingJob(pids.path()), Options());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(30)))
+      << output_.str();
+  // As `trainpkg jobs cancel` does it: through the job store.
+  JobClient client(JobStore(dir_.path() / "home"));
+  absl::StatusOr<jobspec::CustomJob> cancelled = client.CancelJob(job->job_id(), absl::Seconds(30));
+  ASSERT_THAT(cancelled, IsOk());
+  EXPECT_EQ(cancelled->state, jobspec::JobState::kCancelled) << output_.str();
+  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
+    EXPECT_TRUE(testing::ProcessGone(pid)) << "replica pid " << pid;
+  }
+  ExpectHostsEmpty();
+}
+
+TEST_F(SshBackendTest, DroppedConnectionKillsTheRemoteReplicaWithinTenSeconds) {
+  StartHosts();
+  const testing::TempDir pids;
+  jobspec::CustomJob spec =
+      testing::MakeJob(testing::ReplicaProbePath(),
+                       {{1, {"--pid-dir=" + (pids.path() / "chief").string(), "--sleep=120"}},
+                        {1, {"--pid-dir=" + (pids.path() / "worker").string(), "--sleep=120"}}});
+  std::filesystem::create_directories(pids.path() / "chief");
+  std::filesystem::create_directories(pids.path() / "worker");
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path() / "worker", "replica-").size() == 1; },
+      absl::Seconds(30)))
+      << output_.str();
+  const int worker = testing::PidsInDir(pids.path() / "worker", "replica-")[0];
+  // host2's master connection (its ControlPath is <job dir>/ssh/1), killed
+  // as a network failure would end it.
+  const std::string control = (job->job_dir() / "ssh" / "1").string();
+  ::trainpkg::testing::ShellResult master =
+      ::trainpkg::testing::Sh("pgrep -f '[C]ontrolMaster=yes.*ControlPath=" + control + " '");
+  ASSERT_EQ(master.code, 0) << master.out;
+  int master_pid = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(master.out), &master_pid)) << master.out;
+  ASSERT_EQ(::kill(master_pid, SIGKILL), 0);
+  const absl::Time killed = absl::Now();
+  EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(worker); }, absl::Seconds(10)))
+      << "workerpool1-0 (pid " << worker << ") still runs on host2";
+  std::cout << "workerpool1-0 gone " << absl::FormatDuration(absl::Now() - killed)
+            << " after host2's connection was killed\n";
+  absl::StatusOr<jobspec::CustomJob> done = job->Wait();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_THAT(done->error->message, HasSubstr("workerpool1-0@host2")) << output_.str();
+  ExpectHostsEmpty();
+}
+
+TEST_F(SshBackendTest, UnreachableHostFailsTheJobBeforeAnyReplicaStarts) {
+  StartHosts({.hosts = 3, .without_sshd = {3}});
+  const testing::TempDir pids;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(SleepingJob(pids.path()), Options());
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_THAT(done->error->message, HasSubstr("host host3 is unreachable"));
+  EXPECT_THAT(done->error->message, HasSubstr("Connection refused"));
+  EXPECT_THAT(done->error->message, HasSubstr("No replica was started"));
+  EXPECT_TRUE(testing::PidsInDir(pids.path(), "replica-").empty());
+  ExpectHostsEmpty();
+}
+
+// The command line: `trainpkg run --backend ssh` with a hostfile, then
+// `jobs describe` and `jobs logs` reading what it recorded.
+TEST_F(SshBackendTest, TrainpkgRunWithAHostfileAndTheJobsCommands) {
+  StartHosts();
+  using ::trainpkg::testing::ShellQuote;
+  const std::filesystem::path hostfile = dir_.path() / "hosts";
+  std::ofstream(hostfile) << "# two hosts\nhost2 slots=1\nhost3 slots=2\n";
+  const std::string env = "TRAINPKG_HOME=" + ShellQuote((dir_.path() / "cli-home").string()) + " ";
+  const std::string pool = "--worker-pool-spec=machine-type=n1-standard-4,replica-count=";
+  const std::string image = ",container-image-uri=local:" + testing::ReplicaProbePath();
+  ::trainpkg::testing::ShellResult run = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " run --backend ssh --hostfile " + ShellQuote(hostfile.string()) +
+      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " --job-id ssh_42 " + pool +
+      "1" + image + " " + pool + "2" + image + " --args=--print=hello-from-ssh");
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("JOB_STATE_SUCCEEDED"));
+  ::trainpkg::testing::ShellResult logs =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs logs ssh_42 --replica workerpool1-1");
+  EXPECT_EQ(logs.out, "hello-from-ssh\n");
+  ::trainpkg::testing::ShellResult describe =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs describe ssh_42");
+  EXPECT_THAT(describe.out, HasSubstr("workerpool1-1: on host3 (ssh pid "));
+  EXPECT_THAT(describe.out, HasSubstr(hosts_.address(2) + ":"));
+  ::trainpkg::testing::ShellResult list =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs list");
+  EXPECT_THAT(list.out, HasSubstr("ssh"));
+  // A second job finds the executable in host3's cache: nothing is copied.
+  const std::filesystem::path sha256 = hosts_.home(3) / ".cache/trainpkg/ssh/sha256";
+  ASSERT_TRUE(std::filesystem::exists(sha256));
+  const std::filesystem::path cached =
+      std::filesystem::directory_iterator(sha256)->path() / "replica_probe";
+  struct stat before {};
+  ASSERT_EQ(::stat(cached.c_str(), &before), 0) << cached;
+  ::trainpkg::testing::ShellResult again = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " run --backend ssh --hostfile " + ShellQuote(hostfile.string()) +
+      " --ssh-config " + ShellQuote(hosts_.ssh_config().string()) + " " + pool + "1" + image + " " +
+      pool + "2" + image);
+  ASSERT_EQ(again.code, 0) << again.out;
+  struct stat after {};
+  ASSERT_EQ(::stat(cached.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "copied again";
+  // A detached job's logs followed until it ends (`jobs logs -f`).
+  ::trainpkg::testing::ShellResult detached = ::trainpkg::testing::Sh(
+      env + TRAINPKG_PATH + " run --detach --backend ssh --hosts host1 --ssh-config " +
+      ShellQuote(hosts_.ssh_config().string()) + " --job-id ssh_44 " + pool + "1" + image +
+      " --args=--print=early,--sleep=2,--print=late");
+  ASSERT_EQ(detached.code, 0) << detached.out;
+  ::trainpkg::testing::ShellResult followed =
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " jobs logs -f ssh_44 --replica workerpool0-0");
+  EXPECT_EQ(followed.code, 0) << followed.out;
+  EXPECT_EQ(followed.out, "early\nlate\n");
+  // The flags of another backend, and no hosts at all, are refused.
+  EXPECT_THAT(
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --backend ssh " + pool + "1" + image).out,
+      HasSubstr("--hosts: required with --backend ssh"));
+  EXPECT_THAT(
+      ::trainpkg::testing::Sh(env + TRAINPKG_PATH + " run --hosts a:1 " + pool + "1" + image).out,
+      HasSubstr("--hosts: only applies with --backend ssh"));
+  ExpectHostsEmpty();
+}
+
+// The supervising `trainpkg run` killed outright: its ssh clients die with
+// it, and each host's wrapper stops its replica.
+TEST_F(SshBackendTest, ADeadSupervisorLeavesNothingOnAnyHost) {
+  StartHosts();
+  const testing::TempDir pids;
+  const std::string image = ",container-image-uri=local:" + testing::ReplicaProbePath();
+
+  std::map<std::string, std::string> env = base::SnapshotProcessEnvironment();
+  env["TRAINPKG_HOME"] = (dir_.path() / "cli-home").string();
+  absl::StatusOr<std::unique_ptr<base::Child>> run = base::Spawn(base::SpawnOptions{
+      .argv = {TRAINPKG_PATH, "run", "--backend", "ssh", "--hosts", "host1:1,host2:1,host3:1",
+               "--ssh-config", hosts_.ssh_config().string(),
+               "--worker-pool-spec=machine-type=n1-standard-4,replica-count=1" + image,
+               "--worker-pool-spec=machine-type=n1-standard-4,replica-count=2" + image,
+               "--args=--pid-dir=" + pids.path().string() + ",--sleep=120"},
+      .program = TRAINPKG_PATH,
+      .environment = env,
+      .input = base::SpawnOptions::Input::kDevNull,
+      .output = base::SpawnOptions::Output::kAppendToFile,
+      .output_file = dir_.path() / "run.out",
+  });
+  ASSERT_THAT(run, IsOk());
+  ASSERT_TRUE(testing::WaitFor(
+      [&] { return testing::PidsInDir(pids.path(), "replica-").size() == 3; }, absl::Seconds(30)))
+      << ::trainpkg::testing::Slurp(dir_.path() / "run.out");
+  const absl::Time killed = absl::Now();
+  ASSERT_EQ(::kill((*run)->pid(), SIGKILL), 0);  // the process alone, not its group
+  (void)(*run)->Wait(base::Child::Rest::kLeave);
+  for (int pid : testing::PidsInDir(pids.path(), "replica-")) {
+    EXPECT_TRUE(testing::WaitFor([&] { return testing::ProcessGone(pid); }, absl::Seconds(10)))
+        << "replica pid " << pid;
+  }
+  std::cout << "replicas gone " << absl::FormatDuration(absl::Now() - killed)
+            << " after the supervisor was killed\n";
+  ExpectHostsEmpty();
+}
+
+// --no-copy: the executable runs at its own path (a shared filesystem).
+TEST_F(SshBackendTest, NoCopyRunsTheExecutableWhereItIs) {
+  StartHosts();
+  CustomJobOptions options = Options();
+  options.ssh.copy_executables = false;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(
+      testing::MakeJob(testing::ReplicaProbePath(), {{1, {"--print=no-copy"}}}), options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded) << output_.str();
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] no-copy"));
+  absl::StatusOr<JobInfo> info = JobClient(JobStore(dir_.path() / "home")).GetJob(job->job_id());
+  ASSERT_THAT(info, IsOk());
+  EXPECT_EQ(info->local.replicas.at(0).argv.at(0), testing::ReplicaProbePath());
+  EXPECT_FALSE(std::filesystem::exists(hosts_.home(1) / ".cache/trainpkg/ssh/sha256"));
+}
+
+TEST_F(SshBackendTest, TooFewSlotsFailBeforeAnythingIsRecorded) {
+  CustomJobOptions options = Options();
+  options.ssh.hosts = {{"host1", 2}};
+  absl::StatusOr<CustomJob> job =
+      CustomJob::Create(testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}, {2, {}}}), options);
+  ASSERT_FALSE(job.ok());
+  EXPECT_THAT(job.status().message(),
+              HasSubstr("the job has 3 replicas but the hosts give 2 slots"));
+  // What this backend does not do yet is refused, not ignored.
+  jobspec::CustomJob restarting = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
+  restarting.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
+  EXPECT_EQ(CustomJob::Create(restarting, Options()).status().code(),
+            absl::StatusCode::kUnimplemented);
+  jobspec::CustomJob image = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
+  image.job_spec.worker_pool_specs[0].container_spec->image_uri = "127.0.0.1:5000/trainer:1";
+  EXPECT_THAT(CustomJob::Create(image, Options()).status().message(),
+              HasSubstr("container images on SSH hosts are not implemented"));
+}
+
+}  // namespace
+}  // namespace trainpkg::sdk
