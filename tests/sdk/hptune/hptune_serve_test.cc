@@ -59,7 +59,8 @@ class HptuneServeTest : public ::testing::Test {
     tuning_options.images.allow_local_executables = allow_local_executables;
     tuning = std::make_unique<serve::LocalTuningJobService>(tuning_options);
     absl::StatusOr<std::unique_ptr<serve::JobHttpServer>> server = serve::JobHttpServer::Start(
-        *jobs, tuning.get(), {.host = "127.0.0.1", .port = 0, .token = kToken, .token_home = {}});
+        *jobs, tuning.get(),
+        {.host = "127.0.0.1", .port = 0, .token = kToken, .token_home = {}, .dashboard_home = {}});
     EXPECT_THAT(server, IsOk());
     return server.ok() ? *std::move(server) : nullptr;
   }
