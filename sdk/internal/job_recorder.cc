@@ -72,13 +72,20 @@ void JobRecorder::SetState(jobspec::JobState state, std::optional<jobspec::RpcSt
 }
 
 void JobRecorder::UpdateReplica(const ReplicaDetails& replica) {
+  UpdateReplicas(std::span<const ReplicaDetails>(&replica, 1));
+}
+
+void JobRecorder::UpdateReplicas(std::span<const ReplicaDetails> replicas) {
+  if (replicas.empty()) return;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = std::find_if(local_.replicas.begin(), local_.replicas.end(),
-                         [&](const ReplicaDetails& r) { return r.name == replica.name; });
-  if (it == local_.replicas.end()) {
-    local_.replicas.push_back(replica);
-  } else {
-    *it = replica;
+  for (const ReplicaDetails& replica : replicas) {
+    auto it = std::find_if(local_.replicas.begin(), local_.replicas.end(),
+                           [&](const ReplicaDetails& r) { return r.name == replica.name; });
+    if (it == local_.replicas.end()) {
+      local_.replicas.push_back(replica);
+    } else {
+      *it = replica;
+    }
   }
   LogIfError(store_.WriteLocalDetails(id_, local_));
 }

@@ -6,6 +6,7 @@
 
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "absl/status/status.h"
@@ -38,6 +39,8 @@ class JobRecorder {
 
   // Adds or replaces (by name) a replica in local.json.
   void UpdateReplica(const ReplicaDetails& replica);
+  // The same for several replicas, in one write.
+  void UpdateReplicas(std::span<const ReplicaDetails> replicas);
 
   jobspec::CustomJob job() const;
 

@@ -69,8 +69,18 @@ absl::Status ReplicaSet::StartReplica(size_t i, ProcessLauncher& launcher,
   replica.details.pgid = (*running)->pid();
   replica.details.start_time = (*running)->start_time();
   replica.running = *std::move(running);
-  recorder_->UpdateReplica(replica.details);
   return absl::OkStatus();
+}
+
+void ReplicaSet::RecordStarted() {
+  std::vector<ReplicaDetails> started;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const Replica& replica : replicas_) {
+      if (replica.running != nullptr) started.push_back(replica.details);
+    }
+  }
+  recorder_->UpdateReplicas(started);
 }
 
 ReplicaSet::Outcome ReplicaSet::Monitor(std::optional<jobspec::RpcStatus>& failure) {

@@ -61,9 +61,17 @@ class ReplicaSet {
   Replica& at(size_t i) { return replicas_.at(i); }
 
   // Starts replica `i` with `launcher` (on the calling thread, which must
-  // outlive it), its output to the job store's log and the live stream, and
-  // records its pid. The launcher's error otherwise.
+  // outlive it), its output to the job store's log and the live stream. The
+  // launcher's error otherwise. Its pid reaches local.json with
+  // RecordStarted().
   absl::Status StartReplica(size_t i, ProcessLauncher& launcher, const ProcessSpec& spec);
+  // Writes every replica started so far to local.json in one record, in
+  // their order. Call it once the starts are done (also after a failed or
+  // cancelled one): one write per job rather than one per replica, each
+  // rewriting a record that grows with the replicas, kept a 64-replica
+  // launch superlinear. Nothing depends on the pids being on disk sooner:
+  // replicas die with the supervisor.
+  void RecordStarted();
   // Waits for the job to succeed, fail (setting `failure`), time out or be
   // cancelled.
   Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -354,6 +355,8 @@ std::optional<jobspec::RpcStatus> LocalProcessBackend::LaunchReplicas(
     return std::nullopt;
   }
   recorder_->SetState(jobspec::JobState::kRunning);
+  // Whatever started, however the loop ends, reaches local.json at once.
+  absl::Cleanup record = [this] { replicas_.RecordStarted(); };
   for (size_t i = 0; i < prepared.size(); ++i) {
     // A cancel between two starts leaves the rest unstarted; Stop() ends
     // those already running.

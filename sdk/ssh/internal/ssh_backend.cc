@@ -8,6 +8,7 @@
 #include <random>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
@@ -324,6 +325,8 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
   // RUNNING from the first start on, as the local backend.
   if (replicas_.CancelRequested()) return std::nullopt;
   recorder_->SetState(jobspec::JobState::kRunning);
+  // Whatever started, however the loop ends, reaches local.json at once.
+  absl::Cleanup record = [this] { replicas_.RecordStarted(); };
   for (size_t i = 0; i < plans.size(); ++i) {
     if (replicas_.CancelRequested()) return std::nullopt;
     const Host& host = hosts_[config_.placement[i]];
