@@ -23,6 +23,10 @@ fresh one per run). Rows, each tool on the same input, one process per step:
                   registry but not local, until the job ends, vs by hand:
                   skopeo copy + umoci unpack + 3 x runc run (in parallel)
 
+With --zstd, the same image is also pushed with `trainpkg push --compression zstd`
+(OCI tar+zstd layers) to another repository, then pulled and cold-started from
+there: push, pull and cold start with zstd next to gzip, and the layers' size.
+
 For each of ours: peak RSS and bytes written (getrusage of that process and
 the children it waited for: ru_maxrss, ru_oublock). Prints a table (seconds,
 ours / peer, ours / floor) and writes --json. Needs root (buildah chroot
@@ -46,6 +50,7 @@ from registry_push_bench import Registry, curl_upload  # noqa: E402
 PEERS = ("buildah", "skopeo", "umoci", "runc", "docker-registry", "curl", "tar", "busybox")
 RESULTS = {}  # row -> {"ours": s, "peer": s, "floor": s, "rss_mb": MB, "written_mb": MB}
 BASELINE = {}  # --baseline-trainpkg: best cold start of each binary, seconds
+ZSTD = {}  # --zstd: step -> {"gzip": s, "zstd": s}, plus compressed MB of each
 
 
 def run(argv, env=None, cwd=None):
@@ -195,6 +200,8 @@ def main():
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--workdir", default="", help="where to work (default: a temp dir)")
     ap.add_argument("--json", default="")
+    ap.add_argument("--zstd", action="store_true",
+                    help="also push, pull and cold-start the image with zstd layers")
     ap.add_argument("--baseline-trainpkg", default="",
                     help="another trainpkg binary (an earlier commit) whose cold start is "
                          "measured in the same run, alternating with ours")
@@ -286,10 +293,35 @@ def main():
             shutil.rmtree(os.path.join(work, name), ignore_errors=True)
             return result
 
-        record("cold start (3 replicas)", ours=cold_start(trainpkg, "home-run"))
+        gzip_cold = cold_start(trainpkg, "home-run")
+        record("cold start (3 replicas)", ours=gzip_cold)
         os.sync()
         record("cold start (3 replicas)", peer=runc_by_hand(work, f"{host}/ours/big:1"))
         load.append(os.getloadavg()[0])
+        if args.zstd:
+            # The same stored image, its layers compressed with zstd (level 3)
+            # instead of gzip (level 6), through the same three steps.
+            zref = f"{host}/ours/big-zstd:1"
+            ZSTD["push"] = {"gzip": RESULTS["push"]["ours"],
+                            "zstd": run([trainpkg, "push", "--compression", "zstd",
+                                         f"{host}/ours/big:1", zref], env)[0]}
+            zpulled = os.path.join(work, "pulled-zstd")
+            os.sync()
+            ZSTD["pull"] = {"gzip": RESULTS["pull"]["ours"],
+                            "zstd": run([trainpkg, "pull", zref, "--output", f"oci:{zpulled}:1"],
+                                        dict(env, TRAINPKG_HOME=os.path.join(work, "home-zpull")))[0]}
+            _, zlayers = manifest_blobs(zpulled, "1")
+            ZSTD["layers MB"] = {"gzip": sum(l["size"] for l in layers) / 1e6,
+                                 "zstd": sum(l["size"] for l in zlayers) / 1e6}
+            zpool = f"machine-type=n1-standard-4,container-image-uri={zref}"
+            os.sync()
+            zenv = dict(env, TRAINPKG_HOME=os.path.join(work, "home-zrun"))
+            ZSTD["cold start"] = {"gzip": gzip_cold[0], "zstd": run(
+                [trainpkg, "run", "--display-name", "bigimage-zstd", "--worker-pool-spec",
+                 f"replica-count=1,{zpool}", "--worker-pool-spec", f"replica-count=2,{zpool}",
+                 "--base-output-dir", os.path.join(work, "run-output")], zenv)[0]}
+            shutil.rmtree(zenv["TRAINPKG_HOME"], ignore_errors=True)
+            load.append(os.getloadavg()[0])
         if args.baseline_trainpkg:
             # Alternating, twice each, so load that changes over time falls on both.
             baseline = os.path.abspath(args.baseline_trainpkg)
@@ -322,10 +354,14 @@ def main():
         print(f"cold start, best of 2 alternating: this trainpkg {BASELINE['ours']:.2f} s, "
               f"baseline {BASELINE['baseline']:.2f} s, ratio "
               f"{BASELINE['ours'] / BASELINE['baseline']:.2f}")
+    if ZSTD:
+        print(f"{'zstd layers':<26}{'gzip':>10}{'zstd':>10}{'zstd/gzip':>11}")
+        for row, r in ZSTD.items():
+            print(f"{row:<26}{r['gzip']:>10.2f}{r['zstd']:>10.2f}{r['zstd'] / r['gzip']:>11.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"mb": sum(sizes), "layers": sizes, "load": load, "rows": RESULTS,
-                       "baseline": BASELINE}, f, indent=1)
+                       "baseline": BASELINE, "zstd": ZSTD}, f, indent=1)
     return 0
 
 
