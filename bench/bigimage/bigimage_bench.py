@@ -302,9 +302,9 @@ def main():
             # The same stored image, its layers compressed with zstd (level 3)
             # instead of gzip (level 6), through the same three steps.
             zref = f"{host}/ours/big-zstd:1"
+            run([trainpkg, "images", "tag", f"{host}/ours/big:1", zref], env)
             ZSTD["push"] = {"gzip": RESULTS["push"]["ours"],
-                            "zstd": run([trainpkg, "push", "--compression", "zstd",
-                                         f"{host}/ours/big:1", zref], env)[0]}
+                            "zstd": run([trainpkg, "push", "--compression", "zstd", zref], env)[0]}
             zpulled = os.path.join(work, "pulled-zstd")
             os.sync()
             ZSTD["pull"] = {"gzip": RESULTS["pull"]["ours"],
