@@ -326,9 +326,12 @@ def main():
             # Alternating, twice each, so load that changes over time falls on both.
             baseline = os.path.abspath(args.baseline_trainpkg)
             times = {"ours": [], "baseline": []}
+            # Which goes first alternates too: on this VM's disk a run right
+            # after a few GB written is up to 2x slower than one after a pause.
             for i in range(2):
-                times["baseline"].append(cold_start(baseline, f"home-base-{i}")[0])
-                times["ours"].append(cold_start(trainpkg, f"home-ours-{i}")[0])
+                order = [("baseline", baseline), ("ours", trainpkg)]
+                for key, binary in (order if i % 2 == 0 else order[::-1]):
+                    times[key].append(cold_start(binary, f"home-{key}-{i}")[0])
             BASELINE.update({k: min(v) for k, v in times.items()})
             load.append(os.getloadavg()[0])
     finally:
