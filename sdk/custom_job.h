@@ -44,7 +44,7 @@
 //              could not be started (code 3), or scheduling.timeout passed
 //              (code 4). The other replicas are stopped. With
 //              scheduling.restartJobOnWorkerRestart a replica failure first
-//              restarts every replica, at most 3 times (internal/restart_policy.h).
+//              restarts every replica, at most 3 times (sdk/internal/restart_policy.h).
 //   CANCELLED  Cancel() (here or via JobClient::CancelJob): code 1 "CANCELLED".
 // Stopping sends SIGTERM to each replica's process group and SIGKILL after
 // the grace period; when a replica's main process exits, the rest of its

@@ -39,13 +39,6 @@ class Driver final : public sdk::internal::SupervisedDriver {
             "not implemented (use --backend local, slurm, k8s or vertex for images)"));
       }
     }
-    if (job.job_spec.scheduling.has_value() &&
-        job.job_spec.scheduling->restart_job_on_worker_restart &&
-        !job.job_spec.scheduling->disable_retries) {
-      return absl::UnimplementedError(
-          "jobSpec.scheduling.restartJobOnWorkerRestart: the ssh backend does not restart "
-          "replicas yet (a failed replica fails the job); leave it false or use --backend local");
-    }
     // Before anything is recorded: too few slots, or no ssh, fail the submission.
     TP_ASSIGN_OR_RETURN(std::vector<size_t> placement,
                         PlaceReplicas(options.ssh.hosts, plans.size()));

@@ -23,7 +23,6 @@
 #include "sdk/local/internal/container_replica.h"
 #include "sdk/local/internal/gpu_inventory.h"
 #include "sdk/local/internal/port_reservation.h"
-#include "sdk/local/internal/restart_policy.h"
 #include "sdk/local/internal/runc_container_launcher.h"
 
 namespace trainpkg::sdk::local::internal {
@@ -65,28 +64,12 @@ void LocalProcessBackend::Supervise() {
   using Outcome = sdk::internal::ReplicaSet::Outcome;
   recorder_->SetState(jobspec::JobState::kPending);
   std::optional<jobspec::RpcStatus> failure;
-  Outcome outcome = Outcome::kFailed;
-  const int restart_budget = JobRestartBudget(config_.spec);
-  for (int restarts = 0;; ++restarts) {
-    restarts_ = restarts;
-    failure = StartReplicas();
-    if (failure.has_value()) {
-      outcome = Outcome::kFailed;
-      break;
-    }
-    outcome = replicas_.CancelRequested() ? Outcome::kCancelled : replicas_.Monitor(failure);
-    const bool replica_failed = outcome == Outcome::kFailed && failure.has_value() &&
-                                failure->code == sdk::internal::kCodeReplicaFailed;
-    if (!replica_failed || restarts >= restart_budget) break;
-    // restartJobOnWorkerRestart: stop every replica and start the job again.
-    std::string line = absl::StrCat(failure->message, " Restarting all replicas (restart ",
-                                    restarts + 1, " of at most ", restart_budget, ").");
-    TP_LOG(INFO, "job {}: {}", config_.job_id, line);
-    if (config_.live != nullptr) config_.live->WriteLine("", line);
-    replicas_.Stop();
-    replicas_.FinishAll();
-    replicas_.Reset({});
-  }
+  const Outcome outcome = replicas_.Supervise(
+      [this](int restarts) {
+        restarts_ = restarts;
+        return StartReplicas();
+      },
+      failure);
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
   replicas_.Stop();
   replicas_.FinishAll();

@@ -138,11 +138,9 @@ void SshBackend::Cancel(bool immediately) { replicas_.Cancel(immediately); }
 void SshBackend::Supervise() {
   using Outcome = sdk::internal::ReplicaSet::Outcome;
   recorder_->SetState(jobspec::JobState::kPending);
-  std::optional<jobspec::RpcStatus> failure = StartReplicas();
-  Outcome outcome = Outcome::kFailed;
-  if (!failure.has_value()) {
-    outcome = replicas_.CancelRequested() ? Outcome::kCancelled : replicas_.Monitor(failure);
-  }
+  std::optional<jobspec::RpcStatus> failure;
+  const Outcome outcome = replicas_.Supervise(
+      [this](int restarts) { return StartReplicas(restarts); }, failure);
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
   replicas_.Stop();
   replicas_.FinishAll();
@@ -182,8 +180,12 @@ std::optional<jobspec::RpcStatus> SshBackend::ConnectHosts() {
   return std::nullopt;
 }
 
-std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
-  if (std::optional<jobspec::RpcStatus> failure = ConnectHosts()) return failure;
+std::optional<jobspec::RpcStatus> SshBackend::StartReplicas(int restarts) {
+  // The masters stay up across restarts; everything else is done again (the
+  // ports in use changed, the replicas' environments were read and deleted).
+  if (restarts == 0) {
+    if (std::optional<jobspec::RpcStatus> failure = ConnectHosts()) return failure;
+  }
   const std::vector<ReplicaPlan>& plans = config_.job.plans;
   const bool copy = config_.options.copy_executables;
   // Executables to copy: digest hex -> file name.
@@ -311,6 +313,7 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     replicas[i].details.name = plans[i].ref.Name();
     replicas[i].details.host = host.name;
     replicas[i].details.address = (*launches)[i].address;
+    replicas[i].details.restarts = restarts;
     std::vector<std::string> argv = plans[i].argv;
     if (!digest_of[i].empty()) {
       argv[0] =

@@ -61,9 +61,10 @@ class SshBackend final : public sdk::internal::JobBackend {
   };
 
   void Supervise();
-  // Connects, probes, copies, plans and sets up every host, then starts the
-  // replicas. The failure, if any.
-  std::optional<jobspec::RpcStatus> StartReplicas();
+  // Connects (the first time), probes, copies, plans and sets up every host,
+  // then starts the replicas; `restarts`: the job's restarts so far
+  // (ReplicaSet::Supervise). The failure, if any.
+  std::optional<jobspec::RpcStatus> StartReplicas(int restarts);
   std::optional<jobspec::RpcStatus> ConnectHosts();
   // Runs `step` for every connected host, each on a thread of its own (the
   // remote commands of one host wait on the network, not on each other);

@@ -191,6 +191,49 @@ TEST_F(SshBackendTest, FailingWorkerFailsTheJobNamingItAndItsHost) {
   ExpectHostsEmpty();
 }
 
+// scheduling.restartJobOnWorkerRestart: workerpool1-0 (on host2) exits 3
+// the first time (no marker yet), so every replica on every host is
+// stopped and started again; the second time it succeeds, and so does the job.
+TEST_F(SshBackendTest, RestartJobOnWorkerRestartRestartsEveryReplicaOnEveryHost) {
+  StartHosts();
+  const testing::TempDir markers;
+  const std::string marker = (markers.path() / "workerpool1-0-failed").string();
+  jobspec::CustomJob spec = testing::MakeJob(testing::ReplicaProbePath(),
+                                             {{1, {"--print=chief-done"}}, {2, {"--print=done"}}});
+  jobspec::ContainerSpec& workers = *spec.job_spec.worker_pool_specs[1].container_spec;
+  workers.command = {
+      "/bin/sh", "-c",
+      "if echo \"$CLUSTER_SPEC\" | grep -q '\"index\": *0[,}]' && [ ! -e " + marker +
+          " ]; then touch " + marker + "; echo worker zero fails once >&2; exit 3; fi; "
+          "exec \"$0\" --sleep=1 --print=worker-done",
+      testing::ReplicaProbePath()};
+  workers.args.clear();
+  spec.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str();
+  EXPECT_TRUE(std::filesystem::exists(marker));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-0] worker zero fails once"));
+  EXPECT_THAT(output_.str(),
+              HasSubstr("The replica workerpool1-0@host2 exited with a non-zero status of 3"));
+  EXPECT_THAT(output_.str(), HasSubstr("Restarting all replicas (restart 1 of at most 3)."));
+  EXPECT_THAT(output_.str(), ::testing::Not(HasSubstr("(restart 2 of")));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-0] worker-done"));
+  absl::StatusOr<JobInfo> info = JobClient(JobStore(dir_.path() / "home")).GetJob(job->job_id());
+  ASSERT_THAT(info, IsOk());
+  ASSERT_EQ(info->local.replicas.size(), 3u);
+  for (const ReplicaDetails& replica : info->local.replicas) {
+    EXPECT_EQ(replica.restarts, 1) << replica.name;
+    ASSERT_TRUE(replica.exit_status.has_value()) << replica.name;
+    EXPECT_TRUE(replica.exit_status->ok()) << replica.name;
+  }
+  ExpectHostsEmpty();
+}
+
 TEST_F(SshBackendTest, JobsCancelLeavesNoProcessOnAnyHost) {
   StartHosts();
   const testing::TempDir pids;
@@ -391,10 +434,6 @@ TEST_F(SshBackendTest, TooFewSlotsFailBeforeAnythingIsRecorded) {
   EXPECT_THAT(job.status().message(),
               HasSubstr("the job has 3 replicas but the hosts give 2 slots"));
   // What this backend does not do yet is refused, not ignored.
-  jobspec::CustomJob restarting = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
-  restarting.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
-  EXPECT_EQ(CustomJob::Create(restarting, Options()).status().code(),
-            absl::StatusCode::kUnimplemented);
   jobspec::CustomJob image = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
   image.job_spec.worker_pool_specs[0].container_spec->image_uri = "127.0.0.1:5000/trainer:1";
   EXPECT_THAT(CustomJob::Create(image, Options()).status().message(),
