@@ -32,11 +32,12 @@ class Driver final : public sdk::internal::SupervisedDriver {
     TP_ASSIGN_OR_RETURN(std::vector<sdk::internal::ReplicaPlan> plans,
                         sdk::internal::PlanReplicas(job.job_spec));
     for (const sdk::internal::ReplicaPlan& plan : plans) {
-      if (plan.image.has_value()) {
+      if (plan.python_packages.has_value()) {
         return absl::UnimplementedError(absl::StrCat(
             plan.program_field,
-            ": the ssh backend runs \"local:\" executables; container images on SSH hosts are "
-            "not implemented (use --backend local, slurm, k8s or vertex for images)"));
+            ": the ssh backend runs \"local:\" executables and container images; a "
+            "pythonPackageSpec pool is not built over SSH (build an image with the packages, or "
+            "use --backend local or vertex)"));
       }
     }
     // Before anything is recorded: too few slots, or no ssh, fail the submission.
