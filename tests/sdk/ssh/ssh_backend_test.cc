@@ -128,6 +128,62 @@ class SshBackendTest : public ::testing::Test {
     return *spec;
   }
 
+  // One docker-registry per host on that host's own loopback (127.0.0.1:5000
+  // in its network namespace, as a registry mirror on each machine would
+  // be), all serving one storage directory; `image` (an oci: layout) pushed
+  // as 127.0.0.1:5000/digits:v1 through host1's. Returns that reference.
+  // (A registry on the bridge address would be reached over HTTPS: the
+  // hosts' puller speaks plain HTTP to loopback registries only.)
+  std::string StartHostRegistries(const std::string& image) {
+    const std::filesystem::path dir = dir_.path() / "registry";
+    std::filesystem::create_directories(dir / "data");
+    std::ofstream(dir / "config.yml") << "version: 0.1\nlog: {level: warn}\nstorage:\n"
+                                         "  filesystem: {rootdirectory: "
+                                      << (dir / "data").string()
+                                      << "}\nhttp:\n  addr: 127.0.0.1:5000\n"
+                                         "  secret: trainpkg-test-secret\n";
+    for (int h = 1; h <= 3; ++h) {
+      absl::StatusOr<std::unique_ptr<base::Child>> registry = base::Spawn(base::SpawnOptions{
+          .argv = {"nsenter", "--net=/run/netns/" + hosts_.netns(h), "/usr/bin/docker-registry",
+                   "serve", (dir / "config.yml").string()},
+          .program = "/usr/bin/nsenter",
+          .environment = std::nullopt,
+          .input = base::SpawnOptions::Input::kDevNull,
+          .output = base::SpawnOptions::Output::kAppendToFile,
+          .output_file = dir / absl::StrCat("host", h, ".log"),
+      });
+      EXPECT_THAT(registry, IsOk());
+      if (!registry.ok()) return "";
+      registries_.push_back(*std::move(registry));
+      const std::string in_host = "nsenter --net=/run/netns/" + hosts_.netns(h) + " ";
+      EXPECT_TRUE(testing::WaitFor(
+          [&] {
+            return ::trainpkg::testing::Sh(in_host + "curl -sf http://127.0.0.1:5000/v2/").code ==
+                   0;
+          },
+          absl::Seconds(10)))
+          << ::trainpkg::testing::Slurp(dir / absl::StrCat("host", h, ".log"));
+    }
+    const std::string reference = "127.0.0.1:5000/digits:v1";
+    ::trainpkg::testing::ShellResult pushed = ::trainpkg::testing::Sh(
+        "nsenter --net=/run/netns/" + hosts_.netns(1) + " env TRAINPKG_HOME=" +
+        ::trainpkg::testing::ShellQuote((dir_.path() / "build-home").string()) +
+        " " TRAINPKG_PATH " push -q " + image + " " + reference);
+    EXPECT_EQ(pushed.code, 0) << pushed.out;
+    return reference;
+  }
+
+  // Stops the registries by pid.
+  void StopHostRegistries() {
+    for (std::unique_ptr<base::Child>& registry : registries_) {
+      registry->SignalGroup(SIGTERM);
+      (void)registry->Wait(base::Child::Rest::kKill);
+    }
+    registries_.clear();
+  }
+
+  void TearDown() override { StopHostRegistries(); }
+
   // The runc containers of job `id` on this machine (which the hosts share).
   static std::vector<std::string> RuncContainers(const std::string& id) {
     std::vector<std::string> found;
@@ -141,6 +197,7 @@ class SshBackendTest : public ::testing::Test {
   testing::TempDir dir_;
   testing::SshHosts hosts_;
   std::ostringstream output_;
+  std::vector<std::unique_ptr<base::Child>> registries_;
 };
 
 TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
@@ -253,6 +310,45 @@ TEST_F(SshBackendTest, DigitsImageRunsUnderRuncOnEachHost) {
     EXPECT_FALSE(std::filesystem::is_empty(hosts_.home(h) / ".trainpkg" / "rootfs"));
     EXPECT_FALSE(std::filesystem::exists(hosts_.home(h) / ".cache/trainpkg/ssh/sha256"));
   }
+  EXPECT_THAT(RuncContainers(job->job_id()), ::testing::IsEmpty());
+  ExpectHostsEmpty();
+}
+
+// The image as a registry reference: each host's trainpkg pulls it into
+// that host's own trainpkg home (its image store) before running it.
+TEST_F(SshBackendTest, ARegistryImageIsPulledIntoEachHostsStore) {
+  if (::trainpkg::testing::Sh("command -v runc").code != 0) GTEST_SKIP() << "no runc";
+  if (::trainpkg::testing::Sh("command -v docker-registry && command -v curl").code != 0) {
+    GTEST_SKIP() << "no docker-registry or curl";
+  }
+  StartHosts();
+  const std::string reference = StartHostRegistries(BuildDigitsImage());
+  ASSERT_FALSE(reference.empty());
+  CustomJobOptions options = Options();
+  options.ssh.remote_trainpkg = TRAINPKG_PATH;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(DigitsImageJob(reference, "30"), options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str();
+  const std::string marker = "[workerpool0-0] test_accuracy=";
+  const size_t at = output_.str().find(marker);
+  ASSERT_NE(at, std::string::npos) << output_.str();
+  double accuracy = 0;
+  ASSERT_TRUE(absl::SimpleAtod(
+      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
+      &accuracy));
+  EXPECT_GE(accuracy, 0.98);
+  std::cout << "chief's held-out accuracy, pulled image over SSH: " << accuracy << "\n";
+  for (int h = 1; h <= 3; ++h) {
+    // In that host's store, under the reference.
+    EXPECT_THAT(::trainpkg::testing::Slurp(hosts_.home(h) / ".trainpkg/images/index.json"),
+                HasSubstr("127.0.0.1:5000/digits:v1"))
+        << "host" << h;
+  }
+  StopHostRegistries();
   EXPECT_THAT(RuncContainers(job->job_id()), ::testing::IsEmpty());
   ExpectHostsEmpty();
 }
