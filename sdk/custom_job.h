@@ -203,9 +203,10 @@ class CustomJob {
   // Slurm mapping, Unimplemented for container images, NotFound when the
   // task launcher (options.slurm.task_program) is missing.
   // kSsh: as local, plus InvalidArgument when the hosts give fewer slots
-  // than the job has replicas, Unimplemented for container images and for
-  // scheduling.restartJobOnWorkerRestart, NotFound when the ssh program is
-  // missing.
+  // than the job has replicas, Unimplemented for pythonPackageSpec pools,
+  // NotFound when the ssh program is missing. (A host without the same
+  // trainpkg for container images fails the job, FAILED_PRECONDITION, before
+  // any replica starts: sdk/ssh/ssh_backend_options.h.)
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with
