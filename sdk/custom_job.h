@@ -44,7 +44,7 @@
 //              could not be started (code 3), or scheduling.timeout passed
 //              (code 4). The other replicas are stopped. With
 //              scheduling.restartJobOnWorkerRestart a replica failure first
-//              restarts every replica, at most 3 times (internal/restart_policy.h).
+//              restarts every replica, at most 3 times (sdk/internal/restart_policy.h).
 //   CANCELLED  Cancel() (here or via JobClient::CancelJob): code 1 "CANCELLED".
 // Stopping sends SIGTERM to each replica's process group and SIGKILL after
 // the grace period; when a replica's main process exits, the rest of its
@@ -203,9 +203,10 @@ class CustomJob {
   // Slurm mapping, Unimplemented for container images, NotFound when the
   // task launcher (options.slurm.task_program) is missing.
   // kSsh: as local, plus InvalidArgument when the hosts give fewer slots
-  // than the job has replicas, Unimplemented for container images and for
-  // scheduling.restartJobOnWorkerRestart, NotFound when the ssh program is
-  // missing.
+  // than the job has replicas, Unimplemented for pythonPackageSpec pools,
+  // NotFound when the ssh program is missing. (A host without the same
+  // trainpkg for container images fails the job, FAILED_PRECONDITION, before
+  // any replica starts: sdk/ssh/ssh_backend_options.h.)
   static absl::StatusOr<CustomJob> Create(jobspec::CustomJob job, CustomJobOptions options = {});
 
   // Submit() then Wait(). A job that FAILED or was CANCELLED is a value with

@@ -66,6 +66,9 @@ void AddBackendFlags(CLI::App& command, BackendFlags& flags, BackendSet backends
                    "filesystem) instead of copying them into each host's ~/.cache/trainpkg/ssh");
   command.add_option("--ssh-config", flags.ssh_config,
                      "ssh: an ssh_config file instead of ~/.ssh/config (ssh -F)");
+  command.add_option("--remote-trainpkg", flags.remote_trainpkg,
+                     "ssh: the trainpkg on the hosts that runs container-image replicas with runc "
+                     "(the same version as this one; default: trainpkg on the login's PATH)");
 }
 
 void AddK8sFlags(CLI::App& command, K8sFlags& flags) {
@@ -117,10 +120,12 @@ absl::Status RejectForeignFlags(const BackendFlags& flags, std::string_view chos
   const std::pair<const char*, bool> slurm[] = {{"--partition", !flags.partition.empty()},
                                                 {"--sbatch-arg", !flags.sbatch_args.empty()},
                                                 {"--slurm-submit", flags.slurm_submit != "sbatch"}};
-  const std::pair<const char*, bool> ssh[] = {{"--hosts", !flags.hosts.empty()},
-                                              {"--hostfile", !flags.hostfile.empty()},
-                                              {"--no-copy", flags.no_copy},
-                                              {"--ssh-config", !flags.ssh_config.empty()}};
+  const std::pair<const char*, bool> ssh[] = {
+      {"--hosts", !flags.hosts.empty()},
+      {"--hostfile", !flags.hostfile.empty()},
+      {"--no-copy", flags.no_copy},
+      {"--ssh-config", !flags.ssh_config.empty()},
+      {"--remote-trainpkg", !flags.remote_trainpkg.empty()}};
   for (const auto& [backend, list] :
        {std::pair{"vertex", std::span<const std::pair<const char*, bool>>(vertex)},
         std::pair{"k8s", std::span<const std::pair<const char*, bool>>(k8s)},
@@ -224,8 +229,8 @@ absl::Status ApplyVertexFlags(const BackendFlags& flags, const base::Environment
   return absl::OkStatus();
 }
 
-absl::Status ApplySlurmFlags(const BackendFlags& flags, const base::Environment&,
-                             const UserConfig&, sdk::CustomJobOptions& options) {
+absl::Status ApplySlurmFlags(const BackendFlags& flags, const base::Environment&, const UserConfig&,
+                             sdk::CustomJobOptions& options) {
   options.slurm.partition = flags.partition;
   options.slurm.sbatch_args = flags.sbatch_args;
   options.slurm.submit = flags.slurm_submit == "salloc" ? sdk::slurm::SlurmSubmit::kSalloc
@@ -261,6 +266,7 @@ absl::Status ApplySshFlags(const BackendFlags& flags, const base::Environment&, 
   options.ssh.hosts = *std::move(hosts);
   options.ssh.copy_executables = !flags.no_copy;
   options.ssh.ssh_config = flags.ssh_config;
+  if (!flags.remote_trainpkg.empty()) options.ssh.remote_trainpkg = flags.remote_trainpkg;
   return absl::OkStatus();
 }
 

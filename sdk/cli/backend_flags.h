@@ -3,12 +3,12 @@
 // --access-token-file (access_token_flags.h), --backend k8s with the
 // Kubernetes flags (K8sFlags), or --backend slurm with --partition,
 // --sbatch-arg and --slurm-submit, or --backend ssh with --hosts or
-// --hostfile, --no-copy and --ssh-config. Without --backend, --project or --region
-// chooses vertex (like gcloud), else trainpkg's config file's `backend:`
-// (user_config.h), else local. The vertex backend's project and region come
-// from the flag, else $CLOUDSDK_CORE_PROJECT / $CLOUDSDK_AI_REGION, else the
-// config file, else gcloud's active configuration (gcloud_config.h); those
-// defaults never choose the backend, so a gcloud user's local runs stay local.
+// --hostfile, --no-copy, --ssh-config and --remote-trainpkg. Without --backend, --project or
+// --region chooses vertex (like gcloud), else trainpkg's config file's `backend:` (user_config.h),
+// else local. The vertex backend's project and region come from the flag, else
+// $CLOUDSDK_CORE_PROJECT / $CLOUDSDK_AI_REGION, else the config file, else gcloud's active
+// configuration (gcloud_config.h); those defaults never choose the backend, so a gcloud user's
+// local runs stay local.
 #ifndef TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 #define TRAINPKG_SDK_CLI_BACKEND_FLAGS_H_
 
@@ -47,6 +47,7 @@ struct BackendFlags {
   std::string hostfile;                 // ssh: Open MPI hostfile
   bool no_copy = false;                 // ssh: executables at the same path on every host
   std::string ssh_config;               // ssh: ssh -F
+  std::string remote_trainpkg;          // ssh: the hosts' trainpkg ("": on their PATH)
 };
 
 // Declares the Kubernetes flags on `command` (`trainpkg run`).

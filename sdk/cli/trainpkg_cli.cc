@@ -7,6 +7,7 @@
 #include "sdk/cli/exit_codes.h"
 #include "sdk/cli/help_command.h"
 #include "sdk/cli/help_format.h"
+#include "sdk/cli/ssh_replica_command.h"
 #include "sdk/cli/usage_errors.h"
 #include "sdk/cli/version.h"
 
@@ -66,6 +67,7 @@ TrainpkgCli::TrainpkgCli(size_t columns)
   completion_ = AddCompletionCommand(app_, completion_flags_);
   help_ = AddHelpCommand(app_, help_words_);
   version_ = AddVersionCommand(app_);
+  ssh_replica_ = AddSshReplicaCommand(app_, ssh_replica_manifest_);
 }
 
 int TrainpkgCli::Main(int argc, char** argv) {
@@ -89,6 +91,7 @@ int TrainpkgCli::Main(int argc, char** argv) {
   // with its watchdog (packager/run/host_resource_ledger.h) go now, whatever
   // the command.
   packager::run::SweepOrphanedHostResources();
+  if (ssh_replica_->parsed()) return SshReplicaCommand(ssh_replica_manifest_, std::cerr);
   if (run_->parsed()) return RunCommand(run_flags_, backend_flags_, std::cout, std::cerr);
   if (k8s_render_->parsed()) return K8sRenderCommand(k8s_flags_, std::cout, std::cerr);
   if (hptune_->parsed()) return HptuneCommand(hptune_flags_, std::cout, std::cerr);

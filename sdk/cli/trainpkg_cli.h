@@ -53,8 +53,10 @@ class TrainpkgCli {
   K8sRenderFlags k8s_flags_;
   CompletionFlags completion_flags_;
   std::vector<std::string> help_words_;
+  std::string ssh_replica_manifest_;
 
   CLI::App* run_ = nullptr;
+  CLI::App* ssh_replica_ = nullptr;
   CLI::App* serve_ = nullptr;
   JobsCommands jobs_;
   CLI::App* build_ = nullptr;

@@ -6,7 +6,10 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "base/log.h"
 #include "sdk/internal/job_errors.h"
+#include "sdk/internal/restart_policy.h"
 
 namespace trainpkg::sdk::internal {
 namespace {
@@ -121,6 +124,27 @@ ReplicaSet::Outcome ReplicaSet::Monitor(std::optional<jobspec::RpcStatus>& failu
     // Woken by every exit; otherwise the store's cancel file is polled each
     // cancel_poll_interval.
     cv_.wait_until(lock, std::min(deadline, DeadlineAfter(config_.cancel_poll_interval)));
+  }
+}
+
+ReplicaSet::Outcome ReplicaSet::Supervise(const StartReplicas& start,
+                                          std::optional<jobspec::RpcStatus>& failure) {
+  const int restart_budget = JobRestartBudget(config_.spec);
+  for (int restarts = 0;; ++restarts) {
+    failure = start(restarts);
+    if (failure.has_value()) return Outcome::kFailed;
+    const Outcome outcome = CancelRequested() ? Outcome::kCancelled : Monitor(failure);
+    const bool replica_failed = outcome == Outcome::kFailed && failure.has_value() &&
+                                failure->code == kCodeReplicaFailed;
+    if (!replica_failed || restarts >= restart_budget) return outcome;
+    // restartJobOnWorkerRestart: stop every replica and start the job again.
+    std::string line = absl::StrCat(failure->message, " Restarting all replicas (restart ",
+                                    restarts + 1, " of at most ", restart_budget, ").");
+    TP_LOG(INFO, "job {}: {}", config_.job_id, line);
+    if (config_.live != nullptr) config_.live->WriteLine("", line);
+    Stop();
+    FinishAll();
+    Reset({});
   }
 }
 

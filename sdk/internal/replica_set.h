@@ -6,13 +6,15 @@
 // store. Shared by the local engine (LocalProcessBackend) and the SSH
 // engine (SshBackend), which start the replicas their own way.
 //
-// The supervisor thread fills the replicas (Reset, at) and starts them
-// (StartReplica); Monitor, Stop, FinishAll and Done follow. Wait and Cancel
-// may be called from any thread.
+// The supervisor thread runs the job with Supervise: its `start` fills the
+// replicas (Reset, at) and starts them (StartReplica); Monitor, and on a
+// restart Stop and FinishAll, follow; the engine then calls Stop, FinishAll
+// and Done. Wait and Cancel may be called from any thread.
 #ifndef TRAINPKG_SDK_INTERNAL_REPLICA_SET_H_
 #define TRAINPKG_SDK_INTERNAL_REPLICA_SET_H_
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -75,6 +77,17 @@ class ReplicaSet {
   // Waits for the job to succeed, fail (setting `failure`), time out or be
   // cancelled.
   Outcome Monitor(std::optional<jobspec::RpcStatus>& failure);
+  // Starts the replicas: calls Reset and StartReplica for each; the job's
+  // failure if it could not, nullopt when they were started or a cancel
+  // stopped the start. `restarts` is how many times the job restarted.
+  using StartReplicas = std::function<std::optional<jobspec::RpcStatus>(int restarts)>;
+  // Runs the job until its outcome: `start`, then Monitor. With
+  // scheduling.restartJobOnWorkerRestart (restart_policy.h) a replica
+  // failure first stops every replica (Stop, FinishAll), writes "<the
+  // failure> Restarting all replicas (restart N of at most M)." to the live
+  // stream and the log, and calls `start` again, until the budget is spent.
+  // The caller then calls Stop, FinishAll and Done(outcome, failure).
+  Outcome Supervise(const StartReplicas& start, std::optional<jobspec::RpcStatus>& failure);
   // SIGTERM to every replica still running (on success: the parameter
   // servers), SIGKILL after the grace period, and waits until all are reaped.
   void Stop();

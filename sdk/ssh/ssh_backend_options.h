@@ -4,7 +4,9 @@
 // Every replica runs on one of `hosts`, started through the system's OpenSSH
 // client (`ssh`, `scp`) with the user's ~/.ssh/config and agent. What a host
 // needs: a POSIX sh, setsid (util-linux), Linux's /proc/net/tcp, and sshd
-// letting this user in without a password prompt (BatchMode). The base
+// letting this user in without a password prompt (BatchMode); for pools
+// with a container image, also runc and a trainpkg of this version
+// (remote_trainpkg). The base
 // output directory must be a path every host sees (a shared filesystem),
 // as the job's model and checkpoints are written there.
 #ifndef TRAINPKG_SDK_SSH_SSH_BACKEND_OPTIONS_H_
@@ -41,6 +43,14 @@ struct SshBackendOptions {
   std::string scp_program = "scp";
   // An ssh_config file instead of ~/.ssh/config (ssh -F); "": the user's.
   std::filesystem::path ssh_config;
+  // The trainpkg program on the hosts that run container-image replicas: a
+  // name looked up on the login's PATH, or a path on the host. It must be
+  // the same version as this trainpkg (`trainpkg version`, checked on each
+  // such host before any replica starts); it pulls the image into that
+  // host's trainpkg home ($TRAINPKG_HOME, else ~/.trainpkg) or reads an
+  // "oci:DIR" layout there, and runs the replica with the host's runc, as
+  // root (runc's needs), on the host's network.
+  std::string remote_trainpkg = "trainpkg";
   // ssh's ConnectTimeout: how long reaching a host may take before the job
   // fails naming it.
   absl::Duration connect_timeout = absl::Seconds(10);

@@ -32,19 +32,13 @@ class Driver final : public sdk::internal::SupervisedDriver {
     TP_ASSIGN_OR_RETURN(std::vector<sdk::internal::ReplicaPlan> plans,
                         sdk::internal::PlanReplicas(job.job_spec));
     for (const sdk::internal::ReplicaPlan& plan : plans) {
-      if (plan.image.has_value()) {
+      if (plan.python_packages.has_value()) {
         return absl::UnimplementedError(absl::StrCat(
             plan.program_field,
-            ": the ssh backend runs \"local:\" executables; container images on SSH hosts are "
-            "not implemented (use --backend local, slurm, k8s or vertex for images)"));
+            ": the ssh backend runs \"local:\" executables and container images; a "
+            "pythonPackageSpec pool is not built over SSH (build an image with the packages, or "
+            "use --backend local or vertex)"));
       }
-    }
-    if (job.job_spec.scheduling.has_value() &&
-        job.job_spec.scheduling->restart_job_on_worker_restart &&
-        !job.job_spec.scheduling->disable_retries) {
-      return absl::UnimplementedError(
-          "jobSpec.scheduling.restartJobOnWorkerRestart: the ssh backend does not restart "
-          "replicas yet (a failed replica fails the job); leave it false or use --backend local");
     }
     // Before anything is recorded: too few slots, or no ssh, fail the submission.
     TP_ASSIGN_OR_RETURN(std::vector<size_t> placement,

@@ -94,6 +94,19 @@ TEST(CliUsageTest, HelpShowsACommandsHelp) {
   EXPECT_THAT(UsageError("help jbos"), HasSubstr("unknown command 'jbos'; did you mean 'jobs'?"));
 }
 
+// `trainpkg ssh-replica`, what the SSH backend runs on a host, is no
+// command of the help, the "needs a command" list or the completion.
+TEST(CliUsageTest, TheSshBackendsInternalCommandIsHidden) {
+  EXPECT_THAT(Trainpkg("--help").out, Not(HasSubstr("ssh-replica")));
+  EXPECT_THAT(UsageError(""), Not(HasSubstr("ssh-replica")));
+  EXPECT_THAT(Trainpkg("completion bash").out, Not(HasSubstr("ssh-replica")));
+  // Run by hand, it says what it lacks.
+  ShellResult run = Trainpkg("ssh-replica /nonexistent/workerpool0-0.json");
+  EXPECT_EQ(run.code, 1) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("trainpkg ssh-replica: "));
+  EXPECT_THAT(run.out, HasSubstr("/nonexistent/workerpool0-0.json"));
+}
+
 TEST(CliUsageTest, VersionNamesTheCommit) {
   ShellResult version = Trainpkg("version");
   EXPECT_EQ(version.code, 0) << version.out;

@@ -15,7 +15,7 @@
 #include "packager/run/container_user.h"
 #include "packager/run/seccomp_profile.h"
 #include "sdk/local/internal/gpu_inventory.h"
-#include "sdk/local/internal/restart_policy.h"
+#include "sdk/internal/restart_policy.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
@@ -252,6 +252,8 @@ TEST(SeccompProfileTest, AllowsOrdinaryCallsAndLeavesOutPrivilegedOnes) {
 }
 
 TEST(RestartPolicyTest, BoundedAndOffWithDisableRetries) {
+  using sdk::internal::JobRestartBudget;
+  using sdk::internal::kMaxJobRestarts;
   jobspec::CustomJobSpec spec;
   EXPECT_EQ(JobRestartBudget(spec), 0);
   spec.scheduling.emplace().restart_job_on_worker_restart = true;

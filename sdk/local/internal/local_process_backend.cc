@@ -23,8 +23,8 @@
 #include "sdk/internal/launch_plan.h"
 #include "sdk/local/internal/container_replica.h"
 #include "sdk/local/internal/gpu_inventory.h"
+#include "sdk/local/internal/job_image.h"
 #include "sdk/local/internal/port_reservation.h"
-#include "sdk/local/internal/restart_policy.h"
 #include "sdk/local/internal/runc_container_launcher.h"
 
 namespace trainpkg::sdk::local::internal {
@@ -66,28 +66,12 @@ void LocalProcessBackend::Supervise() {
   using Outcome = sdk::internal::ReplicaSet::Outcome;
   recorder_->SetState(jobspec::JobState::kPending);
   std::optional<jobspec::RpcStatus> failure;
-  Outcome outcome = Outcome::kFailed;
-  const int restart_budget = JobRestartBudget(config_.spec);
-  for (int restarts = 0;; ++restarts) {
-    restarts_ = restarts;
-    failure = StartReplicas();
-    if (failure.has_value()) {
-      outcome = Outcome::kFailed;
-      break;
-    }
-    outcome = replicas_.CancelRequested() ? Outcome::kCancelled : replicas_.Monitor(failure);
-    const bool replica_failed = outcome == Outcome::kFailed && failure.has_value() &&
-                                failure->code == sdk::internal::kCodeReplicaFailed;
-    if (!replica_failed || restarts >= restart_budget) break;
-    // restartJobOnWorkerRestart: stop every replica and start the job again.
-    std::string line = absl::StrCat(failure->message, " Restarting all replicas (restart ",
-                                    restarts + 1, " of at most ", restart_budget, ").");
-    TP_LOG(INFO, "job {}: {}", config_.job_id, line);
-    if (config_.live != nullptr) config_.live->WriteLine("", line);
-    replicas_.Stop();
-    replicas_.FinishAll();
-    replicas_.Reset({});
-  }
+  const Outcome outcome = replicas_.Supervise(
+      [this](int restarts) {
+        restarts_ = restarts;
+        return StartReplicas();
+      },
+      failure);
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
   replicas_.Stop();
   replicas_.FinishAll();
@@ -300,40 +284,15 @@ LocalProcessBackend::PrepareReplicas(std::span<ReplicaLaunch> launches,
   return prepared;
 }
 
-absl::StatusOr<std::map<std::string, LocalProcessBackend::JobImage>>
-LocalProcessBackend::PrepareImages() const {
+absl::StatusOr<std::map<std::string, JobImage>> LocalProcessBackend::PrepareImages() const {
   std::map<std::string, JobImage> images;
   sdk::internal::ImageResolver resolver(config_.store.home(), pull_images_);
   packager::unpack::RootfsCache cache(config_.store.home() / "rootfs");
   // Once per image, however many replicas run it.
   for (const sdk::internal::ReplicaPlan& plan : config_.plans) {
     if (!plan.image.has_value() || images.contains(plan.image->ToString())) continue;
-    const std::string unpacking =
-        absl::StrCat(plan.program_field, ": unpacking \"", plan.image->ToString(), "\"");
-    TP_ASSIGN_OR_RETURN_WITH_CONTEXT(sdk::internal::StreamingImage streaming,
-                                     resolver.ResolveStreaming(*plan.image), plan.program_field);
-    if (streaming.pull == nullptr) {
-      const sdk::internal::ResolvedImage& resolved = streaming.resolved;
-      TP_ASSIGN_OR_RETURN_WITH_CONTEXT(std::filesystem::path rootfs,
-                                       cache.Get(resolved.layout, resolved.image), unpacking);
-      images.emplace(plan.image->ToString(), JobImage{*resolved.image.config, std::move(rootfs)});
-      continue;
-    }
-    // The image is being pulled: each layer is unpacked as it downloads
-    // (the cold start of a job is about the slower of the two, not their
-    // sum), its digests checked as it streams.
-    absl::StatusOr<std::filesystem::path> rootfs =
-        cache.Get(streaming.resolved.image, streaming.pull->Blobs());
-    if (!rootfs.ok()) streaming.pull->Cancel(rootfs.status());
-    absl::Status pulled = streaming.pull->Wait();
-    // A pull that broke off broke the unpack too: its error is the cause.
-    if (!pulled.ok() && !(absl::IsCancelled(pulled) && !rootfs.ok())) {
-      return base::WithContext(
-          pulled, absl::StrCat(plan.program_field, ": image \"", plan.image->ToString(), "\""));
-    }
-    if (!rootfs.ok()) return base::WithContext(rootfs.status(), unpacking);
-    images.emplace(plan.image->ToString(),
-                   JobImage{*streaming.resolved.image.config, *std::move(rootfs)});
+    TP_ASSIGN_OR_RETURN(JobImage image, PrepareJobImage(plan, resolver, cache));
+    images.emplace(plan.image->ToString(), std::move(image));
   }
   return images;
 }

@@ -32,6 +32,7 @@
 #include "sdk/internal/running_replica.h"
 #include "sdk/internal/supervised_job_config.h"
 #include "sdk/job_store.h"
+#include "sdk/local/internal/job_image.h"
 #include "sdk/local/internal/runc_container_launcher.h"
 #include "sdk/process_launcher.h"
 
@@ -54,11 +55,6 @@ class LocalProcessBackend final : public sdk::internal::JobBackend {
   void Cancel(bool immediately) override;
 
  private:
-  // An image of the job's container-mode pools, resolved and unpacked once.
-  struct JobImage {
-    oci::ImageConfig config;
-    std::filesystem::path rootfs;
-  };
   // What starts one replica: a host process, or runc running its container.
   struct PreparedReplica {
     ProcessSpec spec;

@@ -22,18 +22,21 @@
 #include "jobspec/custom_job_json.h"
 #include "jobspec/job_secret.h"
 #include "sdk/internal/job_errors.h"
+#include "sdk/internal/task_manifest.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
 #include "sdk/slurm/internal/slurm_command.h"
-#include "sdk/slurm/internal/task_manifest.h"
 
 namespace trainpkg::sdk::slurm::internal {
 namespace {
 
+using sdk::internal::FormatTaskManifest;
 using sdk::internal::kCodeDeadlineExceeded;
 using sdk::internal::kCodeInternal;
 using sdk::internal::kCodeInvalidArgument;
 using sdk::internal::kCodeReplicaFailed;
+using sdk::internal::ParseTaskManifest;
+using sdk::internal::TaskManifest;
 // scontrol failures in a row (other than "Invalid job id") before the job
 // is given up as FAILED: about a minute at the default poll interval.
 constexpr int kMaxQueryErrors = 300;
@@ -106,7 +109,9 @@ absl::StatusOr<std::string> SlurmBackend::Submit() {
   TP_RETURN_IF_ERROR(base::WriteFileAtomicPrivate(
       files_.manifest(), FormatTaskManifest(TaskManifest{.job_id = config_.job.job_id,
                                                          .project_id = config_.job.project_id,
-                                                         .spec = config_.job.spec})));
+                                                         .spec = config_.job.spec,
+                                                         .replica = "",
+                                                         .env = {}})));
   const BatchScriptRequest request{.job_id = config_.job.job_id,
                                    .spec = config_.job.spec,
                                    .files = files_,

@@ -19,13 +19,17 @@
 #include "sdk/internal/env_expansion.h"
 #include "sdk/internal/find_executable.h"
 #include "sdk/internal/replica_plan.h"
+#include "sdk/internal/task_manifest.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/peer_rendezvous.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
 #include "sdk/slurm/internal/slurm_job_files.h"
-#include "sdk/slurm/internal/task_manifest.h"
 
 namespace trainpkg::sdk::slurm::internal {
+
+using sdk::internal::ParseTaskManifest;
+using sdk::internal::TaskManifest;
+
 namespace {
 
 // The rendezvous entry holding MASTER_PORT (jobspec/cluster_env.h); no

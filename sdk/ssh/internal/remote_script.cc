@@ -161,7 +161,8 @@ std::string CacheInsertCommand(absl::string_view hex, absl::string_view name) {
 }
 
 std::string SetupScript(absl::string_view job_dir, absl::Duration grace,
-                        const std::map<std::string, std::map<std::string, std::string>>& envs) {
+                        const std::map<std::string, std::map<std::string, std::string>>& envs,
+                        const std::map<std::string, std::string>& files) {
   const int64_t seconds =
       std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(grace, absl::Seconds(1))));
   std::string wrapper = kWrapper;
@@ -176,7 +177,31 @@ std::string SetupScript(absl::string_view job_dir, absl::Duration grace,
     }
     absl::StrAppend(&script, WriteFile(absl::StrCat(job_dir, "/", replica, ".env"), exports));
   }
+  for (const auto& [name, content] : files) {
+    const bool newline = !content.empty() && content.back() == '\n';
+    absl::StrAppend(&script, WriteFile(absl::StrCat(job_dir, "/", name),
+                                       newline ? content : absl::StrCat(content, "\n")));
+  }
   return script;
+}
+
+std::string TrainpkgVersionCommand(absl::string_view program) {
+  return absl::StrCat("p=$(command -v ", ShellQuote(program),
+                      ") || { echo missing; exit 0; }; echo \"path $p\"; \"$p\" version 2>&1; "
+                      "exit 0");
+}
+
+RemoteTrainpkg ParseTrainpkgVersion(absl::string_view output) {
+  RemoteTrainpkg found;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (found.path.empty()) {
+      if (!absl::ConsumePrefix(&line, "path ")) continue;
+      found.path = std::string(line);
+    } else if (found.version.empty() && !absl::StripAsciiWhitespace(line).empty()) {
+      found.version = std::string(absl::StripAsciiWhitespace(line));
+    }
+  }
+  return found;
 }
 
 std::string ReplicaCommand(absl::string_view job_dir, absl::string_view replica,

@@ -60,11 +60,24 @@ std::string CacheInsertCommand(absl::string_view hex, absl::string_view name);
 std::string CachedExecutable(absl::string_view hex, absl::string_view name);
 
 // The setup of one host: creates `job_dir` (0700; absolute), writes run.sh
-// with the watcher's `grace` (whole seconds, at least 1) and one
+// with the watcher's `grace` (whole seconds, at least 1), one
 // <replica>.env per entry of `envs` (replica name -> its variables, as
-// `export` lines).
+// `export` lines) and each of `files` (name in job_dir -> content), all 0600.
 std::string SetupScript(absl::string_view job_dir, absl::Duration grace,
-                        const std::map<std::string, std::map<std::string, std::string>>& envs);
+                        const std::map<std::string, std::map<std::string, std::string>>& envs,
+                        const std::map<std::string, std::string>& files = {});
+
+// Finds `program` (a name on the login's PATH, or a path) and runs
+// `<program> version`: prints "path <absolute path>" then its output, or
+// "missing" when there is no such executable.
+std::string TrainpkgVersionCommand(absl::string_view program);
+
+struct RemoteTrainpkg {
+  std::string path;     // "" when missing
+  std::string version;  // its `trainpkg version` line
+};
+// Reads TrainpkgVersionCommand's output.
+RemoteTrainpkg ParseTrainpkgVersion(absl::string_view output);
 
 // The remote command (one string, as ssh sends it) that runs `argv`
 // (argv[0] is the program) in `cwd` under the wrapper of `job_dir`.

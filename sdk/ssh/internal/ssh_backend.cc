@@ -16,7 +16,9 @@
 #include "registry/oci/digest_builder.h"
 #include "sdk/internal/job_errors.h"
 #include "sdk/internal/launch_plan.h"
+#include "sdk/internal/task_manifest.h"
 #include "sdk/ssh/internal/remote_script.h"
+#include "sdk/version.h"
 
 namespace trainpkg::sdk::ssh::internal {
 namespace {
@@ -25,6 +27,8 @@ using sdk::internal::ReplicaPlan;
 
 // google.rpc.Code UNAVAILABLE: a host could not be reached.
 constexpr int kCodeUnavailable = 14;
+// google.rpc.Code FAILED_PRECONDITION: a host lacks what the job needs there.
+constexpr int kCodeFailedPrecondition = 9;
 // How long one remote command (probe, setup, copy, signal) may take.
 constexpr absl::Duration kCommandTimeout = absl::Seconds(60);
 constexpr absl::Duration kSignalTimeout = absl::Seconds(5);
@@ -139,11 +143,9 @@ void SshBackend::Cancel(bool immediately) { replicas_.Cancel(immediately); }
 void SshBackend::Supervise() {
   using Outcome = sdk::internal::ReplicaSet::Outcome;
   recorder_->SetState(jobspec::JobState::kPending);
-  std::optional<jobspec::RpcStatus> failure = StartReplicas();
-  Outcome outcome = Outcome::kFailed;
-  if (!failure.has_value()) {
-    outcome = replicas_.CancelRequested() ? Outcome::kCancelled : replicas_.Monitor(failure);
-  }
+  std::optional<jobspec::RpcStatus> failure;
+  const Outcome outcome =
+      replicas_.Supervise([this](int restarts) { return StartReplicas(restarts); }, failure);
   if (outcome == Outcome::kCancelled) recorder_->SetState(jobspec::JobState::kCancelling);
   replicas_.Stop();
   replicas_.FinishAll();
@@ -183,8 +185,12 @@ std::optional<jobspec::RpcStatus> SshBackend::ConnectHosts() {
   return std::nullopt;
 }
 
-std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
-  if (std::optional<jobspec::RpcStatus> failure = ConnectHosts()) return failure;
+std::optional<jobspec::RpcStatus> SshBackend::StartReplicas(int restarts) {
+  // The masters stay up across restarts; everything else is done again (the
+  // ports in use changed, the replicas' environments were read and deleted).
+  if (restarts == 0) {
+    if (std::optional<jobspec::RpcStatus> failure = ConnectHosts()) return failure;
+  }
   const std::vector<ReplicaPlan>& plans = config_.job.plans;
   const bool copy = config_.options.copy_executables;
   // Executables to copy: digest hex -> file name.
@@ -194,7 +200,9 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     for (size_t i = 0; i < plans.size(); ++i) {
       // The "local:" executable is copied; a command (/bin/sh, python3) is
       // the host's own.
-      if (!absl::EndsWith(plans[i].program_field, "imageUri")) continue;
+      if (plans[i].image.has_value() || !absl::EndsWith(plans[i].program_field, "imageUri")) {
+        continue;
+      }
       absl::StatusOr<oci::DigestAndSize> digest = oci::DigestFile(plans[i].program);
       if (!digest.ok()) {
         return Internal(absl::StrCat(plans[i].program_field, ": ", digest.status().message()));
@@ -213,6 +221,9 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
   std::optional<jobspec::RpcStatus> failure = OnEachHost([&](size_t h)
                                                              -> std::optional<jobspec::RpcStatus> {
     Host& host = hosts_[h];
+    if (restarts == 0) {
+      if (std::optional<jobspec::RpcStatus> missing = FindTrainpkg(host, h)) return missing;
+    }
     absl::StatusOr<base::SubprocessResult> out =
         host.connection->Run("sh -s", ProbeScript(executables), kCommandTimeout);
     if (!out.ok() || out->exit_code != 0) {
@@ -289,11 +300,28 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
   failure = OnEachHost([&](size_t h) -> std::optional<jobspec::RpcStatus> {
     Host& host = hosts_[h];
     std::map<std::string, std::map<std::string, std::string>> envs;
+    std::map<std::string, std::string> manifests;
     for (size_t i = 0; i < plans.size(); ++i) {
-      if (config_.placement[i] == h) envs[plans[i].ref.Name()] = (*launches)[i].env;
+      if (config_.placement[i] != h) continue;
+      const std::string name = plans[i].ref.Name();
+      if (!plans[i].image.has_value()) {
+        envs[name] = (*launches)[i].env;
+        continue;
+      }
+      // A container replica: `trainpkg ssh-replica` reads its cluster env
+      // from its manifest (and deletes it); the wrapper's env file is empty.
+      envs[name] = {};
+      manifests[name + ".json"] = sdk::internal::FormatTaskManifest(sdk::internal::TaskManifest{
+          .job_id = config_.job.job_id,
+          .project_id = config_.job.project_id,
+          .spec = config_.job.spec,
+          .replica = name,
+          .env = (*launches)[i].env,
+      });
     }
     absl::StatusOr<base::SubprocessResult> out = host.connection->Run(
-        "sh -s", SetupScript(host.job_dir, config_.job.grace_period, envs), kCommandTimeout);
+        "sh -s", SetupScript(host.job_dir, config_.job.grace_period, envs, manifests),
+        kCommandTimeout);
     host.set_up = true;
     if (!out.ok() || out->exit_code != 0) {
       return Internal(absl::StrCat("Setting up host ", host.name, ": ",
@@ -312,8 +340,12 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
     replicas[i].details.name = plans[i].ref.Name();
     replicas[i].details.host = host.name;
     replicas[i].details.address = (*launches)[i].address;
+    replicas[i].details.restarts = restarts;
     std::vector<std::string> argv = plans[i].argv;
-    if (!digest_of[i].empty()) {
+    if (plans[i].image.has_value()) {
+      argv = {host.trainpkg, "ssh-replica",
+              absl::StrCat(host.job_dir, "/", plans[i].ref.Name(), ".json")};
+    } else if (!digest_of[i].empty()) {
       argv[0] =
           absl::StrCat(host.home, "/", CachedExecutable(digest_of[i], executables[digest_of[i]]));
     } else {
@@ -345,6 +377,44 @@ std::optional<jobspec::RpcStatus> SshBackend::StartReplicas() {
                                   " could not be started: ", started.message())};
     }
   }
+  return std::nullopt;
+}
+
+std::optional<jobspec::RpcStatus> SshBackend::FindTrainpkg(Host& host, size_t h) {
+  bool images = false;
+  for (size_t i = 0; i < config_.job.plans.size(); ++i) {
+    images = images || (config_.placement[i] == h && config_.job.plans[i].image.has_value());
+  }
+  if (!images) return std::nullopt;
+  const std::string& program = config_.options.remote_trainpkg;
+  const std::string wanted = TrainpkgVersionLine();
+  const std::string needs =
+      absl::StrCat("Host ", host.name,
+                   " runs container images, which needs trainpkg there (the same version "
+                   "as this one, \"",
+                   wanted,
+                   "\", with runc, as root): install it on the login's PATH or "
+                   "give its path with --remote-trainpkg (SshBackendOptions::remote_trainpkg). ");
+  absl::StatusOr<base::SubprocessResult> out =
+      host.connection->Run(TrainpkgVersionCommand(program), "", kCommandTimeout);
+  if (!out.ok() || out->exit_code != 0) {
+    return Internal(absl::StrCat("Looking for trainpkg on host ", host.name, ": ",
+                                 out.ok() ? out->err : out.status().message()));
+  }
+  const RemoteTrainpkg found = ParseTrainpkgVersion(out->out);
+  if (found.path.empty()) {
+    return jobspec::RpcStatus{
+        .code = kCodeFailedPrecondition,
+        .message = absl::StrCat(needs, "\"", program,
+                                "\" is not an executable there. No replica was started.")};
+  }
+  if (found.version != wanted) {
+    return jobspec::RpcStatus{
+        .code = kCodeFailedPrecondition,
+        .message = absl::StrCat(needs, "Its ", found.path, " is \"", found.version,
+                                "\". No replica was started.")};
+  }
+  host.trainpkg = found.path;
   return std::nullopt;
 }
 

@@ -3,12 +3,15 @@
 // remote wrapper (remote_script.h), supervised by a thread of this process.
 //
 // Start order, all before any replica runs: one master connection per host
-// (an unreachable host fails the job here, naming it), a probe of each host
+// (an unreachable host fails the job here, naming it), on hosts that run
+// container images their trainpkg found and its version checked, a probe of each host
 // (home, cached executables, TCP ports in use), the executables copied where
 // missing, ports chosen among the host's free ones, the launch plan (every
 // replica's cluster env with the hosts' addresses), and each host's job
 // directory with the wrapper and the replicas' environments (0600, removed
-// once read). Each replica is then one `ssh` through its host's master,
+// once read), and for each container replica its task manifest (read and
+// deleted by `trainpkg ssh-replica`, which runs it with runc on the host:
+// sdk/local/container_replica_runner.h). Each replica is then one `ssh` through its host's master,
 // whose output is the replica's log; SIGTERM/SIGKILL reach the replica's
 // process group on its host through the master. When the job ends the
 // hosts' job directories are removed and the masters closed.
@@ -56,20 +59,26 @@ class SshBackend final : public sdk::internal::JobBackend {
     std::string address;  // what the replicas reach it at (ssh -G's hostname)
     std::unique_ptr<SshConnection> connection;
     std::string home;
-    std::string job_dir;  // on the host
-    bool set_up = false;  // job_dir written
+    std::string job_dir;   // on the host
+    bool set_up = false;   // job_dir written
+    std::string trainpkg;  // its trainpkg's path, when it runs container images
   };
 
   void Supervise();
-  // Connects, probes, copies, plans and sets up every host, then starts the
-  // replicas. The failure, if any.
-  std::optional<jobspec::RpcStatus> StartReplicas();
+  // Connects (the first time), probes, copies, plans and sets up every host,
+  // then starts the replicas; `restarts`: the job's restarts so far
+  // (ReplicaSet::Supervise). The failure, if any.
+  std::optional<jobspec::RpcStatus> StartReplicas(int restarts);
   std::optional<jobspec::RpcStatus> ConnectHosts();
   // Runs `step` for every connected host, each on a thread of its own (the
   // remote commands of one host wait on the network, not on each other);
   // the failure of the first host that failed, if any.
   std::optional<jobspec::RpcStatus> OnEachHost(
       const std::function<std::optional<jobspec::RpcStatus>(size_t)>& step);
+  // For a host that runs container images: finds its trainpkg (in
+  // host.trainpkg) and checks that it is this version; the failure
+  // otherwise, saying what the host needs.
+  std::optional<jobspec::RpcStatus> FindTrainpkg(Host& host, size_t h);
   void CleanUpHosts();
 
   const SshBackendConfig config_;

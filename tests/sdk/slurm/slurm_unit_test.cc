@@ -16,12 +16,12 @@
 #include "gtest/gtest.h"
 #include "sdk/cli/backend_flags.h"
 #include "sdk/custom_job.h"
+#include "sdk/internal/task_manifest.h"
 #include "sdk/process_launcher.h"
 #include "sdk/slurm/internal/batch_script.h"
 #include "sdk/slurm/internal/replica_exit_record.h"
 #include "sdk/slurm/internal/slurm_job_state.h"
 #include "sdk/slurm/internal/slurm_resources.h"
-#include "sdk/slurm/internal/task_manifest.h"
 #include "tests/sdk/sdk_test_util.h"
 #include "tests/test_util/status_matchers.h"
 
@@ -30,6 +30,9 @@ using ::trainpkg::testing::IsOk;
 namespace trainpkg::sdk::slurm::internal {
 namespace {
 
+using sdk::internal::FormatTaskManifest;
+using sdk::internal::ParseTaskManifest;
+using sdk::internal::TaskManifest;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -177,13 +180,25 @@ TEST(SlurmJobStateTest, ParsesHetComponentsAndJudgesTheLeader) {
 
 TEST(TaskManifestTest, RoundTrips) {
   jobspec::CustomJob job = testing::MakeJob("/bin/true", {{1, {"--x=1"}}, {2, {}}});
-  absl::StatusOr<TaskManifest> parsed = ParseTaskManifest(
-      FormatTaskManifest({.job_id = "9", .project_id = "p", .spec = job.job_spec}));
+  absl::StatusOr<TaskManifest> parsed = ParseTaskManifest(FormatTaskManifest(
+      {.job_id = "9", .project_id = "p", .spec = job.job_spec, .replica = "", .env = {}}));
   ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(parsed->job_id, "9");
   EXPECT_EQ(parsed->project_id, "p");
   EXPECT_EQ(parsed->spec, job.job_spec);
   EXPECT_THAT(ParseTaskManifest("{\"jobId\":\"9\"}").status().message(), HasSubstr("projectId"));
+  EXPECT_TRUE(parsed->replica.empty());
+  EXPECT_TRUE(parsed->env.empty());
+  // One replica's (the SSH backend's container replicas).
+  absl::StatusOr<TaskManifest> one =
+      ParseTaskManifest(FormatTaskManifest({.job_id = "9",
+                                            .project_id = "p",
+                                            .spec = job.job_spec,
+                                            .replica = "workerpool1-0",
+                                            .env = {{"A", "b c"}}}));
+  ASSERT_THAT(one, IsOk());
+  EXPECT_EQ(one->replica, "workerpool1-0");
+  EXPECT_EQ(one->env, (std::map<std::string, std::string>{{"A", "b c"}}));
 }
 
 TEST(ReplicaExitRecordTest, OldestFirstSkippingTemporaryFiles) {

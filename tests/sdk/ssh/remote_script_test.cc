@@ -68,6 +68,45 @@ TEST(RemoteScriptTest, TheProbeRunsUnderSh) {
   EXPECT_GT(probe->port_high, probe->port_low);
 }
 
+TEST(RemoteScriptTest, FindsTrainpkgAndItsVersionUnderSh) {
+  const testing::TempDir dir;
+  const std::filesystem::path fake = dir.path() / "trainpkg";
+  ASSERT_THAT(base::WriteFileAtomic(fake, "#!/bin/sh\necho \"trainpkg 9.9.9 (commit x) $1\"\n"),
+              IsOk());
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  auto run = [](const std::string& program) {
+    absl::StatusOr<base::SubprocessResult> out = base::RunSubprocess(
+        {"/bin/sh", "-c", TrainpkgVersionCommand(program)}, "", absl::Seconds(10));
+    EXPECT_THAT(out, IsOk());
+    EXPECT_EQ(out->exit_code, 0);
+    return ParseTrainpkgVersion(out.ok() ? out->out : "");
+  };
+  RemoteTrainpkg found = run(fake.string());
+  EXPECT_EQ(found.path, fake.string());
+  EXPECT_EQ(found.version, "trainpkg 9.9.9 (commit x) version");
+  found = run("no-such-trainpkg-anywhere");
+  EXPECT_EQ(found.path, "");
+  found = run((dir.path() / "it's not there").string());
+  EXPECT_EQ(found.path, "");
+}
+
+TEST(RemoteScriptTest, TheSetupWritesExtraFilesPrivately) {
+  const testing::TempDir dir;
+  const std::string job_dir = (dir.path() / "job").string();
+  absl::StatusOr<base::SubprocessResult> setup =
+      base::RunSubprocess({"/bin/sh", "-s"},
+                          SetupScript(job_dir, absl::Seconds(1), {{"workerpool0-0", {}}},
+                                      {{"workerpool0-0.json", "{\"a\":\"TRAINPKG_EOF\"}"}}),
+                          absl::Seconds(10));
+  ASSERT_THAT(setup, IsOk());
+  ASSERT_EQ(setup->exit_code, 0) << setup->err;
+  EXPECT_EQ(base::ReadFile(job_dir + "/workerpool0-0.json").value_or(""),
+            "{\"a\":\"TRAINPKG_EOF\"}\n");
+  EXPECT_EQ(std::filesystem::status(job_dir + "/workerpool0-0.json").permissions() &
+                std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
+
 class WrapperTest : public ::testing::Test {
  protected:
   void SetUp() override {

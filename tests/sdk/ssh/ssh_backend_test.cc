@@ -93,9 +93,111 @@ class SshBackendTest : public ::testing::Test {
     }
   }
 
+  // The digits sample as an image (`trainpkg build --bundle-libs`), written
+  // as an oci: layout in the test's directory, which every host sees.
+  std::string BuildDigitsImage() {
+    const std::filesystem::path layout = dir_.path() / "digits-layout";
+    ::trainpkg::testing::ShellResult built = ::trainpkg::testing::Sh(
+        "TRAINPKG_HOME=" + ::trainpkg::testing::ShellQuote((dir_.path() / "build-home").string()) +
+        " " TRAINPKG_PATH " build -q --bundle-libs " DIGITS_SAMPLE
+        " --env OMP_NUM_THREADS=1 --env OPENBLAS_NUM_THREADS=1 --output oci:" +
+        layout.string() + ":v1");
+    EXPECT_EQ(built.code, 0) << built.out;
+    return "oci:" + layout.string() + ":v1";
+  }
+
+  // The sample's job (1 chief, 2 workers) on `image`, its data in the base
+  // output directory (mounted into each container at the same path).
+  jobspec::CustomJob DigitsImageJob(const std::string& image, const std::string& epochs) {
+    absl::StatusOr<jobspec::CustomJob> spec =
+        jobspec::LoadJobFile(std::string(DIGITS_SAMPLE_SOURCE_DIR) + "/job.yaml");
+    EXPECT_THAT(spec, IsOk());
+    const std::filesystem::path out = dir_.path() / "out";
+    std::filesystem::create_directories(out);
+    std::filesystem::copy_file(std::filesystem::path(DIGITS_DATA_DIR) / "digits.csv.gz",
+                               out / "digits.csv.gz",
+                               std::filesystem::copy_options::overwrite_existing);
+    spec->job_spec.base_output_directory = out.string();
+    for (jobspec::WorkerPoolSpec& pool : spec->job_spec.worker_pool_specs) {
+      pool.container_spec->image_uri = image;
+      for (std::string& arg : pool.container_spec->args) {
+        if (absl::StartsWith(arg, "--epochs=")) arg = "--epochs=" + epochs;
+      }
+      pool.container_spec->args.push_back("--data=" + (out / "digits.csv.gz").string());
+    }
+    return *spec;
+  }
+
+  // One docker-registry per host on that host's own loopback (127.0.0.1:5000
+  // in its network namespace, as a registry mirror on each machine would
+  // be), all serving one storage directory; `image` (an oci: layout) pushed
+  // as 127.0.0.1:5000/digits:v1 through host1's. Returns that reference.
+  // (A registry on the bridge address would be reached over HTTPS: the
+  // hosts' puller speaks plain HTTP to loopback registries only.)
+  std::string StartHostRegistries(const std::string& image) {
+    const std::filesystem::path dir = dir_.path() / "registry";
+    std::filesystem::create_directories(dir / "data");
+    std::ofstream(dir / "config.yml") << "version: 0.1\nlog: {level: warn}\nstorage:\n"
+                                         "  filesystem: {rootdirectory: "
+                                      << (dir / "data").string()
+                                      << "}\nhttp:\n  addr: 127.0.0.1:5000\n"
+                                         "  secret: trainpkg-test-secret\n";
+    for (int h = 1; h <= 3; ++h) {
+      absl::StatusOr<std::unique_ptr<base::Child>> registry = base::Spawn(base::SpawnOptions{
+          .argv = {"nsenter", "--net=/run/netns/" + hosts_.netns(h), "/usr/bin/docker-registry",
+                   "serve", (dir / "config.yml").string()},
+          .program = "/usr/bin/nsenter",
+          .environment = std::nullopt,
+          .input = base::SpawnOptions::Input::kDevNull,
+          .output = base::SpawnOptions::Output::kAppendToFile,
+          .output_file = dir / absl::StrCat("host", h, ".log"),
+      });
+      EXPECT_THAT(registry, IsOk());
+      if (!registry.ok()) return "";
+      registries_.push_back(*std::move(registry));
+      const std::string in_host = "nsenter --net=/run/netns/" + hosts_.netns(h) + " ";
+      EXPECT_TRUE(testing::WaitFor(
+          [&] {
+            return ::trainpkg::testing::Sh(in_host + "curl -sf http://127.0.0.1:5000/v2/").code ==
+                   0;
+          },
+          absl::Seconds(10)))
+          << ::trainpkg::testing::Slurp(dir / absl::StrCat("host", h, ".log"));
+    }
+    const std::string reference = "127.0.0.1:5000/digits:v1";
+    ::trainpkg::testing::ShellResult pushed = ::trainpkg::testing::Sh(
+        "nsenter --net=/run/netns/" + hosts_.netns(1) + " env TRAINPKG_HOME=" +
+        ::trainpkg::testing::ShellQuote((dir_.path() / "build-home").string()) +
+        " " TRAINPKG_PATH " push -q " + image + " " + reference);
+    EXPECT_EQ(pushed.code, 0) << pushed.out;
+    return reference;
+  }
+
+  // Stops the registries by pid.
+  void StopHostRegistries() {
+    for (std::unique_ptr<base::Child>& registry : registries_) {
+      registry->SignalGroup(SIGTERM);
+      (void)registry->Wait(base::Child::Rest::kKill);
+    }
+    registries_.clear();
+  }
+
+  void TearDown() override { StopHostRegistries(); }
+
+  // The runc containers of job `id` on this machine (which the hosts share).
+  static std::vector<std::string> RuncContainers(const std::string& id) {
+    std::vector<std::string> found;
+    for (absl::string_view line :
+         absl::StrSplit(::trainpkg::testing::Sh("runc list -q").out, '\n', absl::SkipEmpty())) {
+      if (absl::StartsWith(line, "trainpkg-" + id + "-")) found.emplace_back(line);
+    }
+    return found;
+  }
+
   testing::TempDir dir_;
   testing::SshHosts hosts_;
   std::ostringstream output_;
+  std::vector<std::unique_ptr<base::Child>> registries_;
 };
 
 TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
@@ -167,6 +269,203 @@ TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
   ExpectHostsEmpty();
 }
 
+// The same job from a container image: each host's trainpkg (`trainpkg
+// ssh-replica`) opens the oci: layout, unpacks it into that host's own
+// trainpkg home and runs the replica with runc on the host's network.
+TEST_F(SshBackendTest, DigitsImageRunsUnderRuncOnEachHost) {
+  if (::trainpkg::testing::Sh("command -v runc").code != 0) GTEST_SKIP() << "no runc";
+  StartHosts();
+  const std::string image = BuildDigitsImage();
+  CustomJobOptions options = Options();
+  options.ssh.remote_trainpkg = TRAINPKG_PATH;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(DigitsImageJob(image, "30"), options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str() << hosts_.Logs();
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] task=worker:1 rank=2 world_size=3"));
+  const std::string marker = "[workerpool0-0] test_accuracy=";
+  const size_t at = output_.str().find(marker);
+  ASSERT_NE(at, std::string::npos) << output_.str();
+  double accuracy = 0;
+  ASSERT_TRUE(absl::SimpleAtod(
+      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
+      &accuracy));
+  EXPECT_GE(accuracy, 0.98);
+  std::cout << "chief's held-out accuracy, image over SSH: " << accuracy << "\n";
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / "out" / "model")) << output_.str();
+  absl::StatusOr<JobInfo> info = JobClient(JobStore(dir_.path() / "home")).GetJob(job->job_id());
+  ASSERT_THAT(info, IsOk());
+  ASSERT_EQ(info->local.replicas.size(), 3u);
+  for (const ReplicaDetails& replica : info->local.replicas) {
+    const int h = replica.name == "workerpool0-0" ? 1 : replica.name == "workerpool1-0" ? 2 : 3;
+    EXPECT_EQ(replica.host, hosts_.name(h)) << replica.name;
+    EXPECT_THAT(replica.address, StartsWith(hosts_.address(h) + ":")) << replica.name;
+    ASSERT_GE(replica.argv.size(), 2u);
+    EXPECT_EQ(replica.argv[0], TRAINPKG_PATH);
+    EXPECT_EQ(replica.argv[1], "ssh-replica");
+    // Unpacked in that host's trainpkg home; nothing copied to its cache.
+    EXPECT_FALSE(std::filesystem::is_empty(hosts_.home(h) / ".trainpkg" / "rootfs"));
+    EXPECT_FALSE(std::filesystem::exists(hosts_.home(h) / ".cache/trainpkg/ssh/sha256"));
+  }
+  EXPECT_THAT(RuncContainers(job->job_id()), ::testing::IsEmpty());
+  ExpectHostsEmpty();
+}
+
+// The image as a registry reference: each host's trainpkg pulls it into
+// that host's own trainpkg home (its image store) before running it.
+TEST_F(SshBackendTest, ARegistryImageIsPulledIntoEachHostsStore) {
+  if (::trainpkg::testing::Sh("command -v runc").code != 0) GTEST_SKIP() << "no runc";
+  if (::trainpkg::testing::Sh("command -v docker-registry && command -v curl").code != 0) {
+    GTEST_SKIP() << "no docker-registry or curl";
+  }
+  StartHosts();
+  const std::string reference = StartHostRegistries(BuildDigitsImage());
+  ASSERT_FALSE(reference.empty());
+  CustomJobOptions options = Options();
+  options.ssh.remote_trainpkg = TRAINPKG_PATH;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(DigitsImageJob(reference, "30"), options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str();
+  const std::string marker = "[workerpool0-0] test_accuracy=";
+  const size_t at = output_.str().find(marker);
+  ASSERT_NE(at, std::string::npos) << output_.str();
+  double accuracy = 0;
+  ASSERT_TRUE(absl::SimpleAtod(
+      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
+      &accuracy));
+  EXPECT_GE(accuracy, 0.98);
+  std::cout << "chief's held-out accuracy, pulled image over SSH: " << accuracy << "\n";
+  for (int h = 1; h <= 3; ++h) {
+    // In that host's store, under the reference.
+    EXPECT_THAT(::trainpkg::testing::Slurp(hosts_.home(h) / ".trainpkg/images/index.json"),
+                HasSubstr("127.0.0.1:5000/digits:v1"))
+        << "host" << h;
+  }
+  StopHostRegistries();
+  EXPECT_THAT(RuncContainers(job->job_id()), ::testing::IsEmpty());
+  ExpectHostsEmpty();
+}
+
+// `jobs cancel` of an image job while its three containers train: no
+// container, and no process, is left on any host.
+TEST_F(SshBackendTest, CancellingAnImageJobLeavesNoContainerOnAnyHost) {
+  if (::trainpkg::testing::Sh("command -v runc").code != 0) GTEST_SKIP() << "no runc";
+  StartHosts();
+  const std::string image = BuildDigitsImage();
+  CustomJobOptions options = Options();
+  options.ssh.remote_trainpkg = TRAINPKG_PATH;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(DigitsImageJob(image, "100000"), options);
+  ASSERT_THAT(job, IsOk());
+  ASSERT_THAT(job->Submit(), IsOk());
+  ASSERT_TRUE(testing::WaitFor([&] { return RuncContainers(job->job_id()).size() == 3; },
+                               absl::Seconds(60)))
+      << output_.str();
+  JobClient client(JobStore(dir_.path() / "home"));
+  absl::StatusOr<jobspec::CustomJob> cancelled = client.CancelJob(job->job_id(), absl::Seconds(30));
+  ASSERT_THAT(cancelled, IsOk());
+  EXPECT_EQ(cancelled->state, jobspec::JobState::kCancelled) << output_.str();
+  EXPECT_TRUE(
+      testing::WaitFor([&] { return RuncContainers(job->job_id()).empty(); }, absl::Seconds(10)))
+      << ::trainpkg::testing::Sh("runc list").out;
+  ExpectHostsEmpty();
+}
+
+// The two ways a host's container replica is stopped without the
+// supervisor's say: its connection drops (the wrapper sends SIGTERM to
+// `trainpkg ssh-replica`, which passes it to the container), and
+// `trainpkg ssh-replica` itself killed by SIGKILL (as the wrapper does
+// after the grace period; its host resource ledger deletes the container).
+TEST_F(SshBackendTest, ImageReplicaStopsWhenItsConnectionDropsOrItsTrainpkgIsKilled) {
+  if (::trainpkg::testing::Sh("command -v runc").code != 0) GTEST_SKIP() << "no runc";
+  StartHosts();
+  const std::string image = BuildDigitsImage();
+  CustomJobOptions options = Options();
+  options.ssh.remote_trainpkg = TRAINPKG_PATH;
+  for (const bool drop_connection : {true, false}) {
+    SCOPED_TRACE(drop_connection ? "connection dropped" : "trainpkg ssh-replica killed");
+    output_.str("");
+    absl::StatusOr<CustomJob> job = CustomJob::Create(DigitsImageJob(image, "100000"), options);
+    ASSERT_THAT(job, IsOk());
+    ASSERT_THAT(job->Submit(), IsOk());
+    ASSERT_TRUE(testing::WaitFor([&] { return RuncContainers(job->job_id()).size() == 3; },
+                                 absl::Seconds(60)))
+        << output_.str();
+    // The oldest match: the ledger's watchdog, forked from `trainpkg
+    // ssh-replica`, has its command line too.
+    const std::string pattern =
+        drop_connection
+            ? "[C]ontrolMaster=yes.*ControlPath=" + (job->job_dir() / "ssh" / "1").string() + " "
+            : "^" TRAINPKG_PATH " ssh-replica .*/workerpool1-0.json";
+    ::trainpkg::testing::ShellResult found =
+        ::trainpkg::testing::Sh("pgrep -o -f '" + pattern + "'");
+    ASSERT_EQ(found.code, 0) << found.out;
+    int pid = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(found.out), &pid)) << found.out;
+    ASSERT_EQ(::kill(pid, SIGKILL), 0);
+    const absl::Time killed = absl::Now();
+    const std::string container = "trainpkg-" + job->job_id() + "-workerpool1-0-";
+    EXPECT_TRUE(testing::WaitFor(
+        [&] {
+          for (const std::string& id : RuncContainers(job->job_id())) {
+            if (absl::StartsWith(id, container)) return false;
+          }
+          return true;
+        },
+        absl::Seconds(10)))
+        << ::trainpkg::testing::Sh("runc list").out;
+    std::cout << "workerpool1-0's container gone " << absl::FormatDuration(absl::Now() - killed)
+              << " after " << (drop_connection ? "host2's connection" : "its trainpkg ssh-replica")
+              << " was killed\n";
+    absl::StatusOr<jobspec::CustomJob> done = job->Wait();
+    ASSERT_THAT(done, IsOk());
+    EXPECT_EQ(done->state, jobspec::JobState::kFailed);
+    ASSERT_TRUE(done->error.has_value());
+    EXPECT_THAT(done->error->message, HasSubstr("workerpool1-0@host2")) << output_.str();
+    EXPECT_TRUE(
+        testing::WaitFor([&] { return RuncContainers(job->job_id()).empty(); }, absl::Seconds(10)))
+        << ::trainpkg::testing::Sh("runc list").out;
+    ExpectHostsEmpty();
+  }
+}
+
+// A host without trainpkg, or with another version, fails the job before
+// any replica starts, naming the host and what it needs.
+TEST_F(SshBackendTest, ImageJobNeedsTheSameTrainpkgOnEachHost) {
+  StartHosts();
+  jobspec::CustomJob spec = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}, {1, {}}});
+  spec.job_spec.worker_pool_specs[1].container_spec->image_uri =
+      "oci:" + (dir_.path() / "no-layout").string();
+  CustomJobOptions options = Options();
+  options.ssh.remote_trainpkg = "no-such-trainpkg";
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, options);
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_THAT(done->error->message, HasSubstr("Host host2 runs container images"));
+  EXPECT_THAT(done->error->message, HasSubstr("--remote-trainpkg"));
+  EXPECT_THAT(done->error->message, HasSubstr("\"no-such-trainpkg\" is not an executable there"));
+  EXPECT_THAT(done->error->message, HasSubstr("No replica was started"));
+  // Another version: /bin/echo prints "version".
+  options.ssh.remote_trainpkg = "/bin/echo";
+  job = CustomJob::Create(spec, options);
+  ASSERT_THAT(job, IsOk());
+  done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state, jobspec::JobState::kFailed);
+  ASSERT_TRUE(done->error.has_value());
+  EXPECT_THAT(done->error->message, HasSubstr("Its /bin/echo is \"version\""));
+  ExpectHostsEmpty();
+}
+
 // 1 chief and 2 workers where workerpool1-0 (on host2) exits 3 at once.
 TEST_F(SshBackendTest, FailingWorkerFailsTheJobNamingItAndItsHost) {
   StartHosts();
@@ -188,6 +487,49 @@ TEST_F(SshBackendTest, FailingWorkerFailsTheJobNamingItAndItsHost) {
   EXPECT_THAT(done->error->message,
               HasSubstr("The replica workerpool1-0@host2 exited with a non-zero status of 3"));
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-0] worker zero fails"));
+  ExpectHostsEmpty();
+}
+
+// scheduling.restartJobOnWorkerRestart: workerpool1-0 (on host2) exits 3
+// the first time (no marker yet), so every replica on every host is
+// stopped and started again; the second time it succeeds, and so does the job.
+TEST_F(SshBackendTest, RestartJobOnWorkerRestartRestartsEveryReplicaOnEveryHost) {
+  StartHosts();
+  const testing::TempDir markers;
+  const std::string marker = (markers.path() / "workerpool1-0-failed").string();
+  jobspec::CustomJob spec = testing::MakeJob(testing::ReplicaProbePath(),
+                                             {{1, {"--print=chief-done"}}, {2, {"--print=done"}}});
+  jobspec::ContainerSpec& workers = *spec.job_spec.worker_pool_specs[1].container_spec;
+  workers.command = {"/bin/sh", "-c",
+                     "if echo \"$CLUSTER_SPEC\" | grep -q '\"index\": *0[,}]' && [ ! -e " + marker +
+                         " ]; then touch " + marker +
+                         "; echo worker zero fails once >&2; exit 3; fi; "
+                         "exec \"$0\" --sleep=1 --print=worker-done",
+                     testing::ReplicaProbePath()};
+  workers.args.clear();
+  spec.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
+  absl::StatusOr<CustomJob> job = CustomJob::Create(spec, Options());
+  ASSERT_THAT(job, IsOk());
+  absl::StatusOr<jobspec::CustomJob> done = job->Run();
+  ASSERT_THAT(done, IsOk());
+  ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
+      << (done->error ? done->error->message : "") << "\n"
+      << output_.str();
+  EXPECT_TRUE(std::filesystem::exists(marker));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-0] worker zero fails once"));
+  EXPECT_THAT(output_.str(),
+              HasSubstr("The replica workerpool1-0@host2 exited with a non-zero status of 3"));
+  EXPECT_THAT(output_.str(), HasSubstr("Restarting all replicas (restart 1 of at most 3)."));
+  EXPECT_THAT(output_.str(), ::testing::Not(HasSubstr("(restart 2 of")));
+  EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-0] worker-done"));
+  absl::StatusOr<JobInfo> info = JobClient(JobStore(dir_.path() / "home")).GetJob(job->job_id());
+  ASSERT_THAT(info, IsOk());
+  ASSERT_EQ(info->local.replicas.size(), 3u);
+  for (const ReplicaDetails& replica : info->local.replicas) {
+    EXPECT_EQ(replica.restarts, 1) << replica.name;
+    ASSERT_TRUE(replica.exit_status.has_value()) << replica.name;
+    EXPECT_TRUE(replica.exit_status->ok()) << replica.name;
+  }
   ExpectHostsEmpty();
 }
 
@@ -391,14 +733,14 @@ TEST_F(SshBackendTest, TooFewSlotsFailBeforeAnythingIsRecorded) {
   EXPECT_THAT(job.status().message(),
               HasSubstr("the job has 3 replicas but the hosts give 2 slots"));
   // What this backend does not do yet is refused, not ignored.
-  jobspec::CustomJob restarting = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
-  restarting.job_spec.scheduling.emplace().restart_job_on_worker_restart = true;
-  EXPECT_EQ(CustomJob::Create(restarting, Options()).status().code(),
-            absl::StatusCode::kUnimplemented);
-  jobspec::CustomJob image = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}});
-  image.job_spec.worker_pool_specs[0].container_spec->image_uri = "127.0.0.1:5000/trainer:1";
-  EXPECT_THAT(CustomJob::Create(image, Options()).status().message(),
-              HasSubstr("container images on SSH hosts are not implemented"));
+  jobspec::CustomJob python = testing::MakeJob(testing::ReplicaProbePath(), {{1, {}}, {1, {}}});
+  python.job_spec.worker_pool_specs[1].container_spec.reset();
+  python.job_spec.worker_pool_specs[1].python_package_spec.emplace();
+  python.job_spec.worker_pool_specs[1].python_package_spec->executor_image_uri = "python:3";
+  python.job_spec.worker_pool_specs[1].python_package_spec->package_uris = {"/tmp/x.tar.gz"};
+  python.job_spec.worker_pool_specs[1].python_package_spec->python_module = "trainer.task";
+  EXPECT_THAT(CustomJob::Create(python, Options()).status().message(),
+              HasSubstr("a pythonPackageSpec pool is not built over SSH"));
 }
 
 }  // namespace

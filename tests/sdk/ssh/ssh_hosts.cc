@@ -63,9 +63,9 @@ SshHosts::~SshHosts() { Stop(); }
 std::string SshHosts::Unavailable() {
   if (::geteuid() != 0) return "not root (network namespaces need CAP_SYS_ADMIN and CAP_NET_ADMIN)";
   if (!Executable(kSshd)) return "no /usr/sbin/sshd (apt-get install openssh-server)";
-  for (const char* tool : {"ip", "ssh", "ssh-keygen", "scp"}) {
+  for (const char* tool : {"ip", "nsenter", "ssh", "ssh-keygen", "scp"}) {
     if (Sh(absl::StrCat("command -v ", tool)).code != 0) {
-      return absl::StrCat("no ", tool, " (apt-get install iproute2 openssh-client)");
+      return absl::StrCat("no ", tool, " (apt-get install iproute2 util-linux openssh-client)");
     }
   }
   // Root in a container may still lack CAP_SYS_ADMIN / CAP_NET_ADMIN.
@@ -151,9 +151,11 @@ absl::Status SshHosts::Start(const SshHostsOptions& options) {
     for (int off : options.without_sshd) with_sshd = with_sshd && off != h;
     if (!with_sshd) continue;
     absl::StatusOr<std::unique_ptr<base::Child>> sshd = base::Spawn(base::SpawnOptions{
-        .argv = {"ip", "netns", "exec", ns, kSshd, "-D", "-e", "-f",
+        // Only the network namespace: `ip netns exec` would also remount
+        // /sys for it, without the cgroup mount that runc needs on a host.
+        .argv = {"nsenter", "--net=/run/netns/" + ns, kSshd, "-D", "-e", "-f",
                  (host_dir / "sshd_config").string()},
-        .program = "/usr/sbin/ip",
+        .program = "/usr/bin/nsenter",
         .environment = std::nullopt,
         .input = base::SpawnOptions::Input::kDevNull,
         .output = base::SpawnOptions::Output::kAppendToFile,

@@ -1,6 +1,7 @@
 // "Hosts" for the SSH backend's tests: network namespaces this process
 // creates, each with a veth pair to a bridge on a private /24 it picks, and
-// Debian's sshd (openssh-server) running in each (ip netns exec) with a
+// Debian's sshd (openssh-server) running in each (nsenter --net, so the
+// hosts keep this machine's mounts, /sys/fs/cgroup included, as runc needs) with a
 // throwaway host key and one authorized test key. An ssh_config file names
 // them host1, host2, ... (HostName: their addresses), with the test key,
 // the generated host keys as the only known hosts and StrictHostKeyChecking
@@ -49,7 +50,7 @@ class SshHosts {
   std::string name(int host) const { return "host" + std::to_string(host); }
   // Its address on the bridge, e.g. "10.201.37.2".
   const std::string& address(int host) const { return addresses_.at(host - 1); }
-  // The namespace of host `host`, for `ip netns exec`.
+  // The namespace of host `host`, for `ip netns exec` / `nsenter --net`.
   const std::string& netns(int host) const { return netns_.at(host - 1); }
   // $HOME of the logins on host `host`.
   std::filesystem::path home(int host) const {

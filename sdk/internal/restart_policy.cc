@@ -1,6 +1,6 @@
-#include "sdk/local/internal/restart_policy.h"
+#include "sdk/internal/restart_policy.h"
 
-namespace trainpkg::sdk::local::internal {
+namespace trainpkg::sdk::internal {
 
 int JobRestartBudget(const jobspec::CustomJobSpec& spec) {
   if (!spec.scheduling.has_value()) return 0;
@@ -10,4 +10,4 @@ int JobRestartBudget(const jobspec::CustomJobSpec& spec) {
   return kMaxJobRestarts;
 }
 
-}  // namespace trainpkg::sdk::local::internal
+}  // namespace trainpkg::sdk::internal

@@ -1,4 +1,4 @@
-#include "sdk/slurm/internal/task_manifest.h"
+#include "sdk/internal/task_manifest.h"
 
 #include "absl/strings/str_cat.h"
 #include "base/json_parse.h"
@@ -6,12 +6,14 @@
 #include "jobspec/custom_job_json.h"
 #include "nlohmann/json.hpp"
 
-namespace trainpkg::sdk::slurm::internal {
+namespace trainpkg::sdk::internal {
 
 std::string FormatTaskManifest(const TaskManifest& manifest) {
   nlohmann::json json = {{"jobId", manifest.job_id},
                          {"projectId", manifest.project_id},
                          {"jobSpec", jobspec::CustomJobSpecToJson(manifest.spec)}};
+  if (!manifest.replica.empty()) json["replica"] = manifest.replica;
+  if (!manifest.env.empty()) json["env"] = manifest.env;
   return json.dump();
 }
 
@@ -31,7 +33,25 @@ absl::StatusOr<TaskManifest> ParseTaskManifest(std::string_view text) {
     return absl::InvalidArgumentError("task manifest: jobSpec: missing");
   }
   TP_ASSIGN_OR_RETURN(manifest.spec, jobspec::CustomJobSpecFromJson(json["jobSpec"], "jobSpec"));
+  if (json.contains("replica")) {
+    if (!json["replica"].is_string()) {
+      return absl::InvalidArgumentError("task manifest: replica: not a string");
+    }
+    manifest.replica = json["replica"].get<std::string>();
+  }
+  if (json.contains("env")) {
+    if (!json["env"].is_object()) {
+      return absl::InvalidArgumentError("task manifest: env: not an object");
+    }
+    for (const auto& [name, value] : json["env"].items()) {
+      if (!value.is_string()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("task manifest: env.", name, ": not a string"));
+      }
+      manifest.env[name] = value.get<std::string>();
+    }
+  }
   return manifest;
 }
 
-}  // namespace trainpkg::sdk::slurm::internal
+}  // namespace trainpkg::sdk::internal
