@@ -8,6 +8,7 @@
 #include <chrono>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "base/unique_fd.h"
 #include "fmt/format.h"
@@ -131,7 +132,11 @@ void BlobFeed::Downloading(const oci::Digest& digest, const std::filesystem::pat
 
 absl::Status BlobFeed::Received(const oci::Digest& digest, uint64_t total) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!cancelled_.ok()) return cancelled_;
+  if (!cancelled_.ok()) {
+    if (absl::IsCancelled(cancelled_)) return cancelled_;
+    return absl::CancelledError(
+        absl::StrCat("the pull's consumer gave up: ", cancelled_.message()));
+  }
   blobs_[digest].received = total;
   changed_.notify_all();
   return absl::OkStatus();

@@ -67,7 +67,9 @@ class BlobFeed {
   // The bytes of `blob`, as the pull writes them. Never blocks; the
   // source's Read does.
   std::unique_ptr<oci::ByteSource> Open(const oci::Descriptor& blob);
-  // The consumer gave up: the pull stops with `why` at its next chunk.
+  // The consumer gave up: the pull stops at its next chunk, CANCELLED with
+  // `why`'s message (whatever code `why` has: the pull did not fail, its
+  // consumer did, and the consumer reports that itself).
   void Cancel(absl::Status why);
 
   // The pull's side (PullImage with PullOptions::feed).
@@ -75,8 +77,8 @@ class BlobFeed {
   void ManifestChosen(const ChosenManifest& chosen);
   // A download of `digest` (re)starts from byte 0 into `temp_file`.
   void Downloading(const oci::Digest& digest, const std::filesystem::path& temp_file);
-  // `total` bytes of `digest` are in its temporary file. Returns the
-  // consumer's reason after Cancel().
+  // `total` bytes of `digest` are in its temporary file. CANCELLED after
+  // Cancel().
   absl::Status Received(const oci::Digest& digest, uint64_t total);
   // `digest` is complete and verified at `path` (also: it was there before).
   void Stored(const oci::Digest& digest, const std::filesystem::path& path);
