@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "base/shell_quote.h"
+
 namespace trainpkg::testing {
 
 struct ShellResult {
@@ -16,8 +18,7 @@ struct ShellResult {
 // Runs `command` with `sh -c`, stderr merged into stdout.
 ShellResult Sh(const std::string& command);
 
-// `text` single-quoted for sh: safe for any bytes but NUL.
-std::string ShellQuote(const std::string& text);
+using ::trainpkg::base::ShellQuote;
 
 }  // namespace trainpkg::testing
 

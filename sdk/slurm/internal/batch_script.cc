@@ -53,12 +53,6 @@ exit 0
 
 }  // namespace
 
-std::string ShellQuote(std::string_view text) {
-  // POSIX single quotes: nothing inside is special; a ' is closed, escaped
-  // and reopened ('\'').
-  return absl::StrCat("'", absl::StrReplaceAll(std::string(text), {{"'", "'\\''"}}), "'");
-}
-
 namespace {
 
 // The job's worker pools and the options of each component (one for a

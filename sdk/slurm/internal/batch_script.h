@@ -27,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/shell_quote.h"
 #include "jobspec/custom_job.h"
 #include "sdk/slurm/internal/slurm_job_files.h"
 #include "sdk/slurm/slurm_backend_options.h"
@@ -58,8 +59,7 @@ absl::StatusOr<std::string> MakeBatchScript(const BatchScriptRequest& request);
 // caller sends salloc's output to the batch log).
 absl::StatusOr<std::vector<std::string>> SallocArguments(const BatchScriptRequest& request);
 
-// `text` quoted for bash: '...' with embedded quotes escaped.
-std::string ShellQuote(std::string_view text);
+using base::ShellQuote;
 
 }  // namespace trainpkg::sdk::slurm::internal
 

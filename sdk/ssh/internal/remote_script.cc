@@ -67,18 +67,6 @@ std::string WriteFile(absl::string_view path, absl::string_view content) {
 
 }  // namespace
 
-std::string ShellQuote(absl::string_view text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
-
 std::string ProbeScript(const std::map<std::string, std::string>& executables) {
   std::string script =
       "echo \"home $HOME\"\n"

@@ -21,11 +21,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "base/shell_quote.h"
 
 namespace trainpkg::sdk::ssh::internal {
 
-// `text` single-quoted for sh (any bytes but NUL).
-std::string ShellQuote(absl::string_view text);
+using base::ShellQuote;
 
 // Where a host keeps the backend's files, relative to the login's $HOME.
 inline constexpr char kRemoteCacheDir[] = ".cache/trainpkg/ssh";

@@ -155,7 +155,6 @@ TEST(BatchScriptTest, SallocAsksForTheSameComponentsOnItsCommandLine) {
                                      "--mem-per-cpu=3840M", "/bin/bash", "/j/slurm/batch.sh"));
 }
 
-TEST(BatchScriptTest, ShellQuoteEscapesQuotes) { EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'"); }
 
 TEST(SlurmJobStateTest, ParsesHetComponentsAndJudgesTheLeader) {
   absl::StatusOr<std::vector<SlurmComponent>> components = ParseScontrolJobs(
