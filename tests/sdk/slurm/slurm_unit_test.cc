@@ -155,7 +155,6 @@ TEST(BatchScriptTest, SallocAsksForTheSameComponentsOnItsCommandLine) {
                                      "--mem-per-cpu=3840M", "/bin/bash", "/j/slurm/batch.sh"));
 }
 
-
 TEST(SlurmJobStateTest, ParsesHetComponentsAndJudgesTheLeader) {
   absl::StatusOr<std::vector<SlurmComponent>> components = ParseScontrolJobs(
       "JobId=5 HetJobId=5 HetJobOffset=0 JobName=trainpkg-1 JobState=FAILED Reason=NonZeroExitCode "
