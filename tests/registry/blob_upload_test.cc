@@ -13,6 +13,7 @@
 #include "registry/oci/digest_builder.h"
 #include "tests/http/scripted_transport.h"
 #include "tests/test_util/fake_clock.h"
+#include "tests/test_util/file.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -115,9 +116,7 @@ class BlobUploadTest : public ::testing::Test {
   void SetUp() override {
     content_ = std::string(10 * 1024 + 7, '\0');
     for (size_t i = 0; i < content_.size(); ++i) content_[i] = static_cast<char>(i * 31 + 7);
-    file_ =
-        std::filesystem::path(::testing::TempDir()) /
-        (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".blob");
+    file_ = dir_ / "upload.blob";
     std::ofstream(file_, std::ios::binary) << content_;
     blob_.media_type = "application/octet-stream";
     blob_.digest = oci::Sha256Digest(content_);
@@ -138,6 +137,7 @@ class BlobUploadTest : public ::testing::Test {
   }
 
   std::string content_;
+  ::trainpkg::testing::TempDir dir_;
   std::filesystem::path file_;
   oci::Descriptor blob_;
   FakeRegistry registry_;

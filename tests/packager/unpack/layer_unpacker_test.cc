@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -32,9 +33,11 @@ using trainpkg::testing::Slurp;
 class LayerUnpackerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("unpack-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    // A parameterized test's name has a '/' ("WritesFilesDirsAndLinks/0"):
+    // one level, so that TearDown removes all of it.
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    dir_ = fs::path(::testing::TempDir()) / ("unpack-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "rootfs");
     fs::create_directories(dir_ / "outside");
@@ -165,7 +168,8 @@ TEST_F(LayerUnpackerTest, NeverWritesThroughASymlinkFromALowerLayer) {
   ExpectOutsideUntouched();
 }
 
-// Issue 16 finding 12: one rule with the builder (docs/adr/2026-11-27-symlinks-resolve-inside-the-root.md).
+// Issue 16 finding 12: one rule with the builder
+// (docs/adr/2026-11-27-symlinks-resolve-inside-the-root.md).
 TEST_F(LayerUnpackerTest, KeepsSymlinksClimbingOutOfTheRootAsWritten) {
   absl::Status status = UnpackOne(LayerTar().Symlink("a/up", "../../outside"));
   ASSERT_THAT(status, IsOk());
@@ -228,8 +232,8 @@ TEST_F(LayerUnpackerTest, CapsEntries) {
   absl::Status status = UnpackLayers(*layout_, std::vector{layer.descriptor},
                                      std::vector{layer.diff_id}, rootfs(), options);
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_THAT(std::string(status.message()),
-              AllOf(HasSubstr(layer.descriptor.digest.ToString()), HasSubstr("more than 20 entries")));
+  EXPECT_THAT(std::string(status.message()), AllOf(HasSubstr(layer.descriptor.digest.ToString()),
+                                                   HasSubstr("more than 20 entries")));
   EXPECT_FALSE(fs::exists(rootfs() / "f20"));
 }
 

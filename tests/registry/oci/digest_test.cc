@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
 #include "registry/oci/hashing_writer.h"
+#include "tests/test_util/file.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -89,7 +90,8 @@ TEST(DigestTest, EmptyDigest) {
 }
 
 TEST(DigestTest, DigestFileStreamsTheFile) {
-  std::string path = ::testing::TempDir() + "/digest_file_test.bin";
+  ::trainpkg::testing::TempDir dir;
+  const std::string path = (dir / "digest_file_test.bin").string();
   std::string data(3 << 20, 'x');
   data += "tail";
   std::ofstream(path, std::ios::binary) << data;
@@ -98,7 +100,7 @@ TEST(DigestTest, DigestFileStreamsTheFile) {
   EXPECT_EQ(result->digest, Sha256Digest(data));
   EXPECT_EQ(result->size, static_cast<int64_t>(data.size()));
 
-  auto missing = DigestFile(::testing::TempDir() + "/no_such_file");
+  auto missing = DigestFile(dir / "no_such_file");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(missing.status().message()), HasSubstr("no_such_file"));
 }

@@ -5,6 +5,7 @@
 // trip a sanitizer; errors are fine.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,10 @@ using namespace trainpkg;
 // The service over a store made once per process.
 sdk::serve::LocalJobService& Service() {
   static base::TempDir* home = new base::TempDir(fuzz::ScratchDir());
+  // The service is never destroyed (inputs run until the process ends); its
+  // store goes at exit, so no run leaves a directory under $TMPDIR.
+  static const bool removed_at_exit = std::atexit([] { delete home; }) == 0;
+  (void)removed_at_exit;
   static sdk::serve::LocalJobService* service = [] {
     sdk::JobStore store(home->path());
     for (int i = 0; i < 3; ++i) {
@@ -59,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view page_size = NextLine(text);
   std::string_view page_token = NextLine(text);
   sdk::serve::RestReply reply = Service().ListCustomJobs("p", "l", filter, page_size, page_token);
-  (void)reply.body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // as serve replies
+  (void)reply.body.dump(2, ' ', false,
+                        nlohmann::json::error_handler_t::replace);  // as serve replies
   if (reply.status == 200 && reply.body.contains("nextPageToken") &&
       reply.body["nextPageToken"].is_string()) {
     const std::string next = reply.body["nextPageToken"];
