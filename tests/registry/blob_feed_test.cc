@@ -2,11 +2,8 @@
 // it, goes on through a restarted download and the rename into place, and
 // gets the pull's error, or the consumer's cancel, instead of waiting
 // forever. The pull side is driven by hand here, as PullImage drives it;
-// tests/packager/unpack/streamed_pull_test.cc runs the real pull.
+// tests/sdk/streamed_pull_test.cc runs the real pull.
 #include "registry/blob_feed.h"
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -16,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "registry/oci/digest_builder.h"
+#include "tests/test_util/file.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -30,17 +28,11 @@ using ::testing::HasSubstr;
 class BlobFeedTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("blob-feed-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     for (size_t i = 0; i < 300000; ++i)
       content_.push_back(static_cast<char>('a' + (i * 7919) % 26));
     blob_.digest = oci::Sha256Digest(content_);
     blob_.size = static_cast<int64_t>(content_.size());
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // Appends content_[from, to) to `file`, then tells the feed.
   void Append(const fs::path& file, size_t from, size_t to) {
@@ -62,7 +54,7 @@ class BlobFeedTest : public ::testing::Test {
     }
   }
 
-  fs::path dir_;
+  ::trainpkg::testing::TempDir dir_;
   std::string content_;
   oci::Descriptor blob_;
   BlobFeed feed_;

@@ -5,7 +5,6 @@
 #include "packager/bundle/elf_file.h"
 
 #include <elf.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -16,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/packager/bundle/fake_elf.h"
+#include "tests/test_util/file.h"
 #include "tests/test_util/status_matchers.h"
 
 using ::trainpkg::testing::IsOk;
@@ -30,9 +30,6 @@ using ::testing::HasSubstr;
 class ElfFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = fs::path(::testing::TempDir()) /
-            ("elf-file-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     testing::FakeElf elf;
     elf.interpreter = "/lib64/ld-linux-x86-64.so.2";
     elf.needed = {"libc.so.6"};
@@ -41,7 +38,6 @@ class ElfFileTest : public ::testing::Test {
     std::ifstream in(path_, std::ios::binary);
     bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  void TearDown() override { fs::remove(path_); }
 
   Elf64_Ehdr Header() const {
     Elf64_Ehdr header;
@@ -66,7 +62,8 @@ class ElfFileTest : public ::testing::Test {
     return ReadElfFile(path_);
   }
 
-  fs::path path_;
+  ::trainpkg::testing::TempDir dir_;
+  const fs::path path_ = dir_ / "libx.so.1";
   std::string bytes_;
 };
 

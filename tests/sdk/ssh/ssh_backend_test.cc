@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "base/environment.h"
 #include "base/subprocess.h"
 #include "gmock/gmock.h"
@@ -48,6 +49,20 @@ class SshBackendTest : public ::testing::Test {
 
   void StartHosts(testing::SshHostsOptions options = {}) {
     ASSERT_THAT(hosts_.Start(options), IsOk());
+  }
+
+  // The chief's held-out accuracy from the job's output: at least 0.98,
+  // printed for the test log with `what`.
+  void ExpectChiefAccuracy(absl::string_view what) {
+    const std::string marker = "[workerpool0-0] test_accuracy=";
+    const size_t at = output_.str().find(marker);
+    ASSERT_NE(at, std::string::npos) << output_.str();
+    double accuracy = 0;
+    ASSERT_TRUE(absl::SimpleAtod(
+        output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
+        &accuracy));
+    EXPECT_GE(accuracy, 0.98);
+    std::cout << "chief's held-out accuracy" << what << ": " << accuracy << "\n";
   }
 
   CustomJobOptions Options() {
@@ -223,16 +238,7 @@ TEST_F(SshBackendTest, DigitsChiefAndTwoWorkersSucceedAcrossThreeHosts) {
 
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool0-0] task=chief:0 rank=0 world_size=3"));
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] task=worker:1 rank=2 world_size=3"));
-  // The chief's held-out accuracy.
-  const std::string marker = "[workerpool0-0] test_accuracy=";
-  const size_t at = output_.str().find(marker);
-  ASSERT_NE(at, std::string::npos) << output_.str();
-  double accuracy = 0;
-  ASSERT_TRUE(absl::SimpleAtod(
-      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
-      &accuracy));
-  EXPECT_GE(accuracy, 0.98);
-  std::cout << "chief's held-out accuracy over SSH: " << accuracy << "\n";
+  ASSERT_NO_FATAL_FAILURE(ExpectChiefAccuracy(" over SSH"));
   for (const char* line : {"collectives:", "[workerpool0-0] CLUSTER_SPEC"}) {
     const size_t found = output_.str().find(line);
     if (found != std::string::npos) {
@@ -286,15 +292,7 @@ TEST_F(SshBackendTest, DigitsImageRunsUnderRuncOnEachHost) {
       << (done->error ? done->error->message : "") << "\n"
       << output_.str() << hosts_.Logs();
   EXPECT_THAT(output_.str(), HasSubstr("[workerpool1-1] task=worker:1 rank=2 world_size=3"));
-  const std::string marker = "[workerpool0-0] test_accuracy=";
-  const size_t at = output_.str().find(marker);
-  ASSERT_NE(at, std::string::npos) << output_.str();
-  double accuracy = 0;
-  ASSERT_TRUE(absl::SimpleAtod(
-      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
-      &accuracy));
-  EXPECT_GE(accuracy, 0.98);
-  std::cout << "chief's held-out accuracy, image over SSH: " << accuracy << "\n";
+  ASSERT_NO_FATAL_FAILURE(ExpectChiefAccuracy(", image over SSH"));
   EXPECT_TRUE(std::filesystem::exists(dir_.path() / "out" / "model")) << output_.str();
   absl::StatusOr<JobInfo> info = JobClient(JobStore(dir_.path() / "home")).GetJob(job->job_id());
   ASSERT_THAT(info, IsOk());
@@ -333,15 +331,7 @@ TEST_F(SshBackendTest, ARegistryImageIsPulledIntoEachHostsStore) {
   ASSERT_EQ(done->state, jobspec::JobState::kSucceeded)
       << (done->error ? done->error->message : "") << "\n"
       << output_.str();
-  const std::string marker = "[workerpool0-0] test_accuracy=";
-  const size_t at = output_.str().find(marker);
-  ASSERT_NE(at, std::string::npos) << output_.str();
-  double accuracy = 0;
-  ASSERT_TRUE(absl::SimpleAtod(
-      output_.str().substr(at + marker.size(), output_.str().find('\n', at) - at - marker.size()),
-      &accuracy));
-  EXPECT_GE(accuracy, 0.98);
-  std::cout << "chief's held-out accuracy, pulled image over SSH: " << accuracy << "\n";
+  ASSERT_NO_FATAL_FAILURE(ExpectChiefAccuracy(", pulled image over SSH"));
   for (int h = 1; h <= 3; ++h) {
     // In that host's store, under the reference.
     EXPECT_THAT(::trainpkg::testing::Slurp(hosts_.home(h) / ".trainpkg/images/index.json"),
